@@ -1,0 +1,90 @@
+/**
+ * The one error type that reaches a client. Every refusal, engine failure and
+ * protocol violation becomes a PgError carrying a SQLSTATE and a message the
+ * user can act on; nothing else is ever written into an ErrorResponse.
+ */
+export type Severity = 'ERROR' | 'FATAL' | 'PANIC';
+
+export const SqlState = {
+  successfulCompletion: '00000',
+  featureNotSupported: '0A000',
+  connectionException: '08000',
+  protocolViolation: '08P01',
+  invalidAuthorizationSpecification: '28000',
+  invalidPassword: '28P01',
+  invalidCatalogName: '3D000',
+  syntaxError: '42601',
+  insufficientPrivilege: '42501',
+  undefinedTable: '42P01',
+  undefinedColumn: '42703',
+  undefinedFunction: '42883',
+  undefinedObject: '42704',
+  duplicatePreparedStatement: '42P05',
+  duplicateCursor: '42P03',
+  invalidCursorName: '34000',
+  invalidSqlStatementName: '26000',
+  invalidParameterValue: '22023',
+  invalidTextRepresentation: '22P02',
+  invalidBinaryRepresentation: '22P03',
+  numericValueOutOfRange: '22003',
+  divisionByZero: '22012',
+  dataException: '22000',
+  nameTooLong: '42622',
+  datatypeMismatch: '42804',
+  indeterminateDatatype: '42P18',
+  undefinedParameter: '42P02',
+  queryCanceled: '57014',
+  adminShutdown: '57P01',
+  inFailedSqlTransaction: '25P02',
+  activeSqlTransaction: '25001',
+  noActiveSqlTransaction: '25P01',
+  readOnlySqlTransaction: '25006',
+  programLimitExceeded: '54000',
+  outOfMemory: '53200',
+  tooManyConnections: '53300',
+  internalError: 'XX000',
+} as const;
+
+export type SqlStateCode = (typeof SqlState)[keyof typeof SqlState];
+
+export interface PgErrorFields {
+  severity?: Severity;
+  detail?: string;
+  hint?: string;
+  /** 1-based character position in the statement text, as PostgreSQL reports it. */
+  position?: number;
+}
+
+export class PgError extends Error {
+  readonly code: SqlStateCode;
+  readonly severity: Severity;
+  readonly detail?: string;
+  readonly hint?: string;
+  readonly position?: number;
+
+  constructor(code: SqlStateCode, message: string, fields: PgErrorFields = {}) {
+    super(message);
+    this.name = 'PgError';
+    this.code = code;
+    this.severity = fields.severity ?? 'ERROR';
+    this.detail = fields.detail;
+    this.hint = fields.hint;
+    this.position = fields.position;
+  }
+
+  static protocol(message: string): PgError {
+    return new PgError(SqlState.protocolViolation, message, { severity: 'FATAL' });
+  }
+
+  static featureNotSupported(message: string): PgError {
+    return new PgError(SqlState.featureNotSupported, message);
+  }
+
+  static insufficientPrivilege(message: string): PgError {
+    return new PgError(SqlState.insufficientPrivilege, message);
+  }
+
+  static syntax(message: string, position?: number): PgError {
+    return new PgError(SqlState.syntaxError, message, { position });
+  }
+}

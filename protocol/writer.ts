@@ -1,0 +1,101 @@
+/**
+ * A growable byte buffer for backend messages. Messages are appended in place
+ * (no per-message allocation) and the whole batch is handed to the socket at
+ * once, which is what makes streaming a DuckDB chunk cheap.
+ */
+export class MessageWriter {
+  buf: Buffer;
+  pos = 0;
+  private msgStart = -1;
+
+  constructor(initialSize = 64 * 1024) {
+    this.buf = Buffer.allocUnsafe(initialSize);
+  }
+
+  get length(): number {
+    return this.pos;
+  }
+
+  ensure(bytes: number): void {
+    const need = this.pos + bytes;
+    if (need <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < need) size *= 2;
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+
+  /** Start a message with its type byte; the length is patched by end(). */
+  begin(type: string): this {
+    this.ensure(5);
+    this.buf[this.pos] = type.charCodeAt(0);
+    this.msgStart = this.pos + 1;
+    this.pos += 5;
+    return this;
+  }
+
+  end(): this {
+    this.buf.writeInt32BE(this.pos - this.msgStart, this.msgStart);
+    this.msgStart = -1;
+    return this;
+  }
+
+  byte(v: number): this {
+    this.ensure(1);
+    this.buf[this.pos++] = v;
+    return this;
+  }
+
+  int16(v: number): this {
+    this.ensure(2);
+    this.buf.writeInt16BE(v, this.pos);
+    this.pos += 2;
+    return this;
+  }
+
+  int32(v: number): this {
+    this.ensure(4);
+    this.buf.writeInt32BE(v, this.pos);
+    this.pos += 4;
+    return this;
+  }
+
+  /** A NUL-terminated string. */
+  cstring(s: string): this {
+    const len = Buffer.byteLength(s);
+    this.ensure(len + 1);
+    this.pos += this.buf.write(s, this.pos, 'utf8');
+    this.buf[this.pos++] = 0;
+    return this;
+  }
+
+  bytes(b: Uint8Array): this {
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+    return this;
+  }
+
+  /** An int32 length followed by the UTF-8 bytes of s (a DataRow value). */
+  lengthPrefixedString(s: string): this {
+    // Worst case UTF-8 is 3 bytes per UTF-16 unit; avoids a byteLength pass.
+    this.ensure(4 + s.length * 3);
+    const written = this.buf.write(s, this.pos + 4, 'utf8');
+    this.buf.writeInt32BE(written, this.pos);
+    this.pos += 4 + written;
+    return this;
+  }
+
+  /** Take the bytes written so far and start over. */
+  take(): Buffer {
+    const out = Buffer.from(this.buf.subarray(0, this.pos));
+    this.pos = 0;
+    return out;
+  }
+
+  reset(): void {
+    this.pos = 0;
+    this.msgStart = -1;
+  }
+}
