@@ -1,0 +1,23 @@
+import pg from 'pg';
+import { startPostgres, type RealPostgres } from './realPostgres.js';
+
+describe('startPostgres', () => {
+  let server: RealPostgres;
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('serves a real PostgreSQL on loopback', async () => {
+    const client = new pg.Client({ host: server.host, port: server.port, user: 'postgres', database: 'postgres' });
+    await client.connect();
+    try {
+      const r = await client.query('SHOW server_version_num');
+      expect(Number(r.rows[0].server_version_num)).toBeGreaterThanOrEqual(100000);
+    } finally {
+      await client.end();
+    }
+  });
+});
