@@ -1,0 +1,340 @@
+/**
+ * One client connection: the startup and authentication exchange, then the
+ * simple and extended query state machine. One handler per phase, as in the
+ * PostgreSQL documentation's message flow; everything behind the wire is
+ * reached through ConnectionHooks and QuerySession.
+ */
+import type { Socket } from 'node:net';
+import { TLSSocket, type SecureContext } from 'node:tls';
+import type { Duplex } from 'node:stream';
+import * as be from './backend.js';
+import { PgError, SqlState } from './errors.js';
+import { decodeFrontend, FrameReader, type FrontendMessage } from './frontend.js';
+import { FrameStream } from './framing.js';
+import type { ConnectionHooks, Output, QuerySession, StartupInfo } from './handler.js';
+import { ScramExchange, type ScramVerifier } from './scram.js';
+import { MessageWriter } from './writer.js';
+
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
+const PROTOCOL_3 = 3;
+
+/** Flush to the socket once this much output is buffered. */
+const FLUSH_BYTES = 256 * 1024;
+
+export interface ConnectionOptions {
+  maxMessageBytes: number;
+  tls: SecureContext | null;
+  /** Called for internal failures that are reported to the client as XX000. */
+  onInternalError(e: unknown): void;
+}
+
+class SocketOutput implements Output {
+  readonly writer = new MessageWriter();
+  constructor(public socket: Duplex) {}
+
+  async flush(): Promise<void> {
+    if (this.writer.length === 0) return;
+    const ok = this.socket.write(this.writer.take());
+    if (!ok && !this.socket.destroyed) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.socket.off('drain', done);
+          this.socket.off('close', done);
+          resolve();
+        };
+        this.socket.on('drain', done);
+        this.socket.on('close', done);
+      });
+    }
+  }
+
+  /** Flush only when enough is buffered to be worth a write. */
+  async maybeFlush(): Promise<void> {
+    if (this.writer.length >= FLUSH_BYTES) await this.flush();
+  }
+}
+
+export class PgConnection<I> {
+  private socket: Duplex;
+  private readonly frames: FrameStream;
+  private readonly out: SocketOutput;
+  private tls = false;
+  private session: QuerySession | null = null;
+  /** After an error in an extended-query batch, skip everything up to Sync. */
+  private skipToSync = false;
+
+  constructor(
+    private readonly raw: Socket,
+    private readonly hooks: ConnectionHooks<I>,
+    private readonly opts: ConnectionOptions,
+  ) {
+    this.socket = raw;
+    raw.setNoDelay(true);
+    this.frames = new FrameStream(raw, opts.maxMessageBytes);
+    this.out = new SocketOutput(raw);
+  }
+
+  async run(): Promise<void> {
+    try {
+      const info = await this.startup();
+      if (!info) return;
+      this.session = await this.authenticate(info);
+      if (!this.session) return;
+      await this.queryLoop(this.session);
+    } catch (e) {
+      await this.fatal(e);
+    } finally {
+      await this.session?.end().catch((e) => this.opts.onInternalError(e));
+      this.frames.detach();
+      this.socket.end();
+      this.socket.destroy();
+    }
+  }
+
+  private async fatal(e: unknown): Promise<void> {
+    const err = e instanceof PgError ? e : this.internal(e);
+    if (this.socket.destroyed) return;
+    const fatal = new PgError(err.code, err.message, { severity: 'FATAL', detail: err.detail, hint: err.hint });
+    be.errorResponse(this.out.writer, fatal);
+    await this.out.flush().catch(() => undefined);
+  }
+
+  private internal(e: unknown): PgError {
+    this.opts.onInternalError(e);
+    return new PgError(SqlState.internalError, 'internal error');
+  }
+
+  // ---- startup phase -------------------------------------------------------
+
+  /** Returns the startup parameters, or null when the connection is done (cancel, hang-up). */
+  private async startup(): Promise<StartupInfo | null> {
+    for (;;) {
+      const frame = await this.frames.next(true);
+      if (!frame) return null;
+      const r = new FrameReader(frame.body);
+      const code = r.int32();
+      if (code === SSL_REQUEST) {
+        if (this.opts.tls && !this.tls) {
+          await this.startTls();
+        } else {
+          this.socket.write('N');
+        }
+        continue;
+      }
+      if (code === GSSENC_REQUEST) {
+        this.socket.write('N');
+        continue;
+      }
+      if (code === CANCEL_REQUEST) {
+        if (r.remaining === 8) this.hooks.cancel(r.int32(), r.int32());
+        return null;
+      }
+      const major = code >>> 16;
+      const minor = code & 0xffff;
+      if (major !== PROTOCOL_3) {
+        throw new PgError(
+          SqlState.featureNotSupported,
+          `unsupported frontend protocol ${major}.${minor}: server supports 3.0 to 3.0`,
+        );
+      }
+      return this.readStartupParameters(r, minor);
+    }
+  }
+
+  private async startTls(): Promise<void> {
+    // Bytes sent after SSLRequest but before the handshake would be read as
+    // if encrypted (CVE-2021-23214): refuse them.
+    if (this.frames.pendingBytes > 0) throw PgError.protocol('received unencrypted data after SSL request');
+    this.socket.write('S');
+    const secure = new TLSSocket(this.raw, { isServer: true, secureContext: this.opts.tls! });
+    this.frames.rebind(secure);
+    this.socket = secure;
+    this.out.socket = secure;
+    this.tls = true;
+  }
+
+  private readStartupParameters(r: FrameReader, minor: number): StartupInfo {
+    const params: Record<string, string> = {};
+    const unrecognized: string[] = [];
+    for (;;) {
+      const key = r.cstring();
+      if (key === '') break;
+      const value = r.cstring();
+      if (key.startsWith('_pq_.')) unrecognized.push(key);
+      else params[key] = value;
+    }
+    if (minor > 0 || unrecognized.length > 0) be.negotiateProtocolVersion(this.out.writer, PROTOCOL_3 << 16, unrecognized);
+    const user = params['user'];
+    if (!user) {
+      throw new PgError(SqlState.invalidAuthorizationSpecification, 'no PostgreSQL user name specified in startup packet');
+    }
+    const database = params['database'] || user;
+    delete params['user'];
+    delete params['database'];
+    return { user, database, params, tls: this.tls, remoteAddress: this.raw.remoteAddress ?? '' };
+  }
+
+  // ---- authentication ------------------------------------------------------
+
+  private async authenticate(info: StartupInfo): Promise<QuerySession | null> {
+    const plan = await this.hooks.plan(info);
+    if (this.hooks.requireTlsForPassword && !this.tls) {
+      throw new PgError(
+        SqlState.invalidAuthorizationSpecification,
+        'password authentication requires an encrypted connection',
+        { hint: 'Connect with sslmode=require.' },
+      );
+    }
+    let identity: I | null;
+    if (plan.method === 'cleartext') {
+      be.authenticationCleartextPassword(this.out.writer);
+      await this.out.flush();
+      const body = await this.passwordMessage();
+      if (!body) return null;
+      const password = new FrameReader(body).cstring();
+      identity = password === '' ? null : await plan.verify(password);
+    } else {
+      const outcome = await this.scram(plan.verifier, plan.identity);
+      if (outcome === undefined) return null;
+      identity = outcome;
+    }
+    if (identity === null) {
+      throw new PgError(SqlState.invalidPassword, `password authentication failed for user "${info.user}"`);
+    }
+    const session = await this.hooks.open(info, identity);
+    be.authenticationOk(this.out.writer);
+    for (const [name, value] of session.initialParameters()) be.parameterStatus(this.out.writer, name, value);
+    be.backendKeyData(this.out.writer, session.processId, session.secretKey);
+    be.readyForQuery(this.out.writer, 'I');
+    await this.out.flush();
+    return session;
+  }
+
+  private async passwordMessage(): Promise<Buffer | null> {
+    const frame = await this.frames.next(false);
+    if (!frame) return null;
+    if (frame.type !== 0x70) {
+      throw PgError.protocol(`expected password response, got message type ${String.fromCharCode(frame.type)}`);
+    }
+    return frame.body;
+  }
+
+  /** Returns the identity, null for a failed proof, undefined when the client left. */
+  private async scram(verifier: ScramVerifier, identity: I | null): Promise<I | null | undefined> {
+    be.authenticationSASL(this.out.writer, ['SCRAM-SHA-256']);
+    await this.out.flush();
+    const first = await this.passwordMessage();
+    if (!first) return undefined;
+    const r = new FrameReader(first);
+    const mechanism = r.cstring();
+    if (mechanism !== 'SCRAM-SHA-256') {
+      throw new PgError(SqlState.protocolViolation, 'client selected an invalid SASL authentication mechanism', {
+        severity: 'FATAL',
+      });
+    }
+    const len = r.int32();
+    if (len < 0 || len !== r.remaining) throw PgError.protocol('invalid SASL initial response');
+    const exchange = new ScramExchange(verifier);
+    be.authenticationSASLContinue(this.out.writer, exchange.start(r.rest().toString('utf8')));
+    await this.out.flush();
+    const final = await this.passwordMessage();
+    if (!final) return undefined;
+    const serverFinal = exchange.finish(final.toString('utf8'));
+    if (serverFinal === null || identity === null) return null;
+    be.authenticationSASLFinal(this.out.writer, serverFinal);
+    return identity;
+  }
+
+  // ---- query phase ---------------------------------------------------------
+
+  private async queryLoop(session: QuerySession): Promise<void> {
+    for (;;) {
+      const frame = await this.frames.next(false);
+      if (!frame) return;
+      const msg = decodeFrontend(frame.type, frame.body);
+      if (msg.type === 'Terminate') return;
+      await this.dispatch(session, msg);
+      // Answers go out when the client waits for them: on Sync, Flush and
+      // after a simple query; mid-batch only when the buffer is large.
+      await this.out.maybeFlush();
+    }
+  }
+
+  private async dispatch(session: QuerySession, msg: FrontendMessage): Promise<void> {
+    if (msg.type === 'Sync') {
+      this.skipToSync = false;
+      await this.guard(session, () => session.sync());
+      be.readyForQuery(this.out.writer, session.transactionStatus());
+      await this.out.flush();
+      return;
+    }
+    if (msg.type === 'Flush') {
+      await this.out.flush();
+      return;
+    }
+    if (msg.type === 'Query') {
+      this.skipToSync = false;
+      await this.guard(session, () => session.simpleQuery(msg.sql, this.out));
+      be.readyForQuery(this.out.writer, session.transactionStatus());
+      await this.out.flush();
+      return;
+    }
+    if (this.skipToSync) return;
+    const ok = await this.guard(session, () => this.extended(session, msg));
+    if (!ok) this.skipToSync = true;
+  }
+
+  private async extended(session: QuerySession, msg: FrontendMessage): Promise<void> {
+    const w = this.out.writer;
+    switch (msg.type) {
+      case 'Parse':
+        await session.parse(msg.name, msg.sql, msg.paramOids);
+        be.parseComplete(w);
+        return;
+      case 'Bind':
+        await session.bind(msg);
+        be.bindComplete(w);
+        return;
+      case 'Describe':
+        if (msg.kind === 'S') await session.describeStatement(msg.name, this.out);
+        else await session.describePortal(msg.name, this.out);
+        return;
+      case 'Execute':
+        await session.execute(msg.portal, msg.maxRows, this.out);
+        return;
+      case 'Close':
+        await session.close(msg.kind, msg.name);
+        be.closeComplete(w);
+        return;
+      case 'Password':
+        throw PgError.protocol('unexpected password message after authentication');
+      case 'Unsupported':
+        if (msg.code === 'F') throw PgError.featureNotSupported('the fastpath function call interface is not supported');
+        if (msg.code === 'd' || msg.code === 'c' || msg.code === 'f') {
+          throw PgError.protocol('unexpected COPY message: no COPY is in progress');
+        }
+        throw PgError.protocol(`invalid frontend message type ${msg.code.charCodeAt(0)}`);
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Run a step; report a PgError to the client. A FATAL one (protocol
+   * violation) ends the connection by rethrowing.
+   */
+  private async guard(session: QuerySession, step: () => Promise<void>): Promise<boolean> {
+    try {
+      await step();
+      return true;
+    } catch (e) {
+      const err = e instanceof PgError ? e : this.internal(e);
+      if (err.severity === 'FATAL') throw err;
+      session.errorOccurred();
+      be.errorResponse(this.out.writer, err);
+      return false;
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * SCRAM-SHA-256 (RFC 5802 / 7677) server side, with verifiers in the format
+ * PostgreSQL keeps in pg_authid: SCRAM-SHA-256$<iter>:<salt>$<StoredKey>:<ServerKey>.
+ * No channel binding (SCRAM-SHA-256-PLUS) is offered.
+ */
+import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { PgError, SqlState } from './errors.js';
+
+export interface ScramVerifier {
+  iterations: number;
+  salt: Buffer;
+  storedKey: Buffer;
+  serverKey: Buffer;
+}
+
+const hmac = (key: Buffer, data: string | Buffer) => createHmac('sha256', key).update(data).digest();
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest();
+
+export function makeVerifier(password: string, iterations = 4096, salt = randomBytes(16)): string {
+  const salted = pbkdf2Sync(password.normalize('NFKC'), salt, iterations, 32, 'sha256');
+  const storedKey = sha256(hmac(salted, 'Client Key'));
+  const serverKey = hmac(salted, 'Server Key');
+  return `SCRAM-SHA-256$${iterations}:${salt.toString('base64')}$${storedKey.toString('base64')}:${serverKey.toString('base64')}`;
+}
+
+export function parseVerifier(text: string): ScramVerifier | null {
+  const m = /^SCRAM-SHA-256\$(\d+):([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+):([A-Za-z0-9+/=]+)$/.exec(text);
+  if (!m) return null;
+  const storedKey = Buffer.from(m[3]!, 'base64');
+  const serverKey = Buffer.from(m[4]!, 'base64');
+  if (storedKey.length !== 32 || serverKey.length !== 32) return null;
+  return { iterations: Number(m[1]), salt: Buffer.from(m[2]!, 'base64'), storedKey, serverKey };
+}
+
+/**
+ * A verifier for a user that does not exist, stable per user name, so an
+ * attacker cannot tell unknown users from wrong passwords (PostgreSQL's mock
+ * authentication does the same).
+ */
+export function mockVerifier(user: string, serverSecret: Buffer): ScramVerifier {
+  const salt = hmac(serverSecret, `salt:${user}`).subarray(0, 16);
+  return { iterations: 4096, salt, storedKey: randomBytes(32), serverKey: randomBytes(32) };
+}
+
+const malformed = () => new PgError(SqlState.protocolViolation, 'malformed SCRAM message', { severity: 'FATAL' });
+
+function attributes(message: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of message.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq !== 1) throw malformed();
+    out.set(part[0]!, part.slice(2));
+  }
+  return out;
+}
+
+/** One SCRAM exchange: clientFirst → serverFirst, clientFinal → serverFinal or failure. */
+export class ScramExchange {
+  private clientFirstBare = '';
+  private serverFirst = '';
+  private nonce = '';
+
+  constructor(private readonly verifier: ScramVerifier) {}
+
+  /** Returns the server-first-message. */
+  start(clientFirst: string): string {
+    // gs2 header: 'n' (no channel binding) or 'y' (client supports it, we offer none); 'p=' is refused.
+    const m = /^([ny]),(a=[^,]*)?,(.*)$/s.exec(clientFirst);
+    if (!m) throw malformed();
+    this.clientFirstBare = m[3]!;
+    const attrs = attributes(this.clientFirstBare);
+    const clientNonce = attrs.get('r');
+    if (!clientNonce || attrs.has('m')) throw malformed();
+    this.nonce = clientNonce + randomBytes(18).toString('base64');
+    this.serverFirst = `r=${this.nonce},s=${this.verifier.salt.toString('base64')},i=${this.verifier.iterations}`;
+    return this.serverFirst;
+  }
+
+  /** Returns the server-final-message, or null when the proof is wrong. */
+  finish(clientFinal: string): string | null {
+    const proofAt = clientFinal.lastIndexOf(',p=');
+    if (proofAt < 0) throw malformed();
+    const withoutProof = clientFinal.slice(0, proofAt);
+    const attrs = attributes(withoutProof);
+    if (attrs.get('r') !== this.nonce) throw malformed();
+    const cbind = attrs.get('c');
+    if (cbind !== 'biws' && cbind !== 'eSws') throw malformed();
+    const proof = Buffer.from(clientFinal.slice(proofAt + 3), 'base64');
+    if (proof.length !== 32) return null;
+    const authMessage = `${this.clientFirstBare},${this.serverFirst},${withoutProof}`;
+    const clientSignature = hmac(this.verifier.storedKey, authMessage);
+    const clientKey = Buffer.alloc(32);
+    for (let i = 0; i < 32; i++) clientKey[i] = proof[i]! ^ clientSignature[i]!;
+    if (!timingSafeEqual(sha256(clientKey), this.verifier.storedKey)) return null;
+    return `v=${hmac(this.verifier.serverKey, authMessage).toString('base64')}`;
+  }
+}
