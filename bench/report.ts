@@ -1,0 +1,103 @@
+/**
+ * Renders results.jsonl (written by run.sh, load-*.ts, check-data.ts, measure.ts)
+ * as a Markdown report: absolute figures and lakegate's ratio to each reference.
+ *
+ * usage: tsx bench/report.ts --in results.jsonl > report.md
+ */
+import { arg, readJsonl } from './lib/util.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Rec = Record<string, any>;
+const recs = readJsonl<Rec>(arg('in'));
+const of = (kind: string): Rec[] => recs.filter((r) => r.kind === kind);
+
+const mrows = (n: number): string => (Number.isFinite(n) ? (n / 1e6).toFixed(3) : '—');
+const ms = (us: number): string => (Number.isFinite(us) ? (us / 1000).toFixed(3) : '—');
+const mib = (kb: number | null | undefined): string => (kb ? (kb / 1024).toFixed(0) : '—');
+const ratio = (a: number, b: number): string => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : '—');
+const size = (n: number): string => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
+
+const machine = of('machine')[0] ?? {};
+const lines: string[] = [];
+const p = (s = ''): void => { lines.push(s); };
+
+p(`## lakegate bench — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${machine.quick ? ' (--quick)' : ''}`);
+p();
+p(`Machine: ${machine.nproc} cores (${machine.cpu}), ${machine.memMiB} MiB RAM, shared. PostgreSQL ${machine.postgres}, PgBouncer ${machine.pgbouncer}, Node ${machine.node}, lakegate commit ${machine.commit}. Whole run: ${machine.elapsedSec} s.`);
+for (const n of of('note')) p(`\n**Note:** ${n.text}`);
+p();
+
+p('### Data');
+p();
+for (const c of of('data-check')) p(`- ${size(c.rows)} rows: PostgreSQL and DuckDB checksums ${c.equal ? 'equal' : '**DIFFER**'}.`);
+for (const s of of('sample')) {
+  p(`- ${size(s.rows)} rows: ${s.lines} sample rows through psql, lakegate vs PostgreSQL text: ${s.equal ? 'byte-identical' : `**different** — first difference: PostgreSQL \`${s.firstDiff?.postgres}\` vs lakegate \`${s.firstDiff?.lakegate}\``}.`);
+}
+p();
+
+const streams = of('stream');
+if (streams.length) {
+  p('### Streaming `select * from bench.t_N` (7 columns), rows/s — median of the runs');
+  p();
+  p('| rows | client | PostgreSQL M rows/s | lakegate M rows/s | lakegate / PostgreSQL | target (≥ 1.00) |');
+  p('|---|---|---|---|---|---|');
+  const sizes = [...new Set(streams.map((s) => s.rows as number))].sort((a, b) => a - b);
+  for (const rows of sizes) {
+    for (const client of ['psql', 'node-pg']) {
+      const pgS = streams.find((s) => s.target === 'postgres' && s.client === client && s.rows === rows);
+      const lgS = streams.find((s) => s.target === 'lakegate' && s.client === client && s.rows === rows);
+      if (!pgS) continue;
+      const lgCell = lgS ? (lgS.error ? `FAILED: ${lgS.error}` : mrows(lgS.rowsPerSec)) : 'not run';
+      const r = lgS && !lgS.error ? lgS.rowsPerSec / pgS.rowsPerSec : NaN;
+      p(`| ${size(rows)} | ${client} | ${pgS.error ? 'FAILED: ' + pgS.error : mrows(pgS.rowsPerSec)} | ${lgCell} | ${ratio(lgS?.rowsPerSec, pgS.rowsPerSec)} | ${Number.isFinite(r) ? (r >= 1 ? 'met' : '**missed**') : '—'} |`);
+    }
+  }
+  const dd = streams.filter((s) => s.target === 'duckdb');
+  if (dd.length) {
+    p();
+    p('DuckDB direct (in-process @duckdb/node-api, same SELECT; no wire, no client): ' +
+      sizes.map((rows) => {
+        const c = dd.find((s) => s.rows === rows && s.client === 'duckdb-node-chunks');
+        const v = dd.find((s) => s.rows === rows && s.client === 'duckdb-node-values');
+        return `${size(rows)}: ${mrows(c?.rowsPerSec)} M rows/s reading chunks, ${mrows(v?.rowsPerSec)} M rows/s converting every value to JS`;
+      }).join('; ') + '.');
+  }
+  p();
+  p('### Server peak RSS while streaming (VmHWM; lakegate process vs PostgreSQL client backend), largest of the runs');
+  p();
+  p('| rows | client | PostgreSQL backend MiB | lakegate MiB | lakegate / PostgreSQL |');
+  p('|---|---|---|---|---|');
+  for (const rows of sizes) {
+    for (const client of ['psql', 'node-pg']) {
+      const pgS = streams.find((s) => s.target === 'postgres' && s.client === client && s.rows === rows);
+      const lgS = streams.find((s) => s.target === 'lakegate' && s.client === client && s.rows === rows);
+      if (!pgS) continue;
+      p(`| ${size(rows)} | ${client} | ${mib(pgS.peakRssKb)} | ${mib(lgS?.peakRssKb)} | ${ratio(lgS?.peakRssKb, pgS.peakRssKb)} |`);
+    }
+  }
+  p();
+}
+
+const lat = of('latency');
+if (lat.length) {
+  const rows = lat[0].rows;
+  p(`### Prepared point SELECT \`… FROM bench.t_${rows} WHERE id = $1\` (pgbench, ${lat[0].seconds} s per point, random ids)`);
+  p();
+  p('PostgreSQL has a primary key on id; lakegate (DuckDB) has no index (DuckDB prunes by min/max zone maps; ids are stored in order).');
+  p();
+  p('| clients | target | pgbench -M | tx | p50 ms | p99 ms | tps | lakegate / this p50 | lakegate / this p99 |');
+  p('|---|---|---|---|---|---|---|---|---|');
+  for (const clients of [1, 16]) {
+    const lg = lat.find((l) => l.target === 'lakegate' && l.clients === clients);
+    for (const l of lat.filter((x) => x.clients === clients)) {
+      const name = l.target === 'pgbouncer' ? 'PgBouncer → PostgreSQL' : l.target === 'postgres' ? 'PostgreSQL direct' : 'lakegate';
+      const err = l.error ? ` (${l.error}${l.failed ? `, ${l.failed} failed` : ''})` : '';
+      const self = l.target === 'lakegate';
+      p(`| ${clients} | ${name}${err} | ${l.mode} | ${l.count} | ${ms(l.p50us)} | ${ms(l.p99us)} | ${Number.isFinite(l.tps) ? l.tps.toFixed(0) : '—'} | ${self ? '' : ratio(lg?.p50us, l.p50us)} | ${self ? '' : ratio(lg?.p99us, l.p99us)} |`);
+    }
+  }
+  p();
+  p('Latency ratios above 1 mean lakegate is slower.');
+}
+
+process.stdout.write(lines.join('\n') + '\n');
