@@ -1,0 +1,91 @@
+/** Helpers shared by the client suites: node-postgres configs, error capture, spawning with a timeout. */
+import { spawn } from 'node:child_process';
+import pg from 'pg';
+import type { Target } from './target.js';
+
+export function pgConfig(t: Target, over: Partial<pg.ClientConfig> = {}): pg.ClientConfig {
+  return {
+    host: t.host,
+    port: t.port,
+    user: 'alice',
+    password: 'alice',
+    database: 'demo',
+    connectionTimeoutMillis: 10000,
+    query_timeout: 20000,
+    ...over,
+  };
+}
+
+export async function connect(t: Target, over: Partial<pg.ClientConfig> = {}): Promise<pg.Client> {
+  const c = new pg.Client(pgConfig(t, over));
+  // a server that drops the socket must fail the test, not crash the worker
+  c.on('error', () => {});
+  await c.connect();
+  return c;
+}
+
+export interface PgError extends Error {
+  code?: string;
+  position?: string;
+  severity?: string;
+}
+
+/** Resolve with the rejection of `p`; fail if it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<PgError> {
+  try {
+    const v = await p;
+    throw new Error(`expected an error, got ${JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? String(x) : x))}`);
+  } catch (e) {
+    if (e instanceof Error && e.message.startsWith('expected an error, got')) throw e;
+    return e as PgError;
+  }
+}
+
+/** Raw text as the server sent it: no type parsing on the client. */
+export const rawTypes = { getTypeParser: () => (v: string) => v } as unknown as pg.CustomTypesConfig;
+
+export interface RunResult {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** Spawn a process with a hard timeout (SIGKILL), collecting its output. */
+export function run(
+  cmd: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; input?: string } = {},
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, opts.timeoutMs ?? 30000);
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    if (opts.input !== undefined) child.stdin!.end(opts.input);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, timedOut });
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A query that runs for many seconds on PostgreSQL and on DuckDB alike (used for cancel / timeout). */
+export const LONG_QUERY = 'SELECT count(*) FROM generate_series(1, 3000000000)';
