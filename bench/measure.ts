@@ -65,23 +65,34 @@ function runProcess(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv
 const envFor = (t: Target): NodeJS.ProcessEnv => ({ ...process.env, PGHOST: '127.0.0.1', PGPORT: String(t.port) });
 
 // ------------------------------------------------------------------ server memory
-/** Peak RSS (VmHWM, kB) of the server side of one run: the lakegate process, or PostgreSQL's client backends. */
+/**
+ * Peak memory of the server side of one run: the lakegate process, or PostgreSQL's
+ * client backend(s). `hwmKb` is VmHWM (peak resident set, shared memory included: a
+ * PostgreSQL backend counts the shared buffers it touched); `anonKb` is the largest
+ * RssAnon (private memory) seen by sampling every 100 ms.
+ */
 class PeakRss {
-  private peakKb = 0;
+  hwmKb = 0;
+  anonKb = 0;
   private timer: NodeJS.Timeout | undefined;
   constructor(private readonly t: Target) {}
 
   start(): void {
     if (this.t.pidKind === 'process') {
       // Reset the high-water mark so VmHWM covers this run only.
-      try { writeFileSync(`/proc/${this.t.pid}/clear_refs`, '5'); } catch { /* not permitted: VmHWM is then lifetime peak */ }
+      try { writeFileSync(`/proc/${this.t.pid}/clear_refs`, '5'); } catch { /* not permitted: VmHWM is then the lifetime peak */ }
     }
-    if (this.t.pidKind === 'postmaster') this.timer = setInterval(() => this.sample(), 100);
+    if (this.t.pidKind !== 'none') this.timer = setInterval(() => this.sample(), 100);
+  }
+
+  private take(pid: number): void {
+    this.hwmKb = Math.max(this.hwmKb, procStatusKb(pid, 'VmHWM') || 0);
+    this.anonKb = Math.max(this.anonKb, procStatusKb(pid, 'RssAnon') || 0);
   }
 
   sample(): void {
     if (this.t.pidKind === 'process') {
-      this.peakKb = Math.max(this.peakKb, procStatusKb(this.t.pid, 'VmHWM') || 0);
+      this.take(this.t.pid);
       return;
     }
     if (this.t.pidKind !== 'postmaster') return;
@@ -94,15 +105,14 @@ class PeakRss {
         const cmd = readFileSync(`/proc/${ent}/cmdline`, 'utf8');
         // "postgres: alice demo 127.0.0.1(port) SELECT" — the client backend (not checkpointer etc.)
         if (!cmd.startsWith('postgres: alice ') && !cmd.startsWith('postgres: parallel worker')) continue;
-        this.peakKb = Math.max(this.peakKb, procStatusKb(Number(ent), 'VmHWM') || 0);
+        this.take(Number(ent));
       } catch { /* process ended between readdir and read */ }
     }
   }
 
-  stop(): number {
+  stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.sample();
-    return this.peakKb;
   }
 }
 
@@ -179,8 +189,8 @@ async function streaming(): Promise<void> {
   for (const rows of sizes) {
     await sampleCheck(rows);
     for (const client of ['psql', 'node-pg'] as const) {
-      const runs = new Map<string, { times: number[]; rssKb: number[]; error?: string }>();
-      for (const t of streamTargets) runs.set(t.name, { times: [], rssKb: [] });
+      const runs = new Map<string, { times: number[]; hwmKb: number[]; anonKb: number[]; error?: string }>();
+      for (const t of streamTargets) runs.set(t.name, { times: [], hwmKb: [], anonKb: [] });
       // Interleave the targets rep by rep so drift on a shared machine hits both alike.
       for (let rep = 0; rep < reps; rep++) {
         for (const t of streamTargets) {
@@ -189,15 +199,16 @@ async function streaming(): Promise<void> {
           const rss = new PeakRss(t);
           rss.start();
           const r = client === 'psql' ? await streamPsql(t, rows) : await streamNode(t, rows, rss);
-          const peak = rss.stop();
+          rss.stop();
           if (r.error) {
             acc.error = r.error;
             log(`${client} ← ${t.name} ${rows} rows: FAILED: ${r.error}`);
             continue;
           }
           acc.times.push(r.ms);
-          acc.rssKb.push(peak);
-          log(`${client} ← ${t.name} ${rows} rows: ${(r.ms / 1000).toFixed(2)} s, ${(rows / r.ms / 1000).toFixed(3)} M rows/s, server peak RSS ${(peak / 1024).toFixed(0)} MiB`);
+          acc.hwmKb.push(rss.hwmKb);
+          acc.anonKb.push(rss.anonKb);
+          log(`${client} ← ${t.name} ${rows} rows: ${(r.ms / 1000).toFixed(2)} s, ${(rows / r.ms / 1000).toFixed(3)} M rows/s, server peak RSS ${(rss.hwmKb / 1024).toFixed(0)} MiB (private ${(rss.anonKb / 1024).toFixed(0)} MiB)`);
         }
       }
       for (const t of streamTargets) {
@@ -205,7 +216,8 @@ async function streaming(): Promise<void> {
         const ms = acc.times.length ? median(acc.times) : NaN;
         emit({
           kind: 'stream', target: t.name, client, rows, ms, times: acc.times,
-          rowsPerSec: rows / (ms / 1000), peakRssKb: acc.rssKb.length ? Math.max(...acc.rssKb) : null, error: acc.error,
+          rowsPerSec: rows / (ms / 1000), error: acc.error,
+          peakRssKb: acc.hwmKb.length ? Math.max(...acc.hwmKb) : null, peakAnonKb: acc.anonKb.length ? Math.max(...acc.anonKb) : null,
         });
       }
     }
@@ -218,13 +230,16 @@ async function latency(): Promise<void> {
   const script = join(work, 'point-select.sql');
   writeFileSync(script, `\\set id random(1, ${rows})\nSELECT ${COLUMNS.join(', ')} FROM ${tableName(rows)} WHERE id = :id;\n`);
   for (const clients of [1, 16]) {
-    for (const name of ['lakegate', 'postgres', 'pgbouncer']) {
+    // PgBouncer before 1.21 cannot keep named prepared statements in transaction pooling:
+    // the same parameterised statement then goes as unnamed Parse/Bind/Execute (-M extended),
+    // and PostgreSQL direct is measured in that mode too, so the pooler's own cost shows.
+    const points: Array<[string, 'prepared' | 'extended']> = [['lakegate', 'prepared'], ['postgres', 'prepared']];
+    if (pgbouncerPrepared) points.push(['pgbouncer', 'prepared']);
+    else points.push(['postgres', 'extended'], ['pgbouncer', 'extended']);
+    for (const [name, mode] of points) {
       const t = byName(name);
       if (!t) continue;
-      // PgBouncer before 1.21 cannot keep named prepared statements in transaction pooling:
-      // the same parameterised statement then goes as unnamed Parse/Bind/Execute.
-      const mode = name === 'pgbouncer' && !pgbouncerPrepared ? 'extended' : 'prepared';
-      const prefix = `pgb_${name}_${clients}`;
+      const prefix = `pgb_${name}_${mode}_${clients}`;
       const args = ['-n', '-M', mode, '-f', script, '-c', String(clients), '-j', String(Math.min(clients, 2)),
         '-T', String(latencySeconds), '--log', `--log-prefix=${join(work, prefix)}`, '-h', '127.0.0.1', '-p', String(t.port), 'demo'];
       const r = await runProcess(pgbench, args, { env: envFor(t), timeoutMs: (latencySeconds + 60) * 1000, captureStdout: true });

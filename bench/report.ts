@@ -63,16 +63,18 @@ if (streams.length) {
       }).join('; ') + '.');
   }
   p();
-  p('### Server peak RSS while streaming (VmHWM; lakegate process vs PostgreSQL client backend), largest of the runs');
+  p('### Server memory while streaming: lakegate process vs PostgreSQL client backend, largest of the runs');
   p();
-  p('| rows | client | PostgreSQL backend MiB | lakegate MiB | lakegate / PostgreSQL |');
+  p('Peak RSS is VmHWM (reset before each lakegate run); for PostgreSQL it includes the shared buffers the backend touched. Private is the largest RssAnon sampled every 100 ms.');
+  p();
+  p('| rows | client | PostgreSQL peak RSS MiB (private) | lakegate peak RSS MiB (private) | lakegate / PostgreSQL peak RSS |');
   p('|---|---|---|---|---|');
   for (const rows of sizes) {
     for (const client of ['psql', 'node-pg']) {
       const pgS = streams.find((s) => s.target === 'postgres' && s.client === client && s.rows === rows);
       const lgS = streams.find((s) => s.target === 'lakegate' && s.client === client && s.rows === rows);
       if (!pgS) continue;
-      p(`| ${size(rows)} | ${client} | ${mib(pgS.peakRssKb)} | ${mib(lgS?.peakRssKb)} | ${ratio(lgS?.peakRssKb, pgS.peakRssKb)} |`);
+      p(`| ${size(rows)} | ${client} | ${mib(pgS.peakRssKb)} (${mib(pgS.peakAnonKb)}) | ${lgS ? `${mib(lgS.peakRssKb)} (${mib(lgS.peakAnonKb)})` : '—'} | ${ratio(lgS?.peakRssKb, pgS.peakRssKb)} |`);
     }
   }
   p();
@@ -88,7 +90,7 @@ if (lat.length) {
   p('| clients | target | pgbench -M | tx | p50 ms | p99 ms | tps | lakegate / this p50 | lakegate / this p99 |');
   p('|---|---|---|---|---|---|---|---|---|');
   for (const clients of [1, 16]) {
-    const lg = lat.find((l) => l.target === 'lakegate' && l.clients === clients);
+    const lg = lat.find((l) => l.target === 'lakegate' && l.clients === clients && !l.error);
     for (const l of lat.filter((x) => x.clients === clients)) {
       const name = l.target === 'pgbouncer' ? 'PgBouncer → PostgreSQL' : l.target === 'postgres' ? 'PostgreSQL direct' : 'lakegate';
       const err = l.error ? ` (${l.error}${l.failed ? `, ${l.failed} failed` : ''})` : '';
