@@ -1,0 +1,129 @@
+/**
+ * The authorization boundary for read statements (design.md style rule 3):
+ * every wrapped node of the user's tree is checked against an allowlist; a
+ * node kind that is not listed is refused, so a construct added to the grammar
+ * later is denied until someone decides it is safe.
+ */
+import { notSupported, SqlError, pos, undefinedFunction } from './errors.js';
+import { ALLOWED_OPERATORS, isAllowedFunction } from './functions.js';
+import { names, walk, type Fields, type Visit } from './walk.js';
+
+/** Kinds that carry no capability of their own; their children are still checked. */
+const PLAIN_KINDS: ReadonlySet<string> = new Set([
+  'SelectStmt', 'ResTarget', 'ColumnRef', 'String', 'Integer', 'Float', 'Boolean', 'A_Const', 'A_Star',
+  'BoolExpr', 'NullTest', 'BooleanTest', 'CaseExpr', 'CaseWhen', 'CoalesceExpr', 'MinMaxExpr', 'SubLink',
+  'RangeVar', 'RangeSubselect', 'JoinExpr', 'SortBy', 'WindowDef', 'WithClause', 'CommonTableExpr', 'Alias',
+  'A_Indirection', 'A_Indices', 'A_ArrayExpr', 'RowExpr', 'ParamRef', 'SQLValueFunction', 'GroupingSet',
+  'GroupingFunc', 'List', 'TypeName',
+]);
+
+/** Kinds checked individually below. */
+const CHECKED_KINDS: ReadonlySet<string> = new Set([
+  'FuncCall', 'TypeCast', 'A_Expr', 'RangeFunction', 'CollateClause', 'ExplainStmt', 'DefElem', 'BitString',
+]);
+
+const A_EXPR_KINDS: ReadonlySet<string> = new Set([
+  'AEXPR_OP', 'AEXPR_OP_ANY', 'AEXPR_OP_ALL', 'AEXPR_DISTINCT', 'AEXPR_NOT_DISTINCT', 'AEXPR_NULLIF', 'AEXPR_IN',
+  'AEXPR_LIKE', 'AEXPR_ILIKE', 'AEXPR_BETWEEN', 'AEXPR_NOT_BETWEEN',
+]);
+
+/** Collations that mean "the default, byte order" on DuckDB's side; sql/dialect.ts drops them. */
+export const IGNORED_COLLATIONS: ReadonlySet<string> = new Set(['default', 'C', 'POSIX', 'ucs_basic']);
+
+const display = (parts: string[]): string => parts.join('.');
+
+function checkFuncCall(v: Visit): void {
+  const f = v.fields;
+  const parts = names(f['funcname']);
+  const parent = v.path[v.path.length - 1];
+  const asTable = parent?.kind === 'RangeFunction' && parent.key === 'functions';
+  if (!isAllowedFunction(parts, asTable)) throw undefinedFunction(display(parts), f['location']);
+  if (f['func_variadic']) throw notSupported('VARIADIC arguments', f['location']);
+}
+
+function checkAExpr(v: Visit): void {
+  const f = v.fields;
+  const kind = String(f['kind']);
+  if (!A_EXPR_KINDS.has(kind)) throw notSupported(`expression ${kind}`, f['location']);
+  const parts = names(f['name']);
+  const op = parts[parts.length - 1] ?? '';
+  if (parts.length === 2 && parts[0] !== 'pg_catalog') {
+    throw new SqlError('42883', `operator does not exist: ${display(parts)}`, pos(f['location']));
+  }
+  const likeKinds = kind === 'AEXPR_LIKE' || kind === 'AEXPR_ILIKE';
+  const known = likeKinds || kind.includes('BETWEEN') || ALLOWED_OPERATORS.has(op);
+  if (!known) throw new SqlError('42883', `operator does not exist: ${op}`, pos(f['location']));
+}
+
+function checkRangeFunction(f: Fields): void {
+  if (f['lateral']) throw notSupported('LATERAL function calls', f['location']);
+  if (f['is_rowsfrom']) throw notSupported('ROWS FROM', f['location']);
+  if (f['coldeflist']) throw notSupported('column definition lists', f['location']);
+  for (const item of f['functions'] ?? []) {
+    // each item is a List of [FuncCall, column definitions]
+    const pair = item?.List?.items ?? [];
+    if (!pair[0]?.FuncCall) throw notSupported('this table function form', f['location']);
+  }
+}
+
+function checkExplain(f: Fields): void {
+  for (const opt of f['options'] ?? []) {
+    const name = String(opt?.DefElem?.defname ?? '').toLowerCase();
+    // ANALYZE would run the statement and report row counts of protected relations (threats.md §2.5).
+    if (name !== 'verbose' && name !== 'costs' && name !== 'format') {
+      throw notSupported(`EXPLAIN option ${name.toUpperCase()}`, opt?.DefElem?.location);
+    }
+  }
+}
+
+function checkSelect(f: Fields): void {
+  if (f['intoClause']) throw notSupported('SELECT INTO', undefined);
+  if (f['lockingClause']) throw notSupported('SELECT FOR UPDATE/SHARE', undefined);
+}
+
+/** Throws a SqlError for the first construct not on the allowlist. */
+export function authorize(root: unknown): void {
+  walk(root, (v) => {
+    const { kind, fields: f } = v;
+    if (PLAIN_KINDS.has(kind)) {
+      if (kind === 'SelectStmt') checkSelect(f);
+      return;
+    }
+    if (!CHECKED_KINDS.has(kind)) throw notSupported(construct(kind), f['location']);
+    switch (kind) {
+      case 'FuncCall':
+        return checkFuncCall(v);
+      case 'A_Expr':
+        return checkAExpr(v);
+      case 'RangeFunction':
+        return checkRangeFunction(f);
+      case 'ExplainStmt':
+        return checkExplain(f);
+      case 'CollateClause': {
+        const coll = names(f['collname']);
+        if (!IGNORED_COLLATIONS.has(coll[coll.length - 1] ?? '')) {
+          throw notSupported(`collation "${display(coll)}"`, f['location']);
+        }
+        return;
+      }
+      default:
+        return; // TypeCast is checked when sql/dialect.ts maps the type; DefElem only under ExplainStmt
+    }
+  });
+}
+
+/** A readable name for a refused node kind: RangeTableSample → TABLESAMPLE etc. */
+function construct(kind: string): string {
+  const known: Record<string, string> = {
+    RangeTableSample: 'TABLESAMPLE',
+    RangeTableFunc: 'XMLTABLE',
+    JsonTable: 'JSON_TABLE',
+    XmlExpr: 'XML expressions',
+    XmlSerialize: 'XMLSERIALIZE',
+    LockingClause: 'SELECT FOR UPDATE/SHARE',
+    IntoClause: 'SELECT INTO',
+    CurrentOfExpr: 'WHERE CURRENT OF',
+    MultiAssignRef: 'multiple assignment',
+  };
+  return known[kind] ?? (kind.endsWith('Stmt') ? `${kind.slice(0, -4)} statements` : kind);
+}

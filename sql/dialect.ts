@@ -1,0 +1,248 @@
+/**
+ * PostgreSQL → DuckDB dialect transforms on an authorized, resolved tree.
+ * Everything here runs after sql/authorize.ts accepted the user's nodes, so
+ * the nodes it creates (emulation calls, literals) are trusted.
+ */
+import { parseArrayLiteral } from './arrayLiteral.js';
+import { IGNORED_COLLATIONS } from './authorize.js';
+import type { RelationCatalog } from './catalogView.js';
+import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS, EMULATION_DB, PGC_SCHEMA } from './emulation.js';
+import { SqlError, pos } from './errors.js';
+import { regCast } from './regTypes.js';
+import { effectiveSearchPath, type ResolveContext } from './resolve.js';
+import {
+  intConst,
+  names,
+  nodeKind,
+  replaceNode,
+  strConst,
+  strNode,
+  walk,
+  type Fields,
+  type PgNode,
+  type Visit,
+} from './walk.js';
+
+export interface DialectContext extends ResolveContext {
+  settings: (name: string) => string | undefined;
+  backendPid: number;
+  catalog: RelationCatalog;
+}
+
+const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
+
+export const arrayOf = (values: (string | null)[]): PgNode => ({
+  A_ArrayExpr: { elements: values.map((v) => strConst(v)) },
+});
+
+/** Schemas of the search path that exist, as current_schemas(false) reports them. */
+export function existingSearchPath(ctx: DialectContext, includeImplicit: boolean): string[] {
+  const known = new Set([...ctx.catalog.listSchemas(), 'pg_catalog', 'information_schema']);
+  const path = includeImplicit ? effectiveSearchPath(ctx) : ctx.searchPath.map((s) => (s === '$user' ? ctx.user : s));
+  return path.filter((s) => known.has(s));
+}
+
+/** `version()` as DBeaver and friends parse it: the PostgreSQL flavour first. */
+export function versionString(ctx: DialectContext): string {
+  const server = (ctx.settings('server_version') ?? '16.4').split(' ')[0];
+  return `PostgreSQL ${server} (lakegate 0.1.0) on x86_64-pc-linux-gnu, compiled by node ${process.versions.node}, 64-bit`;
+}
+
+function constString(n: unknown): string | undefined {
+  const c = (n as Fields | undefined)?.['A_Const'];
+  return c?.sval ? String(c.sval.sval ?? '') : undefined;
+}
+
+function constBool(n: unknown): boolean | undefined {
+  const c = (n as Fields | undefined)?.['A_Const'];
+  if (c?.boolval) return c.boolval.boolval === true;
+  const s = constString(n);
+  return s === undefined ? undefined : ['t', 'true', 'on', 'yes', '1'].includes(s.toLowerCase());
+}
+
+function foldFunction(name: string, args: unknown[], f: Fields, ctx: DialectContext): PgNode | undefined {
+  switch (name) {
+    case 'current_database':
+    case 'current_catalog':
+      return strConst(ctx.database);
+    case 'current_user':
+    case 'session_user':
+    case 'current_role':
+      return strConst(ctx.user);
+    case 'current_schema':
+      return strConst(existingSearchPath(ctx, false)[0] ?? null);
+    case 'current_schemas': {
+      const implicit = constBool(args[0]);
+      if (implicit === undefined) throw new SqlError('0A000', 'current_schemas() needs a constant argument', pos(f['location']));
+      return arrayOf(existingSearchPath(ctx, implicit));
+    }
+    case 'version':
+      return strConst(versionString(ctx));
+    case 'pg_backend_pid':
+      return intConst(ctx.backendPid);
+    case 'current_setting': {
+      const setting = constString(args[0]);
+      if (setting === undefined) {
+        throw new SqlError('0A000', 'current_setting() needs a constant setting name', pos(f['location']));
+      }
+      const value = ctx.settings(setting.toLowerCase());
+      if (value !== undefined) return strConst(value);
+      if (constBool(args[1])) return strConst(null);
+      throw new SqlError('42704', `unrecognized configuration parameter "${setting}"`, pos(f['location']));
+    }
+    default:
+      return undefined;
+  }
+}
+
+const SVF_FOLDS: Record<string, (ctx: DialectContext) => PgNode> = {
+  SVFOP_CURRENT_USER: (ctx) => strConst(ctx.user),
+  SVFOP_USER: (ctx) => strConst(ctx.user),
+  SVFOP_CURRENT_ROLE: (ctx) => strConst(ctx.user),
+  SVFOP_SESSION_USER: (ctx) => strConst(ctx.user),
+  SVFOP_CURRENT_CATALOG: (ctx) => strConst(ctx.database),
+  SVFOP_CURRENT_SCHEMA: (ctx) => strConst(existingSearchPath(ctx, false)[0] ?? null),
+};
+
+function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>): void {
+  const f = v.fields;
+  const parts = names(f['funcname']);
+  const name = parts[parts.length - 1]!;
+  const args = (f['args'] ?? []) as unknown[];
+  const parent = v.path[v.path.length - 1];
+  const asTable = parent?.kind === 'RangeFunction' && parent.key === 'functions';
+
+  const folded = asTable ? undefined : foldFunction(name, args, f, ctx);
+  if (folded) {
+    replaceNode(v.node, folded);
+    return;
+  }
+  if (name in EMULATED_FUNCTIONS || (asTable && EMULATED_TABLE_FUNCTIONS.has(name))) {
+    f['funcname'] = emulated(name);
+    if (EMULATED_FUNCTIONS[name]?.searchPath) f['args'] = [...args, arrayOf(effectiveSearchPath(ctx))];
+    return;
+  }
+  // SQL-syntax calls (EXTRACT, TRIM, SUBSTRING … FROM, POSITION … IN) deparse by their pg_catalog name.
+  if (parts.length === 2 && f['funcformat'] !== 'COERCE_SQL_SYNTAX') f['funcname'] = [strNode(name)];
+  // DuckDB's scalar generate_series returns one list; PostgreSQL returns rows.
+  if (name === 'generate_series' && !asTable && !done.has(f)) {
+    done.add(f);
+    replaceNode(v.node, { FuncCall: { funcname: [strNode('unnest')], args: [{ FuncCall: f }], funcformat: 'COERCE_EXPLICIT_CALL' } });
+  }
+}
+
+/** DuckDB type for a PostgreSQL type name; undefined when PostgreSQL would not know it either. */
+const TYPE_MAP: Record<string, string | null> = {
+  // null: keep the name, the deparser prints PostgreSQL's spelling, which DuckDB reads
+  bool: null, boolean: null, int2: null, smallint: null, int4: null, int: null, integer: null, int8: null,
+  bigint: null, float4: null, real: null, float8: null, varchar: null, text: null, date: null, time: null,
+  timetz: null, timestamp: null, timestamptz: null, interval: null, uuid: null, json: null, bit: null,
+  numeric: null, decimal: null,
+  name: 'varchar', char: 'varchar', bpchar: 'varchar', unknown: 'varchar', jsonb: 'json', bytea: 'blob',
+  oid: 'bigint', xid: 'bigint', cid: 'bigint', regproc: 'varchar', varbit: 'bit',
+  int2vector: 'smallint[]', oidvector: 'bigint[]',
+};
+
+function transformTypeCast(v: Visit, ctx: DialectContext): void {
+  const f = v.fields;
+  const tn = f['typeName'] as Fields;
+  const parts = names(tn['names']);
+  const typname = parts[parts.length - 1]!;
+  if (parts.length > 2 || (parts.length === 2 && parts[0] !== 'pg_catalog')) {
+    throw new SqlError('42704', `type "${parts.join('.')}" does not exist`, pos(tn['location']));
+  }
+  const isArray = Array.isArray(tn['arrayBounds']) && tn['arrayBounds'].length > 0;
+  if (!isArray && ['regclass', 'regtype', 'regproc', 'regprocedure', 'regnamespace'].includes(typname)) {
+    replaceNode(v.node, regCast(typname, f['arg'], ctx, tn['location']));
+    return;
+  }
+  if (!(typname in TYPE_MAP)) {
+    throw new SqlError('42704', `type "${typname}" does not exist`, pos(tn['location']));
+  }
+  const mapped = TYPE_MAP[typname];
+  const hasMods = Array.isArray(tn['typmods']) && tn['typmods'].length > 0;
+  // numeric without precision is arbitrary-precision in PostgreSQL; DuckDB's bare DECIMAL is (18,3) and would round.
+  if ((typname === 'numeric' || typname === 'decimal') && !hasMods) tn['names'] = [strNode('double')];
+  else if (mapped) {
+    tn['names'] = [strNode(mapped.replace('[]', ''))];
+    if (mapped.endsWith('[]')) tn['arrayBounds'] = [{ Integer: { ival: -1 } }];
+    if (mapped === 'varchar') delete tn['typmods'];
+  } else if (parts.length === 2 && typname === 'text') tn['names'] = [strNode('text')];
+  // '{a,b}'::text[] → ARRAY['a','b']::text[]: DuckDB cannot read PostgreSQL's array text form
+  const lit = constString(f['arg']);
+  if (isArray && lit !== undefined) {
+    const values = parseArrayLiteral(lit, pos(f['location']));
+    if (values) f['arg'] = arrayOf(values);
+  }
+}
+
+const REGEX_OPS: Record<string, { negate: boolean; flags?: string }> = {
+  '~': { negate: false },
+  '!~': { negate: true },
+  '~*': { negate: false, flags: 'i' },
+  '!~*': { negate: true, flags: 'i' },
+};
+
+/** A string literal written as a PostgreSQL array (`'{a,b}'`), as an ARRAY node. */
+function arrayFromLiteral(n: unknown): PgNode | undefined {
+  const s = constString(n);
+  if (s === undefined) return undefined;
+  const values = parseArrayLiteral(s);
+  return values ? arrayOf(values) : undefined;
+}
+
+function transformAExpr(v: Visit): void {
+  const f = v.fields;
+  const parts = names(f['name']);
+  const op = parts[parts.length - 1] ?? '';
+  if (parts.length === 2) f['name'] = [strNode(op)];
+  const kind = String(f['kind']);
+  if (kind === 'AEXPR_OP_ANY' || kind === 'AEXPR_OP_ALL') {
+    const arr = arrayFromLiteral(f['rexpr']);
+    if (arr) f['rexpr'] = arr;
+    return;
+  }
+  if (kind !== 'AEXPR_OP') return;
+  // `polroles = '{0}'`: PostgreSQL types the literal as the array column's type.
+  if (op === '=' || op === '<>' || op === '!=') {
+    const l = arrayFromLiteral(f['lexpr']);
+    const r = arrayFromLiteral(f['rexpr']);
+    if (l) f['lexpr'] = l;
+    if (r) f['rexpr'] = r;
+  }
+  // DuckDB's `~` is a full match; PostgreSQL's matches anywhere.
+  const regex = REGEX_OPS[op];
+  if (regex && f['lexpr']) {
+    const args: unknown[] = [f['lexpr'], f['rexpr']];
+    if (regex.flags) args.push(strConst(regex.flags));
+    const call: PgNode = { FuncCall: { funcname: [strNode('regexp_matches')], args, funcformat: 'COERCE_EXPLICIT_CALL' } };
+    replaceNode(v.node, regex.negate ? { BoolExpr: { boolop: 'NOT_EXPR', args: [call] } } : call);
+  }
+}
+
+export function applyDialect(root: unknown, ctx: DialectContext): void {
+  const done = new WeakSet<object>();
+  walk(root, (v) => {
+    switch (v.kind) {
+      case 'FuncCall':
+        return transformFuncCall(v, ctx, done);
+      case 'SQLValueFunction': {
+        const fold = SVF_FOLDS[String(v.fields['op'])];
+        if (fold) replaceNode(v.node, fold(ctx));
+        return;
+      }
+      case 'TypeCast':
+        return transformTypeCast(v, ctx);
+      case 'A_Expr':
+        return transformAExpr(v);
+      case 'CollateClause': {
+        const coll = names(v.fields['collname']);
+        if (IGNORED_COLLATIONS.has(coll[coll.length - 1] ?? '')) replaceNode(v.node, v.fields['arg'] as PgNode);
+        return;
+      }
+      default:
+        return;
+    }
+  });
+  void nodeKind;
+}

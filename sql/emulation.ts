@@ -1,0 +1,115 @@
+/**
+ * What the pg_catalog / information_schema emulation provides, shared by the
+ * planner (sql/query.ts maps names onto it) and the installer
+ * (catalog/pgCatalog.ts creates it). One list, so a name the planner accepts
+ * always exists in DuckDB, and the installer's test proves it.
+ */
+
+/** In-memory DuckDB catalog holding the emulation; user SQL can never name it (cross-database refusal). */
+export const EMULATION_DB = 'lakegate_pg';
+/** Schemas inside EMULATION_DB. `pg_catalog` itself is reserved by DuckDB in every attached catalog. */
+export const PGC_SCHEMA = 'pgc';
+export const INFO_SCHEMA = 'infs';
+
+/** PostgreSQL's fixed namespace OIDs. */
+export const PG_CATALOG_NSP_OID = 11;
+export const PUBLIC_NSP_OID = 2200;
+export const INFORMATION_SCHEMA_NSP_OID = 13183;
+/** BOOTSTRAP_SUPERUSERID: the owner shown for every object. */
+export const OWNER_OID = 10;
+
+export interface EmulatedRelation {
+  /** PostgreSQL's own OID where clients compare against it ('pg_class'::regclass = 1259) */
+  oid: number;
+  relkind: 'r' | 'v';
+}
+
+/** pg_catalog relations, with PostgreSQL's OIDs (catalog/pg_*.h) for the system tables. */
+export const PG_CATALOG_RELATIONS: Readonly<Record<string, EmulatedRelation>> = {
+  pg_type: { oid: 1247, relkind: 'r' },
+  pg_attribute: { oid: 1249, relkind: 'r' },
+  pg_proc: { oid: 1255, relkind: 'r' },
+  pg_class: { oid: 1259, relkind: 'r' },
+  pg_database: { oid: 1262, relkind: 'r' },
+  pg_attrdef: { oid: 2604, relkind: 'r' },
+  pg_constraint: { oid: 2606, relkind: 'r' },
+  pg_depend: { oid: 2608, relkind: 'r' },
+  pg_description: { oid: 2609, relkind: 'r' },
+  pg_index: { oid: 2610, relkind: 'r' },
+  pg_inherits: { oid: 2611, relkind: 'r' },
+  pg_namespace: { oid: 2615, relkind: 'r' },
+  pg_rewrite: { oid: 2618, relkind: 'r' },
+  pg_am: { oid: 2601, relkind: 'r' },
+  pg_policy: { oid: 3256, relkind: 'r' },
+  pg_statistic_ext: { oid: 3381, relkind: 'r' },
+  pg_collation: { oid: 3456, relkind: 'r' },
+  pg_enum: { oid: 3501, relkind: 'r' },
+  pg_extension: { oid: 3079, relkind: 'r' },
+  pg_publication: { oid: 6104, relkind: 'r' },
+  pg_publication_rel: { oid: 6106, relkind: 'r' },
+  pg_publication_namespace: { oid: 6237, relkind: 'r' },
+  pg_roles: { oid: 12001, relkind: 'v' },
+  pg_user: { oid: 12005, relkind: 'v' },
+  pg_tables: { oid: 12021, relkind: 'v' },
+  pg_views: { oid: 12017, relkind: 'v' },
+  pg_matviews: { oid: 12025, relkind: 'v' },
+  pg_indexes: { oid: 12029, relkind: 'v' },
+  pg_settings: { oid: 12104, relkind: 'v' },
+  pg_stat_activity: { oid: 12137, relkind: 'v' },
+};
+
+export const INFORMATION_SCHEMA_RELATIONS: Readonly<Record<string, EmulatedRelation>> = {
+  tables: { oid: 13290, relkind: 'v' },
+  columns: { oid: 13373, relkind: 'v' },
+  schemata: { oid: 13227, relkind: 'v' },
+  views: { oid: 13450, relkind: 'v' },
+};
+
+/**
+ * Functions implemented as macros in EMULATION_DB.PGC_SCHEMA. Calls to them,
+ * unqualified or pg_catalog-qualified, are redirected there; DuckDB's own
+ * pg_catalog functions of the same names use DuckDB's type ids and are never reached.
+ * `searchPath`: the planner appends the session's search_path as a last argument.
+ */
+export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean }>> = {
+  pg_get_userbyid: {},
+  format_type: {},
+  pg_table_is_visible: { searchPath: true },
+  pg_type_is_visible: {},
+  pg_encoding_to_char: {},
+  pg_get_expr: {},
+  pg_get_indexdef: {},
+  pg_get_constraintdef: {},
+  pg_get_viewdef: {},
+  pg_get_partkeydef: {},
+  pg_get_statisticsobjdef_columns: {},
+  pg_get_function_result: {},
+  pg_get_function_arguments: {},
+  pg_relation_is_publishable: {},
+  pg_total_relation_size: {},
+  pg_relation_size: {},
+  pg_table_size: {},
+  pg_indexes_size: {},
+  pg_size_pretty: {},
+  obj_description: {},
+  col_description: {},
+  shobj_description: {},
+  has_table_privilege: {},
+  has_schema_privilege: {},
+  has_database_privilege: {},
+  has_column_privilege: {},
+  has_any_column_privilege: {},
+  pg_has_role: {},
+  pg_is_other_temp_schema: {},
+  pg_my_temp_schema: {},
+  pg_stat_get_numscans: {},
+  array_upper: {},
+  array_lower: {},
+  _pg_expandarray: {},
+  regclass_out: {},
+  regtype_out: {},
+  regnamespace_out: {},
+};
+
+/** Table functions implemented as table macros in EMULATION_DB.PGC_SCHEMA. */
+export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_keywords']);

@@ -1,0 +1,73 @@
+/**
+ * Which functions user SQL may call. Deny by default: a name not listed here
+ * (read_parquet, glob, duckdb_*, query, query_table, …) is reported exactly as
+ * PostgreSQL reports an unknown function. Listed are PostgreSQL built-ins whose
+ * DuckDB namesakes behave compatibly, plus the catalog emulation.
+ */
+import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS } from './emulation.js';
+
+const AGGREGATES = [
+  'count', 'sum', 'avg', 'min', 'max', 'bool_and', 'bool_or', 'every', 'string_agg', 'array_agg',
+  'stddev', 'stddev_pop', 'stddev_samp', 'variance', 'var_pop', 'var_samp', 'corr', 'covar_pop', 'covar_samp',
+  'regr_avgx', 'regr_avgy', 'regr_count', 'regr_intercept', 'regr_r2', 'regr_slope', 'regr_sxx', 'regr_sxy',
+  'regr_syy', 'percentile_cont', 'percentile_disc', 'mode', 'bit_and', 'bit_or', 'bit_xor',
+];
+
+const WINDOW = [
+  'row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value',
+  'last_value', 'nth_value',
+];
+
+const SCALAR = [
+  // math
+  'abs', 'ceil', 'ceiling', 'floor', 'round', 'trunc', 'sqrt', 'cbrt', 'exp', 'ln', 'log', 'log10', 'power', 'pow',
+  'mod', 'sign', 'pi', 'degrees', 'radians', 'sin', 'cos', 'tan', 'cot', 'asin', 'acos', 'atan', 'atan2', 'random',
+  'gcd', 'lcm', 'factorial', 'isfinite',
+  // strings
+  'length', 'char_length', 'character_length', 'octet_length', 'bit_length', 'lower', 'upper', 'concat',
+  'concat_ws', 'substr', 'substring', 'left', 'right', 'lpad', 'rpad', 'ltrim', 'rtrim', 'btrim', 'replace',
+  'reverse', 'repeat', 'position', 'strpos', 'split_part', 'starts_with', 'md5', 'ascii', 'chr', 'regexp_replace',
+  'regexp_split_to_array', 'translate', 'to_hex', 'string_to_array', 'array_to_string', 'array_length',
+  'cardinality', 'overlay', 'initcap', 'sha256', 'encode', 'decode',
+  // date / time
+  'now', 'date_trunc', 'date_part', 'extract', 'age', 'make_date', 'make_time', 'make_timestamp',
+  'make_timestamptz', 'to_timestamp', 'transaction_timestamp', 'statement_timestamp', 'clock_timestamp',
+  'timezone',
+  // misc
+  'coalesce', 'nullif', 'greatest', 'least', 'gen_random_uuid', 'unnest', 'generate_series',
+];
+
+/** Folded to literals by sql/dialect.ts from the session context. */
+export const FOLDED_FUNCTIONS: ReadonlySet<string> = new Set([
+  'current_database', 'current_catalog', 'current_schema', 'current_schemas', 'current_user', 'session_user',
+  'current_role', 'version', 'current_setting', 'pg_backend_pid',
+]);
+
+const SCALAR_ALLOWED: ReadonlySet<string> = new Set([
+  ...AGGREGATES, ...WINDOW, ...SCALAR, ...FOLDED_FUNCTIONS, ...Object.keys(EMULATED_FUNCTIONS),
+]);
+
+/** Table functions in FROM: set-returning built-ins plus the emulation. */
+const TABLE_ALLOWED: ReadonlySet<string> = new Set(['generate_series', 'unnest', ...EMULATED_TABLE_FUNCTIONS]);
+
+/** Schemas a user may qualify a function with. `information_schema` only for its helper. */
+function qualifierAllowed(schema: string, name: string): boolean {
+  if (schema === 'pg_catalog') return true;
+  return schema === 'information_schema' && name === '_pg_expandarray';
+}
+
+export function isAllowedFunction(nameParts: string[], asTable: boolean): boolean {
+  if (nameParts.length === 0 || nameParts.length > 2) return false;
+  const name = nameParts[nameParts.length - 1]!;
+  if (nameParts.length === 2 && !qualifierAllowed(nameParts[0]!, name)) return false;
+  return asTable ? TABLE_ALLOWED.has(name) : SCALAR_ALLOWED.has(name);
+}
+
+/**
+ * Operators (A_Expr AEXPR_OP and friends). DuckDB-only operators (`->>` on
+ * lists, `@>` on anything, `^@`, `<->`, …) are left out on purpose.
+ */
+export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([
+  '=', '<>', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%', '||', '~', '!~', '~*', '!~*', '~~', '!~~',
+  '~~*', '!~~*', '&', '|', '<<', '>>', '^',
+]);

@@ -1,0 +1,103 @@
+/**
+ * Parsing with the real PostgreSQL grammar (libpg-query, WASM). A statement
+ * that does not parse is refused here; it is never forwarded as text.
+ */
+import { loadModule, parseSync, scanSync } from 'libpg-query';
+import { SqlError } from './errors.js';
+import { nodeKind, type PgNode } from './walk.js';
+
+export interface ParsedStatement {
+  /** the RawStmt's `stmt`, a wrapped node such as `{ SelectStmt: {...} }` */
+  node: PgNode;
+  /** node kind, e.g. 'SelectStmt', 'VariableSetStmt' */
+  kind: string;
+  /** this statement's own text, sliced from the input */
+  text: string;
+  /** 0-based character offset of `text` in the input, to re-base error positions */
+  offset: number;
+}
+
+/** PostgreSQL's NAMEDATALEN - 1: longer names are silently truncated by the parser. */
+export const MAX_IDENTIFIER_BYTES = 63;
+
+let loaded: Promise<void> | undefined;
+
+/** Load the WASM module once; every later call returns the same promise. */
+export function loadParser(): Promise<void> {
+  loaded ??= loadModule();
+  return loaded;
+}
+
+interface LibpgError {
+  message?: string;
+  sqlDetails?: { message: string; cursorPosition: number };
+}
+
+/**
+ * libpg-query positions are byte offsets into the UTF-8 text; PostgreSQL
+ * reports character positions. Convert (identity for ASCII).
+ */
+function byteToCharOffset(text: string, byteOffset: number): number {
+  const buf = Buffer.from(text, 'utf8');
+  return buf.subarray(0, Math.max(0, byteOffset)).toString('utf8').length;
+}
+
+export function parseStatements(text: string): ParsedStatement[] {
+  let result: { stmts?: { stmt?: PgNode; stmt_location?: number; stmt_len?: number }[] };
+  try {
+    result = parseSync(text) as typeof result;
+  } catch (e) {
+    const err = e as LibpgError;
+    const details = err.sqlDetails;
+    if (details) {
+      const position = byteToCharOffset(text, details.cursorPosition) + 1;
+      throw new SqlError('42601', details.message, position);
+    }
+    throw new SqlError('42601', err.message ?? 'syntax error');
+  }
+  checkIdentifierLengths(text);
+  const bytes = Buffer.from(text, 'utf8');
+  const out: ParsedStatement[] = [];
+  for (const raw of result.stmts ?? []) {
+    if (!raw.stmt) continue;
+    const kind = nodeKind(raw.stmt);
+    if (!kind) continue;
+    const startByte = raw.stmt_location ?? 0;
+    // stmt_len 0 means "the rest of the string".
+    const endByte = raw.stmt_len ? startByte + raw.stmt_len : bytes.length;
+    const slice = bytes.subarray(startByte, endByte).toString('utf8');
+    out.push({ node: raw.stmt, kind, text: slice.trim(), offset: byteToCharOffset(text, startByte) });
+  }
+  return out;
+}
+
+/** Parse text that must hold exactly one statement (e.g. a Parse message). */
+export function parseOne(text: string): ParsedStatement | undefined {
+  const stmts = parseStatements(text);
+  if (stmts.length > 1) throw new SqlError('42601', 'cannot insert multiple commands into a prepared statement');
+  return stmts[0];
+}
+
+/**
+ * The parser truncates identifiers to 63 bytes without telling; policies are
+ * looked up by name, so a truncated name could match a different object.
+ * Refuse instead. Identifiers are found with the real scanner.
+ */
+function checkIdentifierLengths(text: string): void {
+  const { tokens } = scanSync(text);
+  for (const t of tokens) {
+    let ident: string | undefined;
+    if (t.tokenName === 'IDENT') {
+      ident = t.text.startsWith('"') ? t.text.slice(1, -1).replace(/""/g, '"') : t.text;
+    } else if (/^U&"/i.test(t.text)) {
+      ident = t.text.slice(3, -1);
+    }
+    if (ident !== undefined && Buffer.byteLength(ident, 'utf8') > MAX_IDENTIFIER_BYTES) {
+      throw new SqlError(
+        '42622',
+        `identifier "${ident}" is too long (maximum ${MAX_IDENTIFIER_BYTES} bytes)`,
+        byteToCharOffset(text, t.start) + 1,
+      );
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The query pipeline for read statements: authorize → name output columns →
+ * resolve relations → dialect → deparse. Nothing reaches DuckDB that did not
+ * pass every step; there is no fallback that sends the user's text on.
+ */
+import { authorize } from './authorize.js';
+import type { RelationCatalog } from './catalogView.js';
+import { nameTargets } from './colnames.js';
+import { deparse } from './deparse.js';
+import { applyDialect } from './dialect.js';
+import { notSupported } from './errors.js';
+import type { ParsedStatement } from './parse.js';
+import { resolveRelations, type TableReference } from './resolve.js';
+import { settingsRelation } from './settings.js';
+import { nodeKind, replaceNode, walk, type PgNode } from './walk.js';
+import { EMULATION_DB } from './emulation.js';
+
+export interface QueryContext {
+  /** the PostgreSQL database name, which is also the DuckDB catalog holding the data */
+  database: string;
+  searchPath: string[];
+  user: string;
+  settings: (name: string) => string | undefined;
+  backendPid: number;
+  catalog: RelationCatalog;
+}
+
+export interface QueryPlan {
+  sql: string;
+  kind: 'select' | 'explain';
+  /** user tables read, already rewritten to qualified DuckDB references */
+  tables: TableReference[];
+}
+
+function innerQuery(node: PgNode): { kind: QueryPlan['kind']; query: PgNode } {
+  const kind = nodeKind(node);
+  if (kind === 'SelectStmt') return { kind: 'select', query: node };
+  if (kind === 'ExplainStmt') {
+    const inner = node['ExplainStmt']!['query'] as PgNode;
+    if (nodeKind(inner) === 'SelectStmt') return { kind: 'explain', query: inner };
+    throw notSupported(`EXPLAIN of ${nodeKind(inner) ?? 'this statement'}`);
+  }
+  throw notSupported(`${kind ?? 'this'} statement as a query`);
+}
+
+/**
+ * Plan one read statement. Throws SqlError (0A000, 42883, 42P01, 42704 …)
+ * for anything it does not accept.
+ */
+export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext): QueryPlan {
+  const original = 'node' in stmt && 'kind' in stmt && 'text' in stmt ? (stmt as ParsedStatement).node : (stmt as PgNode);
+  // Plans mutate the tree; the caller's parse result stays intact for logging and re-planning.
+  const tree = structuredClone(original);
+  const { kind } = innerQuery(tree);
+  authorize(tree);
+  nameTargets(tree);
+  const tables = resolveRelations(tree, ctx);
+  applyDialect(tree, ctx);
+  // pg_settings holds session values, so it is built per statement from ctx.settings.
+  walk(tree, ({ kind: k, node, fields }) => {
+    if (k === 'RangeVar' && fields['catalogname'] === EMULATION_DB && fields['relname'] === 'pg_settings') {
+      replaceNode(node, settingsRelation(ctx.settings, fields['alias']));
+      return false;
+    }
+  });
+  return { sql: deparse(tree), kind, tables };
+}
+
+/** Plans repeat (catalog queries, prepared statements): cache by text and everything the plan folded in. */
+export class PlanCache {
+  private readonly entries = new Map<string, QueryPlan>();
+  constructor(private readonly max = 500) {}
+
+  plan(stmt: ParsedStatement, ctx: QueryContext, settingsKey: string): QueryPlan {
+    const key = JSON.stringify([stmt.text, ctx.database, ctx.user, ctx.searchPath, ctx.backendPid, settingsKey]);
+    const hit = this.entries.get(key);
+    if (hit) return hit;
+    const plan = planQuery(stmt, ctx);
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, plan);
+    return plan;
+  }
+}

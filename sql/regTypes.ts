@@ -1,0 +1,111 @@
+/**
+ * Casts to the OID alias types. A literal (`'pg_class'::regclass`) is resolved
+ * now, as PostgreSQL does at parse time; a column (`c.oid::regclass`) becomes a
+ * call to the emulation's output function, which prints the name.
+ */
+import { PG_CATALOG_RELATIONS, INFORMATION_SCHEMA_RELATIONS, EMULATION_DB, PGC_SCHEMA, PG_CATALOG_NSP_OID, PUBLIC_NSP_OID, INFORMATION_SCHEMA_NSP_OID } from './emulation.js';
+import { SqlError, pos } from './errors.js';
+import { stableOid } from './oids.js';
+import { PG_BASE_TYPES } from './pgTypes.js';
+import { effectiveSearchPath, resolveRelation, type ResolveContext } from './resolve.js';
+import { intConst, strConst, strNode, type Fields, type PgNode } from './walk.js';
+
+/** Split `schema."Table"` the way PostgreSQL's regclassin does. */
+export function splitQualifiedName(text: string): string[] {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let part = '';
+    if (text[i] === '"') {
+      i++;
+      while (i < text.length) {
+        if (text[i] === '"' && text[i + 1] === '"') {
+          part += '"';
+          i += 2;
+        } else if (text[i] === '"') {
+          i++;
+          break;
+        } else part += text[i++];
+      }
+    } else {
+      while (i < text.length && text[i] !== '.') part += text[i++];
+      part = part.trim().toLowerCase();
+    }
+    parts.push(part);
+    if (text[i] === '.') i++;
+    else if (i < text.length) throw new SqlError('42602', `invalid name syntax`);
+  }
+  return parts;
+}
+
+export function relationOid(schema: string, name: string): number {
+  if (schema === 'pg_catalog') return PG_CATALOG_RELATIONS[name]!.oid;
+  if (schema === 'information_schema') return INFORMATION_SCHEMA_RELATIONS[name]!.oid;
+  return stableOid('relation', schema, name);
+}
+
+export function namespaceOid(schema: string): number {
+  if (schema === 'pg_catalog') return PG_CATALOG_NSP_OID;
+  if (schema === 'public') return PUBLIC_NSP_OID;
+  if (schema === 'information_schema') return INFORMATION_SCHEMA_NSP_OID;
+  return stableOid('namespace', schema);
+}
+
+function typeOid(text: string, location: number | undefined): number {
+  const parts = splitQualifiedName(text);
+  const name = parts[parts.length - 1]!;
+  const isArray = name.endsWith('[]');
+  const base = isArray ? name.slice(0, -2) : name;
+  const t = PG_BASE_TYPES.find((b) => b.typname === base || b.formatted === base);
+  if (!t) throw new SqlError('42704', `type "${text}" does not exist`, location);
+  return isArray ? t.arrayOid : t.oid;
+}
+
+const call = (name: string, args: unknown[]): PgNode => ({
+  FuncCall: { funcname: [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)], args, funcformat: 'COERCE_EXPLICIT_CALL' },
+});
+
+export function regCast(typname: string, arg: unknown, ctx: ResolveContext, location: unknown): PgNode {
+  const c = (arg as Fields | undefined)?.['A_Const'];
+  const literal: string | undefined = c?.sval ? String(c.sval.sval ?? '') : undefined;
+  const numeric = c?.ival !== undefined ? Number(c.ival.ival ?? 0) : undefined;
+  const at = pos(location);
+  if (numeric !== undefined) return intConst(numeric);
+  if (literal !== undefined) {
+    if (/^\d+$/.test(literal.trim())) return intConst(Number(literal));
+    switch (typname) {
+      case 'regclass': {
+        const parts = splitQualifiedName(literal);
+        const name = parts[parts.length - 1]!;
+        const schema = parts.length >= 2 ? parts[parts.length - 2] : undefined;
+        const catalog = parts.length === 3 ? parts[0] : undefined;
+        const r = resolveRelation({ catalog, schema, name }, ctx, location);
+        return intConst(r.kind === 'table' ? relationOid(r.table.schema, r.table.name) : relationOid(r.schema, r.name));
+      }
+      case 'regtype':
+        return intConst(typeOid(literal, at));
+      case 'regnamespace': {
+        const schema = splitQualifiedName(literal)[0]!;
+        const known = ['pg_catalog', 'information_schema', ...ctx.catalog.listSchemas()];
+        if (!known.includes(schema)) throw new SqlError('3F000', `schema "${schema}" does not exist`, at);
+        return intConst(namespaceOid(schema));
+      }
+      default: {
+        // regproc: the emulation stores procedure references by name (pg_type.typinput = 'array_in')
+        const parts = splitQualifiedName(literal);
+        return strConst(parts[parts.length - 1]!.replace(/\(.*$/, ''));
+      }
+    }
+  }
+  const path = { A_ArrayExpr: { elements: effectiveSearchPath(ctx).map((s) => strConst(s)) } };
+  switch (typname) {
+    case 'regclass':
+      return call('regclass_out', [arg, path]);
+    case 'regtype':
+      return call('regtype_out', [arg]);
+    case 'regnamespace':
+      return call('regnamespace_out', [arg]);
+    default:
+      return { TypeCast: { arg, typeName: { names: [strNode('varchar')], typemod: -1 } } };
+  }
+}

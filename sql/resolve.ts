@@ -1,0 +1,143 @@
+/**
+ * Name resolution of every RangeVar (threats.md §2.2): CTEs by scope, then
+ * `db.schema.table`, `schema.table`, or the search_path with pg_catalog
+ * implicitly first, as PostgreSQL does. A user table becomes a fully
+ * qualified DuckDB reference keeping the user's alias; emulated catalog
+ * relations are pointed at the emulation database.
+ */
+import type { CatalogTable, RelationCatalog } from './catalogView.js';
+import {
+  EMULATION_DB,
+  INFO_SCHEMA,
+  INFORMATION_SCHEMA_RELATIONS,
+  PG_CATALOG_RELATIONS,
+  PGC_SCHEMA,
+} from './emulation.js';
+import { SqlError, pos, undefinedTable } from './errors.js';
+import { walk, type Fields, type PathStep, type PgNode } from './walk.js';
+
+export interface ResolveContext {
+  database: string;
+  searchPath: string[];
+  user: string;
+  catalog: RelationCatalog;
+}
+
+export type Resolved =
+  | { kind: 'table'; table: CatalogTable }
+  | { kind: 'emulated'; schema: 'pg_catalog' | 'information_schema'; name: string };
+
+/** A user table the query reads: the policy layer rewrites `node` (a RangeVar wrapper) in place. */
+export interface TableReference {
+  schema: string;
+  name: string;
+  /** the alias the rest of the query uses for it */
+  alias: string;
+  table: CatalogTable;
+  node: PgNode;
+}
+
+/** The search path as PostgreSQL applies it: pg_catalog first unless listed, `$user` expanded. */
+export function effectiveSearchPath(ctx: Pick<ResolveContext, 'searchPath' | 'user'>): string[] {
+  const expanded = ctx.searchPath.map((s) => (s === '$user' ? ctx.user : s));
+  return expanded.includes('pg_catalog') ? expanded : ['pg_catalog', ...expanded];
+}
+
+function lookupIn(schema: string, name: string, ctx: ResolveContext): Resolved | undefined {
+  if (schema === 'pg_catalog') {
+    return name in PG_CATALOG_RELATIONS ? { kind: 'emulated', schema, name } : undefined;
+  }
+  if (schema === 'information_schema') {
+    return name in INFORMATION_SCHEMA_RELATIONS ? { kind: 'emulated', schema, name } : undefined;
+  }
+  const table = ctx.catalog.getTable(schema, name);
+  return table ? { kind: 'table', table } : undefined;
+}
+
+/** Resolve a possibly qualified relation name, or throw as PostgreSQL would. */
+export function resolveRelation(
+  parts: { catalog?: string; schema?: string; name: string },
+  ctx: ResolveContext,
+  location?: unknown,
+): Resolved {
+  if (parts.catalog !== undefined && parts.catalog !== ctx.database) {
+    const full = [parts.catalog, parts.schema, parts.name].join('.');
+    throw new SqlError('0A000', `cross-database references are not implemented: ${full}`, pos(location));
+  }
+  if (parts.schema !== undefined) {
+    const found = lookupIn(parts.schema, parts.name, ctx);
+    if (!found) throw undefinedTable(`${parts.schema}.${parts.name}`, location);
+    return found;
+  }
+  for (const schema of effectiveSearchPath(ctx)) {
+    const found = lookupIn(schema, parts.name, ctx);
+    if (found) return found;
+  }
+  throw undefinedTable(parts.name, location);
+}
+
+/** CTE names visible at this point of the tree, judged from the ancestors. */
+function ctesInScope(path: readonly PathStep[]): Set<string> {
+  const visible = new Set<string>();
+  path.forEach((step, i) => {
+    if (step.kind !== 'SelectStmt') return;
+    const withClause = step.holder['withClause'] as Fields | undefined;
+    if (!withClause) return;
+    const ctes = (withClause['ctes'] ?? []) as Fields[];
+    const cteNames = ctes.map((c) => String(c['CommonTableExpr']?.ctename));
+    if (step.key !== 'withClause') {
+      cteNames.forEach((n) => visible.add(n));
+      return;
+    }
+    // Inside the WITH list: a CTE sees the ones before it, and itself only when RECURSIVE.
+    const index = path[i + 1]?.index ?? 0;
+    const upTo = withClause['recursive'] ? cteNames.length : index;
+    cteNames.slice(0, upTo).forEach((n) => visible.add(n));
+  });
+  return visible;
+}
+
+/** Rewrites every RangeVar in place; returns the user tables read. */
+export function resolveRelations(root: unknown, ctx: ResolveContext): TableReference[] {
+  const tables: TableReference[] = [];
+  walk(root, ({ kind, node, fields: f, path }) => {
+    if (kind !== 'RangeVar') return;
+    const name = String(f['relname']);
+    const schema = f['schemaname'] as string | undefined;
+    const catalog = f['catalogname'] as string | undefined;
+    // Only an unqualified name can mean a CTE: `WITH orders AS (…) SELECT * FROM sales.orders` reads the table.
+    if (schema === undefined && catalog === undefined && ctesInScope(path).has(name)) return false;
+    const resolved = resolveRelation({ catalog, schema, name }, ctx, f['location']);
+    const alias = (f['alias'] as Fields | undefined) ?? { aliasname: name };
+    if (resolved.kind === 'emulated') {
+      node['RangeVar'] = {
+        catalogname: EMULATION_DB,
+        schemaname: resolved.schema === 'pg_catalog' ? PGC_SCHEMA : INFO_SCHEMA,
+        relname: resolved.name,
+        inh: true,
+        relpersistence: 'p',
+        alias,
+        location: f['location'],
+      };
+      return false;
+    }
+    node['RangeVar'] = {
+      catalogname: ctx.database,
+      schemaname: resolved.table.schema,
+      relname: resolved.table.name,
+      inh: true,
+      relpersistence: 'p',
+      alias,
+      location: f['location'],
+    };
+    tables.push({
+      schema: resolved.table.schema,
+      name: resolved.table.name,
+      alias: String(alias['aliasname']),
+      table: resolved.table,
+      node,
+    });
+    return false;
+  });
+  return tables;
+}

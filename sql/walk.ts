@@ -1,0 +1,111 @@
+/**
+ * A generic walker over libpg-query's plain JSON. A node is wrapped as
+ * `{ Kind: fields }`; some fields (TypeName, Alias, the value of A_Const…) are
+ * inline objects without a wrapper. The walker reports every wrapped node
+ * with the chain of ancestors, so callers can decide scope (CTEs) from the path.
+ */
+// The parse tree is untyped JSON at this level; callers narrow by kind.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Fields = Record<string, any>;
+export type PgNode = Record<string, Fields>;
+
+export interface PathStep {
+  /** the wrapped node or inline object holding `key` */
+  holder: Fields;
+  /** kind of the wrapped node this step belongs to (undefined for inline objects) */
+  kind: string | undefined;
+  key: string;
+  index?: number;
+}
+
+export interface Visit {
+  kind: string;
+  /** the wrapper `{ Kind: fields }`; replace it in place with replaceNode */
+  node: PgNode;
+  fields: Fields;
+  path: readonly PathStep[];
+}
+
+const isObject = (x: unknown): x is Fields => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** Kind of a wrapped node: exactly one key, starting upper-case, holding an object. */
+export function nodeKind(x: unknown): string | undefined {
+  if (!isObject(x)) return undefined;
+  const keys = Object.keys(x);
+  if (keys.length !== 1) return undefined;
+  const k = keys[0]!;
+  return /^[A-Z]/.test(k) && isObject(x[k]) ? k : undefined;
+}
+
+/**
+ * Depth-first, parents before children. Returning false from the visitor
+ * skips that node's children (e.g. after replacing it with trusted SQL).
+ */
+export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
+  const path: PathStep[] = [];
+  const visitValue = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        const last = path[path.length - 1];
+        if (last) last.index = i;
+        visitValue(item);
+      });
+      const last = path[path.length - 1];
+      if (last) delete last.index;
+      return;
+    }
+    if (!isObject(value)) return;
+    const kind = nodeKind(value);
+    if (kind) {
+      const fields = value[kind]!;
+      if (visitor({ kind, node: value as PgNode, fields, path }) === false) return;
+      // The visitor may have replaced the node in place: visit what is there now.
+      let current = kind;
+      for (let guard = 0; guard < 8; guard++) {
+        const k2 = nodeKind(value);
+        if (!k2) return;
+        if (k2 === current && value[k2] === fields) break;
+        current = k2;
+        if (visitor({ kind: k2, node: value as PgNode, fields: value[k2]!, path }) === false) return;
+        if (nodeKind(value) === k2) break;
+      }
+      const k3 = nodeKind(value);
+      if (k3) visitFields(value[k3]!, k3);
+      return;
+    }
+    visitFields(value, undefined);
+  };
+  const visitFields = (holder: Fields, kind: string | undefined): void => {
+    for (const key of Object.keys(holder)) {
+      const v = holder[key];
+      if (typeof v !== 'object' || v === null) continue;
+      path.push({ holder, kind, key });
+      visitValue(v);
+      path.pop();
+    }
+  };
+  visitValue(root);
+}
+
+/** Replace a wrapped node in place (parents hold references to the wrapper object). */
+export function replaceNode(target: PgNode, replacement: PgNode): void {
+  for (const k of Object.keys(target)) delete target[k];
+  Object.assign(target, replacement);
+}
+
+/** `String` nodes hold identifiers and operator names. */
+export const str = (n: unknown): string | undefined => {
+  if (!isObject(n)) return undefined;
+  const s = (n as Fields)['String'];
+  return isObject(s) && typeof s['sval'] === 'string' ? (s['sval'] as string) : undefined;
+};
+
+export const names = (list: unknown): string[] =>
+  Array.isArray(list) ? list.map((n) => str(n) ?? '') : [];
+
+export const strNode = (sval: string): PgNode => ({ String: { sval } });
+export const strConst = (sval: string | null): PgNode =>
+  sval === null ? { A_Const: { isnull: true } } : { A_Const: { sval: { sval } } };
+export const intConst = (ival: number): PgNode =>
+  ival === 0 ? { A_Const: { ival: {} } } : { A_Const: { ival: { ival } } };
+export const boolConst = (b: boolean): PgNode => ({ A_Const: { boolval: b ? { boolval: true } : {} } });
