@@ -1,0 +1,37 @@
+/**
+ * Encoding throughput, not a test: `npx tsx server/rows/measureEncoder.ts [rows]`.
+ * Materialises the chunks first so only encodeChunk is timed; the writer is
+ * reset per chunk as the server does after handing a batch to the socket.
+ */
+import { DuckDBInstance, type DuckDBDataChunk } from '@duckdb/node-api';
+import { MessageWriter } from '../../protocol/writer.js';
+import { createRowEncoder } from './encoder.js';
+
+const rows = Number(process.argv[2] ?? 1_000_000);
+const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
+const conn = await instance.connect();
+const result = await conn.run(`
+  SELECT i::INTEGER AS a, (i * 7919)::BIGINT AS b, 'name_' || i AS c,
+         (i % 100000 / 100)::DECIMAL(10,2) AS d, DATE '2000-01-01' + (i % 10000)::INTEGER AS e,
+         TIMESTAMP '2020-01-01' + to_microseconds(i * 1234567) AS f, i % 3 = 0 AS g
+  FROM range(${rows}) t(i)`);
+const chunks: DuckDBDataChunk[] = [];
+for (let ch = await result.fetchChunk(); ch && ch.rowCount > 0; ch = await result.fetchChunk()) chunks.push(ch);
+
+for (const formats of [[0], [1]] as (0 | 1)[][]) {
+  const encoder = createRowEncoder(result.columnTypes(), formats, { timeZone: 'UTC' });
+  const out = new MessageWriter(1 << 20);
+  let best = Infinity;
+  let bytes = 0;
+  for (let run = 0; run < 3; run++) {
+    bytes = 0;
+    const t0 = process.hrtime.bigint();
+    for (const ch of chunks) {
+      encoder.encodeChunk(ch, out, 0, ch.rowCount);
+      bytes += out.length;
+      out.reset();
+    }
+    best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e9);
+  }
+  console.log(`${formats[0] ? 'binary' : 'text  '}: ${rows} rows in ${(best * 1000).toFixed(0)} ms = ${(rows / best / 1e6).toFixed(2)} M rows/s, ${(bytes / rows).toFixed(1)} bytes/row`);
+}
