@@ -352,13 +352,25 @@ export class RawConn {
     }
   }
 
-  async sslRequest(timeoutMs = 5000): Promise<string> {
+  sslRequest(timeoutMs = 5000): Promise<string> {
+    return this.byteRequest(fe.sslRequest(), timeoutMs);
+  }
+
+  gssEncRequest(timeoutMs = 5000): Promise<string> {
+    const b = Buffer.alloc(8);
+    b.writeInt32BE(8, 0);
+    b.writeInt32BE(80877104, 4);
+    return this.byteRequest(b, timeoutMs);
+  }
+
+  /** A request answered by one byte ('S' / 'N' / 'G'), not by a message. */
+  async byteRequest(req: Buffer, timeoutMs = 5000): Promise<string> {
     this.expectByte = true;
-    this.send(fe.sslRequest());
+    this.send(req);
     const deadline = Date.now() + timeoutMs;
     while (this.byteAnswer === null) {
-      if (this.ended) throw new Error('closed during SSLRequest');
-      if (Date.now() > deadline) throw new Error('no answer to SSLRequest');
+      if (this.ended) throw new Error('closed before answering the request');
+      if (Date.now() > deadline) throw new Error('no answer to the request');
       await new Promise((r) => setTimeout(r, 10));
     }
     const a = this.byteAnswer;
