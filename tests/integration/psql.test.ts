@@ -1,0 +1,267 @@
+/**
+ * psql (Debian postgresql-client) against a running lakegate demo: values from -c,
+ * several statements, ON_ERROR_STOP, wrong password, and the meta-commands \dt, \d,
+ * \dn, \l — asserted against the expected lines and, for \d / \dt, against what the
+ * same psql prints for the same table on a real PostgreSQL (tests/support/realPostgres.ts).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { startTarget, type Target } from '../support/target.js';
+import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
+import { run, type RunResult } from '../support/clients.js';
+
+let t: Target;
+let ref: RealPostgres | undefined;
+let refError: unknown;
+let tmp: string;
+
+const DEMO_SQL = `
+CREATE DATABASE demo;
+\\connect demo
+CREATE SCHEMA sales;
+CREATE TABLE sales.orders(id integer, ssn varchar, amount decimal(10,2), region varchar);
+INSERT INTO sales.orders VALUES (1, '111-11-1111', 100.00, 'EU'), (2, '222-22-2222', 250.50, 'US');
+`;
+
+function psqlEnv(host: string, port: number, user: string, password: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env['PATH'],
+    HOME: tmp,
+    LC_ALL: 'C.UTF-8',
+    PGHOST: host,
+    PGPORT: String(port),
+    PGUSER: user,
+    PGPASSWORD: password,
+    PGDATABASE: 'demo',
+    PGCONNECT_TIMEOUT: '10',
+    PGSSLMODE: 'prefer',
+  };
+}
+
+/** psql against the target as alice: no psqlrc, no pager, never prompts. */
+function psql(args: string[], opts: { user?: string; password?: string; input?: string } = {}): Promise<RunResult> {
+  const user = opts.user ?? 'alice';
+  return run('psql', ['-X', '-w', '-P', 'pager=off', ...args], {
+    env: psqlEnv(t.host, t.port, user, opts.password ?? user),
+    timeoutMs: 30000,
+    input: opts.input,
+  });
+}
+
+function psqlRef(args: string[]): Promise<RunResult> {
+  return run('psql', ['-X', '-w', '-P', 'pager=off', ...args], {
+    env: psqlEnv(ref!.host, ref!.port, 'postgres', ''),
+    timeoutMs: 30000,
+  });
+}
+
+/** Aligned psql table → rows of trimmed cells (header first), title lines dropped. */
+function cells(out: string): string[][] {
+  return out
+    .split('\n')
+    .filter((l) => l.includes('|'))
+    .map((l) => l.split('|').map((c) => c.trim()));
+}
+
+function ok(r: RunResult): string {
+  if (r.code !== 0 || r.timedOut) {
+    throw new Error(`psql exited ${r.code}${r.timedOut ? ' (timed out)' : ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  }
+  return r.stdout;
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-psql-'));
+  t = await startTarget();
+  try {
+    ref = await startPostgres();
+    const seeded = await run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', 'postgres'], {
+      env: { ...psqlEnv(ref.host, ref.port, 'postgres', ''), PGDATABASE: 'postgres' },
+      input: DEMO_SQL,
+      timeoutMs: 30000,
+    });
+    if (seeded.code !== 0) throw new Error(`seeding the reference PostgreSQL failed: ${seeded.stderr}`);
+  } catch (e) {
+    refError = e;
+  }
+}, 120000);
+
+afterAll(async () => {
+  await ref?.stop();
+  await t?.stop();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('psql -c', () => {
+  test('psql is installed', async () => {
+    const r = await run('psql', ['--version'], { timeoutMs: 10000 });
+    expect(r.stdout).toMatch(/^psql \(PostgreSQL\) \d+/);
+  });
+
+  test('select the demo rows (unaligned)', async () => {
+    const out = ok(await psql(['-A', '-t', '-F', '|', '-c', 'SELECT id, ssn, amount, region FROM sales.orders WHERE id IN (1,2) ORDER BY id']));
+    expect(out).toBe('1|111-11-1111|100.00|EU\n2|222-22-2222|250.50|US\n');
+  });
+
+  test('aligned output with header and row count', async () => {
+    const out = ok(await psql(['-c', 'SELECT id, region FROM sales.orders WHERE id IN (1,2) ORDER BY id']));
+    expect(out).toBe([' id | region ', '----+--------', '  1 | EU', '  2 | US', '(2 rows)', '', ''].join('\n'));
+  });
+
+  test('values of each type as psql prints them', async () => {
+    const sql =
+      "SET TimeZone = 'UTC'; SELECT 7::int2, 2147483647::int4, 9007199254740993::int8, 1.5::float4, 0.1::float8, " +
+      "12.340::numeric(6,3), true, false, 'héllo'::text, 'v'::varchar, '\\x0aff'::bytea, '2024-02-29'::date, " +
+      "'2024-02-29 23:59:59.5'::timestamp, '2024-02-29 23:59:59.5+01'::timestamptz, " +
+      "'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid, NULL::int4";
+    const out = ok(await psql(['-A', '-t', '-F', '|', '-c', sql]));
+    expect(out).toBe(
+      [
+        'SET',
+        '7|2147483647|9007199254740993|1.5|0.1|12.340|t|f|héllo|v|\\x0aff|2024-02-29|2024-02-29 23:59:59.5|2024-02-29 22:59:59.5+00|a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11|',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('current_database() and current_user', async () => {
+    const out = ok(await psql(['-A', '-t', '-F', '|', '-c', 'SELECT current_database(), current_user'], { user: 'bob' }));
+    expect(out).toBe('demo|bob\n');
+  });
+
+  test('several statements in one -c: every result is printed', async () => {
+    const out = ok(await psql(['-A', '-t', '-c', "SELECT 1; SELECT 'two'; SELECT count(*) FROM sales.orders WHERE id <= 2"]));
+    expect(out).toBe('1\ntwo\n2\n');
+  });
+
+  test('several -c options run in order', async () => {
+    const out = ok(await psql(['-A', '-t', '-c', 'SELECT 10', '-c', 'SELECT 20']));
+    expect(out).toBe('10\n20\n');
+  });
+
+  test('wrong password: exit 2 and the PostgreSQL message', async () => {
+    const r = await psql(['-c', 'SELECT 1'], { password: 'wrong' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('password authentication failed for user "alice"');
+  });
+
+  test('unknown database: exit 2, database does not exist', async () => {
+    const r = await psql(['-d', 'nosuchdb', '-c', 'SELECT 1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('database "nosuchdb" does not exist');
+  });
+});
+
+describe('ON_ERROR_STOP and scripts', () => {
+  const script = 'SELECT 1 AS a;\nSELECT * FROM no_such_table_psql;\nSELECT 2 AS b;\n';
+
+  test('-v ON_ERROR_STOP=1: stops at the error, exit 3', async () => {
+    const r = await psql(['-A', '-t', '-v', 'ON_ERROR_STOP=1', '-f', '-'], { input: script });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('1\n');
+    expect(r.stderr).toContain('relation "no_such_table_psql" does not exist');
+  });
+
+  test('without ON_ERROR_STOP: reports the error, runs on, exit 0', async () => {
+    const r = await psql(['-A', '-t', '-f', '-'], { input: script });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('1\n2\n');
+    expect(r.stderr).toContain('relation "no_such_table_psql" does not exist');
+  });
+
+  test('a script with a transaction and a refused statement under ON_ERROR_STOP', async () => {
+    const r = await psql(['-A', '-t', '-v', 'ON_ERROR_STOP=1', '-f', '-'], {
+      input: "BEGIN;\nSELECT region FROM sales.orders WHERE id = 1;\nCOMMIT;\nCREATE TABLE nope_psql(a int);\nSELECT 'after';\n",
+    });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('BEGIN\nEU\nCOMMIT\n');
+    expect(r.stdout).not.toContain('after');
+  });
+
+  test('syntax error reports the position with a caret', async () => {
+    const r = await psql(['-c', 'SELECT * FROM WHERE 1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('syntax error at or near "WHERE"');
+    expect(r.stderr).toMatch(/LINE 1: SELECT \* FROM WHERE 1\n\s+\^/);
+  });
+});
+
+describe('meta-commands', () => {
+  test('\\dt sales.*', async () => {
+    const rows = cells(ok(await psql(['-c', '\\dt sales.*'])));
+    expect(rows[0]).toEqual(['Schema', 'Name', 'Type', 'Owner']);
+    expect(rows.slice(1).map((r) => r.slice(0, 3))).toEqual([['sales', 'orders', 'table']]);
+  });
+
+  test('\\d sales.orders: columns and types', async () => {
+    const out = ok(await psql(['-c', '\\d sales.orders']));
+    expect(out).toContain('Table "sales.orders"');
+    const rows = cells(out);
+    expect(rows[0]).toEqual(['Column', 'Type', 'Collation', 'Nullable', 'Default']);
+    expect(rows.slice(1)).toEqual([
+      ['id', 'integer', '', '', ''],
+      ['ssn', 'character varying', '', '', ''],
+      ['amount', 'numeric(10,2)', '', '', ''],
+      ['region', 'character varying', '', '', ''],
+    ]);
+  });
+
+  test('\\d orders with search_path set to sales', async () => {
+    const out = ok(await psql(['-c', 'SET search_path = sales', '-c', '\\d orders']));
+    expect(out).toContain('Table "sales.orders"');
+    expect(cells(out).slice(1).map((r) => r[0])).toEqual(['id', 'ssn', 'amount', 'region']);
+  });
+
+  test('\\d of a missing table', async () => {
+    const r = await psql(['-c', '\\d sales.no_such_table']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Did not find any relation named "sales.no_such_table".');
+  });
+
+  test('\\dn lists the sales schema', async () => {
+    const rows = cells(ok(await psql(['-c', '\\dn'])));
+    expect(rows[0]).toEqual(['Name', 'Owner']);
+    expect(rows.slice(1).map((r) => r[0])).toContain('sales');
+    expect(rows.slice(1).map((r) => r[0])).not.toContain('pg_catalog');
+    expect(rows.slice(1).map((r) => r[0])).not.toContain('information_schema');
+  });
+
+  test('\\l lists the demo database with UTF8 encoding', async () => {
+    const out = ok(await psql(['-c', '\\l']));
+    expect(out).toContain('List of databases');
+    const rows = cells(out);
+    expect(rows[0]!.slice(0, 3)).toEqual(['Name', 'Owner', 'Encoding']);
+    const demo = rows.find((r) => r[0] === 'demo');
+    expect(demo).toBeDefined();
+    expect(demo![2]).toBe('UTF8');
+  });
+});
+
+describe('same output as psql on a real PostgreSQL with the same table', () => {
+  function needRef(): void {
+    if (refError) throw new Error(`reference PostgreSQL unavailable: ${String(refError)}`);
+  }
+
+  test('\\d sales.orders is identical', async () => {
+    needRef();
+    const mine = ok(await psql(['-c', '\\d sales.orders']));
+    const theirs = ok(await psqlRef(['-c', '\\d sales.orders']));
+    expect(mine).toBe(theirs);
+  });
+
+  test('\\dt sales.* is identical except the Owner column', async () => {
+    needRef();
+    const strip = (s: string) => cells(s).map((r) => r.slice(0, 3));
+    const mine = strip(ok(await psql(['-c', '\\dt sales.*'])));
+    const theirs = strip(ok(await psqlRef(['-c', '\\dt sales.*'])));
+    expect(mine).toEqual(theirs);
+  });
+
+  test('a query prints identically (aligned)', async () => {
+    needRef();
+    const sql = 'SELECT id, ssn, amount, region, amount * 2 AS dbl FROM sales.orders WHERE id IN (1,2) ORDER BY id';
+    expect(ok(await psql(['-c', sql]))).toBe(ok(await psqlRef(['-c', sql])));
+  });
+});
