@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+/**
+ * lakegate CLI: serve, demo, check-config, hash-password, version.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { makeVerifier } from '../protocol/scram.js';
+import { parseConfig, type Config } from '../server/config.js';
+import { demoConfig, DEMO_DATABASE, DEMO_USERS } from '../server/demo.js';
+import { createPlanner } from '../server/planner.js';
+import { startGateway } from '../server/gateway.js';
+
+const VERSION = '0.1.0';
+
+const USAGE = `usage:
+  lakegate demo [--port 5433] [--host 127.0.0.1] [--data-dir ~/.lakegate/demo]
+  lakegate serve --config FILE
+  lakegate check-config FILE
+  lakegate hash-password PASSWORD     print a SCRAM-SHA-256 verifier for the users file
+  lakegate version`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'demo': {
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          port: { type: 'string', default: '5433' },
+          host: { type: 'string', default: '127.0.0.1' },
+          'data-dir': { type: 'string', default: join(homedir(), '.lakegate', 'demo') },
+        },
+      });
+      const config = await demoConfig({ host: values.host!, port: Number(values.port), dataDir: values['data-dir']! });
+      await run(config, true);
+      return -1;
+    }
+    case 'serve': {
+      const { values } = parseArgs({ args: rest, options: { config: { type: 'string' } } });
+      if (!values.config) throw new Error('serve needs --config FILE');
+      await run(loadConfig(values.config), false);
+      return -1;
+    }
+    case 'check-config': {
+      if (!rest[0]) throw new Error('check-config needs a FILE');
+      loadConfig(rest[0]);
+      console.log('configuration ok');
+      return 0;
+    }
+    case 'hash-password': {
+      if (!rest[0]) throw new Error('hash-password needs a PASSWORD');
+      console.log(makeVerifier(rest[0]));
+      return 0;
+    }
+    case 'version':
+    case '--version':
+      console.log(`lakegate ${VERSION}`);
+      return 0;
+    default:
+      console.error(USAGE);
+      return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
+  }
+}
+
+function loadConfig(file: string): Config {
+  return parseConfig(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+async function run(config: Config, demo: boolean): Promise<void> {
+  const log = pino({ level: process.env['LAKEGATE_LOG_LEVEL'] ?? 'info' }, pino.destination(2));
+  const server = await startGateway(config, log, createPlanner);
+  if (demo) {
+    console.log(`lakegate demo: database "${DEMO_DATABASE}", users ${DEMO_USERS.join(', ')} (password = user name)`);
+    console.log(`  psql "host=${server.host} port=${server.port} dbname=${DEMO_DATABASE} user=alice"`);
+  }
+  console.log(`lakegate listening on ${server.host}:${server.port}`);
+  const stop = () => {
+    server.close().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (e: unknown) => {
+    console.error(`lakegate: ${(e as Error).message}`);
+    process.exit(1);
+  },
+);

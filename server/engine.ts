@@ -1,0 +1,60 @@
+/**
+ * The DuckDB engine: one instance, a connection per session (plus one per
+ * open cursor), hardened before any user statement can run. User SQL reaches
+ * it only after sql/ has parsed, checked and rewritten it.
+ */
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
+export interface EngineOptions {
+  /** DuckDB database files to attach read-only, by PostgreSQL database name. */
+  databases: Record<string, string>;
+  threads?: number;
+  memoryLimit?: string;
+  /** Runs on a privileged connection before the lock-down (catalog emulation, macros). */
+  prepare?: (conn: DuckDBConnection) => Promise<void>;
+}
+
+/** Settings applied at creation: nothing can be fetched or loaded behind our back. */
+const INSTANCE_CONFIG: Record<string, string> = {
+  autoinstall_known_extensions: 'false',
+  autoload_known_extensions: 'false',
+  allow_community_extensions: 'false',
+  allow_unsigned_extensions: 'false',
+};
+
+export class Engine {
+  private constructor(private readonly instance: DuckDBInstance) {}
+
+  static async start(opts: EngineOptions): Promise<Engine> {
+    const config: Record<string, string> = { ...INSTANCE_CONFIG };
+    if (opts.threads) config['threads'] = String(opts.threads);
+    if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
+    const instance = await DuckDBInstance.create(':memory:', config);
+    const admin = await instance.connect();
+    try {
+      for (const [name, file] of Object.entries(opts.databases)) {
+        await admin.run(`ATTACH ${quoteLiteral(file)} AS ${quoteIdent(name)} (READ_ONLY)`);
+      }
+      await opts.prepare?.(admin);
+      // The lock-down: from here on no statement may touch files, the network
+      // or the configuration, whoever sends it.
+      await admin.run('SET enable_external_access = false');
+      await admin.run("SET TimeZone = 'UTC'");
+      await admin.run('SET lock_configuration = true');
+    } finally {
+      admin.closeSync();
+    }
+    return new Engine(instance);
+  }
+
+  connect(): Promise<DuckDBConnection> {
+    return this.instance.connect();
+  }
+
+  close(): void {
+    this.instance.closeSync();
+  }
+}
+
+export const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
+export const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;

@@ -1,0 +1,61 @@
+/**
+ * The one place that turns any failure into what a client may see. Engine
+ * messages can name tables the user may not know ("Did you mean …?"), echo
+ * rewritten SQL, filter literals or mask keys: only a vetted first line is
+ * kept, and anything unrecognised becomes a generic message.
+ */
+import { PgError, SqlState, type SqlStateCode } from '../protocol/errors.js';
+import { SqlError } from '../sql/errors.js';
+
+const ENGINE_CLASSES: [RegExp, SqlStateCode][] = [
+  [/^Conversion Error/, SqlState.invalidTextRepresentation],
+  [/^Out of Range Error/, SqlState.numericValueOutOfRange],
+  [/^Invalid Input Error/, SqlState.invalidTextRepresentation],
+  [/^Binder Error/, SqlState.undefinedColumn],
+  [/^Catalog Error/, SqlState.undefinedObject],
+  [/^Out of Memory Error/, SqlState.outOfMemory],
+  [/^Parser Error/, SqlState.syntaxError],
+  [/^Not implemented Error/, SqlState.featureNotSupported],
+  [/^Permission Error/, SqlState.insufficientPrivilege],
+];
+
+/** Keep the message itself; drop hints, candidate lists and echoed SQL. */
+function safeText(message: string): string {
+  const firstLine = message.split('\n')[0]!;
+  const body = firstLine.replace(/^[A-Za-z ]+ Error: /, '');
+  return body
+    .replace(/\s*Did you mean[^]*$/, '')
+    .replace(/\s*Candidate (bindings|functions)[^]*$/, '')
+    .replace(/!$/, '')
+    .trim();
+}
+
+export function isInterrupt(e: unknown): boolean {
+  return e instanceof Error && /^INTERRUPT Error/.test(e.message);
+}
+
+/** Map anything thrown while serving a statement to a PgError. */
+export function toPgError(e: unknown, onUnexpected: (e: unknown) => void): PgError {
+  if (e instanceof PgError) return e;
+  if (e instanceof SqlError) return new PgError(e.code as SqlStateCode, e.message, { position: e.position });
+  if (e instanceof Error) {
+    const columnMissing = /^Binder Error: Referenced column "([^"]+)" not found/.exec(e.message);
+    if (columnMissing) return new PgError(SqlState.undefinedColumn, `column "${columnMissing[1]}" does not exist`);
+    if (/^Binder Error: No function matches/.test(e.message) || /^Catalog Error: Scalar Function with name/.test(e.message)) {
+      const fn = /with name "?([A-Za-z0-9_]+)"?/.exec(e.message)?.[1] ?? /function '([A-Za-z0-9_]+)\(/.exec(e.message)?.[1];
+      return new PgError(SqlState.undefinedFunction, fn ? `function ${fn} does not exist` : 'function does not exist', {
+        hint: 'No function matches the given name and argument types. You might need to add explicit type casts.',
+      });
+    }
+    if (/division by zero/i.test(e.message)) return new PgError(SqlState.divisionByZero, 'division by zero');
+    for (const [pattern, code] of ENGINE_CLASSES) {
+      if (pattern.test(e.message)) {
+        // Catalog errors can reveal names; they are reported without the engine's text.
+        if (code === SqlState.undefinedObject) return new PgError(code, 'object does not exist');
+        return new PgError(code, safeText(e.message));
+      }
+    }
+  }
+  onUnexpected(e);
+  return new PgError(SqlState.internalError, 'internal error while executing the statement');
+}

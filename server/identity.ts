@@ -1,0 +1,5 @@
+/** Who a session runs as. Later issues fill roles from Ranger's role store. */
+export interface Identity {
+  user: string;
+  roles: readonly string[];
+}

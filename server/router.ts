@@ -1,0 +1,122 @@
+/**
+ * The statement router: every parsed statement gets a route, and anything
+ * not on the allowlist is refused naming its kind. No statement reaches the
+ * engine without passing through here.
+ */
+import { PgError, SqlState } from '../protocol/errors.js';
+import type { ParsedStatement } from '../sql/parse.js';
+
+export type Route =
+  | { kind: 'query' }
+  | { kind: 'set' }
+  | { kind: 'show' }
+  | { kind: 'transaction' }
+  | { kind: 'discard' }
+  | { kind: 'deallocate' }
+  | { kind: 'refused'; error: PgError };
+
+/** PostgreSQL's command names for the statements we refuse, so the message names what the user typed. */
+const COMMAND_NAMES: Record<string, string> = {
+  InsertStmt: 'INSERT',
+  UpdateStmt: 'UPDATE',
+  DeleteStmt: 'DELETE',
+  MergeStmt: 'MERGE',
+  CreateStmt: 'CREATE TABLE',
+  CreateTableAsStmt: 'CREATE TABLE AS',
+  CreateSchemaStmt: 'CREATE SCHEMA',
+  ViewStmt: 'CREATE VIEW',
+  IndexStmt: 'CREATE INDEX',
+  AlterTableStmt: 'ALTER TABLE',
+  RenameStmt: 'ALTER ... RENAME',
+  DropStmt: 'DROP',
+  TruncateStmt: 'TRUNCATE',
+  CommentStmt: 'COMMENT',
+  GrantStmt: 'GRANT',
+  GrantRoleStmt: 'GRANT role',
+  CreateRoleStmt: 'CREATE ROLE',
+  AlterRoleStmt: 'ALTER ROLE',
+  DropRoleStmt: 'DROP ROLE',
+  CreateFunctionStmt: 'CREATE FUNCTION',
+  CreateExtensionStmt: 'CREATE EXTENSION',
+  CopyStmt: 'COPY',
+  PrepareStmt: 'PREPARE',
+  ExecuteStmt: 'EXECUTE',
+  DeclareCursorStmt: 'DECLARE CURSOR',
+  FetchStmt: 'FETCH',
+  ClosePortalStmt: 'CLOSE',
+  ListenStmt: 'LISTEN',
+  NotifyStmt: 'NOTIFY',
+  UnlistenStmt: 'UNLISTEN',
+  LoadStmt: 'LOAD',
+  VacuumStmt: 'VACUUM',
+  ExplainStmt: 'EXPLAIN',
+  CallStmt: 'CALL',
+  DoStmt: 'DO',
+  LockStmt: 'LOCK',
+  CheckPointStmt: 'CHECKPOINT',
+  VariableSetStmt: 'SET',
+  CreatedbStmt: 'CREATE DATABASE',
+  DropdbStmt: 'DROP DATABASE',
+  CreateSeqStmt: 'CREATE SEQUENCE',
+  AlterSystemStmt: 'ALTER SYSTEM',
+  ReindexStmt: 'REINDEX',
+  ClusterStmt: 'CLUSTER',
+  RefreshMatViewStmt: 'REFRESH MATERIALIZED VIEW',
+  SecLabelStmt: 'SECURITY LABEL',
+};
+
+/** Statements that would change data or definitions: a permission matter, not a missing feature. */
+const WRITES = new Set([
+  'InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', 'CreateStmt', 'CreateTableAsStmt', 'CreateSchemaStmt',
+  'ViewStmt', 'IndexStmt', 'AlterTableStmt', 'RenameStmt', 'DropStmt', 'TruncateStmt', 'CommentStmt',
+  'CreateRoleStmt', 'AlterRoleStmt', 'DropRoleStmt', 'CreateFunctionStmt', 'CreateExtensionStmt',
+  'CreatedbStmt', 'DropdbStmt', 'CreateSeqStmt', 'AlterSystemStmt', 'RefreshMatViewStmt', 'GrantStmt', 'GrantRoleStmt',
+]);
+
+export function commandName(kind: string): string {
+  return COMMAND_NAMES[kind] ?? kind.replace(/Stmt$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toUpperCase();
+}
+
+function refuse(kind: string): Route {
+  const name = commandName(kind);
+  if (WRITES.has(kind)) {
+    return {
+      kind: 'refused',
+      error: new PgError(SqlState.insufficientPrivilege, `permission denied: ${name} is not allowed through lakegate`, {
+        detail: 'lakegate serves read-only queries; data and definitions change through the catalog.',
+      }),
+    };
+  }
+  return { kind: 'refused', error: PgError.featureNotSupported(`${name} is not supported by lakegate`) };
+}
+
+export function route(stmt: ParsedStatement): Route {
+  const fields = stmt.node[stmt.kind]!;
+  switch (stmt.kind) {
+    case 'SelectStmt':
+      // SELECT … INTO creates a table.
+      if (fields['intoClause']) return refuse('CreateTableAsStmt');
+      return { kind: 'query' };
+    case 'ExplainStmt': {
+      const inner = Object.keys(fields['query'] ?? {})[0];
+      return inner === 'SelectStmt' ? { kind: 'query' } : refuse(inner ?? 'ExplainStmt');
+    }
+    case 'VariableSetStmt':
+      return { kind: 'set' };
+    case 'VariableShowStmt':
+      return { kind: 'show' };
+    case 'TransactionStmt': {
+      const k = fields['kind'] as string;
+      if (['TRANS_STMT_PREPARE', 'TRANS_STMT_COMMIT_PREPARED', 'TRANS_STMT_ROLLBACK_PREPARED'].includes(k)) {
+        return { kind: 'refused', error: PgError.featureNotSupported('prepared transactions are not supported by lakegate') };
+      }
+      return { kind: 'transaction' };
+    }
+    case 'DiscardStmt':
+      return { kind: 'discard' };
+    case 'DeallocateStmt':
+      return { kind: 'deallocate' };
+    default:
+      return refuse(stmt.kind);
+  }
+}
