@@ -1,0 +1,228 @@
+/**
+ * Differential test: every value is produced by DuckDB and put through the
+ * row encoder, and produced by a real PostgreSQL, in text and in binary; the
+ * bytes must be identical. The RowDescription OID must match too (checks
+ * sql/pgTypes.ts). PostgreSQL is the only source of expected bytes here.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { startPostgres, type RealPostgres } from '../../tests/support/realPostgres.js';
+import { RawPgClient } from '../../tests/support/pgRaw.js';
+import { encodeQuery, openDuck } from '../../tests/support/duckRows.js';
+import { binaryFormatSupported, pgFieldFor } from './describe.js';
+
+interface Case {
+  /** DuckDB expression. */
+  duck: string;
+  /** PostgreSQL expression producing the same value (default: the same text). */
+  pg?: string;
+  zone?: string;
+  /** Skip the binary comparison (DuckDB type has no binary output). */
+  textOnly?: boolean;
+  /** Skip the OID comparison (PostgreSQL has no equivalent type, e.g. enums). */
+  anyOid?: boolean;
+}
+
+const c = (duck: string, pg?: string, more: Partial<Case> = {}): Case => ({ duck, pg, ...more });
+
+const CASES: Record<string, Case[]> = {
+  bool: [c('true'), c('false'), c('NULL::boolean')],
+  integers: [
+    c('(-128)::TINYINT', '(-128)::int2'),
+    c('127::TINYINT', '127::int2'),
+    c('(-32768)::SMALLINT', '(-32768)::int2'),
+    c('32767::SMALLINT', '32767::int2'),
+    c('255::UTINYINT', '255::int2'),
+    c('65535::USMALLINT', '65535::int4'),
+    c('4294967295::UINTEGER', '4294967295::int8'),
+    c('(-2147483648)::INTEGER', '(-2147483648)::int4'),
+    c('0::INTEGER', '0::int4'),
+    c('2147483647::INTEGER', '2147483647::int4'),
+    c('(-9223372036854775808)::BIGINT', '(-9223372036854775808)::int8'),
+    c('9223372036854775807::BIGINT', '9223372036854775807::int8'),
+    c('(-9007199254740993)::BIGINT', '(-9007199254740993)::int8'),
+    c('9007199254740992::BIGINT', '9007199254740992::int8'),
+    c('42::BIGINT', '42::int8'),
+    c('18446744073709551615::UBIGINT', '18446744073709551615::numeric'),
+    c('(-170141183460469231731687303715884105728)::HUGEINT', '(-170141183460469231731687303715884105728)::numeric'),
+    c('340282366920938463463374607431768211455::UHUGEINT', '340282366920938463463374607431768211455::numeric'),
+    c('0::HUGEINT', '0::numeric'),
+  ],
+  decimals: [
+    c('12.34::DECIMAL(4,2)', '12.34::numeric(4,2)'),
+    c('(-0.05)::DECIMAL(4,2)', '(-0.05)::numeric(4,2)'),
+    c('0::DECIMAL(4,2)', '0::numeric(4,2)'),
+    c('7::DECIMAL(4,0)', '7::numeric(4,0)'),
+    c('12345.6789::DECIMAL(9,4)', '12345.6789::numeric(9,4)'),
+    c('(-99999.9999)::DECIMAL(9,4)', '(-99999.9999)::numeric(9,4)'),
+    c('1234567.89::DECIMAL(10,2)', '1234567.89::numeric(10,2)'),
+    c('(-123456789012.345678)::DECIMAL(18,6)', '(-123456789012.345678)::numeric(18,6)'),
+    c('0.000001::DECIMAL(18,6)', '0.000001::numeric(18,6)'),
+    c('999999999999999999::DECIMAL(18,0)', '999999999999999999::numeric(18,0)'),
+    c('0.123456789012345678::DECIMAL(18,18)', '0.123456789012345678::numeric(18,18)'),
+    c('10000::DECIMAL(18,2)', '10000::numeric(18,2)'),
+    c('(-1234567890123456789.0123456789)::DECIMAL(38,10)', '(-1234567890123456789.0123456789)::numeric(38,10)'),
+    c('99999999999999999999999999999999999999::DECIMAL(38,0)', '99999999999999999999999999999999999999::numeric(38,0)'),
+    c('0.5::DECIMAL(38,20)', '0.5::numeric(38,20)'),
+    c('100000000.0001::DECIMAL(20,4)', '100000000.0001::numeric(20,4)'),
+  ],
+  floats: [
+    ...['1.5', '0.1', '-0.0', '0', "'NaN'", "'Infinity'", "'-Infinity'", '1e10', '123456', '1234567', '0.0001', '0.00001', '3.4028235e38', '1.17549435e-38', '1e-45', '16777217', '3.14159265']
+      .map((v) => c(`${v}::FLOAT`, `${v}::float4`)),
+    ...['0.1', '1e15', '123456789012345', '1e-5', '0.0001', '5e-324', '1.7976931348623157e308', '-0.0', "'NaN'", "'Infinity'", "'-Infinity'", '1.0/3', '100', '1e22', '-2.5e-300', '9007199254740993', '0.30000000000000004']
+      .map((v) => c(`(${v})::DOUBLE`, `(${v})::float8`)),
+  ],
+  strings: [
+    c("'hello'::VARCHAR", "'hello'::text"),
+    c("''::VARCHAR", "''::text"),
+    c("'héllo wörld ✓ 日本 🦆'::VARCHAR", "'héllo wörld ✓ 日本 🦆'::text"),
+    c(`'with "quotes" and \\ backslash'::VARCHAR`, `'with "quotes" and \\ backslash'::text`),
+    c("'line' || chr(10) || 'break'", "'line' || chr(10) || 'break'"),
+    c("repeat('abcdefghij', 100)", "repeat('abcdefghij', 100)"),
+    c(`'{"a":[1,2,{"b":null}]}'::JSON`, `'{"a":[1,2,{"b":null}]}'::json`),
+    c("from_hex('')", "'\\x'::bytea"),
+    c("from_hex('00ff41deadbeef')", "'\\x00ff41deadbeef'::bytea"),
+    c("from_hex(repeat('ab', 40))", `decode(repeat('ab', 40), 'hex')`),
+    c("'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::UUID", "'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid"),
+    c("'00000000-0000-0000-0000-000000000000'::UUID", "'00000000-0000-0000-0000-000000000000'::uuid"),
+    c("'ffffffff-ffff-ffff-ffff-ffffffffffff'::UUID", "'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid"),
+    c("'7fffffff-0000-8000-0000-000000000001'::UUID", "'7fffffff-0000-8000-0000-000000000001'::uuid"),
+    c("'sad'::ENUM('sad', 'ok', 'happy')", "'sad'::text", { anyOid: true }),
+    c("'happy'::ENUM('sad', 'ok', 'happy')", "'happy'::text", { anyOid: true }),
+  ],
+  dates: [
+    ...['2000-01-01', '1970-01-01', '0001-01-01', '9999-12-31', '2024-02-29', '1900-03-01', '1582-10-04', '12345-06-07', 'infinity', '-infinity']
+      .map((v) => c(`'${v}'::DATE`, `'${v}'::date`)),
+    c("'0001-12-31 (BC)'::DATE", "'0001-12-31 BC'::date"),
+    c("'0044-03-15 (BC)'::DATE", "'0044-03-15 BC'::date"),
+    c("'4713-11-24 (BC)'::DATE", "'4713-11-24 BC'::date"),
+  ],
+  times: [
+    ...['00:00:00', '23:59:59.999999', '12:34:56.5', '01:02:03.000100', '24:00:00'].map((v) => c(`'${v}'::TIME`, `'${v}'::time`)),
+    ...['12:34:56+05:30', '00:00:00-03', '23:59:59.999999+14', '10:00:00+00', '08:15:00-09:30', '01:02:03.25+01:02:03'].map((v) =>
+      c(`'${v}'::TIMETZ`, `'${v}'::timetz`),
+    ),
+  ],
+  timestamps: [
+    ...['2024-01-02 03:04:05', '2024-01-02 03:04:05.123', '2024-01-02 03:04:05.000001', '1970-01-01 00:00:00', '1900-01-01 00:00:00.5',
+      '1600-02-29 12:00:00', '2262-04-11 23:47:16.854775', '9999-12-31 23:59:59.999999', '1969-12-31 23:59:59.999999', 'infinity', '-infinity']
+      .map((v) => c(`'${v}'::TIMESTAMP`, `'${v}'::timestamp`)),
+    c("'0044-03-15 (BC) 12:00:00'::TIMESTAMP", "'0044-03-15 12:00:00 BC'::timestamp"),
+    c("'0001-12-31 (BC) 23:59:59.75'::TIMESTAMP", "'0001-12-31 23:59:59.75 BC'::timestamp"),
+    c("'2024-01-02 03:04:05'::TIMESTAMP_S", "'2024-01-02 03:04:05'::timestamp"),
+    c("'2024-01-02 03:04:05.678'::TIMESTAMP_MS", "'2024-01-02 03:04:05.678'::timestamp"),
+    c("'2024-01-02 03:04:05.678912'::TIMESTAMP_NS", "'2024-01-02 03:04:05.678912'::timestamp"),
+    c("'1960-01-02 03:04:05.678912'::TIMESTAMP_NS", "'1960-01-02 03:04:05.678912'::timestamp"),
+  ],
+  timestamptz: [
+    ...[
+      ['UTC', '2024-06-01 12:00:00+00'],
+      ['UTC', '0044-03-15 12:00:00+00 BC'],
+      ['UTC', 'infinity'],
+      ['UTC', '-infinity'],
+      ['Europe/Berlin', '2024-03-31 00:59:59.999999+00'],
+      ['Europe/Berlin', '2024-03-31 01:00:00+00'],
+      ['Europe/Berlin', '2024-10-27 00:59:59+00'],
+      ['Europe/Berlin', '2024-10-27 01:00:00+00'],
+      ['Europe/Berlin', '2024-07-01 00:00:00+00'],
+      ['Europe/Berlin', '1850-01-01 00:00:00+00'],
+      ['Europe/Berlin', '1945-05-24 02:00:00+00'],
+      ['Europe/Berlin', '2300-07-01 00:00:00+00'],
+      ['America/Sao_Paulo', '2018-11-04 02:59:59+00'],
+      ['America/Sao_Paulo', '2018-11-04 03:00:00+00'],
+      ['America/Sao_Paulo', '2019-02-17 01:59:59+00'],
+      ['America/Sao_Paulo', '2019-02-17 02:00:00+00'],
+      ['America/Sao_Paulo', '2024-01-15 12:00:00.5+00'],
+      ['Asia/Kolkata', '2024-01-15 12:00:00+00'],
+      ['America/St_Johns', '2024-01-15 12:00:00+00'],
+    ].map(([zone, v]) => {
+      const duck = v!.endsWith(' BC') ? `'${v!.replace(/^(\d+-\d+-\d+) (.*) BC$/, '$1 (BC) $2')}'::TIMESTAMPTZ` : `'${v}'::TIMESTAMPTZ`;
+      return c(duck, `'${v}'::timestamptz`, { zone });
+    }),
+  ],
+  intervals: [
+    c("INTERVAL '1 year 2 months 3 days 04:05:06.789'", "INTERVAL '1 year 2 months 3 days 04:05:06.789'"),
+    c("INTERVAL '0 seconds'", "INTERVAL '0 seconds'"),
+    c("INTERVAL '1 day'", "INTERVAL '1 day'"),
+    c("INTERVAL '1 month'", "INTERVAL '1 month'"),
+    c("INTERVAL '100 hours'", "INTERVAL '100 hours'"),
+    c("-INTERVAL '1 year 2 months'", "-INTERVAL '1 year 2 months'"),
+    c("to_days(-1) + to_hours(2)", "INTERVAL '-1 days' + INTERVAL '2 hours'"),
+    c("to_days(1) - to_microseconds(1500000)", "INTERVAL '1 day' - INTERVAL '1.5 seconds'"),
+    c("-to_microseconds(1500000)", "-INTERVAL '1.5 seconds'"),
+    c("to_months(-1) + to_days(1)", "INTERVAL '-1 month' + INTERVAL '1 day'"),
+    c("to_years(-2) + to_hours(-3)", "INTERVAL '-2 years' + INTERVAL '-3 hours'"),
+  ],
+  arrays: [
+    c('[1, 2, 3]::INTEGER[]', 'ARRAY[1,2,3]::int4[]'),
+    c('[]::INTEGER[]', "'{}'::int4[]"),
+    c('[1, NULL, -3]::INTEGER[]', 'ARRAY[1,NULL,-3]::int4[]'),
+    c('[1, 2]::SMALLINT[]', 'ARRAY[1,2]::int2[]'),
+    c('[9223372036854775807, NULL]::BIGINT[]', 'ARRAY[9223372036854775807,NULL]::int8[]'),
+    c('[true, false, NULL]', 'ARRAY[true,false,NULL]'),
+    c("['a b', NULL, 'x\"y', '', 'NULL', 'null', 'a,b', 'a{b}', 'back\\slash', ' lead', 'tab\tx', 'plain', 'ü']::VARCHAR[]",
+      "ARRAY['a b', NULL, 'x\"y', '', 'NULL', 'null', 'a,b', 'a{b}', 'back\\slash', ' lead', 'tab\tx', 'plain', 'ü']::text[]"),
+    c("[1.5::DOUBLE, 'NaN'::DOUBLE, '-Infinity'::DOUBLE, -0.0::DOUBLE]", "ARRAY[1.5, 'NaN', '-Infinity', '-0']::float8[]"),
+    c("[1.5, 1e10]::FLOAT[]", "ARRAY[1.5, 1e10]::float4[]"),
+    c('[1.50, -2.25, NULL]::DECIMAL(4,2)[]', 'ARRAY[1.50, -2.25, NULL]::numeric(4,2)[]'),
+    c("['2024-01-01', 'infinity', NULL]::DATE[]", "ARRAY['2024-01-01', 'infinity', NULL]::date[]"),
+    c("['2024-01-01 10:11:12.5', NULL]::TIMESTAMP[]", "ARRAY['2024-01-01 10:11:12.5', NULL]::timestamp[]"),
+    c("['2024-01-01 10:11:12+00']::TIMESTAMPTZ[]", "ARRAY['2024-01-01 10:11:12+00']::timestamptz[]", { zone: 'Europe/Berlin' }),
+    c("[from_hex('01ff'), from_hex('')]", "ARRAY['\\x01ff'::bytea, '\\x'::bytea]"),
+    c("['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11']::UUID[]", "ARRAY['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11']::uuid[]"),
+    c("['12:00:00']::TIME[]", "ARRAY['12:00:00']::time[]"),
+    c("[INTERVAL '1 day']", "ARRAY[INTERVAL '1 day']"),
+    c('[1, 2, 3]::INTEGER[3]', 'ARRAY[1,2,3]::int4[]'),
+    c('[NULL]::INTEGER[]', 'ARRAY[NULL]::int4[]'),
+  ],
+};
+
+describe('row encoder against PostgreSQL 15 output', () => {
+  let server: RealPostgres;
+  let pg: RawPgClient;
+  let duck: DuckDBConnection;
+  let zone = '';
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    pg = await RawPgClient.connect(server.host, server.port);
+    duck = await openDuck();
+  });
+  afterAll(async () => {
+    await pg?.end();
+    await server?.stop();
+  });
+
+  const show = (b: Buffer | null | undefined) => (b == null ? b : { text: b.toString('utf8'), hex: b.toString('hex') });
+
+  for (const [group, cases] of Object.entries(CASES)) {
+    describe(group, () => {
+      it.each(cases.map((k) => [k.duck, k] as const))('%s', async (_label, k) => {
+        const z = k.zone ?? 'UTC';
+        if (z !== zone) {
+          await pg.query(`SET TimeZone = '${z}'`);
+          zone = z;
+        }
+        const pgSql = `SELECT ${k.pg ?? k.duck} AS v`;
+        const duckSql = `SELECT ${k.duck} AS v`;
+        const pgText = await pg.query(pgSql, [], 0);
+        const duckText = await encodeQuery(duck, duckSql, 0, z);
+        expect(show(duckText.rows[0]![0])).toEqual(show(pgText.rows[0]![0]));
+        if (!k.anyOid) expect(pgFieldFor('v', duckText.types[0]!, 0).typeOid).toBe(pgText.fields[0]!.typeOid);
+
+        if (k.textOnly || !binaryFormatSupported(duckText.types[0]!)) return;
+        const pgBin = await pg.query(pgSql, [], 1);
+        const duckBin = await encodeQuery(duck, duckSql, 1, z);
+        expect(show(duckBin.rows[0]![0])).toEqual(show(pgBin.rows[0]![0]));
+      });
+    });
+  }
+
+  it('keeps DataRow framing across many rows, NULLs and chunk boundaries', async () => {
+    const sql = (ty: string) =>
+      `SELECT i, CASE WHEN i % 7 = 0 THEN NULL ELSE 'v' || i END AS s, (i * 1.25)::${ty} AS d FROM generate_series(1, 5000) AS t(i) ORDER BY i`;
+    const pgRows = await pg.query(sql('numeric(12,2)').replace('SELECT i,', 'SELECT i::int8,'), [], 0);
+    const duckRows = await encodeQuery(duck, sql('DECIMAL(12,2)').replace('FROM generate_series(1, 5000) AS t(i)', 'FROM range(1, 5001) AS t(i)'), 0);
+    expect(duckRows.rows.length).toBe(5000);
+    expect(duckRows.rows.map((r) => r.map((v) => v?.toString()))).toEqual(pgRows.rows.map((r) => r.map((v) => v?.toString())));
+  });
+});
