@@ -13,7 +13,6 @@ import { effectiveSearchPath, type ResolveContext } from './resolve.js';
 import {
   intConst,
   names,
-  nodeKind,
   replaceNode,
   strConst,
   strNode,
@@ -235,6 +234,15 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         return transformTypeCast(v, ctx);
       case 'A_Expr':
         return transformAExpr(v);
+      case 'RangeFunction': {
+        // PostgreSQL names a scalar function's only column after the alias (`generate_series(…) s` → column s);
+        // DuckDB would bind `s` to the whole row.
+        const alias = v.fields['alias'] as Fields | undefined;
+        if (alias && !alias['colnames'] && (v.fields['functions'] ?? []).length === 1) {
+          alias['colnames'] = [strNode(String(alias['aliasname']))];
+        }
+        return;
+      }
       case 'CollateClause': {
         const coll = names(v.fields['collname']);
         if (IGNORED_COLLATIONS.has(coll[coll.length - 1] ?? '')) replaceNode(v.node, v.fields['arg'] as PgNode);
@@ -244,5 +252,4 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         return;
     }
   });
-  void nodeKind;
 }

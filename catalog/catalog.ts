@@ -1,0 +1,74 @@
+/**
+ * The user-facing catalog: which schemas and tables exist (for this user).
+ * An interface, because the embedded implementation below reads DuckDB's
+ * attached data catalog while later ones ask Polaris / Iceberg REST.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CatalogColumn, CatalogTable, RelationCatalog } from '../sql/catalogView.js';
+
+export type { CatalogColumn, CatalogTable };
+
+export interface Catalog extends RelationCatalog {
+  /** every table this user may see, for pg_class / information_schema */
+  listTables(): CatalogTable[];
+}
+
+/** DuckDB's own schemas, never shown as PostgreSQL namespaces. */
+const HIDDEN_SCHEMAS = new Set(['main', 'pg_catalog', 'information_schema']);
+
+export class StaticCatalog implements Catalog {
+  private readonly byKey = new Map<string, CatalogTable>();
+  private readonly schemas: string[];
+
+  constructor(schemas: string[], tables: CatalogTable[]) {
+    // Every PostgreSQL database has `public`; clients assume it (search_path "$user", public).
+    this.schemas = [...new Set(['public', ...schemas])].sort();
+    for (const t of tables) this.byKey.set(`${t.schema}\u0000${t.name}`, t);
+  }
+
+  listSchemas(): string[] {
+    return [...this.schemas];
+  }
+
+  getTable(schema: string, name: string): CatalogTable | undefined {
+    return this.byKey.get(`${schema}\u0000${name}`);
+  }
+
+  listTables(): CatalogTable[] {
+    return [...this.byKey.values()].sort((a, b) => (a.schema + '.' + a.name).localeCompare(b.schema + '.' + b.name));
+  }
+}
+
+/**
+ * Read the attached data catalog once (duckdb_schemas/tables/columns). DuckDB
+ * gives every column `is_nullable` and its type as text (DECIMAL(10,2)).
+ */
+export async function loadDuckDbCatalog(conn: DuckDBConnection, database: string): Promise<StaticCatalog> {
+  const schemaRows = await conn.runAndReadAll(
+    'SELECT schema_name FROM duckdb_schemas() WHERE database_name = $1 AND NOT internal',
+    [database],
+  );
+  const schemas = schemaRows
+    .getRowObjects()
+    .map((r) => String(r['schema_name']))
+    .filter((s) => !HIDDEN_SCHEMAS.has(s));
+  const colRows = await conn.runAndReadAll(
+    `SELECT c.schema_name, c.table_name, c.column_name, c.data_type, c.is_nullable
+       FROM duckdb_columns() c JOIN duckdb_tables() t ON t.table_oid = c.table_oid
+      WHERE c.database_name = $1 ORDER BY c.schema_name, c.table_name, c.column_index`,
+    [database],
+  );
+  const tables = new Map<string, CatalogTable>();
+  for (const r of colRows.getRowObjects()) {
+    const schema = String(r['schema_name']);
+    if (HIDDEN_SCHEMAS.has(schema)) continue;
+    const key = `${schema}.${String(r['table_name'])}`;
+    let t = tables.get(key);
+    if (!t) {
+      t = { schema, name: String(r['table_name']), columns: [] };
+      tables.set(key, t);
+    }
+    t.columns.push({ name: String(r['column_name']), duckType: String(r['data_type']), nullable: r['is_nullable'] === true });
+  }
+  return new StaticCatalog(schemas, [...tables.values()]);
+}

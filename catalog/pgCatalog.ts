@@ -1,0 +1,85 @@
+/**
+ * Installs the pg_catalog / information_schema emulation into an attached
+ * in-memory DuckDB catalog (sql/emulation.ts EMULATION_DB). It must run
+ * before the engine is hardened (no ATTACH or CREATE afterwards). User SQL
+ * reaches it only through the planner's pg_catalog/information_schema mapping.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { EMULATION_DB, INFO_SCHEMA, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
+import type { Catalog } from './catalog.js';
+import { informationSchemaStatements } from './informationSchema.js';
+import { macroStatements } from './pgCatalogMacros.js';
+import {
+  AM_ROWS,
+  attributeRows,
+  classRows,
+  COLLATION_ROWS,
+  databaseRow,
+  EMPTY_TABLES,
+  namespaceRows,
+  POPULATED_COLUMNS,
+  typeRows,
+  type Value,
+} from './pgCatalogTables.js';
+
+export interface PgCatalogOptions {
+  /** the PostgreSQL database name (also the DuckDB catalog of the data) */
+  database: string;
+  catalog: Catalog;
+  /** role name shown as owner of every object (pg_get_userbyid(10)) */
+  owner?: string;
+}
+
+const S = `${EMULATION_DB}.${PGC_SCHEMA}`;
+
+export function sqlLiteral(v: Value): string {
+  if (v === null) return 'NULL';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number') return String(v);
+  if (Array.isArray(v)) return `[${v.map((x) => sqlLiteral(x as Value)).join(', ')}]`;
+  return `'${String(v).replace(/'/g, "''")}'`;
+}
+
+async function createTable(conn: DuckDBConnection, name: string, columns: string, rows: Value[][]): Promise<void> {
+  await conn.run(`CREATE OR REPLACE TABLE ${S}.${name} (${columns})`);
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500);
+    await conn.run(`INSERT INTO ${S}.${name} VALUES ${chunk.map((r) => `(${r.map(sqlLiteral).join(', ')})`).join(', ')}`);
+  }
+}
+
+export async function installPgCatalog(conn: DuckDBConnection, opts: PgCatalogOptions): Promise<void> {
+  const owner = opts.owner ?? 'lakegate';
+  const tables = opts.catalog.listTables();
+  await conn.run(`ATTACH IF NOT EXISTS ':memory:' AS ${EMULATION_DB}`);
+  await conn.run(`CREATE SCHEMA IF NOT EXISTS ${S}`);
+  await conn.run(`CREATE SCHEMA IF NOT EXISTS ${EMULATION_DB}.${INFO_SCHEMA}`);
+
+  const types = typeRows();
+  await createTable(conn, 'lg_type_names', 'oid BIGINT, formatted VARCHAR', types.names);
+  await createTable(conn, 'pg_type', POPULATED_COLUMNS.pg_type, types.rows);
+  await createTable(conn, 'pg_namespace', POPULATED_COLUMNS.pg_namespace, namespaceRows(opts.catalog.listSchemas()));
+  await createTable(conn, 'pg_class', POPULATED_COLUMNS.pg_class, classRows(tables));
+  await createTable(conn, 'pg_attribute', POPULATED_COLUMNS.pg_attribute, attributeRows(tables));
+  await createTable(conn, 'pg_database', POPULATED_COLUMNS.pg_database, [databaseRow(opts.database)]);
+  await createTable(conn, 'pg_am', POPULATED_COLUMNS.pg_am, AM_ROWS);
+  await createTable(conn, 'pg_collation', POPULATED_COLUMNS.pg_collation, COLLATION_ROWS);
+  await createTable(conn, 'pg_roles', POPULATED_COLUMNS.pg_roles, [
+    [owner, true, true, true, true, true, false, -1, '********', null, true, null, OWNER_OID],
+  ]);
+  await createTable(conn, 'pg_user', POPULATED_COLUMNS.pg_user, [
+    [owner, OWNER_OID, true, true, false, true, '********', null, null],
+  ]);
+  for (const t of EMPTY_TABLES) await createTable(conn, t.name, t.columns, []);
+  for (const sql of macroStatements(owner)) await conn.run(sql);
+  await conn.run(`CREATE OR REPLACE VIEW ${S}.pg_tables AS SELECT n.nspname AS schemaname, c.relname AS tablename,
+      ${S}.pg_get_userbyid(c.relowner) AS tableowner, CAST(NULL AS VARCHAR) AS tablespace, c.relhasindex AS hasindexes,
+      c.relhasrules AS hasrules, c.relhastriggers AS hastriggers, c.relrowsecurity AS rowsecurity
+      FROM ${S}.pg_class c JOIN ${S}.pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p')`);
+  await conn.run(`CREATE OR REPLACE VIEW ${S}.pg_views AS SELECT n.nspname AS schemaname, c.relname AS viewname,
+      ${S}.pg_get_userbyid(c.relowner) AS viewowner, CAST(NULL AS VARCHAR) AS definition
+      FROM ${S}.pg_class c JOIN ${S}.pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'v'`);
+  // pg_settings is built per statement from the session (sql/settings.ts); this table only keeps the name resolvable.
+  await conn.run(`CREATE OR REPLACE TABLE ${S}.pg_settings (name VARCHAR, setting VARCHAR)`);
+  for (const sql of informationSchemaStatements(opts.database)) await conn.run(sql);
+}

@@ -1,0 +1,78 @@
+/**
+ * The emulation's functions as DuckDB macros. A macro body is expanded into the
+ * caller's query, so its own table aliases are prefixed lg_ to never capture the
+ * caller's `c` or `n`.
+ * (SQL macros run in the engine,
+ * no JS call per row). They take PostgreSQL OIDs: DuckDB's own pg_catalog
+ * functions of the same names use DuckDB's internal type ids.
+ */
+import { EMULATION_DB, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
+
+const S = `${EMULATION_DB}.${PGC_SCHEMA}`;
+
+export function macroStatements(owner: string): string[] {
+  const ownerLit = `'${owner.replace(/'/g, "''")}'`;
+  const m = (sig: string) => `CREATE OR REPLACE MACRO ${S}.${sig}`;
+  return [
+    m(`pg_get_userbyid(r) AS CASE WHEN r IS NULL THEN NULL WHEN r = ${OWNER_OID} THEN ${ownerLit} ELSE 'unknown (OID=' || r || ')' END`),
+    m(`format_type(t, m) AS CASE
+        WHEN t IS NULL THEN NULL
+        WHEN t = 1700 AND m >= 4 THEN 'numeric(' || ((m - 4) >> 16) || ',' || ((m - 4) & 65535) || ')'
+        WHEN t = 1231 AND m >= 4 THEN 'numeric(' || ((m - 4) >> 16) || ',' || ((m - 4) & 65535) || ')[]'
+        WHEN t = 1043 AND m >= 4 THEN 'character varying(' || (m - 4) || ')'
+        WHEN t = 1042 AND m >= 4 THEN 'character(' || (m - 4) || ')'
+        ELSE coalesce((SELECT lg_t.formatted FROM ${S}.lg_type_names lg_t WHERE lg_t.oid = t), '???') END`),
+    m(`pg_table_is_visible(rel, path) AS EXISTS (
+        SELECT 1 FROM ${S}.pg_class lg_c JOIN ${S}.pg_namespace lg_n ON lg_n.oid = lg_c.relnamespace
+        WHERE lg_c.oid = rel AND list_contains(path, lg_n.nspname) AND NOT EXISTS (
+          SELECT 1 FROM ${S}.pg_class lg_c2 JOIN ${S}.pg_namespace lg_n2 ON lg_n2.oid = lg_c2.relnamespace
+          WHERE lg_c2.relname = lg_c.relname AND list_contains(path, lg_n2.nspname)
+            AND list_position(path, lg_n2.nspname) < list_position(path, lg_n.nspname)))`),
+    m(`pg_type_is_visible(t) AS EXISTS (SELECT 1 FROM ${S}.pg_type lg_t WHERE lg_t.oid = t)`),
+    m(`pg_encoding_to_char(e) AS CASE e WHEN 6 THEN 'UTF8' WHEN 0 THEN 'SQL_ASCII' ELSE '' END`),
+    // No defaults, partition bounds, policies or index predicates exist, so the stored text is NULL.
+    m(`pg_get_expr(e, r) AS CAST(e AS VARCHAR), (e, r, p) AS CAST(e AS VARCHAR)`),
+    m(`pg_get_indexdef(i) AS CAST(NULL AS VARCHAR), (i, c, p) AS CAST(NULL AS VARCHAR)`),
+    m(`pg_get_constraintdef(c) AS CAST(NULL AS VARCHAR), (c, p) AS CAST(NULL AS VARCHAR)`),
+    m(`pg_get_viewdef(v) AS CAST(NULL AS VARCHAR), (v, p) AS CAST(NULL AS VARCHAR)`),
+    m(`pg_get_partkeydef(r) AS CAST(NULL AS VARCHAR)`),
+    m(`pg_get_statisticsobjdef_columns(s) AS CAST(NULL AS VARCHAR)`),
+    m(`pg_get_function_result(f) AS CAST(NULL AS VARCHAR)`),
+    m(`pg_get_function_arguments(f) AS CAST(NULL AS VARCHAR)`),
+    m(`pg_relation_is_publishable(r) AS false`),
+    // Sizes live in object storage and are not known here; PostgreSQL says 0 for relations without storage.
+    m(`pg_total_relation_size(r) AS CAST(0 AS BIGINT)`),
+    m(`pg_relation_size(r) AS CAST(0 AS BIGINT), (r, f) AS CAST(0 AS BIGINT)`),
+    m(`pg_table_size(r) AS CAST(0 AS BIGINT)`),
+    m(`pg_indexes_size(r) AS CAST(0 AS BIGINT)`),
+    m(`pg_size_pretty(s) AS CASE WHEN s < 10240 THEN s || ' bytes' WHEN s < 10485760 THEN round(s / 1024) || ' kB'
+        WHEN s < 10737418240 THEN round(s / 1048576) || ' MB' ELSE round(s / 1073741824) || ' GB' END`),
+    m(`obj_description(o) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = 0),
+       (o, cat) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = 0)`),
+    m(`col_description(o, n) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = n)`),
+    m(`shobj_description(o, cat) AS CAST(NULL AS VARCHAR)`),
+    // Every object in the emulation is one the Catalog lets this user see.
+    m(`has_table_privilege(a, b) AS true, (a, b, c) AS true`),
+    m(`has_schema_privilege(a, b) AS true, (a, b, c) AS true`),
+    m(`has_database_privilege(a, b) AS true, (a, b, c) AS true`),
+    m(`has_column_privilege(a, b, c) AS true, (a, b, c, d) AS true`),
+    m(`has_any_column_privilege(a, b) AS true, (a, b, c) AS true`),
+    m(`pg_has_role(a, b) AS true, (a, b, c) AS true`),
+    m(`pg_is_other_temp_schema(n) AS false`),
+    m(`pg_my_temp_schema() AS CAST(0 AS BIGINT)`),
+    m(`pg_stat_get_numscans(r) AS CAST(0 AS BIGINT)`),
+    m(`array_upper(a, d) AS CASE WHEN d = 1 AND len(a) > 0 THEN len(a) END`),
+    m(`array_lower(a, d) AS CASE WHEN d = 1 AND len(a) > 0 THEN 1 END`),
+    m(`_pg_expandarray(a) AS unnest(list_transform(a, (v, i) -> {'x': v, 'n': CAST(i AS INTEGER)}))`),
+    m(`regclass_out(r, path) AS coalesce((SELECT CASE WHEN ${S}.pg_table_is_visible(lg_c.oid, path) THEN lg_c.relname
+        ELSE lg_n.nspname || '.' || lg_c.relname END FROM ${S}.pg_class lg_c JOIN ${S}.pg_namespace lg_n
+        ON lg_n.oid = lg_c.relnamespace WHERE lg_c.oid = r), CAST(r AS VARCHAR))`),
+    m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
+    m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
+    m(`pg_get_keywords() AS TABLE SELECT * FROM (VALUES
+        ('all', 'R', true, 'reserved'), ('and', 'R', true, 'reserved'), ('as', 'R', false, 'reserved'),
+        ('from', 'R', false, 'reserved'), ('select', 'R', true, 'reserved'), ('table', 'R', true, 'reserved'),
+        ('user', 'R', true, 'reserved'), ('where', 'R', false, 'reserved'))
+        AS k(word, catcode, barelabel, catdesc)`),
+  ];
+}

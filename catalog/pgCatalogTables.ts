@@ -1,0 +1,172 @@
+/**
+ * Shapes and rows of the emulated pg_catalog tables. Column lists follow
+ * PostgreSQL 16 (so `SELECT *` and clients reading by position see the same
+ * columns); OIDs are PostgreSQL's, types come from sql/pgTypes.ts.
+ */
+import { stableOid } from '../sql/oids.js';
+import {
+  INFORMATION_SCHEMA_NSP_OID,
+  OWNER_OID,
+  PG_CATALOG_NSP_OID,
+  PG_CATALOG_RELATIONS,
+  INFORMATION_SCHEMA_RELATIONS,
+  PUBLIC_NSP_OID,
+} from '../sql/emulation.js';
+import { namespaceOid, relationOid } from '../sql/regTypes.js';
+import { PG_BASE_TYPES, pgTypeForDuckDB } from '../sql/pgTypes.js';
+import type { CatalogTable } from './catalog.js';
+
+export type Value = string | number | boolean | null | readonly (string | number)[];
+
+export interface TableDef {
+  name: string;
+  /** DuckDB column definitions; oid columns are BIGINT (unsigned 32-bit in PostgreSQL) */
+  columns: string;
+  rows: Value[][];
+}
+
+const OID = 'BIGINT';
+
+/** Types clients reference that DuckDB has no equivalent of: kept here, not in the DuckDB→PG map. */
+const PG_ONLY_TYPES: readonly { oid: number; typname: string; formatted: string; len: number; category: string; typtype?: string }[] = [
+  { oid: 18, typname: 'char', formatted: '"char"', len: 1, category: 'Z' },
+  { oid: 22, typname: 'int2vector', formatted: 'int2vector', len: -1, category: 'A' },
+  { oid: 24, typname: 'regproc', formatted: 'regproc', len: 4, category: 'N' },
+  { oid: 28, typname: 'xid', formatted: 'xid', len: 4, category: 'U' },
+  { oid: 30, typname: 'oidvector', formatted: 'oidvector', len: -1, category: 'A' },
+  { oid: 194, typname: 'pg_node_tree', formatted: 'pg_node_tree', len: -1, category: 'Z' },
+  { oid: 705, typname: 'unknown', formatted: 'unknown', len: -2, category: 'X', typtype: 'p' },
+  { oid: 1033, typname: 'aclitem', formatted: 'aclitem', len: 12, category: 'U' },
+  { oid: 1042, typname: 'bpchar', formatted: 'character', len: -1, category: 'S' },
+  { oid: 2205, typname: 'regclass', formatted: 'regclass', len: 4, category: 'N' },
+  { oid: 2206, typname: 'regtype', formatted: 'regtype', len: 4, category: 'N' },
+  { oid: 2249, typname: 'record', formatted: 'record', len: -1, category: 'P', typtype: 'p' },
+  { oid: 2278, typname: 'void', formatted: 'void', len: 4, category: 'P', typtype: 'p' },
+  { oid: 4089, typname: 'regnamespace', formatted: 'regnamespace', len: 4, category: 'N' },
+];
+
+const CATEGORY: Record<string, string> = {
+  bool: 'B', int2: 'N', int4: 'N', int8: 'N', float4: 'N', float8: 'N', numeric: 'N', oid: 'N', text: 'S',
+  varchar: 'S', name: 'S', date: 'D', time: 'D', timetz: 'D', timestamp: 'D', timestamptz: 'D', interval: 'T',
+  bit: 'V', bytea: 'U', json: 'U', uuid: 'U',
+};
+const TEXT_LIKE = new Set(['text', 'varchar', 'name', 'bpchar']);
+const DEFAULT_COLLATION = 100;
+
+/** Every type: [oid, typname, formatted] for format_type, plus the pg_type row. */
+export function typeRows(): { names: Value[][]; rows: Value[][] } {
+  const names: Value[][] = [];
+  const rows: Value[][] = [];
+  const add = (oid: number, typname: string, formatted: string, len: number, typtype: string, category: string, elem: number, array: number) => {
+    const isArray = category === 'A' && elem !== 0;
+    const io = isArray ? 'array' : typname;
+    const collation = TEXT_LIKE.has(typname) ? DEFAULT_COLLATION : 0;
+    names.push([oid, formatted]);
+    rows.push([
+      oid, typname, PG_CATALOG_NSP_OID, OWNER_OID, len, len > 0 && len <= 8, typtype, category, false, true, ',', 0,
+      isArray ? 'array_subscript_handler' : '-', elem, array, `${io}_in`.replace(/^array_in$/, 'array_in'),
+      `${io}_out`, `${io}_recv`, `${io}_send`, '-', '-', '-', len === 8 ? 'd' : len === 2 ? 's' : len === 1 ? 'c' : 'i',
+      len === -1 ? 'x' : 'p', false, 0, -1, 0, collation, null, null, null,
+    ]);
+  };
+  for (const t of PG_BASE_TYPES) {
+    add(t.oid, t.typname, t.formatted, t.len, 'b', CATEGORY[t.typname] ?? 'U', 0, t.arrayOid);
+    add(t.arrayOid, `_${t.typname}`, `${t.formatted}[]`, -1, 'b', 'A', t.oid, 0);
+  }
+  for (const t of PG_ONLY_TYPES) add(t.oid, t.typname, t.formatted, t.len, t.typtype ?? 'b', t.category, 0, 0);
+  return { names, rows };
+}
+
+export function namespaceRows(schemas: string[]): Value[][] {
+  const all = ['pg_catalog', 'information_schema', ...schemas.filter((s) => s !== 'pg_catalog' && s !== 'information_schema')];
+  return [...new Set(all)].map((s) => [namespaceOid(s), s, OWNER_OID, null]);
+}
+
+const classRow = (oid: number, name: string, nsp: number, relkind: string, natts: number, reltype: number): Value[] => [
+  oid, name, nsp, reltype, 0, OWNER_OID, relkind === 'r' ? 2 : 0, relkind === 'r' ? oid : 0, 0, 0, -1, 0, 0, false,
+  false, 'p', relkind, natts, 0, false, false, false, false, false, true, relkind === 'r' ? 'd' : 'n', false, 0, 0, 0,
+  null, null, null,
+];
+
+export function classRows(tables: CatalogTable[]): Value[][] {
+  const rows: Value[][] = tables.map((t) =>
+    classRow(relationOid(t.schema, t.name), t.name, namespaceOid(t.schema), 'r', t.columns.length, stableOid('type', t.schema, t.name)),
+  );
+  for (const [name, r] of Object.entries(PG_CATALOG_RELATIONS)) rows.push(classRow(r.oid, name, PG_CATALOG_NSP_OID, r.relkind, 0, 0));
+  for (const [name, r] of Object.entries(INFORMATION_SCHEMA_RELATIONS)) {
+    rows.push(classRow(r.oid, name, INFORMATION_SCHEMA_NSP_OID, r.relkind, 0, 0));
+  }
+  return rows;
+}
+
+export function attributeRows(tables: CatalogTable[]): Value[][] {
+  const rows: Value[][] = [];
+  for (const t of tables) {
+    t.columns.forEach((c, i) => {
+      const pg = pgTypeForDuckDB(c.duckType);
+      const isArray = pg.typname.startsWith('_');
+      const collation = TEXT_LIKE.has(pg.typname) ? DEFAULT_COLLATION : 0;
+      rows.push([
+        relationOid(t.schema, t.name), c.name, pg.oid, -1, pg.len, i + 1, isArray ? 1 : 0, -1, pg.typmod,
+        pg.len > 0 && pg.len <= 8, pg.len === 8 ? 'd' : pg.len === 2 ? 's' : 'i', pg.len === -1 ? 'x' : 'p', '',
+        !c.nullable, false, false, '', '', false, true, 0, collation, null, null, null, null,
+      ]);
+    });
+  }
+  return rows;
+}
+
+export function databaseRow(database: string): Value[] {
+  return [
+    stableOid('database', database), database, OWNER_OID, 6, 'c', false, true, -1, 0, 0, 1663, 'C', 'C', null, null,
+    null, null,
+  ];
+}
+
+/** Empty system tables clients join against (psql \d, pgJDBC metadata). */
+export const EMPTY_TABLES: readonly Omit<TableDef, 'rows'>[] = [
+  { name: 'pg_index', columns: `indexrelid ${OID}, indrelid ${OID}, indnatts SMALLINT, indnkeyatts SMALLINT, indisunique BOOLEAN, indnullsnotdistinct BOOLEAN, indisprimary BOOLEAN, indisexclusion BOOLEAN, indimmediate BOOLEAN, indisclustered BOOLEAN, indisvalid BOOLEAN, indcheckxmin BOOLEAN, indisready BOOLEAN, indislive BOOLEAN, indisreplident BOOLEAN, indkey SMALLINT[], indcollation ${OID}[], indclass ${OID}[], indoption SMALLINT[], indexprs VARCHAR, indpred VARCHAR` },
+  { name: 'pg_constraint', columns: `oid ${OID}, conname VARCHAR, connamespace ${OID}, contype VARCHAR, condeferrable BOOLEAN, condeferred BOOLEAN, convalidated BOOLEAN, conrelid ${OID}, contypid ${OID}, conindid ${OID}, conparentid ${OID}, confrelid ${OID}, confupdtype VARCHAR, confdeltype VARCHAR, confmatchtype VARCHAR, conislocal BOOLEAN, coninhcount SMALLINT, connoinherit BOOLEAN, conkey SMALLINT[], confkey SMALLINT[], conpfeqop ${OID}[], conppeqop ${OID}[], conffeqop ${OID}[], confdelsetcols SMALLINT[], conexclop ${OID}[], conbin VARCHAR` },
+  { name: 'pg_attrdef', columns: `oid ${OID}, adrelid ${OID}, adnum SMALLINT, adbin VARCHAR` },
+  { name: 'pg_description', columns: `objoid ${OID}, classoid ${OID}, objsubid INTEGER, description VARCHAR` },
+  { name: 'pg_inherits', columns: `inhrelid ${OID}, inhparent ${OID}, inhseqno INTEGER, inhdetachpending BOOLEAN` },
+  { name: 'pg_policy', columns: `oid ${OID}, polname VARCHAR, polrelid ${OID}, polcmd VARCHAR, polpermissive BOOLEAN, polroles ${OID}[], polqual VARCHAR, polwithcheck VARCHAR` },
+  { name: 'pg_statistic_ext', columns: `oid ${OID}, stxrelid ${OID}, stxname VARCHAR, stxnamespace ${OID}, stxowner ${OID}, stxstattarget INTEGER, stxkeys SMALLINT[], stxkind VARCHAR[], stxexprs VARCHAR` },
+  { name: 'pg_publication', columns: `oid ${OID}, pubname VARCHAR, pubowner ${OID}, puballtables BOOLEAN, pubinsert BOOLEAN, pubupdate BOOLEAN, pubdelete BOOLEAN, pubtruncate BOOLEAN, pubviaroot BOOLEAN` },
+  { name: 'pg_publication_namespace', columns: `oid ${OID}, pnpubid ${OID}, pnnspid ${OID}` },
+  { name: 'pg_publication_rel', columns: `oid ${OID}, prpubid ${OID}, prrelid ${OID}, prqual VARCHAR, prattrs SMALLINT[]` },
+  { name: 'pg_rewrite', columns: `oid ${OID}, rulename VARCHAR, ev_class ${OID}, ev_type VARCHAR, ev_enabled VARCHAR, is_instead BOOLEAN, ev_qual VARCHAR, ev_action VARCHAR` },
+  { name: 'pg_depend', columns: `classid ${OID}, objid ${OID}, objsubid INTEGER, refclassid ${OID}, refobjid ${OID}, refobjsubid INTEGER, deptype VARCHAR` },
+  { name: 'pg_enum', columns: `oid ${OID}, enumtypid ${OID}, enumsortorder REAL, enumlabel VARCHAR` },
+  { name: 'pg_extension', columns: `oid ${OID}, extname VARCHAR, extowner ${OID}, extnamespace ${OID}, extrelocatable BOOLEAN, extversion VARCHAR, extconfig ${OID}[], extcondition VARCHAR[]` },
+  { name: 'pg_proc', columns: `oid ${OID}, proname VARCHAR, pronamespace ${OID}, proowner ${OID}, prolang ${OID}, procost REAL, prorows REAL, provariadic ${OID}, prosupport VARCHAR, prokind VARCHAR, prosecdef BOOLEAN, proleakproof BOOLEAN, proisstrict BOOLEAN, proretset BOOLEAN, provolatile VARCHAR, proparallel VARCHAR, pronargs SMALLINT, pronargdefaults SMALLINT, prorettype ${OID}, proargtypes ${OID}[], proallargtypes ${OID}[], proargmodes VARCHAR[], proargnames VARCHAR[], proargdefaults VARCHAR, protrftypes ${OID}[], prosrc VARCHAR, probin VARCHAR, prosqlbody VARCHAR, proconfig VARCHAR[], proacl VARCHAR[]` },
+  { name: 'pg_matviews', columns: 'schemaname VARCHAR, matviewname VARCHAR, matviewowner VARCHAR, tablespace VARCHAR, hasindexes BOOLEAN, ispopulated BOOLEAN, definition VARCHAR' },
+  { name: 'pg_indexes', columns: 'schemaname VARCHAR, tablename VARCHAR, indexname VARCHAR, tablespace VARCHAR, indexdef VARCHAR' },
+  { name: 'pg_stat_activity', columns: `datid ${OID}, datname VARCHAR, pid INTEGER, leader_pid INTEGER, usesysid ${OID}, usename VARCHAR, application_name VARCHAR, client_addr VARCHAR, client_hostname VARCHAR, client_port INTEGER, backend_start TIMESTAMPTZ, xact_start TIMESTAMPTZ, query_start TIMESTAMPTZ, state_change TIMESTAMPTZ, wait_event_type VARCHAR, wait_event VARCHAR, state VARCHAR, backend_xid BIGINT, backend_xmin BIGINT, query_id BIGINT, query VARCHAR, backend_type VARCHAR` },
+];
+
+export const POPULATED_COLUMNS = {
+  pg_namespace: `oid ${OID}, nspname VARCHAR, nspowner ${OID}, nspacl VARCHAR[]`,
+  pg_class: `oid ${OID}, relname VARCHAR, relnamespace ${OID}, reltype ${OID}, reloftype ${OID}, relowner ${OID}, relam ${OID}, relfilenode ${OID}, reltablespace ${OID}, relpages INTEGER, reltuples REAL, relallvisible INTEGER, reltoastrelid ${OID}, relhasindex BOOLEAN, relisshared BOOLEAN, relpersistence VARCHAR, relkind VARCHAR, relnatts SMALLINT, relchecks SMALLINT, relhasrules BOOLEAN, relhastriggers BOOLEAN, relhassubclass BOOLEAN, relrowsecurity BOOLEAN, relforcerowsecurity BOOLEAN, relispopulated BOOLEAN, relreplident VARCHAR, relispartition BOOLEAN, relrewrite ${OID}, relfrozenxid BIGINT, relminmxid BIGINT, relacl VARCHAR[], reloptions VARCHAR[], relpartbound VARCHAR`,
+  pg_attribute: `attrelid ${OID}, attname VARCHAR, atttypid ${OID}, attstattarget INTEGER, attlen SMALLINT, attnum SMALLINT, attndims SMALLINT, attcacheoff INTEGER, atttypmod INTEGER, attbyval BOOLEAN, attalign VARCHAR, attstorage VARCHAR, attcompression VARCHAR, attnotnull BOOLEAN, atthasdef BOOLEAN, atthasmissing BOOLEAN, attidentity VARCHAR, attgenerated VARCHAR, attisdropped BOOLEAN, attislocal BOOLEAN, attinhcount SMALLINT, attcollation ${OID}, attacl VARCHAR[], attoptions VARCHAR[], attfdwoptions VARCHAR[], attmissingval VARCHAR`,
+  pg_type: `oid ${OID}, typname VARCHAR, typnamespace ${OID}, typowner ${OID}, typlen SMALLINT, typbyval BOOLEAN, typtype VARCHAR, typcategory VARCHAR, typispreferred BOOLEAN, typisdefined BOOLEAN, typdelim VARCHAR, typrelid ${OID}, typsubscript VARCHAR, typelem ${OID}, typarray ${OID}, typinput VARCHAR, typoutput VARCHAR, typreceive VARCHAR, typsend VARCHAR, typmodin VARCHAR, typmodout VARCHAR, typanalyze VARCHAR, typalign VARCHAR, typstorage VARCHAR, typnotnull BOOLEAN, typbasetype ${OID}, typtypmod INTEGER, typndims INTEGER, typcollation ${OID}, typdefaultbin VARCHAR, typdefault VARCHAR, typacl VARCHAR[]`,
+  pg_database: `oid ${OID}, datname VARCHAR, datdba ${OID}, encoding INTEGER, datlocprovider VARCHAR, datistemplate BOOLEAN, datallowconn BOOLEAN, datconnlimit INTEGER, datfrozenxid BIGINT, datminmxid BIGINT, dattablespace ${OID}, datcollate VARCHAR, datctype VARCHAR, daticulocale VARCHAR, daticurules VARCHAR, datcollversion VARCHAR, datacl VARCHAR[]`,
+  pg_am: `oid ${OID}, amname VARCHAR, amhandler VARCHAR, amtype VARCHAR`,
+  pg_collation: `oid ${OID}, collname VARCHAR, collnamespace ${OID}, collowner ${OID}, collprovider VARCHAR, collisdeterministic BOOLEAN, collencoding INTEGER, collcollate VARCHAR, collctype VARCHAR, colliculocale VARCHAR, collicurules VARCHAR, collversion VARCHAR`,
+  pg_roles: `rolname VARCHAR, rolsuper BOOLEAN, rolinherit BOOLEAN, rolcreaterole BOOLEAN, rolcreatedb BOOLEAN, rolcanlogin BOOLEAN, rolreplication BOOLEAN, rolconnlimit INTEGER, rolpassword VARCHAR, rolvaliduntil TIMESTAMPTZ, rolbypassrls BOOLEAN, rolconfig VARCHAR[], oid ${OID}`,
+  pg_user: `usename VARCHAR, usesysid ${OID}, usecreatedb BOOLEAN, usesuper BOOLEAN, userepl BOOLEAN, usebypassrls BOOLEAN, passwd VARCHAR, valuntil TIMESTAMPTZ, useconfig VARCHAR[]`,
+} as const;
+
+export const AM_ROWS: Value[][] = [
+  [2, 'heap', 'heap_tableam_handler', 't'],
+  [403, 'btree', 'bthandler', 'i'],
+  [405, 'hash', 'hashhandler', 'i'],
+];
+
+export const COLLATION_ROWS: Value[][] = [
+  [100, 'default', PG_CATALOG_NSP_OID, OWNER_OID, 'd', true, -1, null, null, null, null, null],
+  [950, 'C', PG_CATALOG_NSP_OID, OWNER_OID, 'c', true, -1, 'C', 'C', null, null, null],
+  [951, 'POSIX', PG_CATALOG_NSP_OID, OWNER_OID, 'c', true, -1, 'POSIX', 'POSIX', null, null, null],
+];
+
+export { PUBLIC_NSP_OID };
