@@ -112,10 +112,11 @@ export function writeTime(buf: Uint8Array, pos: number, micros: number): number 
 }
 
 /**
- * EncodeTimezone: '+HH', '+HH:MM' or '+HH:MM:SS'. `offsetSeconds` is east of
- * UTC (DuckDB's and ISO's sign, the opposite of PostgreSQL's internal tz).
+ * EncodeTimezone: '+HH', '+HH:MM' or '+HH:MM:SS' ('+HH:MM' at least in XSD
+ * style, which json output uses). `offsetSeconds` is east of UTC (DuckDB's
+ * and ISO's sign, the opposite of PostgreSQL's internal tz).
  */
-export function writeOffset(buf: Uint8Array, pos: number, offsetSeconds: number): number {
+export function writeOffset(buf: Uint8Array, pos: number, offsetSeconds: number, xsd = false): number {
   buf[pos++] = offsetSeconds >= 0 ? 43 : 45;
   let s = Math.abs(offsetSeconds);
   const h = Math.floor(s / 3600);
@@ -123,7 +124,7 @@ export function writeOffset(buf: Uint8Array, pos: number, offsetSeconds: number)
   const m = Math.floor(s / 60);
   s -= m * 60;
   pos = writeMinPadded(buf, pos, h, 2);
-  if (m === 0 && s === 0) return pos;
+  if (m === 0 && s === 0 && !xsd) return pos;
   buf[pos++] = 58;
   pos = writePadded(buf, pos, m, 2);
   if (s === 0) return pos;
@@ -135,31 +136,32 @@ export function writeOffset(buf: Uint8Array, pos: number, offsetSeconds: number)
  * timestamp_out / timestamptz_out for a finite value split into days since
  * 1970-01-01 and microseconds within the day (0 <= micros < MICROS_PER_DAY).
  * With an offset, it is printed before the BC suffix, as PostgreSQL does.
+ * `xsd`: the XSD form json output uses ('T' separator, offset with minutes).
  */
-export function writeTimestampParts(buf: Uint8Array, pos: number, days: number, micros: number, offsetSeconds?: number): number {
+export function writeTimestampParts(buf: Uint8Array, pos: number, days: number, micros: number, offsetSeconds?: number, xsd = false): number {
   pos = writeYmd(buf, pos, days);
   const bc = ymd[0]! <= 0;
-  buf[pos++] = 32;
+  buf[pos++] = xsd ? 84 : 32;
   pos = writeTime(buf, pos, micros);
-  if (offsetSeconds !== undefined) pos = writeOffset(buf, pos, offsetSeconds);
+  if (offsetSeconds !== undefined) pos = writeOffset(buf, pos, offsetSeconds, xsd);
   return bc ? writeBC(buf, pos) : pos;
 }
 
 /** Split microseconds since 1970 (a Number, exact below 2^53) and write the timestamp. */
-export function writeTimestamp(buf: Uint8Array, pos: number, micros: number, offsetSeconds?: number): number {
+export function writeTimestamp(buf: Uint8Array, pos: number, micros: number, offsetSeconds?: number, xsd = false): number {
   const days = Math.floor(micros / MICROS_PER_DAY);
-  return writeTimestampParts(buf, pos, days, micros - days * MICROS_PER_DAY, offsetSeconds);
+  return writeTimestampParts(buf, pos, days, micros - days * MICROS_PER_DAY, offsetSeconds, xsd);
 }
 
 /** Same for a bigint (timestamps more than ~285 years from 1970 exceed 2^53 µs). */
-export function writeTimestampBig(buf: Uint8Array, pos: number, micros: bigint, offsetSeconds?: number): number {
+export function writeTimestampBig(buf: Uint8Array, pos: number, micros: bigint, offsetSeconds?: number, xsd = false): number {
   let days = micros / 86_400_000_000n;
   let rem = micros - days * 86_400_000_000n;
   if (rem < 0n) {
     days -= 1n;
     rem += 86_400_000_000n;
   }
-  return writeTimestampParts(buf, pos, Number(days), Number(rem), offsetSeconds);
+  return writeTimestampParts(buf, pos, Number(days), Number(rem), offsetSeconds, xsd);
 }
 
 /** Convenience for callers off the hot path (tests, parameters, catalog). */

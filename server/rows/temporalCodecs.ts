@@ -139,6 +139,16 @@ export class TimestampCodec extends Codec {
     }
   }
   text(out: MessageWriter, i: number): void {
+    this.write(out, i, false);
+  }
+  /** PostgreSQL's to_json form: XSD ('T', offset with minutes), quoted. */
+  override json(out: MessageWriter, i: number): void {
+    out.ensure(MAX_TIMESTAMPTZ_TEXT + 2);
+    out.buf[out.pos++] = 34;
+    this.write(out, i, true);
+    out.buf[out.pos++] = 34;
+  }
+  private write(out: MessageWriter, i: number, xsd: boolean): void {
     const lo = this.halves[2 * i]!;
     const hi = this.halves[2 * i + 1]!;
     out.ensure(MAX_TIMESTAMPTZ_TEXT);
@@ -150,19 +160,19 @@ export class TimestampCodec extends Codec {
     const us = this.fastMicros(lo, hi);
     const zone = this.zone;
     if (us === us) {
-      if (zone === null) out.pos = writeTimestamp(out.buf, out.pos, us);
+      if (zone === null) out.pos = writeTimestamp(out.buf, out.pos, us, undefined, xsd);
       else {
         const off = zone.offsetAt(Math.floor(us / 1_000_000));
-        out.pos = writeTimestamp(out.buf, out.pos, us + off * 1_000_000, off);
+        out.pos = writeTimestamp(out.buf, out.pos, us + off * 1_000_000, off, xsd);
       }
       return;
     }
     const big = this.bigMicros(lo, hi);
-    if (zone === null) out.pos = writeTimestampBig(out.buf, out.pos, big);
+    if (zone === null) out.pos = writeTimestampBig(out.buf, out.pos, big, undefined, xsd);
     else {
       const secs = big / 1_000_000n - (big < 0n && big % 1_000_000n !== 0n ? 1n : 0n);
       const off = zone.offsetAt(Number(secs));
-      out.pos = writeTimestampBig(out.buf, out.pos, big + BigInt(off) * 1_000_000n, off);
+      out.pos = writeTimestampBig(out.buf, out.pos, big + BigInt(off) * 1_000_000n, off, xsd);
     }
   }
   binary(out: MessageWriter, i: number): void {
