@@ -34,7 +34,7 @@ interface LibpgError {
 }
 
 /**
- * libpg-query positions are byte offsets into the UTF-8 text; PostgreSQL
+ * libpg-query's statement and token locations are byte offsets into the UTF-8 text; PostgreSQL
  * reports character positions. Convert (identity for ASCII).
  */
 function byteToCharOffset(text: string, byteOffset: number): number {
@@ -43,6 +43,8 @@ function byteToCharOffset(text: string, byteOffset: number): number {
 }
 
 export function parseStatements(text: string): ParsedStatement[] {
+  // libpg-query rejects the empty string ("Query cannot be empty"); PostgreSQL answers EmptyQueryResponse.
+  if (text.trim() === '') return [];
   let result: { stmts?: { stmt?: PgNode; stmt_location?: number; stmt_len?: number }[] };
   try {
     result = parseSync(text) as typeof result;
@@ -50,8 +52,8 @@ export function parseStatements(text: string): ParsedStatement[] {
     const err = e as LibpgError;
     const details = err.sqlDetails;
     if (details) {
-      const position = byteToCharOffset(text, details.cursorPosition) + 1;
-      throw new SqlError('42601', details.message, position);
+      // cursorPosition is already a 0-based character offset (unlike stmt_location and scan offsets, which are bytes)
+      throw new SqlError('42601', details.message, details.cursorPosition + 1);
     }
     throw new SqlError('42601', err.message ?? 'syntax error');
   }

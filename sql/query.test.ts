@@ -1,0 +1,199 @@
+import type { RelationCatalog } from './catalogView.js';
+import { SqlError } from './errors.js';
+import { loadParser, parseStatements } from './parse.js';
+import { planQuery, type QueryContext } from './query.js';
+
+const catalog: RelationCatalog = {
+  listSchemas: () => ['public', 'sales'],
+  getTable: (schema, name) =>
+    schema === 'sales' && name === 'orders'
+      ? { schema, name, columns: [{ name: 'id', duckType: 'INTEGER', nullable: true }] }
+      : undefined,
+};
+
+const ctx = (over: Partial<QueryContext> = {}): QueryContext => ({
+  database: 'demo',
+  searchPath: ['sales', 'public'],
+  user: 'alice',
+  settings: (n) => ({ server_version: '16.4 (lakegate)', application_name: 'psql' })[n],
+  backendPid: 777,
+  catalog,
+  ...over,
+});
+
+beforeAll(async () => {
+  await loadParser();
+});
+
+const plan = (sql: string, c = ctx()) => planQuery(parseStatements(sql)[0]!, c);
+
+function refusal(sql: string, c = ctx()): SqlError {
+  try {
+    plan(sql, c);
+  } catch (e) {
+    if (e instanceof SqlError) return e;
+    throw e;
+  }
+  throw new Error(`planned: ${sql}`);
+}
+
+describe('planQuery: deny by default', () => {
+  it('control: an allowed query over the same table plans', () => {
+    expect(plan('SELECT id FROM sales.orders').sql).toContain('demo.sales.orders AS orders');
+  });
+
+  it.each([
+    ["SELECT * FROM read_parquet('/etc/passwd')", 'read_parquet'],
+    ["SELECT * FROM read_csv_auto('/data/x.csv')", 'read_csv_auto'],
+    ["SELECT * FROM glob('/**')", 'glob'],
+    ['SELECT * FROM duckdb_secrets()', 'duckdb_secrets'],
+    ["SELECT * FROM query('SELECT 1')", 'query'],
+    ["SELECT * FROM query_table('sales.orders')", 'query_table'],
+    ['SELECT duckdb_functions()', 'duckdb_functions'],
+    ["SELECT read_text('/etc/passwd')", 'read_text'],
+    ["SELECT main.read_parquet('x')", 'main.read_parquet'],
+    ["SELECT lakegate_pg.pgc.format_type(23, -1)", 'lakegate_pg.pgc.format_type'],
+  ])('%s → 42883 naming %s', (sql, name) => {
+    const e = refusal(sql);
+    expect(e.code).toBe('42883');
+    expect(e.message).toBe(`function ${name}(…) does not exist`);
+    expect(e.position).toBeGreaterThan(0);
+  });
+
+  it('refuses node kinds not on the allowlist with 0A000', () => {
+    expect(refusal('SELECT * FROM sales.orders TABLESAMPLE SYSTEM (10)')).toMatchObject({ code: '0A000', message: 'TABLESAMPLE is not supported' });
+    expect(refusal('SELECT * FROM sales.orders FOR UPDATE').code).toBe('0A000');
+    expect(refusal('SELECT * INTO t2 FROM sales.orders').code).toBe('0A000');
+    expect(refusal("SELECT xmlelement(name a)").code).toBe('0A000');
+    expect(refusal('EXPLAIN ANALYZE SELECT * FROM sales.orders').message).toBe('EXPLAIN option ANALYZE is not supported');
+    expect(refusal('INSERT INTO sales.orders VALUES (1)').code).toBe('0A000');
+  });
+
+  it('refuses operators outside the list and schema-qualified operators', () => {
+    expect(refusal('SELECT 1 @> 2').code).toBe('42883');
+    expect(refusal('SELECT 1 OPERATOR(main.+) 2').code).toBe('42883');
+  });
+
+  it('refuses types PostgreSQL would not know and qualified user types', () => {
+    expect(refusal("SELECT 'x'::main.sometype").code).toBe('42704');
+    expect(refusal("SELECT 'x'::hugeint").message).toBe('type "hugeint" does not exist');
+  });
+
+  it('refuses other databases the way PostgreSQL does', () => {
+    const e = refusal('SELECT * FROM other.sales.orders');
+    expect([e.code, e.message]).toEqual(['0A000', 'cross-database references are not implemented: other.sales.orders']);
+    expect(refusal('SELECT * FROM lakegate_pg.pgc.pg_class').code).toBe('0A000');
+  });
+
+  it('reports unknown relations as 42P01 with the position', () => {
+    const e = refusal('SELECT * FROM nosuch');
+    expect([e.code, e.message, e.position]).toEqual(['42P01', 'relation "nosuch" does not exist', 15]);
+    expect(refusal('SELECT * FROM sales.nosuch').message).toBe('relation "sales.nosuch" does not exist');
+    expect(refusal('SELECT * FROM pg_catalog.nosuch').message).toBe('relation "pg_catalog.nosuch" does not exist');
+    // not on the search path → not found, as in PostgreSQL
+    expect(refusal('SELECT * FROM orders', ctx({ searchPath: ['public'] })).code).toBe('42P01');
+  });
+});
+
+describe('planQuery: name resolution', () => {
+  it('a CTE never satisfies a qualified reference', () => {
+    const p = plan('WITH orders AS (SELECT 1 AS id) SELECT * FROM sales.orders');
+    expect(p.sql).toContain('FROM demo.sales.orders AS orders');
+    expect(p.tables.map((t) => `${t.schema}.${t.name}`)).toEqual(['sales.orders']);
+  });
+
+  it('an unqualified name in CTE scope is the CTE; outside its scope it is the table', () => {
+    const p = plan('WITH orders AS (SELECT 1 AS id) SELECT * FROM orders');
+    expect(p.tables).toHaveLength(0);
+    // the CTE is not visible inside its own (non-recursive) body
+    const q = plan('WITH orders AS (SELECT * FROM orders) SELECT * FROM orders');
+    expect(q.tables).toHaveLength(1);
+    // a sibling CTE sees the earlier one, not a later one
+    expect(plan('WITH a AS (SELECT 1 AS id), b AS (SELECT * FROM a) SELECT * FROM b').tables).toHaveLength(0);
+    expect(refusal('WITH b AS (SELECT * FROM a), a AS (SELECT 1 AS id) SELECT * FROM b').code).toBe('42P01');
+  });
+
+  it('resolves three-part, two-part and search_path names and keeps the alias', () => {
+    expect(plan('SELECT o.id FROM demo.sales.orders o').sql).toContain('demo.sales.orders AS o');
+    expect(plan('SELECT id FROM orders').sql).toContain('demo.sales.orders AS orders');
+  });
+
+  it('walks subqueries, joins, set operations and sublinks', () => {
+    const p = plan(
+      `SELECT * FROM (SELECT id FROM orders) s JOIN (sales.orders a JOIN orders b USING (id)) ON true
+       WHERE EXISTS (SELECT 1 FROM orders) UNION SELECT id, id, id, id FROM demo.sales.orders`,
+    );
+    expect(p.tables).toHaveLength(5);
+  });
+
+  it('maps pg_catalog and information_schema, unqualified pg_ names included, to the emulation', () => {
+    const p = plan('SELECT relname FROM pg_class c JOIN pg_catalog.pg_namespace n ON true, information_schema.tables');
+    expect(p.sql).toContain('lakegate_pg.pgc.pg_class AS c');
+    expect(p.sql).toContain('lakegate_pg.pgc.pg_namespace AS n');
+    expect(p.sql).toContain('lakegate_pg.infs.tables AS tables');
+  });
+});
+
+describe('planQuery: dialect', () => {
+  it('folds session functions to literals from the context', () => {
+    const p = plan(
+      "SELECT current_user, session_user, current_role, user, current_catalog, current_database(), current_schema, version(), current_setting('application_name'), pg_backend_pid()",
+    );
+    expect(p.sql).toContain("'alice' AS \"current_user\"");
+    expect(p.sql).toContain("'demo' AS \"current_catalog\"");
+    expect(p.sql).toContain("'sales' AS \"current_schema\"");
+    expect(p.sql).toMatch(/'PostgreSQL 16\.4 \(lakegate 0\.1\.0\) on x86_64-pc-linux-gnu, compiled by .*, 64-bit' AS version/);
+    expect(p.sql).toContain("'psql' AS current_setting");
+    expect(p.sql).toContain('777 AS pg_backend_pid');
+    expect(refusal("SELECT current_setting('nope')")).toMatchObject({ code: '42704', message: 'unrecognized configuration parameter "nope"' });
+    expect(plan("SELECT current_setting('nope', true)").sql).toContain('NULL');
+  });
+
+  it('current_schemas: implicit pg_catalog only when asked, existing schemas only', () => {
+    expect(plan('SELECT current_schemas(true)', ctx({ searchPath: ['$user', 'sales'] })).sql).toContain("ARRAY['pg_catalog', 'sales']");
+    expect(plan('SELECT current_schemas(false)', ctx({ searchPath: ['$user', 'sales'] })).sql).toContain("ARRAY['sales']");
+  });
+
+  it('strips pg_catalog from types, operators and functions; drops the default collation', () => {
+    const p = plan("SELECT x::pg_catalog.text, 'a' OPERATOR(pg_catalog.~) '^a' COLLATE pg_catalog.default, pg_catalog.lower('A') FROM (SELECT 1 AS x) t");
+    expect(p.sql).not.toContain('pg_catalog');
+    expect(p.sql).not.toContain('COLLATE');
+    expect(p.sql).toContain("regexp_matches('a', '^a')");
+    expect(refusal("SELECT 'a' COLLATE \"de_DE\"").code).toBe('0A000');
+  });
+
+  it('turns PostgreSQL array literals into arrays for ANY / ALL / = and casts', () => {
+    expect(plan("SELECT 'a' = ANY('{a,\"b c\",NULL}')").sql).toContain("= ANY (ARRAY['a', 'b c', NULL])");
+    expect(plan("SELECT 'w' <> ALL('{x,y}'::text[])").sql).toContain("ARRAY['x', 'y']");
+  });
+
+  it('resolves reg* literals to emulation OIDs and reg* columns through output functions', () => {
+    expect(plan("SELECT 'pg_class'::regclass, 'pg_catalog.pg_namespace'::pg_catalog.regclass").sql).toContain('1259');
+    expect(plan("SELECT 'int4'::regtype, 'text[]'::regtype").sql).toMatch(/23 .*1009/);
+    expect(plan("SELECT 'pg_catalog.array_in'::regproc").sql).toContain("'array_in'");
+    expect(plan("SELECT 'pg_catalog'::regnamespace").sql).toContain('11');
+    expect(refusal("SELECT 'nosuch'::regclass").code).toBe('42P01');
+    expect(plan('SELECT oid::regclass FROM pg_class').sql).toContain('lakegate_pg.pgc.regclass_out(oid');
+  });
+
+  it('names output columns as PostgreSQL does before rewriting', () => {
+    const p = plan("SELECT pg_catalog.format_type(23, -1), 1 + 1, (SELECT 1 AS z), count(*), 'x'::text, CASE WHEN true THEN 1 END");
+    expect(p.sql).toContain('AS format_type');
+    expect(p.sql).toContain('AS "?column?"');
+    expect(p.sql).toContain('AS z');
+    expect(p.sql).toContain('AS count');
+    expect(p.sql).toContain('AS text');
+    expect(p.sql).toContain('AS "case"');
+  });
+
+  it('runs scalar generate_series as rows', () => {
+    expect(plan('SELECT generate_series(1, 5)').sql).toContain('unnest(generate_series(1, 5))');
+  });
+
+  it('plans EXPLAIN of a query', () => {
+    const p = plan('EXPLAIN SELECT * FROM orders');
+    expect(p.kind).toBe('explain');
+    expect(p.sql).toContain('EXPLAIN');
+    expect(p.sql).toContain('demo.sales.orders');
+  });
+});
