@@ -38,9 +38,13 @@ export class Engine {
       await opts.prepare?.(admin);
       // The lock-down: from here on no statement may touch files, the network
       // or the configuration, whoever sends it.
-      await admin.run('SET enable_external_access = false');
-      await admin.run("SET TimeZone = 'UTC'");
-      await admin.run('SET lock_configuration = true');
+      // PostgreSQL semantics the engine must share: integer / integer is an
+      // integer, and session time zones are applied by the gateway, so the
+      // engine computes in UTC.
+      await admin.run('SET GLOBAL integer_division = true');
+      await admin.run("SET GLOBAL TimeZone = 'UTC'");
+      await admin.run('SET GLOBAL enable_external_access = false');
+      await admin.run('SET GLOBAL lock_configuration = true');
     } finally {
       admin.closeSync();
     }

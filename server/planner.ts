@@ -5,14 +5,22 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { loadDuckDbCatalog, type Catalog } from '../catalog/catalog.js';
+import { installPgCatalog } from '../catalog/pgCatalog.js';
 import { planQuery } from '../sql/query.js';
 import type { Config } from './config.js';
 import type { QueryPlanner } from './query.js';
 
 export async function createPlanner(admin: DuckDBConnection, config: Config): Promise<QueryPlanner> {
   const catalogs = new Map<string, Catalog>();
-  for (const database of Object.keys(config.databases)) {
-    catalogs.set(database, await loadDuckDbCatalog(admin, database));
+  const databases = Object.keys(config.databases);
+  if (databases.length !== 1) {
+    // The pg_catalog emulation is one per engine today.
+    throw new Error('lakegate serves exactly one database per process for now');
+  }
+  for (const database of databases) {
+    const catalog = await loadDuckDbCatalog(admin, database);
+    await installPgCatalog(admin, { database, catalog });
+    catalogs.set(database, catalog);
   }
   return {
     plan(stmt, ctx) {
