@@ -62,6 +62,27 @@ function runProcess(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv
   });
 }
 
+/** False once the process has exited (a zombie, not yet reaped by run.sh, counts as exited). */
+function processAlive(pid: number): boolean {
+  try {
+    return !/^State:\s+[ZX]/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Before each measurement: a lakegate that died is reported once, with the time, and not measured again. */
+const deadReported = new Set<string>();
+function targetUp(t: Target, before: string): boolean {
+  if (t.pidKind !== 'process' || processAlive(t.pid)) return true;
+  if (!deadReported.has(t.name)) {
+    deadReported.add(t.name);
+    emit({ kind: 'note', text: `${t.name} (pid ${t.pid}) was found dead at ${new Date().toISOString()}, before ${before}; see its log` });
+    log(`${t.name} (pid ${t.pid}) is DEAD (found before ${before})`);
+  }
+  return false;
+}
+
 const envFor = (t: Target): NodeJS.ProcessEnv => ({ ...process.env, PGHOST: '127.0.0.1', PGPORT: String(t.port) });
 
 // ------------------------------------------------------------------ server memory
@@ -196,6 +217,7 @@ async function streaming(): Promise<void> {
         for (const t of streamTargets) {
           const acc = runs.get(t.name)!;
           if (acc.error) continue;
+          if (!targetUp(t, `${client} stream of ${rows} rows`)) { acc.error = 'server process died before this run'; continue; }
           const rss = new PeakRss(t);
           rss.start();
           const r = client === 'psql' ? await streamPsql(t, rows) : await streamNode(t, rows, rss);
@@ -239,6 +261,10 @@ async function latency(): Promise<void> {
     for (const [name, mode] of points) {
       const t = byName(name);
       if (!t) continue;
+      if (!targetUp(t, `pgbench ${mode} ${clients} client(s)`)) {
+        emit({ kind: 'latency', target: name, clients, mode, rows, seconds: latencySeconds, count: 0, failed: 0, p50us: NaN, p99us: NaN, tps: NaN, error: 'server process died before this run' });
+        continue;
+      }
       const prefix = `pgb_${name}_${mode}_${clients}`;
       const args = ['-n', '-M', mode, '-f', script, '-c', String(clients), '-j', String(Math.min(clients, 2)),
         '-T', String(latencySeconds), '--log', `--log-prefix=${join(work, prefix)}`, '-h', '127.0.0.1', '-p', String(t.port), 'demo'];

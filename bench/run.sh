@@ -247,6 +247,14 @@ TARGETS="postgres=$PGPORT_BENCH:postmaster:$PG_POSTMASTER_PID,pgbouncer=$PGB_POR
   --latency-seconds "$LAT_SECONDS" --pgbench "$PGBENCH" --pgbouncer-prepared "$PGB_PREPARED" \
   --work "$TMP" --out "$RESULTS"
 
+if [ -n "$LG_PID" ] && ! kill -0 "$LG_PID" 2>/dev/null; then
+  set +e; wait "$LG_PID"; LG_RC=$?; set -e
+  SIG=""; [ "$LG_RC" -gt 128 ] && SIG=" = signal $(kill -l $((LG_RC - 128)) 2>/dev/null || echo $((LG_RC - 128)))"
+  log "lakegate exited during the run: status $LG_RC$SIG; last lines of its log:"; tail -5 "$TMP/lakegate.log" | sed 's/^/    /'
+  echo "{\"kind\":\"note\",\"text\":\"lakegate (pid $LG_PID) exited during the run with status $LG_RC$SIG\"}" >> "$RESULTS"
+  LG_PID=""
+fi
+
 # ---------------------------------------------------------------- report
 {
   echo "{\"kind\":\"machine\",\"nproc\":$(nproc),\"memMiB\":$(free -m | awk '/^Mem:/{print $2}'),\"cpu\":\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//; s/"//g')\",\"postgres\":\"$("$PGBIN/postgres" --version | awk '{print $3}')\",\"pgbouncer\":\"$PGB_VERSION\",\"node\":\"$(node --version)\",\"commit\":\"$(git rev-parse --short HEAD 2>/dev/null || echo '?')\",\"quick\":$QUICK,\"elapsedSec\":$(( $(date +%s) - START_EPOCH ))}"
