@@ -2,7 +2,7 @@
  * The contract between the engine (DuckDB results) and the wire (PostgreSQL
  * RowDescription / DataRow / Bind parameters). Implemented in server/rows/.
  */
-import type { DuckDBDataChunk } from '@duckdb/node-api';
+import type { DuckDBDataChunk, DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import type { MessageWriter } from '../../protocol/writer.js';
 
 /** One RowDescription field, as PostgreSQL describes it. */
@@ -29,4 +29,14 @@ export interface FormatContext {
 export interface RowEncoder {
   /** Append one complete DataRow message per row of rows [from, to) of the chunk. */
   encodeChunk(chunk: DuckDBDataChunk, out: MessageWriter, from: number, to: number): void;
+}
+
+/**
+ * One decoded Bind parameter (server/rows/params.ts decodeParam(index, oid,
+ * format, raw, target, ctx?), index 0-based): bind it with
+ * `prepared.bindValue(index + 1, value, type)`; a null value binds a typed NULL.
+ */
+export interface DecodedParam {
+  value: DuckDBValue;
+  type: DuckDBType;
 }

@@ -2,7 +2,7 @@
  * Run one query on an in-memory DuckDB and put its first chunk through the
  * row encoder: the DuckDB half of the differential tests against PostgreSQL.
  */
-import { DuckDBInstance, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBResult, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { MessageWriter } from '../../protocol/writer.js';
 import { createRowEncoder } from '../../server/rows/encoder.js';
 import { parseDataRow } from './pgRaw.js';
@@ -19,7 +19,23 @@ export async function openDuck(): Promise<DuckDBConnection> {
 }
 
 export async function encodeQuery(conn: DuckDBConnection, sql: string, format: 0 | 1, timeZone = 'UTC'): Promise<EncodedResult> {
-  const result = await conn.run(sql);
+  return encodeResult(await conn.run(sql), format, timeZone);
+}
+
+/** Prepare `sql`, bind each parameter as given (1-based in order), run, encode. */
+export async function encodePrepared(
+  conn: DuckDBConnection,
+  sql: string,
+  binds: { value: DuckDBValue; type: DuckDBType }[],
+  format: 0 | 1,
+  timeZone = 'UTC',
+): Promise<EncodedResult> {
+  const prepared = await conn.prepare(sql);
+  binds.forEach((b, i) => prepared.bindValue(i + 1, b.value, b.type));
+  return encodeResult(await prepared.run(), format, timeZone);
+}
+
+async function encodeResult(result: DuckDBResult, format: 0 | 1, timeZone: string): Promise<EncodedResult> {
   const types = result.columnTypes();
   const encoder = createRowEncoder(types, [format], { timeZone });
   const out = new MessageWriter(256);
