@@ -1,7 +1,7 @@
 /**
  * The emulation's functions as DuckDB macros. A macro body is expanded into the
  * caller's query, so its own table aliases are prefixed lg_ to never capture the
- * caller's `c` or `n`.
+ * caller's `c` or `n`; macros that call each other use distinct prefixes.
  * (SQL macros run in the engine,
  * no JS call per row). They take PostgreSQL OIDs: DuckDB's own pg_catalog
  * functions of the same names use DuckDB's internal type ids.
@@ -23,11 +23,11 @@ export function macroStatements(owner: string): string[] {
         WHEN t = 1042 AND m >= 4 THEN 'character(' || (m - 4) || ')'
         ELSE coalesce((SELECT lg_t.formatted FROM ${S}.lg_type_names lg_t WHERE lg_t.oid = t), '???') END`),
     m(`pg_table_is_visible(rel, path) AS EXISTS (
-        SELECT 1 FROM ${S}.pg_class lg_c JOIN ${S}.pg_namespace lg_n ON lg_n.oid = lg_c.relnamespace
-        WHERE lg_c.oid = rel AND list_contains(path, lg_n.nspname) AND NOT EXISTS (
-          SELECT 1 FROM ${S}.pg_class lg_c2 JOIN ${S}.pg_namespace lg_n2 ON lg_n2.oid = lg_c2.relnamespace
-          WHERE lg_c2.relname = lg_c.relname AND list_contains(path, lg_n2.nspname)
-            AND list_position(path, lg_n2.nspname) < list_position(path, lg_n.nspname)))`),
+        SELECT 1 FROM ${S}.pg_class lg_vc JOIN ${S}.pg_namespace lg_vn ON lg_vn.oid = lg_vc.relnamespace
+        WHERE lg_vc.oid = rel AND list_contains(path, lg_vn.nspname) AND NOT EXISTS (
+          SELECT 1 FROM ${S}.pg_class lg_vc2 JOIN ${S}.pg_namespace lg_vn2 ON lg_vn2.oid = lg_vc2.relnamespace
+          WHERE lg_vc2.relname = lg_vc.relname AND list_contains(path, lg_vn2.nspname)
+            AND list_position(path, lg_vn2.nspname) < list_position(path, lg_vn.nspname)))`),
     m(`pg_type_is_visible(t) AS EXISTS (SELECT 1 FROM ${S}.pg_type lg_t WHERE lg_t.oid = t)`),
     m(`pg_encoding_to_char(e) AS CASE e WHEN 6 THEN 'UTF8' WHEN 0 THEN 'SQL_ASCII' ELSE '' END`),
     // No defaults, partition bounds, policies or index predicates exist, so the stored text is NULL.

@@ -25,71 +25,71 @@ const SVF_NAMES: Record<string, string> = {
   SVFOP_CURRENT_SCHEMA: 'current_schema',
 };
 
-/** PostgreSQL's name for an expression, or undefined where it would say ?column?. */
-export function figureColname(node: unknown): string | undefined {
+/**
+ * PostgreSQL's name for an expression and how strongly it holds (2: a real
+ * name, 1: a fallback such as `case` or a type name, 0: none → ?column?).
+ */
+export function figureColname(node: unknown): [string | undefined, number] {
   const kind = nodeKind(node);
-  if (!kind) return undefined;
+  if (!kind) return [undefined, 0];
   const f = (node as Record<string, Fields>)[kind]!;
   switch (kind) {
     case 'ColumnRef': {
       const fields = f['fields'] as unknown[];
       const last = fields[fields.length - 1];
-      return nodeKind(last) === 'String' ? names([last])[0] : undefined;
+      return nodeKind(last) === 'String' ? [names([last])[0], 2] : [undefined, 0];
     }
     case 'A_Indirection': {
       const ind = f['indirection'] as unknown[];
       for (let i = ind.length - 1; i >= 0; i--) {
-        if (nodeKind(ind[i]) === 'String') return names([ind[i]])[0];
-        if (nodeKind(ind[i]) === 'A_Star') return undefined;
+        if (nodeKind(ind[i]) === 'String') return [names([ind[i]])[0], 2];
+        if (nodeKind(ind[i]) === 'A_Star') return [undefined, 0];
       }
       return figureColname(f['arg']);
     }
     case 'FuncCall': {
       const n = names(f['funcname']);
-      return n[n.length - 1];
+      return [n[n.length - 1], 2];
     }
     case 'A_Expr':
-      return f['kind'] === 'AEXPR_NULLIF' ? 'nullif' : undefined;
+      return f['kind'] === 'AEXPR_NULLIF' ? ['nullif', 2] : [undefined, 0];
     case 'TypeCast': {
       const inner = figureColname(f['arg']);
-      if (inner) return inner;
+      if (inner[1] > 1) return inner;
       const t = names(f['typeName']?.names);
-      const tn = t[t.length - 1];
-      return tn ? typeDisplayName(tn) : undefined;
+      return t.length ? [t[t.length - 1], 1] : inner;
     }
     case 'CollateClause':
       return figureColname(f['arg']);
     case 'SubLink':
-      if (f['subLinkType'] === 'EXISTS_SUBLINK') return 'exists';
-      if (f['subLinkType'] === 'ARRAY_SUBLINK') return 'array';
+      if (f['subLinkType'] === 'EXISTS_SUBLINK') return ['exists', 2];
+      if (f['subLinkType'] === 'ARRAY_SUBLINK') return ['array', 2];
       if (f['subLinkType'] === 'EXPR_SUBLINK') {
-        const sel = f['subselect']?.SelectStmt;
-        const first = sel?.targetList?.[0]?.ResTarget;
-        return first?.name ?? figureColname(first?.val);
+        const first = f['subselect']?.SelectStmt?.targetList?.[0]?.ResTarget;
+        if (first?.name) return [first.name, 2];
+        return figureColname(first?.val);
       }
-      return undefined;
-    case 'CaseExpr':
-      return 'case';
+      return [undefined, 0];
+    case 'CaseExpr': {
+      // named after the ELSE result when that has a name: psql's `CASE … ELSE c.reloftype::regtype::text END` is "reloftype"
+      const inner = figureColname(f['defresult']);
+      return inner[1] > 1 ? inner : ['case', 1];
+    }
     case 'A_ArrayExpr':
-      return 'array';
+      return ['array', 2];
     case 'RowExpr':
-      return 'row';
+      return ['row', 2];
     case 'CoalesceExpr':
-      return 'coalesce';
+      return ['coalesce', 2];
     case 'MinMaxExpr':
-      return f['op'] === 'IS_GREATEST' ? 'greatest' : 'least';
+      return [f['op'] === 'IS_GREATEST' ? 'greatest' : 'least', 2];
     case 'SQLValueFunction':
-      return SVF_NAMES[String(f['op'])];
+      return [SVF_NAMES[String(f['op'])], 2];
     case 'GroupingFunc':
-      return 'grouping';
+      return ['grouping', 2];
     default:
-      return undefined;
+      return [undefined, 0];
   }
-}
-
-/** A cast to a built-in type is named by the type as PostgreSQL spells it (`'1'::int4` → int4). */
-function typeDisplayName(typname: string): string {
-  return typname;
 }
 
 /** Give every unaliased, non-star target its PostgreSQL name (`?column?` where PG says so). */
@@ -103,7 +103,7 @@ export function nameTargets(root: unknown): void {
       const vk = nodeKind(val);
       // Plain column references keep DuckDB's naming, which already matches, and `t.*` must stay a star.
       if (vk === 'ColumnRef') continue;
-      rt['name'] = figureColname(val) ?? '?column?';
+      rt['name'] = figureColname(val)[0] ?? '?column?';
     }
   });
 }

@@ -8,7 +8,7 @@ import { IGNORED_COLLATIONS } from './authorize.js';
 import type { RelationCatalog } from './catalogView.js';
 import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS, EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 import { SqlError, pos } from './errors.js';
-import { regCast } from './regTypes.js';
+import { regCast, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
 import {
   intConst,
@@ -27,6 +27,8 @@ export interface DialectContext extends ResolveContext {
   backendPid: number;
   catalog: RelationCatalog;
 }
+
+const TEXT_TYPES = new Set(['text', 'varchar', 'name']);
 
 const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
 
@@ -151,6 +153,17 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     throw new SqlError('42704', `type "${parts.join('.')}" does not exist`, pos(tn['location']));
   }
   const isArray = Array.isArray(tn['arrayBounds']) && tn['arrayBounds'].length > 0;
+  // 'pg_class'::regclass::text prints the name in PostgreSQL, not the OID
+  const inner = (f['arg'] as Fields | undefined)?.['TypeCast'];
+  if (!isArray && TEXT_TYPES.has(typname) && inner && constString(inner['arg']) !== undefined) {
+    const innerParts = names(inner['typeName']?.['names']);
+    if (innerParts[innerParts.length - 1] === 'regclass') {
+      regCast('regclass', inner['arg'], ctx, inner['typeName']?.['location']); // validates: unknown names are 42P01
+      const written = splitQualifiedName(constString(inner['arg'])!);
+      replaceNode(v.node, strConst(written[written.length - 1]!));
+      return;
+    }
+  }
   if (!isArray && ['regclass', 'regtype', 'regproc', 'regprocedure', 'regnamespace'].includes(typname)) {
     replaceNode(v.node, regCast(typname, f['arg'], ctx, tn['location']));
     return;

@@ -69,6 +69,14 @@ describe('planQuery: deny by default', () => {
     expect(refusal('INSERT INTO sales.orders VALUES (1)').code).toBe('0A000');
   });
 
+  it('checks set-operation arms, which libpg-query stores without a node wrapper', () => {
+    expect(refusal("SELECT 1 UNION SELECT * FROM read_parquet('x') ").code).toBe('42883');
+    expect(refusal('SELECT 1 UNION (SELECT 1 FOR UPDATE)').code).toBe('0A000');
+    const p = plan('SELECT 1 UNION ALL (WITH orders AS (SELECT 2) SELECT * FROM sales.orders)');
+    expect(p.tables).toHaveLength(1);
+    expect(p.sql).toContain('demo.sales.orders AS orders');
+  });
+
   it('refuses operators outside the list and schema-qualified operators', () => {
     expect(refusal('SELECT 1 @> 2').code).toBe('42883');
     expect(refusal('SELECT 1 OPERATOR(main.+) 2').code).toBe('42883');

@@ -102,6 +102,11 @@ export function resolveRelations(root: unknown, ctx: ResolveContext): TableRefer
   const tables: TableReference[] = [];
   walk(root, ({ kind, node, fields: f, path }) => {
     if (kind !== 'RangeVar') return;
+    // Rewrite the fields object itself: a RangeVar stored inline has no wrapper to swap.
+    const rewrite = (fields: Fields): void => {
+      for (const k of Object.keys(f)) delete f[k];
+      Object.assign(f, fields);
+    };
     const name = String(f['relname']);
     const schema = f['schemaname'] as string | undefined;
     const catalog = f['catalogname'] as string | undefined;
@@ -109,27 +114,28 @@ export function resolveRelations(root: unknown, ctx: ResolveContext): TableRefer
     if (schema === undefined && catalog === undefined && ctesInScope(path).has(name)) return false;
     const resolved = resolveRelation({ catalog, schema, name }, ctx, f['location']);
     const alias = (f['alias'] as Fields | undefined) ?? { aliasname: name };
+    const location = f['location'];
     if (resolved.kind === 'emulated') {
-      node['RangeVar'] = {
+      rewrite({
         catalogname: EMULATION_DB,
         schemaname: resolved.schema === 'pg_catalog' ? PGC_SCHEMA : INFO_SCHEMA,
         relname: resolved.name,
         inh: true,
         relpersistence: 'p',
         alias,
-        location: f['location'],
-      };
+        location,
+      });
       return false;
     }
-    node['RangeVar'] = {
+    rewrite({
       catalogname: ctx.database,
       schemaname: resolved.table.schema,
       relname: resolved.table.name,
       inh: true,
       relpersistence: 'p',
       alias,
-      location: f['location'],
-    };
+      location,
+    });
     tables.push({
       schema: resolved.table.schema,
       name: resolved.table.name,

@@ -38,17 +38,46 @@ export function nodeKind(x: unknown): string | undefined {
 }
 
 /**
+ * Typed fields stored without a wrapper: `SelectStmt.larg` is a SelectStmt,
+ * `FuncCall.over` a WindowDef… They are reported under these kinds so that
+ * checks keyed on kind (authorization, CTE scope) see them. null marks plain
+ * value holders (A_Const's ival/sval…) that are not nodes at all.
+ */
+const INLINE_KINDS: Readonly<Record<string, string | null>> = {
+  'SelectStmt.larg': 'SelectStmt',
+  'SelectStmt.rarg': 'SelectStmt',
+  'SelectStmt.withClause': 'WithClause',
+  'SelectStmt.intoClause': 'IntoClause',
+  'IntoClause.rel': 'RangeVar',
+  'FuncCall.over': 'WindowDef',
+  'TypeCast.typeName': 'TypeName',
+  '*.alias': 'Alias',
+  '*.join_using_alias': 'Alias',
+  'A_Const.ival': null,
+  'A_Const.sval': null,
+  'A_Const.fval': null,
+  'A_Const.boolval': null,
+  'A_Const.bsval': null,
+};
+
+/** Kind reported for an unwrapped object the walker has no type for; authorization refuses it. */
+export const unknownInline = (holderKind: string | undefined, key: string | undefined): string =>
+  `unknown field ${holderKind ?? '?'}.${key ?? '?'}`;
+
+/**
  * Depth-first, parents before children. Returning false from the visitor
  * skips that node's children (e.g. after replacing it with trusted SQL).
+ * Inline typed fields are reported with a detached wrapper: they cannot be
+ * replaced through `node`, only edited through `fields`.
  */
 export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
   const path: PathStep[] = [];
-  const visitValue = (value: unknown): void => {
+  const visitValue = (value: unknown, holderKind: string | undefined, key: string | undefined): void => {
     if (Array.isArray(value)) {
       value.forEach((item, i) => {
         const last = path[path.length - 1];
         if (last) last.index = i;
-        visitValue(item);
+        visitValue(item, holderKind, key);
       });
       const last = path[path.length - 1];
       if (last) delete last.index;
@@ -73,18 +102,24 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
       if (k3) visitFields(value[k3]!, k3);
       return;
     }
-    visitFields(value, undefined);
+    const exact = `${holderKind}.${key}`;
+    const typed = exact in INLINE_KINDS ? INLINE_KINDS[exact] : INLINE_KINDS[`*.${key}`];
+    if (typed === null) return visitFields(value, undefined);
+    if (typed === undefined && Object.keys(value).length === 0) return;
+    const inlineKind = typed ?? unknownInline(holderKind, key);
+    if (visitor({ kind: inlineKind, node: { [inlineKind]: value }, fields: value, path }) === false) return;
+    visitFields(value, inlineKind);
   };
   const visitFields = (holder: Fields, kind: string | undefined): void => {
     for (const key of Object.keys(holder)) {
       const v = holder[key];
       if (typeof v !== 'object' || v === null) continue;
       path.push({ holder, kind, key });
-      visitValue(v);
+      visitValue(v, kind, key);
       path.pop();
     }
   };
-  visitValue(root);
+  visitValue(root, undefined, undefined);
 }
 
 /** Replace a wrapped node in place (parents hold references to the wrapper object). */

@@ -1,0 +1,117 @@
+/**
+ * Differential test: the captured psql 15 and pgJDBC 42.5.5 catalog queries
+ * run on a real PostgreSQL holding the same table and, through planQuery, on
+ * DuckDB with the emulation. The meaningful columns must agree. PostgreSQL
+ * is required: without its binaries startPostgres() rejects and this fails.
+ */
+import pg from 'pg';
+import { startPostgres, type RealPostgres } from '../tests/support/realPostgres.js';
+import { PGJDBC, PSQL } from './fixtures/clientQueries.js';
+import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
+
+type Rows = { columns: string[]; rows: (string | null)[][] };
+
+let server: RealPostgres;
+let client: pg.Client;
+let engine: DemoEngine;
+
+const norm = (v: unknown): string | null =>
+  v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : String(v);
+
+async function onPostgres(sql: string, searchPath: string[]): Promise<Rows> {
+  await client.query(`SET search_path = ${searchPath.map((s) => (s === '$user' ? '"$user"' : s)).join(', ')}`);
+  const r = await client.query({ text: sql, rowMode: 'array' });
+  return { columns: r.fields.map((f) => f.name), rows: (r.rows as unknown[][]).map((row) => row.map(norm)) };
+}
+
+/** Both sides, projected to the columns that mean the same thing on both (owner names and OIDs differ by design). */
+async function both(sql: string, searchPath: string[], cols?: number[]): Promise<[Rows, Rows]> {
+  const [a, b] = [await onPostgres(sql, searchPath), await engine.query(sql, searchPath)];
+  const pick = (r: Rows): Rows =>
+    cols ? { columns: cols.map((i) => r.columns[i]!), rows: r.rows.map((row) => cols.map((i) => row[i] ?? null)) } : r;
+  return [pick(a), pick(b)];
+}
+
+beforeAll(async () => {
+  server = await startPostgres();
+  const admin = new pg.Client({ host: server.host, port: server.port, user: 'postgres', database: 'postgres' });
+  await admin.connect();
+  await admin.query('CREATE DATABASE demo');
+  await admin.end();
+  client = new pg.Client({ host: server.host, port: server.port, user: 'postgres', database: 'demo' });
+  await client.connect();
+  // The column types lakegate advertises for DuckDB's INTEGER, VARCHAR, DECIMAL(10,2) (sql/pgTypes.ts).
+  await client.query('CREATE SCHEMA sales');
+  await client.query('CREATE TABLE sales.orders (id integer, ssn text, amount numeric(10,2), region text)');
+  engine = await startDemoEngine();
+}, 120000);
+
+afterAll(async () => {
+  await client?.end();
+  await server?.stop();
+});
+
+describe('psql 15 meta-commands agree with PostgreSQL', () => {
+  it.each([
+    ['\\dt', ['sales']],
+    ['\\dt', ['$user', 'public']],
+    ['\\dt sales.*', ['$user', 'public']],
+  ] as const)('%s (search_path %j): schema, name, type', async (cmd, path) => {
+    const [want, got] = await both(PSQL[cmd]![0]!, [...path], [0, 1, 2]);
+    expect(got).toEqual(want);
+  });
+
+  it('\\dn: schema names', async () => {
+    const [want, got] = await both(PSQL['\\dn']![0]!, ['public'], [0]);
+    expect(got).toEqual(want);
+  });
+
+  it('\\l: the database row (name, encoding, collation, locale provider)', async () => {
+    const [want, got] = await both(PSQL['\\l']![0]!, ['public'], [0, 2, 3, 4, 5, 6]);
+    expect(got.columns).toEqual(want.columns);
+    expect(got.rows).toEqual(want.rows.filter((r) => r[0] === 'demo'));
+  });
+
+  it.each([
+    ['\\d sales.orders', ['$user', 'public']],
+    ['\\d orders', ['sales']],
+  ] as const)('%s: every query psql sends', async (cmd, path) => {
+    const [lookup, ...rest] = PSQL[cmd]!;
+    const pgLookup = await onPostgres(lookup!, [...path]);
+    const ours = await engine.query(lookup!, [...path]);
+    expect(ours.columns).toEqual(pgLookup.columns);
+    expect(ours.rows.map((r) => r.slice(1))).toEqual(pgLookup.rows.map((r) => r.slice(1)));
+    expect(ours.rows).toHaveLength(1);
+    for (const q of rest) {
+      const want = await onPostgres(q.replaceAll('{{OID}}', pgLookup.rows[0]![0]!), [...path]);
+      const got = await engine.query(q.replaceAll('{{OID}}', ours.rows[0]![0]!), [...path]);
+      expect({ q, columns: got.columns }).toEqual({ q, columns: want.columns });
+      expect({ q, rows: got.rows }).toEqual({ q, rows: want.rows });
+    }
+  });
+});
+
+describe('pgJDBC 42.5.5 DatabaseMetaData agrees with PostgreSQL', () => {
+  it.each(['getSchemas', 'getTables', 'getColumns', 'getPrimaryKeys', 'getImportedKeys', 'getIndexInfo', 'maxIndexKeys'])(
+    '%s',
+    async (name) => {
+      const [want, got] = await both(PGJDBC[name]!, ['public']);
+      expect(got.columns).toEqual(want.columns);
+      expect(got.rows).toEqual(want.rows);
+    },
+  );
+});
+
+describe('information_schema and pg_tables agree with PostgreSQL', () => {
+  it.each([
+    `select column_name, data_type, character_maximum_length, numeric_precision, numeric_scale, is_nullable, ordinal_position
+       from information_schema.columns where table_schema = 'sales' and table_name = 'orders' order by ordinal_position`,
+    `select table_catalog, table_schema, table_name, table_type from information_schema.tables where table_schema = 'sales'`,
+    `select catalog_name, schema_name from information_schema.schemata where schema_name in ('sales', 'public') order by 2`,
+    `select schemaname, tablename from pg_catalog.pg_tables where schemaname = 'sales'`,
+    `select distinct nspname from pg_namespace where nspname = 'sales'`,
+  ])('%s', async (sql) => {
+    const [want, got] = await both(sql, ['public']);
+    expect(got).toEqual(want);
+  });
+});

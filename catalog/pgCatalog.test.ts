@@ -1,0 +1,135 @@
+import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS, EMULATION_DB, INFORMATION_SCHEMA_RELATIONS, PG_CATALOG_RELATIONS } from '../sql/emulation.js';
+import { PGJDBC, PSQL } from './fixtures/clientQueries.js';
+import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
+
+let engine: DemoEngine;
+
+beforeAll(async () => {
+  engine = await startDemoEngine();
+});
+
+describe('installPgCatalog', () => {
+  it('creates every relation the planner maps to', async () => {
+    for (const name of Object.keys(PG_CATALOG_RELATIONS)) {
+      const r = await engine.query(`SELECT count(*) FROM pg_catalog.${name}`);
+      expect(r.rows).toHaveLength(1);
+    }
+    for (const name of Object.keys(INFORMATION_SCHEMA_RELATIONS)) {
+      const r = await engine.query(`SELECT count(*) FROM information_schema.${name}`);
+      expect(r.rows).toHaveLength(1);
+    }
+  });
+
+  it('creates every function the planner redirects to', async () => {
+    const r = await engine.conn.runAndReadAll(
+      `SELECT DISTINCT function_name FROM duckdb_functions() WHERE database_name = '${EMULATION_DB}'`,
+    );
+    const have = new Set(r.getRowsJson().map((row) => String(row[0])));
+    const missing = [...Object.keys(EMULATED_FUNCTIONS), ...EMULATED_TABLE_FUNCTIONS].filter((f) => !have.has(f));
+    expect(missing).toEqual([]);
+  });
+
+  it('lists the table with stable OIDs, PostgreSQL types and attnum from 1', async () => {
+    const r = await engine.query(
+      `SELECT c.oid, a.attnum, a.attname, a.atttypid, a.atttypmod, format_type(a.atttypid, a.atttypmod)
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid
+        WHERE n.nspname = 'sales' AND c.relname = 'orders' ORDER BY a.attnum`,
+    );
+    expect(r.rows.map((x) => x.slice(1))).toEqual([
+      ['1', 'id', '23', '-1', 'integer'],
+      ['2', 'ssn', '25', '-1', 'text'],
+      ['3', 'amount', '1700', String(((10 << 16) | 2) + 4), 'numeric(10,2)'],
+      ['4', 'region', '25', '-1', 'text'],
+    ]);
+    // derived from names, so a second engine (another process) agrees
+    const again = await startDemoEngine();
+    const r2 = await again.query(`SELECT oid FROM pg_class WHERE relname = 'orders'`);
+    expect(r2.rows[0]![0]).toBe(r.rows[0]![0]);
+    expect(Number(r.rows[0]![0])).toBeGreaterThanOrEqual(16384);
+  });
+
+  it('format_type takes PostgreSQL OIDs (DuckDB’s own takes its internal ids)', async () => {
+    const r = await engine.query(
+      `SELECT format_type(23, -1), format_type(701, NULL), format_type(1043, 14), format_type(1007, -1), format_type(1700, -1), format_type(NULL, -1)`,
+    );
+    expect(r.rows[0]).toEqual(['integer', 'double precision', 'character varying(10)', 'integer[]', 'numeric', null]);
+  });
+
+  it('pg_table_is_visible follows the session search_path', async () => {
+    const q = `SELECT pg_table_is_visible(oid) FROM pg_class WHERE relname = 'orders'`;
+    expect((await engine.query(q, ['sales'])).rows).toEqual([['true']]);
+    expect((await engine.query(q, ['public'])).rows).toEqual([['false']]);
+    expect((await engine.query(`SELECT pg_table_is_visible('pg_class'::regclass)`, ['public'])).rows).toEqual([['true']]);
+  });
+
+  it('regclass: literal to OID, OID back to the name (qualified when not visible)', async () => {
+    const lit = await engine.query(`SELECT 'sales.orders'::regclass = oid FROM pg_class WHERE relname = 'orders'`);
+    expect(lit.rows).toEqual([['true']]);
+    const q = `SELECT oid::regclass::text, 'pg_class'::regclass::text FROM pg_class WHERE relname = 'orders'`;
+    expect((await engine.query(q, ['public'])).rows).toEqual([['sales.orders', 'pg_class']]);
+    expect((await engine.query(q, ['sales'])).rows[0]![0]).toBe('orders');
+  });
+
+  it('regex operators match anywhere, as in PostgreSQL (DuckDB’s ~ is a full match)', async () => {
+    const r = await engine.query(`SELECT 'pg_toast_temp' ~ '^pg_toast', 'abc' ~ 'b', 'ABC' ~* 'b', 'abc' !~ 'b', 'x' !~* 'X'`);
+    expect(r.rows).toEqual([['true', 'true', 'true', 'false', 'false']]);
+  });
+
+  it('string array literals work with ANY, ALL and =', async () => {
+    const r = await engine.query(
+      `SELECT 'b' = ANY('{a,b}'), 'c' <> ALL('{a,b}'::text[]), relname FROM pg_class WHERE relname = ANY('{orders,nope}')`,
+    );
+    expect(r.rows).toEqual([['true', 'true', 'orders']]);
+  });
+
+  it('current_schemas, current_setting and version() come from the session', async () => {
+    const r = await engine.query(
+      `SELECT (current_schemas(true))[1], array_upper(current_schemas(false), 1), current_setting('server_version'), version() LIKE 'PostgreSQL 16.4 %'`,
+      ['sales', 'nosuch', 'public'],
+    );
+    expect(r.rows).toEqual([['pg_catalog', '2', '16.4 (lakegate)', 'true']]);
+  });
+
+  it('pg_settings carries the values clients read', async () => {
+    const r = await engine.query(
+      `SELECT name, setting FROM pg_settings WHERE name IN ('standard_conforming_strings', 'max_index_keys', 'server_version', 'search_path') ORDER BY name`,
+      ['sales'],
+    );
+    expect(r.rows).toEqual([
+      ['max_index_keys', '32'],
+      ['search_path', 'sales'],
+      ['server_version', '16.4 (lakegate)'],
+      ['standard_conforming_strings', 'on'],
+    ]);
+  });
+
+  it('a CTE named like the table does not shadow sales.orders (reads the real rows)', async () => {
+    const r = await engine.query(`WITH orders AS (SELECT 99 AS id) SELECT id FROM sales.orders ORDER BY id`);
+    expect(r.rows).toEqual([['1'], ['2']]);
+    const cte = await engine.query(`WITH orders AS (SELECT 99 AS id) SELECT id FROM orders`, ['sales']);
+    expect(cte.rows).toEqual([['99']]);
+  });
+
+  it('scalar generate_series returns rows and a table alias names its column', async () => {
+    expect((await engine.query('SELECT generate_series(1, 3)')).rows).toEqual([['1'], ['2'], ['3']]);
+    const r = await engine.query(`SELECT string_agg(CAST(s AS text), ',') FROM pg_catalog.generate_series(1, 3) s`);
+    expect(r.rows).toEqual([['1,2,3']]);
+  });
+
+  it('output column names follow PostgreSQL', async () => {
+    const r = await engine.query(`SELECT pg_catalog.format_type(23, -1), 1 + 1, count(*), current_user FROM pg_class`);
+    expect(r.columns).toEqual(['format_type', '?column?', 'count', 'current_user']);
+  });
+
+  it.each(Object.entries(PSQL).flatMap(([cmd, qs]) => qs.map((q, i) => [`${cmd} #${i + 1}`, q] as const)))(
+    'psql %s plans and runs',
+    async (_name, q) => {
+      const oid = (await engine.query(`SELECT oid FROM pg_class WHERE relname = 'orders'`)).rows[0]![0]!;
+      await expect(engine.query(q.replaceAll('{{OID}}', oid), ['sales'])).resolves.toBeDefined();
+    },
+  );
+
+  it.each(Object.entries(PGJDBC))('pgJDBC %s plans and runs', async (_name, q) => {
+    await expect(engine.query(q, ['sales'])).resolves.toBeDefined();
+  });
+});
