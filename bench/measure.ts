@@ -171,18 +171,20 @@ async function streamPsql(t: Target, rows: number): Promise<{ ms: number; error?
 }
 
 /**
- * node-postgres, extended protocol, unnamed portal fetched 10,000 rows at a time
- * (Execute with a row limit → PortalSuspended, as pg-cursor does), rowMode 'array',
- * each row counted and dropped: the client never holds the result.
+ * node-postgres, extended protocol, rowMode 'array', each row counted and dropped
+ * (a 'row' listener and no callback: the client never holds the result).
+ * batch > 0: the unnamed portal is fetched `batch` rows at a time (Execute with a row
+ * limit → PortalSuspended → Execute …, as pg-cursor / pg-query-stream do);
+ * batch = 0: one Execute for all rows.
  */
-async function streamNode(t: Target, rows: number, rss: PeakRss): Promise<{ ms: number; error?: string }> {
+async function streamNode(t: Target, rows: number, rss: PeakRss, batch: number): Promise<{ ms: number; error?: string }> {
   const client = new pg.Client({ host: '127.0.0.1', port: t.port });
   client.on('error', () => { /* reported through the query */ });
   await client.connect();
   try {
     const t0 = performance.now();
     const count = await new Promise<number>((resolve, reject) => {
-      const q = new pg.Query({ text: `select * from ${tableName(rows)}`, rowMode: 'array', rows: 10_000, queryMode: 'extended' } as pg.QueryConfig & { rows: number; queryMode: string });
+      const q = new pg.Query({ text: `select * from ${tableName(rows)}`, rowMode: 'array', ...(batch > 0 ? { rows: batch } : {}), queryMode: 'extended' } as pg.QueryConfig & { rows: number; queryMode: string });
       let n = 0;
       let width = -1;
       const timer = setTimeout(() => reject(new Error(`timed out after ${streamTimeoutMs(rows) / 1000} s at ${n} rows`)), streamTimeoutMs(rows));
@@ -206,10 +208,12 @@ async function streamNode(t: Target, rows: number, rss: PeakRss): Promise<{ ms: 
   }
 }
 
+const STREAM_CLIENTS = ['psql', 'node-pg', 'node-pg-cursor'] as const;
+
 async function streaming(): Promise<void> {
   for (const rows of sizes) {
     await sampleCheck(rows);
-    for (const client of ['psql', 'node-pg'] as const) {
+    for (const client of STREAM_CLIENTS) {
       const runs = new Map<string, { times: number[]; hwmKb: number[]; anonKb: number[]; error?: string }>();
       for (const t of streamTargets) runs.set(t.name, { times: [], hwmKb: [], anonKb: [] });
       // Interleave the targets rep by rep so drift on a shared machine hits both alike.
@@ -220,7 +224,8 @@ async function streaming(): Promise<void> {
           if (!targetUp(t, `${client} stream of ${rows} rows`)) { acc.error = 'server process died before this run'; continue; }
           const rss = new PeakRss(t);
           rss.start();
-          const r = client === 'psql' ? await streamPsql(t, rows) : await streamNode(t, rows, rss);
+          const r = client === 'psql' ? await streamPsql(t, rows)
+            : await streamNode(t, rows, rss, client === 'node-pg-cursor' ? 10_000 : 0);
           rss.stop();
           if (r.error) {
             acc.error = r.error;

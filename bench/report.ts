@@ -39,11 +39,13 @@ const streams = of('stream');
 if (streams.length) {
   p('### Streaming `select * from bench.t_N` (7 columns), rows/s — median of the runs');
   p();
+  p('Clients: `psql` = `psql -At -c …` to /dev/null (simple query); `node-pg` = node-postgres, extended protocol, one Execute, rows counted and dropped; `node-pg-cursor` = the same, fetching the portal 10,000 rows per Execute (PortalSuspended), as pg-cursor does.');
+  p();
   p('| rows | client | PostgreSQL M rows/s | lakegate M rows/s | lakegate / PostgreSQL | target (≥ 1.00) |');
   p('|---|---|---|---|---|---|');
   const sizes = [...new Set(streams.map((s) => s.rows as number))].sort((a, b) => a - b);
   for (const rows of sizes) {
-    for (const client of ['psql', 'node-pg']) {
+    for (const client of ['psql', 'node-pg', 'node-pg-cursor']) {
       const pgS = streams.find((s) => s.target === 'postgres' && s.client === client && s.rows === rows);
       const lgS = streams.find((s) => s.target === 'lakegate' && s.client === client && s.rows === rows);
       if (!pgS) continue;
@@ -70,7 +72,7 @@ if (streams.length) {
   p('| rows | client | PostgreSQL peak RSS MiB (private) | lakegate peak RSS MiB (private) | lakegate / PostgreSQL peak RSS |');
   p('|---|---|---|---|---|');
   for (const rows of sizes) {
-    for (const client of ['psql', 'node-pg']) {
+    for (const client of ['psql', 'node-pg', 'node-pg-cursor']) {
       const pgS = streams.find((s) => s.target === 'postgres' && s.client === client && s.rows === rows);
       const lgS = streams.find((s) => s.target === 'lakegate' && s.client === client && s.rows === rows);
       if (!pgS) continue;
