@@ -1,11 +1,14 @@
 /**
  * UTC offset of an IANA zone at an instant, for timestamptz output in the
- * session TimeZone. Intl (ICU's tzdata) answers, and the answer is cached per
- * UTC hour: offsets change at most once within an hour, so an hour whose start
+ * session TimeZone. The system tzdata answers when it has the zone (what a
+ * PostgreSQL on this host uses, see tzif.ts); otherwise Intl (ICU's tzdata).
+ * Either answer is cached per UTC hour: offsets change at most once within an hour, so an hour whose start
  * and end offsets agree is constant, and an hour that holds a transition is
  * bisected once to the second. A chunk of timestamps then costs one Map lookup
  * per distinct hour instead of one Intl call per value.
  */
+
+import { loadTzif, tzOffsetAt, type TzData } from './tzif.js';
 
 const UTC_NAMES = new Set(['UTC', 'ETC/UTC', 'GMT', 'ETC/GMT', 'Z', 'ZULU', 'UCT', 'ETC/UCT', 'UNIVERSAL', 'ETC/UNIVERSAL', 'GREENWICH']);
 /** Instants outside what Date can represent are clamped; zones are fixed LMT / rule-based that far out. */
@@ -23,14 +26,16 @@ interface HourEntry {
 export class ZoneOffsets {
   readonly isUtc: boolean;
   private readonly fmt: Intl.DateTimeFormat | null;
+  private readonly tz: TzData | null;
   private readonly hours = new Map<number, HourEntry>();
   private lastHour = NaN;
   private lastEntry: HourEntry | null = null;
 
   constructor(readonly zone: string) {
     this.isUtc = UTC_NAMES.has(zone.toUpperCase());
+    this.tz = this.isUtc ? null : loadTzif(zone);
     // Throws RangeError for a zone ICU does not know: better at SET time than per row.
-    this.fmt = this.isUtc
+    this.fmt = this.isUtc || this.tz
       ? null
       : new Intl.DateTimeFormat('en-US', {
           timeZone: zone,
@@ -75,8 +80,9 @@ export class ZoneOffsets {
     return { start, end, switchAt: hi };
   }
 
-  /** Wall clock minus UTC at one instant, via Intl. */
+  /** Wall clock minus UTC at one instant. */
   private compute(utcSeconds: number): number {
+    if (this.tz) return tzOffsetAt(this.tz, utcSeconds);
     const t = Math.min(MAX_SECONDS, Math.max(MIN_SECONDS, utcSeconds));
     let year = 0;
     let month = 1;
