@@ -116,6 +116,16 @@ describe('installPgCatalog', () => {
     expect(r.rows).toEqual([['1,2,3']]);
   });
 
+  it('schema-qualified column references bind to the rewritten table', async () => {
+    const r = await engine.query('SELECT sales.orders.id, demo.sales.orders.region FROM demo.sales.orders ORDER BY 1');
+    expect(r.rows).toEqual([['1', 'EU'], ['2', 'US']]);
+  });
+
+  it('VALUES columns are column1, column2 … as in PostgreSQL', async () => {
+    const r = await engine.query("VALUES (1, 'a'), (2, 'b') ORDER BY 1");
+    expect(r).toEqual({ columns: ['column1', 'column2'], rows: [['1', 'a'], ['2', 'b']] });
+  });
+
   it('output column names follow PostgreSQL', async () => {
     const r = await engine.query(`SELECT pg_catalog.format_type(23, -1), 1 + 1, count(*), current_user FROM pg_class`);
     expect(r.columns).toEqual(['format_type', '?column?', 'count', 'current_user']);

@@ -106,8 +106,14 @@ export function authorize(root: unknown): void {
         }
         return;
       }
+      case 'DefElem': {
+        // options belong to EXPLAIN (checked there); anywhere else they are a construct we do not know
+        const parent = v.path[v.path.length - 1];
+        if (parent?.kind !== 'ExplainStmt') throw notSupported('options here', f['location']);
+        return;
+      }
       default:
-        return; // TypeCast is checked when sql/dialect.ts maps the type; DefElem only under ExplainStmt
+        return; // TypeCast is checked when sql/dialect.ts maps the type
     }
   });
 }

@@ -5,7 +5,7 @@
  * rewrites; so every unaliased target gets PostgreSQL's name as an explicit
  * alias before anything is rewritten.
  */
-import { names, nodeKind, walk, type Fields } from './walk.js';
+import { names, nodeKind, strNode, walk, type Fields } from './walk.js';
 
 const SVF_NAMES: Record<string, string> = {
   SVFOP_CURRENT_DATE: 'current_date',
@@ -92,10 +92,34 @@ export function figureColname(node: unknown): [string | undefined, number] {
   }
 }
 
+/**
+ * PostgreSQL names VALUES columns column1, column2…; DuckDB says col0, col1.
+ * The VALUES list moves into a derived table whose alias names them.
+ */
+function nameValues(fields: Fields, moved: WeakSet<object>): void {
+  const lists = fields['valuesLists'] as Fields[] | undefined;
+  if (!lists?.length || moved.has(fields)) return;
+  const width = ((lists[0]!['List']?.items ?? []) as unknown[]).length;
+  const inner: Fields = { valuesLists: lists, limitOption: 'LIMIT_OPTION_DEFAULT', op: 'SETOP_NONE' };
+  moved.add(inner);
+  delete fields['valuesLists'];
+  fields['targetList'] = [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }];
+  fields['fromClause'] = [
+    {
+      RangeSubselect: {
+        subquery: { SelectStmt: inner },
+        alias: { aliasname: '*VALUES*', colnames: Array.from({ length: width }, (_, i) => strNode(`column${i + 1}`)) },
+      },
+    },
+  ];
+}
+
 /** Give every unaliased, non-star target its PostgreSQL name (`?column?` where PG says so). */
 export function nameTargets(root: unknown): void {
+  const moved = new WeakSet<object>();
   walk(root, ({ kind, fields }) => {
     if (kind !== 'SelectStmt') return;
+    nameValues(fields, moved);
     for (const t of (fields['targetList'] ?? []) as Fields[]) {
       const rt = t['ResTarget'];
       if (!rt || rt['name'] !== undefined) continue;

@@ -1,7 +1,7 @@
 import type { RelationCatalog } from './catalogView.js';
 import { SqlError } from './errors.js';
 import { loadParser, parseStatements } from './parse.js';
-import { planQuery, type QueryContext } from './query.js';
+import { PlanCache, planQuery, type QueryContext } from './query.js';
 
 const catalog: RelationCatalog = {
   listSchemas: () => ['public', 'sales'],
@@ -139,6 +139,16 @@ describe('planQuery: name resolution', () => {
     expect(p.sql).toContain('lakegate_pg.pgc.pg_class AS c');
     expect(p.sql).toContain('lakegate_pg.pgc.pg_namespace AS n');
     expect(p.sql).toContain('lakegate_pg.infs.tables AS tables');
+  });
+});
+
+describe('PlanCache', () => {
+  it('reuses a plan for the same text and context, and re-plans when search_path changes', () => {
+    const cache = new PlanCache();
+    const stmt = parseStatements('SELECT id FROM orders')[0]!;
+    const a = cache.plan(stmt, ctx(), '');
+    expect(cache.plan(stmt, ctx(), '')).toBe(a);
+    expect(() => cache.plan(stmt, ctx({ searchPath: ['public'] }), '')).toThrow(SqlError);
   });
 });
 

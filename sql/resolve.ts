@@ -14,7 +14,7 @@ import {
   PGC_SCHEMA,
 } from './emulation.js';
 import { SqlError, pos, undefinedTable } from './errors.js';
-import { walk, type Fields, type PathStep, type PgNode } from './walk.js';
+import { names, strNode, walk, type Fields, type PathStep, type PgNode } from './walk.js';
 
 export interface ResolveContext {
   database: string;
@@ -97,9 +97,15 @@ function ctesInScope(path: readonly PathStep[]): Set<string> {
   return visible;
 }
 
-/** Rewrites every RangeVar in place; returns the user tables read. */
+/**
+ * Rewrites every RangeVar in place; returns the user tables read. Column
+ * references qualified with a schema (`sales.orders.id`) are shortened to the
+ * alias, which is all DuckDB knows the rewritten reference by.
+ */
 export function resolveRelations(root: unknown, ctx: ResolveContext): TableReference[] {
   const tables: TableReference[] = [];
+  /** written qualifier (`sales.orders`, `demo.sales.orders`) → alias; only for references the user did not alias */
+  const qualified = new Map<string, string>();
   walk(root, ({ kind, node, fields: f, path }) => {
     if (kind !== 'RangeVar') return;
     // Rewrite the fields object itself: a RangeVar stored inline has no wrapper to swap.
@@ -115,6 +121,10 @@ export function resolveRelations(root: unknown, ctx: ResolveContext): TableRefer
     const resolved = resolveRelation({ catalog, schema, name }, ctx, f['location']);
     const alias = (f['alias'] as Fields | undefined) ?? { aliasname: name };
     const location = f['location'];
+    if (!f['alias'] && schema !== undefined) {
+      qualified.set(`${schema}.${name}`, name);
+      if (catalog !== undefined) qualified.set(`${catalog}.${schema}.${name}`, name);
+    }
     if (resolved.kind === 'emulated') {
       rewrite({
         catalogname: EMULATION_DB,
@@ -145,5 +155,17 @@ export function resolveRelations(root: unknown, ctx: ResolveContext): TableRefer
     });
     return false;
   });
+  if (qualified.size > 0) shortenQualifiedColumns(root, qualified);
   return tables;
+}
+
+function shortenQualifiedColumns(root: unknown, qualified: Map<string, string>): void {
+  walk(root, ({ kind, fields }) => {
+    if (kind !== 'ColumnRef') return;
+    const parts = fields['fields'] as PgNode[];
+    if (parts.length < 3) return;
+    const prefix = names(parts.slice(0, -1));
+    const alias = qualified.get(prefix.join('.'));
+    if (alias !== undefined) fields['fields'] = [strNode(alias), parts[parts.length - 1]!];
+  });
 }
