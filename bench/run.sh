@@ -56,10 +56,25 @@ PGB_PID=""
 LG_PID=""
 AS_PG=()   # prefix that runs a command as the postgres user when we are root
 
+CHILD=""  # the step running now (bash runs traps only between commands, so steps run in the background)
+step() {
+  "$@" &
+  CHILD=$!
+  wait "$CHILD"
+  local rc=$?
+  CHILD=""
+  return $rc
+}
+
 cleanup() {
   local rc=$?
   set +e
   trap - EXIT INT TERM
+  if [ -n "$CHILD" ] && kill -0 "$CHILD" 2>/dev/null; then
+    pkill -TERM -P "$CHILD" 2>/dev/null  # its children (psql, pgbench) by parent pid
+    kill "$CHILD" 2>/dev/null
+    wait "$CHILD" 2>/dev/null
+  fi
   if [ -n "$LG_PID" ] && kill -0 "$LG_PID" 2>/dev/null; then
     kill "$LG_PID" 2>/dev/null
     for _ in $(seq 1 50); do kill -0 "$LG_PID" 2>/dev/null || break; sleep 0.1; done
@@ -165,7 +180,7 @@ PGPASSWORD=postgres psql -X -q -h 127.0.0.1 -p "$PGPORT_BENCH" -U postgres -d po
   -c "CREATE ROLE alice LOGIN PASSWORD 'alice'" -c "CREATE DATABASE demo OWNER alice" >/dev/null
 export PGUSER=alice PGPASSWORD=alice PGDATABASE=demo PGHOST=127.0.0.1 PGSSLMODE=disable PGAPPNAME=lakegate-bench
 log "loading PostgreSQL"
-"${TSX[@]}" "$HERE/load-postgres.ts" --port "$PGPORT_BENCH" --rows "$ROWS" --out "$RESULTS"
+step "${TSX[@]}" "$HERE/load-postgres.ts" --port "$PGPORT_BENCH" --rows "$ROWS" --out "$RESULTS"
 
 # ---------------------------------------------------------------- PgBouncer
 PGB_PORT=$(free_port)
@@ -207,7 +222,7 @@ LG_PORT=""
 if [ "$LAKEGATE" = 1 ]; then
   if [ "$BUILD" = 1 ]; then
     log "building lakegate (tsc)"
-    npx tsc -p tsconfig.json >"$TMP/tsc.log" 2>&1 || log "tsc reported errors (emitting anyway): $(head -3 "$TMP/tsc.log")"
+    step npx tsc -p tsconfig.json >"$TMP/tsc.log" 2>&1 || log "tsc reported errors (emitting anyway): $(head -3 "$TMP/tsc.log")"
   fi
   if [ ! -f dist/bin/lakegate.js ]; then
     log "dist/bin/lakegate.js missing: lakegate is not measured"
@@ -218,8 +233,8 @@ fi
 LGDIR="$TMP/lakegate"
 mkdir -p "$LGDIR"
 log "loading DuckDB ($LGDIR/demo.duckdb) and measuring DuckDB direct"
-"${TSX[@]}" "$HERE/load-duckdb.ts" --db "$LGDIR/demo.duckdb" --rows "$ROWS" --reps "$REPS" --out "$RESULTS"
-"${TSX[@]}" "$HERE/check-data.ts" --out "$RESULTS" --rows "$ROWS" || die "PostgreSQL and DuckDB hold different data"
+step "${TSX[@]}" "$HERE/load-duckdb.ts" --db "$LGDIR/demo.duckdb" --rows "$ROWS" --reps "$REPS" --out "$RESULTS"
+step "${TSX[@]}" "$HERE/check-data.ts" --out "$RESULTS" --rows "$ROWS" || die "PostgreSQL and DuckDB hold different data"
 
 if [ "$LAKEGATE" = 1 ]; then
   LG_PORT=$(free_port)
@@ -243,7 +258,7 @@ fi
 # ---------------------------------------------------------------- measure
 TARGETS="postgres=$PGPORT_BENCH:postmaster:$PG_POSTMASTER_PID,pgbouncer=$PGB_PORT:none:0"
 [ "$LAKEGATE" = 1 ] && TARGETS="lakegate=$LG_PORT:process:$LG_PID,$TARGETS"
-"${TSX[@]}" "$HERE/measure.ts" --targets "$TARGETS" --rows "$ROWS" --reps "$REPS" \
+step "${TSX[@]}" "$HERE/measure.ts" --targets "$TARGETS" --rows "$ROWS" --reps "$REPS" \
   --latency-seconds "$LAT_SECONDS" --pgbench "$PGBENCH" --pgbouncer-prepared "$PGB_PREPARED" \
   --work "$TMP" --out "$RESULTS"
 
