@@ -4,17 +4,18 @@
  * in-process through @duckdb/node-api (chunks only, and chunks converted to JS values).
  * Must run while lakegate is NOT running (DuckDB holds a file lock).
  *
- * usage: tsx bench/load-duckdb.ts --db DIR/demo.duckdb --rows 1000000,10000000 --out results.jsonl [--reps 3]
+ * usage: tsx bench/load-duckdb.ts --db DIR/demo.duckdb --rows 1000000,10000000 --out results.jsonl [--reps 3] [--latency-seconds 5]
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { appendFileSync } from 'node:fs';
-import { checksumSql, duckdbCreateSql, SCHEMA, tableName } from './lib/dataset.js';
-import { arg, median } from './lib/util.js';
+import { checksumSql, COLUMNS, duckdbCreateSql, SCHEMA, tableName } from './lib/dataset.js';
+import { arg, median, percentile } from './lib/util.js';
 
 const db = arg('db');
 const sizes = arg('rows').split(',').map(Number);
 const out = arg('out');
 const reps = Number(arg('reps', '3'));
+const latencyMs = Number(arg('latency-seconds', '5')) * 1000;
 
 const instance = await DuckDBInstance.create(db);
 const conn = await instance.connect();
@@ -57,6 +58,36 @@ for (const rows of sizes) {
     const client = convert ? 'duckdb-node-values' : 'duckdb-node-chunks';
     appendFileSync(out, JSON.stringify({ kind: 'stream', target: 'duckdb', client, rows, ms, times, rowsPerSec: rows / (ms / 1000) }) + '\n');
     process.stdout.write(`duckdb direct (${client}) ${rows} rows: ${(rows / (ms / 1000) / 1e6).toFixed(2)} M rows/s\n`);
+  }
+}
+
+// The in-process floor under lakegate's point-query latency: the same prepared
+// SELECT … WHERE id = $1 on DuckDB connections, 1 and 16 concurrent loops, random ids.
+{
+  const rows = sizes[0];
+  for (const clients of [1, 16]) {
+    const conns = await Promise.all(Array.from({ length: clients }, () => instance.connect()));
+    const lat: number[] = [];
+    const deadline = performance.now() + latencyMs;
+    let seed = 12345;
+    const nextId = (): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return 1 + (seed % rows); };
+    await Promise.all(conns.map(async (c) => {
+      const ps = await c.prepare(`SELECT ${COLUMNS.join(', ')} FROM ${tableName(rows)} WHERE id = $1`);
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        ps.bindInteger(1, nextId());
+        const r = await ps.runAndReadAll();
+        if (r.currentRowCount !== 1) throw new Error('duckdb point query returned ' + r.currentRowCount + ' rows');
+        r.getRows();
+        lat.push((performance.now() - t0) * 1000);
+      }
+    }));
+    for (const c of conns) c.closeSync();
+    const sorted = Float64Array.from(lat).sort();
+    const rec = { kind: 'latency', target: 'duckdb', clients, mode: 'in-process prepared', rows, seconds: latencyMs / 1000, count: sorted.length, failed: 0,
+      p50us: percentile(sorted, 50), p99us: percentile(sorted, 99), tps: sorted.length / (latencyMs / 1000) };
+    appendFileSync(out, JSON.stringify(rec) + '\n');
+    process.stdout.write(`duckdb direct point query, ${clients} connection(s): p50 ${(rec.p50us / 1000).toFixed(3)} ms, p99 ${(rec.p99us / 1000).toFixed(3)} ms, ${rec.tps.toFixed(0)} /s\n`);
   }
 }
 

@@ -89,12 +89,15 @@ if (lat.length) {
   p();
   p('PostgreSQL has a primary key on id; lakegate (DuckDB) has no index (DuckDB prunes by min/max zone maps; ids are stored in order).');
   p();
-  p('| clients | target | pgbench -M | tx | p50 ms | p99 ms | tps | lakegate / this p50 | lakegate / this p99 |');
+  p('DuckDB direct is the same prepared statement run in-process through @duckdb/node-api on 1 or 16 connections (not pgbench): the engine\'s floor under lakegate.');
+  p();
+  p('| clients | target | mode | tx | p50 ms | p99 ms | tps | lakegate / this p50 | lakegate / this p99 |');
   p('|---|---|---|---|---|---|---|---|---|');
   for (const clients of [1, 16]) {
     const lg = lat.find((l) => l.target === 'lakegate' && l.clients === clients && !l.error);
-    for (const l of lat.filter((x) => x.clients === clients)) {
-      const name = l.target === 'pgbouncer' ? 'PgBouncer → PostgreSQL' : l.target === 'postgres' ? 'PostgreSQL direct' : 'lakegate';
+    const order = ['lakegate', 'duckdb', 'postgres', 'pgbouncer'];
+    for (const l of lat.filter((x) => x.clients === clients).sort((a, b) => order.indexOf(a.target) - order.indexOf(b.target))) {
+      const name = { pgbouncer: 'PgBouncer → PostgreSQL', postgres: 'PostgreSQL direct', duckdb: 'DuckDB direct (in-process, no wire)', lakegate: 'lakegate' }[l.target as string] ?? l.target;
       const err = l.error ? ` (${l.error}${l.failed ? `, ${l.failed} failed` : ''})` : '';
       const self = l.target === 'lakegate';
       p(`| ${clients} | ${name}${err} | ${l.mode} | ${l.count} | ${ms(l.p50us)} | ${ms(l.p99us)} | ${Number.isFinite(l.tps) ? l.tps.toFixed(0) : '—'} | ${self ? '' : ratio(lg?.p50us, l.p50us)} | ${self ? '' : ratio(lg?.p99us, l.p99us)} |`);

@@ -233,7 +233,8 @@ fi
 LGDIR="$TMP/lakegate"
 mkdir -p "$LGDIR"
 log "loading DuckDB ($LGDIR/demo.duckdb) and measuring DuckDB direct"
-step "${TSX[@]}" "$HERE/load-duckdb.ts" --db "$LGDIR/demo.duckdb" --rows "$ROWS" --reps "$REPS" --out "$RESULTS"
+step "${TSX[@]}" "$HERE/load-duckdb.ts" --db "$LGDIR/demo.duckdb" --rows "$ROWS" --reps "$REPS" \
+  --latency-seconds "$(( LAT_SECONDS < 5 ? LAT_SECONDS : 5 ))" --out "$RESULTS"
 step "${TSX[@]}" "$HERE/check-data.ts" --out "$RESULTS" --rows "$ROWS" || die "PostgreSQL and DuckDB hold different data"
 
 if [ "$LAKEGATE" = 1 ]; then
