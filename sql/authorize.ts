@@ -6,7 +6,7 @@
  */
 import { notSupported, SqlError, pos, undefinedFunction } from './errors.js';
 import { ALLOWED_OPERATORS, isAllowedFunction } from './functions.js';
-import { names, walk, type Fields, type Visit } from './walk.js';
+import { inTableFunctionPosition, names, walk, type Fields, type Visit } from './walk.js';
 
 /** Kinds that carry no capability of their own; their children are still checked. */
 const PLAIN_KINDS: ReadonlySet<string> = new Set([
@@ -35,8 +35,7 @@ const display = (parts: string[]): string => parts.join('.');
 function checkFuncCall(v: Visit): void {
   const f = v.fields;
   const parts = names(f['funcname']);
-  const parent = v.path[v.path.length - 1];
-  const asTable = parent?.kind === 'RangeFunction' && parent.key === 'functions';
+  const asTable = inTableFunctionPosition(v.path);
   if (!isAllowedFunction(parts, asTable)) throw undefinedFunction(display(parts), f['location']);
   if (f['func_variadic']) throw notSupported('VARIADIC arguments', f['location']);
 }

@@ -11,6 +11,7 @@ import { SqlError, pos } from './errors.js';
 import { regCast, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
 import {
+  inTableFunctionPosition,
   intConst,
   names,
   replaceNode,
@@ -110,8 +111,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   const parts = names(f['funcname']);
   const name = parts[parts.length - 1]!;
   const args = (f['args'] ?? []) as unknown[];
-  const parent = v.path[v.path.length - 1];
-  const asTable = parent?.kind === 'RangeFunction' && parent.key === 'functions';
+  const asTable = inTableFunctionPosition(v.path);
 
   const folded = asTable ? undefined : foldFunction(name, args, f, ctx);
   if (folded) {

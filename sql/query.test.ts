@@ -60,6 +60,13 @@ describe('planQuery: deny by default', () => {
     expect(e.position).toBeGreaterThan(0);
   });
 
+  it('tells table functions from scalar ones by position', () => {
+    expect(plan('SELECT * FROM pg_catalog.pg_get_keywords()').sql).toContain('lakegate_pg.pgc.pg_get_keywords()');
+    expect(refusal('SELECT pg_get_keywords()').code).toBe('42883');
+    expect(refusal("SELECT * FROM lower('x')").code).toBe('42883');
+    expect(plan('SELECT * FROM generate_series(1, 2)').sql).toContain('FROM generate_series(1, 2)');
+  });
+
   it('refuses node kinds not on the allowlist with 0A000', () => {
     expect(refusal('SELECT * FROM sales.orders TABLESAMPLE SYSTEM (10)')).toMatchObject({ code: '0A000', message: 'TABLESAMPLE is not supported' });
     expect(refusal('SELECT * FROM sales.orders FOR UPDATE').code).toBe('0A000');

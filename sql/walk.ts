@@ -122,6 +122,17 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
   visitValue(root, undefined, undefined);
 }
 
+/**
+ * True when the node at the end of `path` is the function of a FROM-clause
+ * function call: RangeFunction.functions holds [FuncCall, column definitions] lists.
+ */
+export function inTableFunctionPosition(path: readonly PathStep[]): boolean {
+  const parent = path[path.length - 1];
+  const grand = path[path.length - 2];
+  return parent?.kind === 'List' && parent.key === 'items' && parent.index === 0 &&
+    grand?.kind === 'RangeFunction' && grand.key === 'functions';
+}
+
 /** Replace a wrapped node in place (parents hold references to the wrapper object). */
 export function replaceNode(target: PgNode, replacement: PgNode): void {
   for (const k of Object.keys(target)) delete target[k];
