@@ -51,12 +51,14 @@ export const PG_TIMESTAMPTZ = base(1184, 8, 'timestamptz', 'timestamp with time 
 export const PG_INTERVAL = base(1186, 16, 'interval', 'interval', 1187);
 export const PG_TIMETZ = base(1266, 12, 'timetz', 'time with time zone', 1270);
 export const PG_BIT = base(1560, -1, 'bit', 'bit', 1561);
+/** DuckDB's BIT is a bit string of any length: PostgreSQL's bit varying (a bare `bit` means bit(1)). */
+export const PG_VARBIT = base(1562, -1, 'varbit', 'bit varying', 1563);
 export const PG_NUMERIC = base(1700, -1, 'numeric', 'numeric', 1231);
 export const PG_UUID = base(2950, 16, 'uuid', 'uuid', 2951);
 
 export const PG_BASE_TYPES: readonly BaseType[] = [
   PG_BOOL, PG_BYTEA, PG_NAME, PG_INT8, PG_INT2, PG_INT4, PG_TEXT, PG_OID, PG_JSON, PG_FLOAT4, PG_FLOAT8,
-  PG_VARCHAR, PG_DATE, PG_TIME, PG_TIMESTAMP, PG_TIMESTAMPTZ, PG_INTERVAL, PG_TIMETZ, PG_BIT, PG_NUMERIC, PG_UUID,
+  PG_VARCHAR, PG_DATE, PG_TIME, PG_TIMESTAMP, PG_TIMESTAMPTZ, PG_INTERVAL, PG_TIMETZ, PG_BIT, PG_VARBIT, PG_NUMERIC, PG_UUID,
 ];
 
 /** numeric(p,s) typmod as PostgreSQL stores it. */
@@ -92,7 +94,7 @@ const SCALARS: Record<string, BaseType> = {
   'TIMESTAMP WITH TIME ZONE': PG_TIMESTAMPTZ,
   INTERVAL: PG_INTERVAL,
   UUID: PG_UUID,
-  BIT: PG_BIT,
+  BIT: PG_VARBIT,
   '"NULL"': PG_TEXT,
   NULL: PG_TEXT,
 };

@@ -31,12 +31,11 @@ const JSON_OID = 114;
 
 /**
  * Whether createRowEncoder can write this column in PostgreSQL's binary format
- * for the OID pgFieldFor reports. BIT (bit's send format) and types only the
- * generic decoder reads, except BIGNUM, are text-only.
+ * for the OID pgFieldFor reports. Types only the generic decoder reads (except
+ * BIGNUM) are text-only.
  */
 export function binaryFormatSupported(type: DuckDBType): boolean {
   switch (type.typeId) {
-    case DuckDBTypeId.BIT:
     case DuckDBTypeId.GEOMETRY:
     case DuckDBTypeId.VARIANT:
     case DuckDBTypeId.ANY:

@@ -61,7 +61,11 @@ export class BlobCodec extends StringTCodec {
   }
 }
 
-/** BIT → text of '0'/'1' (DuckDB stores a padding-count byte, then bits with leading padding). */
+/**
+ * BIT → varbit. DuckDB stores a padding-count byte, then the bits with the
+ * padding at the start; varbit_send wants int32 bit count, then the bits
+ * left-aligned with the padding at the end.
+ */
 export class BitCodec extends StringTCodec {
   text(out: MessageWriter, i: number): void {
     const b = this.item(i);
@@ -73,8 +77,19 @@ export class BitCodec extends StringTCodec {
       out.buf[out.pos++] = (b[1 + (bit >> 3)]! >> (7 - (bit & 7))) & 1 ? 49 : 48;
     }
   }
-  binary(): void {
-    throw new Error('BIT has no binary output');
+  binary(out: MessageWriter, i: number): void {
+    const b = this.item(i);
+    const padding = b[0] ?? 0;
+    const bits = (b.length - 1) * 8 - padding;
+    const bytes = (bits + 7) >> 3;
+    out.ensure(4 + bytes);
+    out.pos = out.buf.writeInt32BE(bits, out.pos);
+    out.buf.fill(0, out.pos, out.pos + bytes);
+    for (let k = 0; k < bits; k++) {
+      const bit = k + padding;
+      if ((b[1 + (bit >> 3)]! >> (7 - (bit & 7))) & 1) out.buf[out.pos + (k >> 3)]! |= 0x80 >> (k & 7);
+    }
+    out.pos += bytes;
   }
 }
 
