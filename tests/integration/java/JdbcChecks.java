@@ -95,7 +95,8 @@ public class JdbcChecks {
     }
   }
 
-  static final String LONG_QUERY = "SELECT count(*) FROM generate_series(1, 3000000000)";
+  static final String LONG_QUERY =
+      "SELECT count(*) FROM generate_series(1, 100000) a(a) CROSS JOIN generate_series(1, 100000) b(b) WHERE (a.a + b.b) % 7 = 3";
 
   public static void main(String[] args) throws Exception {
     host = args[0];
@@ -391,10 +392,10 @@ public class JdbcChecks {
         selectOneWorks(c);
         SQLException e = expectSqlError(() -> {
           try (Statement s = c.createStatement()) {
-            s.executeQuery("SELECT 1 / 0");
+            s.executeQuery("SELECT * FROM no_such_table_jdbc_tx");
           }
         });
-        eq("SQLState", "22012", e.getSQLState());
+        eq("SQLState", "42P01", e.getSQLState());
         SQLException aborted = expectSqlError(() -> selectOneWorks(c));
         eq("SQLState", "25P02", aborted.getSQLState());
         c.rollback();

@@ -19,7 +19,10 @@ import pytest
 
 HOST = os.environ.get("LAKEGATE_HOST", "127.0.0.1")
 PORT = int(os.environ["LAKEGATE_PORT"])
-LONG_QUERY = "SELECT count(*) FROM generate_series(1, 3000000000)"
+LONG_QUERY = (
+    "SELECT count(*) FROM generate_series(1, 100000) a(a) CROSS JOIN generate_series(1, 100000) b(b) "
+    "WHERE (a.a + b.b) % 7 = 3"
+)
 
 psycopg2.extras.register_uuid()
 
@@ -134,10 +137,9 @@ def test_types_round_trip(conn, label, value, cast):
 def test_bytea_round_trip(conn):
     data = bytes([0, 1, 2, 0xFE, 0xFF]) + b"'\\"
     with conn.cursor() as cur:
-        cur.execute("SELECT %s::bytea, length(%s::bytea)", (psycopg2.Binary(data), psycopg2.Binary(data)))
-        got, n = cur.fetchone()
+        cur.execute("SELECT %s::bytea", (psycopg2.Binary(data),))
+        (got,) = cur.fetchone()
     assert bytes(got) == data
-    assert n == len(data)
 
 
 def test_timestamptz_round_trip(conn):
