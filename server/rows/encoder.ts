@@ -26,7 +26,8 @@ function putInt32(buf: Uint8Array, at: number, v: number): void {
  */
 export function createRowEncoder(types: DuckDBType[], formats: (0 | 1)[], ctx: FormatContext): RowEncoder {
   if (formats.length > 1 && formats.length !== types.length) {
-    throw PgError.protocol(`bind message has ${formats.length} result formats but query has ${types.length} columns`);
+    // PostgreSQL reports this as an ERROR (08P01), not FATAL: the session survives.
+    throw new PgError(SqlState.protocolViolation, `bind message has ${formats.length} result formats but query has ${types.length} columns`);
   }
   const binary = types.map((t, c) => (formats.length === 0 ? 0 : formats.length === 1 ? formats[0]! : formats[c]!) === 1);
   types.forEach((t, c) => {

@@ -94,17 +94,23 @@ export async function startPostgres(): Promise<RealPostgres> {
     if (asRoot) chownSync(confPath, uid, gid);
     run(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
     let stopped = false;
+    const stopSync = (): void => {
+      if (stopped) return;
+      stopped = true;
+      process.off('exit', stopSync);
+      try {
+        run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        cleanup();
+      }
+    };
+    // A test run that dies before afterAll must not leave a postmaster behind.
+    process.on('exit', stopSync);
     return {
       host: '127.0.0.1',
       port,
       async stop() {
-        if (stopped) return;
-        stopped = true;
-        try {
-          run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
-        } finally {
-          cleanup();
-        }
+        stopSync();
       },
     };
   } catch (err) {
