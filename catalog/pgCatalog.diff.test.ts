@@ -5,6 +5,7 @@
  * is required: without its binaries startPostgres() rejects and this fails.
  */
 import pg from 'pg';
+import { pgTypeForDuckDB } from '../sql/pgTypes.js';
 import { startPostgres, type RealPostgres } from '../tests/support/realPostgres.js';
 import { PGJDBC, PSQL } from './fixtures/clientQueries.js';
 import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
@@ -40,10 +41,12 @@ beforeAll(async () => {
   await admin.end();
   client = new pg.Client({ host: server.host, port: server.port, user: 'postgres', database: 'demo' });
   await client.connect();
-  // The column types lakegate advertises for DuckDB's INTEGER, VARCHAR, DECIMAL(10,2) (sql/pgTypes.ts).
-  await client.query('CREATE SCHEMA sales');
-  await client.query('CREATE TABLE sales.orders (id integer, ssn text, amount numeric(10,2), region text)');
   engine = await startDemoEngine();
+  // The PostgreSQL table gets the types lakegate advertises for the DuckDB columns (sql/pgTypes.ts), so the
+  // comparison is of the catalog emulation, whatever that map decides.
+  const columns = engine.catalog.getTable('sales', 'orders')!.columns.map((c) => `${c.name} ${pgTypeForDuckDB(c.duckType).formatted}`);
+  await client.query('CREATE SCHEMA sales');
+  await client.query(`CREATE TABLE sales.orders (${columns.join(', ')})`);
 }, 120000);
 
 afterAll(async () => {

@@ -126,6 +126,11 @@ describe('installPgCatalog', () => {
     expect(r).toEqual({ columns: ['column1', 'column2'], rows: [['1', 'a'], ['2', 'b']] });
   });
 
+  it('bytea literals are read in PostgreSQL\'s hex and escape formats', async () => {
+    const r = await engine.query("SELECT octet_length('\\x0aff'::bytea), octet_length('a\\000b\\\\'::bytea), '\\x0aff'::bytea = '\\012\\377'::bytea");
+    expect(r.rows).toEqual([['2', '4', 'true']]);
+  });
+
   it('output column names follow PostgreSQL', async () => {
     const r = await engine.query(`SELECT pg_catalog.format_type(23, -1), 1 + 1, count(*), current_user FROM pg_class`);
     expect(r.columns).toEqual(['format_type', '?column?', 'count', 'current_user']);

@@ -171,6 +171,13 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   if (!(typname in TYPE_MAP)) {
     throw new SqlError('42704', `type "${typname}" does not exist`, pos(tn['location']));
   }
+  // bytea input ('\x0aff' hex or escape format) is not DuckDB's blob literal syntax: decode it here.
+  const byteaText = typname === 'bytea' && !isArray ? constString(f['arg']) : undefined;
+  if (byteaText !== undefined) {
+    const hex = byteaInputToHex(byteaText, pos(f['location']));
+    replaceNode(v.node, { FuncCall: { funcname: [strNode('unhex')], args: [strConst(hex)], funcformat: 'COERCE_EXPLICIT_CALL' } });
+    return;
+  }
   const mapped = TYPE_MAP[typname];
   const hasMods = Array.isArray(tn['typmods']) && tn['typmods'].length > 0;
   // numeric without precision is arbitrary-precision in PostgreSQL; DuckDB's bare DECIMAL is (18,3) and would round.
@@ -186,6 +193,31 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     const values = parseArrayLiteral(lit, pos(f['location']));
     if (values) f['arg'] = arrayOf(values);
   }
+}
+
+/** PostgreSQL's bytea input, as hex digits: hex format (\x0aff) or escape format (a\000b, \\ for a backslash). */
+export function byteaInputToHex(text: string, position?: number): string {
+  const invalid = () => new SqlError('22P02', 'invalid input syntax for type bytea', position);
+  if (text.startsWith('\\x')) {
+    const digits = text.slice(2).replace(/\s+/g, '');
+    if (!/^([0-9a-fA-F]{2})*$/.test(digits)) throw invalid();
+    return digits.toLowerCase();
+  }
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    if (text[i] !== '\\') {
+      const ch = String.fromCodePoint(text.codePointAt(i)!);
+      for (const b of Buffer.from(ch, 'utf8')) bytes.push(b);
+      i += ch.length;
+    } else if (text[i + 1] === '\\') {
+      bytes.push(0x5c);
+      i += 2;
+    } else if (/^[0-3][0-7]{2}$/.test(text.slice(i + 1, i + 4))) {
+      bytes.push(parseInt(text.slice(i + 1, i + 4), 8));
+      i += 4;
+    } else throw invalid();
+  }
+  return Buffer.from(bytes).toString('hex');
 }
 
 const REGEX_OPS: Record<string, { negate: boolean; flags?: string }> = {

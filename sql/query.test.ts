@@ -211,6 +211,10 @@ describe('planQuery: dialect', () => {
     expect(p.sql).toContain('AS "case"');
   });
 
+  it('refuses malformed bytea input as PostgreSQL does', () => {
+    expect(refusal("SELECT '\\xabc'::bytea")).toMatchObject({ code: '22P02', message: 'invalid input syntax for type bytea' });
+  });
+
   it('runs scalar generate_series as rows', () => {
     expect(plan('SELECT generate_series(1, 5)').sql).toContain('unnest(generate_series(1, 5))');
   });
