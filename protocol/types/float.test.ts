@@ -13,21 +13,20 @@ function* doubles(count: number): Generator<number> {
 
 describe('shortest float text', () => {
   it('float8: reads back to the same double, in PostgreSQL layout', () => {
-    for (const x of doubles(20000)) {
+    for (const x of doubles(5000)) {
       if (!Number.isFinite(x)) continue;
       const t = float8Text(x);
-      expect(Number(t)).toBe(x);
-      expect(t).toMatch(/^-?(?:\d+(?:\.\d+)?|\d(?:\.\d+)?e[+-]\d{2,3})$/);
+      if (Number(t) !== x || !/^-?(?:\d+(?:\.\d+)?|\d(?:\.\d+)?e[+-]\d{2,3})$/.test(t)) expect({ x, t }).toBeUndefined();
     }
   });
 
   it('float4: reads back to the same float32 with at most 9 digits', () => {
-    for (const d of doubles(20000)) {
+    for (const d of doubles(5000)) {
       const x = Math.fround(d);
       if (!Number.isFinite(x)) continue;
       const t = float4Text(x);
-      expect(Math.fround(Number(t))).toBe(x);
-      expect(t.replace(/^-|e.*$|\./g, '').replace(/^0+/, '').length).toBeLessThanOrEqual(9);
+      const digits = t.replace(/^-|e.*$|\./g, '').replace(/^0+/, '').length;
+      if (Math.fround(Number(t)) !== x || digits > 9) expect({ x, t }).toBeUndefined();
     }
   });
 

@@ -1,8 +1,13 @@
 import { loadTzif, parsePosixTz, tzOffsetAt } from './tzif.js';
 
 /** ICU's answer, an independent tz implementation, for instants where both databases agree (modern rules). */
+const formats = new Map<string, Intl.DateTimeFormat>();
 function icuOffset(zone: string, utcSeconds: number): number {
-  const f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  let f = formats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    formats.set(zone, f);
+  }
   const p = Object.fromEntries(f.formatToParts(new Date(utcSeconds * 1000)).map((x) => [x.type, Number(x.value)]));
   return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) / 1000 - utcSeconds;
 }
@@ -13,7 +18,10 @@ describe('system tzdata reader', () => {
   it.each(zones)('%s agrees with ICU from 2000 to 2090, inside and beyond the transition table', (zone) => {
     const tz = loadTzif(zone);
     expect(tz).not.toBeNull();
-    for (let t = 946_684_800; t < 3_786_912_000; t += 86_400 * 5 + 3_599) expect([t, tzOffsetAt(tz!, t)]).toEqual([t, icuOffset(zone, t)]);
+    for (let t = 946_684_800; t < 3_786_912_000; t += 86_400 * 5 + 3_599) {
+      const [ours, icu] = [tzOffsetAt(tz!, t), icuOffset(zone, t)];
+      if (ours !== icu) expect({ t, ours }).toEqual({ t, ours: icu });
+    }
   });
 
   it('refuses names that are not plain zone paths', () => {
