@@ -149,6 +149,22 @@ describe('planQuery: name resolution', () => {
   });
 });
 
+describe('planQuery: policy hook', () => {
+  it('hands the resolved references to rewriteTables before deparsing', () => {
+    const p = planQuery(parseStatements('SELECT o.id FROM sales.orders o WHERE id > 1')[0]!, ctx(), {
+      rewriteTables: (tables) => {
+        for (const t of tables) {
+          const derived = parseStatements(`SELECT * FROM (SELECT id FROM demo.sales.orders WHERE id < 10) AS ${t.alias}`)[0]!;
+          const from = (derived.node['SelectStmt']!['fromClause'] as Record<string, unknown>[])[0]!;
+          for (const k of Object.keys(t.node)) delete t.node[k];
+          Object.assign(t.node, from);
+        }
+      },
+    });
+    expect(p.sql).toMatch(/FROM \( ?SELECT id FROM demo\.sales\.orders WHERE id < 10 ?\) AS o WHERE id > 1/);
+  });
+});
+
 describe('PlanCache', () => {
   it('reuses a plan for the same text and context, and re-plans when search_path changes', () => {
     const cache = new PlanCache();

@@ -12,8 +12,8 @@ import { notSupported } from './errors.js';
 import type { ParsedStatement } from './parse.js';
 import { resolveRelations, type TableReference } from './resolve.js';
 import { settingsRelation } from './settings.js';
-import { nodeKind, replaceNode, walk, type PgNode } from './walk.js';
 import { EMULATION_DB } from './emulation.js';
+import { nodeKind, replaceNode, walk, type PgNode } from './walk.js';
 
 export interface QueryContext {
   /** the PostgreSQL database name, which is also the DuckDB catalog holding the data */
@@ -43,11 +43,21 @@ function innerQuery(node: PgNode): { kind: QueryPlan['kind']; query: PgNode } {
   throw notSupported(`${kind ?? 'this'} statement as a query`);
 }
 
+export interface PlanOptions {
+  /**
+   * Called with the resolved user-table references before the dialect pass
+   * and deparse: the place for the policy rewrite to replace each `node` with
+   * its filtered, masked derived table. Nodes it inserts are trusted (not
+   * authorized again) and must reference tables fully qualified.
+   */
+  rewriteTables?: (tables: TableReference[]) => void;
+}
+
 /**
  * Plan one read statement. Throws SqlError (0A000, 42883, 42P01, 42704 …)
  * for anything it does not accept.
  */
-export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext): QueryPlan {
+export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, options: PlanOptions = {}): QueryPlan {
   const original = 'node' in stmt && 'kind' in stmt && 'text' in stmt ? (stmt as ParsedStatement).node : (stmt as PgNode);
   // Plans mutate the tree; the caller's parse result stays intact for logging and re-planning.
   const tree = structuredClone(original);
@@ -55,6 +65,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext): Qu
   authorize(tree);
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);
+  options.rewriteTables?.(tables);
   applyDialect(tree, ctx);
   // pg_settings holds session values, so it is built per statement from ctx.settings.
   walk(tree, ({ kind: k, node, fields }) => {
@@ -71,6 +82,7 @@ export class PlanCache {
   private readonly entries = new Map<string, QueryPlan>();
   constructor(private readonly max = 500) {}
 
+  /** `settingsKey`: the settings the plan may have folded (current_setting, pg_settings), e.g. a version counter. */
   plan(stmt: ParsedStatement, ctx: QueryContext, settingsKey: string): QueryPlan {
     const key = JSON.stringify([stmt.text, ctx.database, ctx.user, ctx.searchPath, ctx.backendPid, settingsKey]);
     const hit = this.entries.get(key);
