@@ -115,10 +115,11 @@ export class QueryStatement {
     const count = prepared.parameterCount;
     const untyped = new Map<number, number>();
     for (let i = 1; i <= count; i++) {
+      // A parameter the engine typed keeps that type: a client-declared one is
+      // decoded as declared and the engine casts it on binding. (Wrapping it in
+      // another cast can make DuckDB lose the parameter's type.)
       const clientOid = this.clientOids[i - 1] ?? 0;
-      if (prepared.parameterTypeId(i) === 0 || (clientOid !== 0 && !this.engineAgrees(prepared, i, clientOid))) {
-        untyped.set(i, clientOid !== 0 ? clientOid : TEXT_OID);
-      }
+      if (prepared.parameterTypeId(i) === 0) untyped.set(i, clientOid !== 0 ? clientOid : TEXT_OID);
     }
     if (untyped.size > 0) {
       // The engine could not type these parameters (PostgreSQL would have, or
@@ -148,11 +149,6 @@ export class QueryStatement {
     }
     this.preparedOn.set(conn, prepared);
     this.described = true;
-  }
-
-  /** A client-declared type the engine already uses needs no cast. */
-  private engineAgrees(prepared: DuckDBPreparedStatement, index: number, oid: number): boolean {
-    return pgTypeOf(prepared.parameterType(index)).oid === oid;
   }
 
   private async prepareSql(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
