@@ -68,6 +68,7 @@ export function writePadded(buf: Uint8Array, pos: number, v: number, width: numb
 
 /** At least `width` digits (PostgreSQL prints years as %04d, hours of intervals as %02d). */
 export function writeMinPadded(buf: Uint8Array, pos: number, v: number, width: number): number {
+  if (width === 4 && v >= 1000 && v < 10000) return writePadded(buf, pos, v, 4);
   let n = 1;
   for (let t = v; t >= 10; t = Math.floor(t / 10)) n++;
   return writePadded(buf, pos, v, n > width ? n : width);
@@ -96,8 +97,9 @@ export function writeFraction(buf: Uint8Array, pos: number, micros: number): num
   if (micros === 0) return pos;
   buf[pos++] = 46; // '.'
   let width = 6;
-  while (micros % 10 === 0) {
-    micros /= 10;
+  // micros < 10^6: int32 arithmetic.
+  for (let q = (micros / 10) | 0; q * 10 === micros; q = (micros / 10) | 0) {
+    micros = q;
     width--;
   }
   return writePadded(buf, pos, micros, width);

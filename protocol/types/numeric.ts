@@ -12,6 +12,9 @@ export const NUMERIC_NAN = 0xc000;
 export const NUMERIC_PINF = 0xd000;
 export const NUMERIC_NINF = 0xf000;
 
+/** Powers of ten exact as doubles. */
+const POW10 = [1, 10, 100, 1000, 10000, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
 /** Text of unscaled / 10^scale, for |unscaled| < 2^53; PostgreSQL prints exactly `scale` fraction digits. */
 export function writeScaled(buf: Uint8Array, pos: number, unscaled: number, scale: number): number {
   if (scale === 0) return writeInt(buf, pos, unscaled);
@@ -19,15 +22,23 @@ export function writeScaled(buf: Uint8Array, pos: number, unscaled: number, scal
     buf[pos++] = 45;
     unscaled = -unscaled;
   }
-  let n = 1;
-  for (let t = unscaled; t >= 10; t = Math.floor(t / 10)) n++;
-  const width = n > scale ? n : scale + 1;
-  writePadded(buf, pos, unscaled, width);
-  // Open a gap for the point before the last `scale` digits.
-  const pointAt = pos + width - scale;
-  buf.copyWithin(pointAt + 1, pointAt, pos + width);
-  buf[pointAt] = 46;
-  return pos + width + 1;
+  if (scale > 15) {
+    // 10^scale is no longer exact as a double: go through the string form.
+    const t = scaledText(BigInt(unscaled), scale);
+    for (let k = 0; k < t.length; k++) buf[pos++] = t.charCodeAt(k);
+    return pos;
+  }
+  const p10 = POW10[scale]!;
+  let intPart = Math.floor(unscaled / p10);
+  let frac = unscaled - intPart * p10;
+  // The quotient of two doubles can round up across an integer: correct by one step.
+  if (frac < 0) {
+    intPart--;
+    frac += p10;
+  }
+  pos = writeInt(buf, pos, intPart);
+  buf[pos++] = 46;
+  return writePadded(buf, pos, frac, scale);
 }
 
 /** Same for any bigint (DECIMAL(38,s), HUGEINT). */
@@ -137,7 +148,6 @@ export function parseNumericText(s: string): NumericValue | null {
   return { kind: 'finite', unscaled: m[1] === '-' ? -unscaled : unscaled, scale };
 }
 
-const POW10 = [1, 10, 100, 1000, 10000, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 const groups = new Int32Array(16);
 
 /**

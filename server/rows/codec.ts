@@ -10,7 +10,8 @@ import { jsonQuoteInPlace } from '../../protocol/types/json.js';
 import { vectorValidity, type RawVector } from './rawVector.js';
 
 export abstract class Codec {
-  protected validity: Uint8Array | null = null;
+  /** Validity bitmap of the loaded vector (null = all valid); read directly by the encoder's row loop. */
+  validity: Uint8Array | null = null;
   /** PostgreSQL OID written by array_send for elements of this codec. */
   constructor(readonly elementOid: number) {}
 

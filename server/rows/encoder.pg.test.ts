@@ -25,7 +25,11 @@ interface Case {
 const c = (duck: string, pg?: string, more: Partial<Case> = {}): Case => ({ duck, pg, ...more });
 
 const CASES: Record<string, Case[]> = {
-  bool: [c('true'), c('false'), c('NULL::boolean')],
+  bool: [
+    c('true'), c('false'), c('NULL::boolean'),
+    // DuckDB types a bare NULL as INTEGER, PostgreSQL as text: same bytes, different OID (a planner matter).
+    c('NULL', 'NULL', { anyOid: true }), c('[NULL, NULL]', "'{NULL,NULL}'::text[]", { anyOid: true, textOnly: true }),
+  ],
   integers: [
     c('(-128)::TINYINT', '(-128)::int2'),
     c('127::TINYINT', '127::int2'),

@@ -1,5 +1,7 @@
 /**
- * Encoding throughput, not a test: `npx tsx server/rows/measureEncoder.ts [rows]`.
+ * Encoding throughput, not a test: `npx tsx server/rows/measureEncoder.ts [rows] [wide]`.
+ * Default columns: (int, bigint, varchar, decimal(10,2), date, timestamp, bool);
+ * `wide` adds timestamptz in Europe/Berlin, double, uuid and a short int list.
  * Materialises the chunks first so only encodeChunk is timed; the writer is
  * reset per chunk as the server does after handing a batch to the socket.
  */
@@ -8,18 +10,20 @@ import { MessageWriter } from '../../protocol/writer.js';
 import { createRowEncoder } from './encoder.js';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
+const wide = process.argv[3] === 'wide';
 const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
 const conn = await instance.connect();
 const result = await conn.run(`
   SELECT i::INTEGER AS a, (i * 7919)::BIGINT AS b, 'name_' || i AS c,
          (i % 100000 / 100)::DECIMAL(10,2) AS d, DATE '2000-01-01' + (i % 10000)::INTEGER AS e,
          TIMESTAMP '2020-01-01' + to_microseconds(i * 1234567) AS f, i % 3 = 0 AS g
+         ${wide ? ", TIMESTAMPTZ '2020-01-01 00:00:00+00' + to_microseconds(i * 7654321) AS h, i / 7 AS k, uuid() AS u, [i, i + 1] AS l" : ''}
   FROM range(${rows}) t(i)`);
 const chunks: DuckDBDataChunk[] = [];
 for (let ch = await result.fetchChunk(); ch && ch.rowCount > 0; ch = await result.fetchChunk()) chunks.push(ch);
 
 for (const formats of [[0], [1]] as (0 | 1)[][]) {
-  const encoder = createRowEncoder(result.columnTypes(), formats, { timeZone: 'UTC' });
+  const encoder = createRowEncoder(result.columnTypes(), formats, { timeZone: wide ? 'Europe/Berlin' : 'UTC' });
   const out = new MessageWriter(1 << 20);
   let best = Infinity;
   let bytes = 0;

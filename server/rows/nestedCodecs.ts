@@ -204,12 +204,12 @@ export class UnionCodec extends Codec {
   }
 }
 
-/** The NULL type: every item is NULL. */
+/** The NULL type: every item is NULL (an all-zero validity bitmap, which the encoder reads directly). */
 export class NullCodec extends Codec {
-  protected loadData(): void {}
-  override valid(): boolean {
-    return false;
+  override load(_vec: RawVector, count: number): void {
+    this.validity = new Uint8Array(Math.ceil(count / 8) + 1);
   }
+  protected loadData(): void {}
   text(): void {}
   binary(): void {}
 }
