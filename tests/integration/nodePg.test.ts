@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startTarget, ORDERS, type Target } from '../support/target.js';
 import { connect, pgConfig, rawTypes, rejection, sleep, LONG_QUERY } from '../support/clients.js';
-import { RawConn, fe } from '../support/wire.js';
+import { RawConn, fe, frame } from '../support/wire.js';
 
 let t: Target;
 let c: pg.Client;
@@ -181,7 +181,8 @@ describe('types in text (simple query)', () => {
   test.each(TYPE_CASES.map((tc) => [tc.name, tc] as const))('%s: OID and exact text', async (_n, tc) => {
     const r = await raw(`SELECT ${tc.sql} AS v`);
     expect(r.rows).toEqual([{ v: tc.text }]);
-    expect(tc.oids).toContain(r.fields[0]!.dataTypeID);
+    const oid = r.fields[0]!.dataTypeID;
+    expect(tc.oids.includes(oid) ? 'ok' : `type OID ${oid}, expected ${tc.oids.join(' or ')}`).toBe('ok');
     expect(r.fields[0]!.format).toBe('text');
   });
 
@@ -511,5 +512,50 @@ describe('refused statements', () => {
     expect(e.code).toMatch(/^[0-9A-Z]{5}$/);
     expect(e.message).not.toMatch(/root:|\/bin\/(ba)?sh/);
     expect((await c.query('SELECT 1 AS v')).rows).toEqual([{ v: 1 }]);
+  });
+});
+
+describe('bad input disturbs no other session', () => {
+  test('wrong password, unknown database, syntax error, refused statement, malformed frame: a bystander transaction carries on', async () => {
+    const bystander = await connect(t, { user: 'erin', password: 'erin' });
+    try {
+      await bystander.query('BEGIN');
+      expect((await bystander.query('SELECT region FROM sales.orders WHERE id = 1')).rows).toEqual([{ region: 'EU' }]);
+
+      expect((await rejection(connect(t, { password: 'nope' }))).code).toBe('28P01');
+      expect((await rejection(connect(t, { database: 'nosuchdb' }))).code).toBe('3D000');
+      const other = await connect(t, { user: 'dave', password: 'dave' });
+      try {
+        expect((await rejection(other.query('SELECT FROM FROM'))).code).toBe('42601');
+        expect(['42501', '0A000']).toContain((await rejection(other.query('CREATE TABLE x_by(a int)'))).code);
+      } finally {
+        await other.end();
+      }
+      const raw = await RawConn.connect(t.host, t.port);
+      await raw.startup('bob', 'demo', 'bob');
+      raw.send(frame('y', Buffer.from('junk')));
+      await raw.drainUntilClosed(10000);
+      raw.close();
+
+      const r = await bystander.query({ text: 'SELECT id, amount FROM sales.orders WHERE id = 2', types: rawTypes });
+      expect(r.rows).toEqual([{ id: '2', amount: '250.50' }]);
+      expect((await bystander.query('COMMIT')).command).toBe('COMMIT');
+      expect(t.alive()).toBe(true);
+    } finally {
+      await bystander.end().catch(() => {});
+    }
+  });
+
+  test('eight concurrent sessions get their own results', async () => {
+    const users = ['alice', 'bob', 'carol', 'dave', 'erin', 'alice', 'bob', 'carol'];
+    const clients = await Promise.all(users.map((u) => connect(t, { user: u, password: u })));
+    try {
+      const results = await Promise.all(
+        clients.map((cl, i) => cl.query('SELECT $1::int4 * 1000 + count(*)::int4 AS v, current_user AS u FROM sales.orders WHERE id <= 2', [i])),
+      );
+      expect(results.map((r) => r.rows[0])).toEqual(users.map((u, i) => ({ v: i * 1000 + 2, u })));
+    } finally {
+      await Promise.all(clients.map((cl) => cl.end().catch(() => {})));
+    }
   });
 });
