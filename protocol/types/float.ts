@@ -37,6 +37,9 @@ function special(x: number): string | null {
 }
 
 export function float8Text(x: number): string {
+  const a = x < 0 ? -x : x;
+  // Where PostgreSQL uses fixed notation ECMAScript does too, with the same shortest digits.
+  if (a >= 1e-4 && a < 1e15) return String(x);
   const s = special(x);
   if (s !== null) return s;
   const { digits, exp } = split(Math.abs(x).toExponential());
