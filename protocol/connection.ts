@@ -25,6 +25,8 @@ const FLUSH_BYTES = 256 * 1024;
 
 export interface ConnectionOptions {
   maxMessageBytes: number;
+  /** A client must finish startup and authentication within this time (PostgreSQL's authentication_timeout). */
+  authTimeoutMs: number;
   tls: SecureContext | null;
   /** Called for internal failures that are reported to the client as XX000. */
   onInternalError(e: unknown): void;
@@ -77,15 +79,20 @@ export class PgConnection<I> {
   }
 
   async run(): Promise<void> {
+    // A connection that never finishes logging in is dropped, so idle
+    // half-open sockets cannot pile up before any limit applies.
+    const authTimer = setTimeout(() => this.socket.destroy(), this.opts.authTimeoutMs);
     try {
       const info = await this.startup();
       if (!info) return;
       this.session = await this.authenticate(info);
+      clearTimeout(authTimer);
       if (!this.session) return;
       await this.queryLoop(this.session);
     } catch (e) {
       await this.fatal(e);
     } finally {
+      clearTimeout(authTimer);
       await this.session?.end().catch((e) => this.opts.onInternalError(e));
       this.frames.detach();
       this.socket.end();

@@ -13,6 +13,7 @@ export const ConfigSchema = z.object({
   /** Largest frontend message accepted; bigger ones end the connection with 08P01. */
   maxMessageBytes: z.number().int().min(1024).max(1 << 30).default(16 * 1024 * 1024),
   maxConnections: z.number().int().min(1).default(200),
+  authTimeoutMs: z.number().int().min(100).default(60000),
   maxOpenCursorsPerSession: z.number().int().min(1).default(8),
   engine: z
     .object({

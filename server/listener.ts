@@ -90,11 +90,17 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   };
 
   const server: Server = createServer((socket) => {
+    // Sockets still logging in count too: beyond twice the session limit, new ones are dropped at once.
+    if (sockets.size >= config.maxConnections * 2) {
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
     const conn = new PgConnection(socket, hooks, {
       maxMessageBytes: config.maxMessageBytes,
+      authTimeoutMs: config.authTimeoutMs,
       tls,
       onInternalError: (e) => log.error({ err: e }, 'internal error'),
     });

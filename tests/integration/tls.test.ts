@@ -4,35 +4,28 @@
  * Clients: node-postgres and psql (libpq), against an in-process gateway.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import pino from 'pino';
-import { parseConfig } from '../../server/config.js';
-import { demoConfig } from '../../server/demo.js';
-import { startGateway } from '../../server/gateway.js';
 import type { RunningServer } from '../../server/listener.js';
-import { createPlanner } from '../../server/planner.js';
+import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 
-let dir: string;
+let gateway: InProcessGateway;
 let server: RunningServer;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-tls-'));
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], {
-    stdio: 'ignore',
+  gateway = await startInProcess((dir) => {
+    const key = path.join(dir, 'key.pem');
+    const cert = path.join(dir, 'cert.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], {
+      stdio: 'ignore',
+    });
+    return { tls: { certFile: cert, keyFile: key }, requireTls: true };
   });
-  const base = await demoConfig({ host: '127.0.0.1', port: 0, dataDir: path.join(dir, 'data') });
-  const config = parseConfig({ ...base, tls: { certFile: cert, keyFile: key }, requireTls: true });
-  server = await startGateway(config, pino({ level: 'silent' }), createPlanner);
+  server = gateway.server;
 }, 60000);
 
 afterAll(async () => {
-  await server?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await gateway?.stop();
 });
 
 const client = (ssl: pg.ClientConfig['ssl']) =>

@@ -1,0 +1,35 @@
+/**
+ * A demo gateway inside the test process, for tests that need a
+ * configuration the CLI demo does not take (TLS, limits). Run client
+ * programs asynchronously: they share this event loop with the server.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { parseConfig, type Config } from '../../server/config.js';
+import { demoConfig } from '../../server/demo.js';
+import { startGateway } from '../../server/gateway.js';
+import type { RunningServer } from '../../server/listener.js';
+import { createPlanner } from '../../server/planner.js';
+
+export interface InProcessGateway {
+  server: RunningServer;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+export async function startInProcess(overrides: (dir: string) => Partial<Config>): Promise<InProcessGateway> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-ip-'));
+  const base = await demoConfig({ host: '127.0.0.1', port: 0, dataDir: path.join(dir, 'data') });
+  const config = parseConfig({ ...base, ...overrides(dir) });
+  const server = await startGateway(config, pino({ level: 'silent' }), createPlanner);
+  return {
+    server,
+    dir,
+    stop: async () => {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
