@@ -72,6 +72,12 @@ function checkExplain(f: Fields): void {
     if (name !== 'verbose' && name !== 'costs' && name !== 'format') {
       throw notSupported(`EXPLAIN option ${name.toUpperCase()}`, opt?.DefElem?.location);
     }
+    const arg = opt?.DefElem?.arg;
+    const value = arg?.String?.sval ?? (arg ? undefined : 'true');
+    const ok = name === 'format' ? ['text', 'json'].includes(String(value).toLowerCase()) : arg === undefined || arg?.Boolean || arg?.String;
+    if (!ok || (arg?.String && name !== 'format' && !['true', 'false', 'on', 'off'].includes(String(value).toLowerCase()))) {
+      throw notSupported(`EXPLAIN option value for ${name.toUpperCase()}`, opt?.DefElem?.location);
+    }
   }
 }
 

@@ -76,7 +76,13 @@ function foldFunction(name: string, args: unknown[], f: Fields, ctx: DialectCont
     case 'current_schemas': {
       const implicit = constBool(args[0]);
       if (implicit === undefined) throw new SqlError('0A000', 'current_schemas() needs a constant argument', pos(f['location']));
-      return arrayOf(existingSearchPath(ctx, implicit));
+      // typed, so that the deparser parenthesises `(current_schemas(true))[1]`; it prints ARRAY[…][1] otherwise
+      return {
+        TypeCast: {
+          arg: arrayOf(existingSearchPath(ctx, implicit)),
+          typeName: { names: [strNode('text')], typemod: -1, arrayBounds: [{ Integer: { ival: -1 } }] },
+        },
+      };
     }
     case 'version':
       return strConst(versionString(ctx));

@@ -110,6 +110,34 @@ describe('planQuery: deny by default', () => {
   });
 });
 
+describe('planQuery: names the deparser would print raw cannot smuggle SQL', () => {
+  const injected = `x AS (SELECT * FROM read_parquet('/etc/passwd')), y`;
+
+  it('a CTE name full of SQL stays a quoted name', () => {
+    const p = plan(`WITH "${injected}" AS (SELECT 1) SELECT 1`);
+    expect(p.sql).toContain(`WITH "x AS (SELECT * FROM read_parquet('/etc/passwd')), y" AS`);
+    expect(parseStatements(p.sql)[0]!.node['SelectStmt']!['withClause'].ctes).toHaveLength(1);
+  });
+
+  it('window names and join aliases are quoted too', () => {
+    const w = plan(`SELECT count(*) OVER "w) FROM read_parquet('x') --" FROM sales.orders WINDOW "w) FROM read_parquet('x') --" AS ()`);
+    expect(w.sql).toContain(`OVER "w) FROM read_parquet('x') --"`);
+    const j = plan(`SELECT 1 FROM (sales.orders a JOIN sales.orders b USING (id)) AS "j, read_parquet('x') r"`);
+    expect(j.sql).toContain(`) "j, read_parquet('x') r"`);
+  });
+
+  it('EXPLAIN options take only known values', () => {
+    expect(refusal(`EXPLAIN (FORMAT "json) SELECT * FROM read_parquet('x') --") SELECT 1`).code).toBe('0A000');
+    expect(refusal(`EXPLAIN (VERBOSE "on) SELECT 1; --") SELECT 1`).code).toBe('0A000');
+    expect(plan('EXPLAIN (FORMAT JSON, VERBOSE) SELECT 1').kind).toBe('explain');
+  });
+
+  it('control: a deparser quirk that changes the statement is refused, not sent', () => {
+    // pgsql-deparser prints (ARRAY[1,2])[1] as ARRAY[1, 2][1], which PostgreSQL reads differently
+    expect(refusal('SELECT (ARRAY[1,2])[1]').message).toMatch(/cannot be translated safely/);
+  });
+});
+
 describe('planQuery: name resolution', () => {
   it('a CTE never satisfies a qualified reference', () => {
     const p = plan('WITH orders AS (SELECT 1 AS id) SELECT * FROM sales.orders');

@@ -6,7 +6,7 @@
 import { authorize } from './authorize.js';
 import type { RelationCatalog } from './catalogView.js';
 import { nameTargets } from './colnames.js';
-import { deparse } from './deparse.js';
+import { toDuckDbSql } from './deparse.js';
 import { applyDialect } from './dialect.js';
 import { notSupported } from './errors.js';
 import type { ParsedStatement } from './parse.js';
@@ -74,7 +74,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
       return false;
     }
   });
-  return { sql: deparse(tree), kind, tables };
+  return { sql: toDuckDbSql(tree), kind, tables };
 }
 
 /** Plans repeat (catalog queries, prepared statements): cache by text and everything the plan folded in. */
