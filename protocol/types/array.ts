@@ -67,3 +67,108 @@ export function writeArrayHeader(buf: Buffer, pos: number, elementOid: number, l
   buf.writeInt32BE(1, pos + 16);
   return pos + 20;
 }
+
+/**
+ * array_in for one-dimensional arrays: '{1,2,NULL}', '{"a b","x\\"y"}',
+ * optional '[1:3]=' bounds decoration. Elements come back as their text
+ * (null for an unquoted NULL), to be read by the element type's input
+ * function. Returns null when the literal is malformed; throws RangeError for
+ * more than one dimension (the caller reports it as unsupported).
+ */
+export function parseArrayText(s: string): (string | null)[] | null {
+  const isSpace = (ch: string | undefined): boolean => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\v' || ch === '\f';
+  let i = 0;
+  const n = s.length;
+  const ws = (): void => {
+    while (i < n && isSpace(s[i])) i++;
+  };
+  ws();
+  if (s[i] === '[') {
+    const eq = s.indexOf('=', i);
+    if (eq < 0 || !/^(\[-?\d+:-?\d+\])+\s*$/.test(s.slice(i, eq).trim())) return null;
+    i = eq + 1;
+    ws();
+  }
+  if (s[i] !== '{') return null;
+  i++;
+  ws();
+  const out: (string | null)[] = [];
+  if (s[i] === '}') {
+    i++;
+    ws();
+    return i === n ? out : null;
+  }
+  for (;;) {
+    ws();
+    if (s[i] === '{') throw new RangeError('multidimensional array');
+    let text = '';
+    let blanks = '';
+    let inQuotes = false;
+    // Any quote or backslash makes the element literal text (so "NULL" is a string, not NULL).
+    let literal = false;
+    while (i < n && (inQuotes || (s[i] !== ',' && s[i] !== '}'))) {
+      const ch = s[i]!;
+      if (ch === '\\') {
+        if (i + 1 >= n) return null;
+        text += blanks + s[i + 1]!;
+        blanks = '';
+        literal = true;
+        i += 2;
+      } else if (ch === '"') {
+        inQuotes = !inQuotes;
+        text += blanks;
+        blanks = '';
+        literal = true;
+        i++;
+      } else if (!inQuotes && ch === '{') {
+        return null;
+      } else if (!inQuotes && isSpace(ch)) {
+        // Blanks inside an unquoted element are kept, trailing ones dropped.
+        blanks += ch;
+        i++;
+      } else {
+        text += blanks + ch;
+        blanks = '';
+        i++;
+      }
+    }
+    if (inQuotes || i >= n || (!literal && text === '')) return null;
+    out.push(!literal && text.toUpperCase() === 'NULL' ? null : text);
+    if (s[i] === ',') {
+      i++;
+      continue;
+    }
+    i++; // '}'
+    ws();
+    return i === n ? out : null;
+  }
+}
+
+/** array_recv for one-dimensional arrays; null when malformed, RangeError for more dimensions. */
+export function parseArrayBinary(b: Buffer): { elementOid: number; items: (Buffer | null)[] } | null {
+  if (b.length < 12) return null;
+  const ndim = b.readInt32BE(0);
+  const flags = b.readInt32BE(4);
+  const elementOid = b.readUInt32BE(8);
+  if (ndim < 0 || (flags !== 0 && flags !== 1)) return null;
+  if (ndim > 1) throw new RangeError('multidimensional array');
+  if (ndim === 0) return b.length === 12 ? { elementOid, items: [] } : null;
+  if (b.length < 20) return null;
+  const len = b.readInt32BE(12);
+  if (len < 0) return null;
+  const items: (Buffer | null)[] = [];
+  let p = 20;
+  for (let k = 0; k < len; k++) {
+    if (p + 4 > b.length) return null;
+    const l = b.readInt32BE(p);
+    p += 4;
+    if (l === -1) {
+      items.push(null);
+      continue;
+    }
+    if (l < 0 || p + l > b.length) return null;
+    items.push(b.subarray(p, p + l));
+    p += l;
+  }
+  return p === b.length ? { elementOid, items } : null;
+}

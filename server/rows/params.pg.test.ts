@@ -51,6 +51,13 @@ const VALUES: ValueCase[] = [
   v(1186, "INTERVAL '-1 year -2 mons +3 days -04:05:06.5'", { duck: 'SELECT $1::INTERVAL AS v' }),
   v(1186, "INTERVAL '00:00:00'", { duck: 'SELECT $1::INTERVAL AS v' }),
   v(1186, "INTERVAL '1.5 days'", { duck: 'SELECT $1::INTERVAL AS v' }),
+  v(1007, 'ARRAY[1,NULL,-3]::int4[]'), v(1007, "'{}'::int4[]"), v(1005, 'ARRAY[1,2]::int2[]'), v(1016, 'ARRAY[9223372036854775807,NULL]::int8[]'),
+  v(1009, `ARRAY['a b', NULL, 'x"y', '', 'NULL', 'back\\slash', ' lead ', 'ü']::text[]`), v(1015, "ARRAY['v']::varchar[]"),
+  v(1231, 'ARRAY[1.50, NULL, -0.01]::numeric(10,2)[]'),
+  v(1182, "ARRAY['2024-01-01', 'infinity', NULL]::date[]"), v(1000, 'ARRAY[true,false,NULL]'), v(1001, "ARRAY['\\x01ff'::bytea, '\\x'::bytea]"),
+  v(1022, "ARRAY[1.5, 'NaN', '-Infinity']::float8[]"), v(1021, 'ARRAY[1.5]::float4[]'),
+  v(1185, "ARRAY['2024-03-31 01:30:00+00']::timestamptz[]", { zone: 'Europe/Berlin' }), v(1115, "ARRAY['2024-01-01 10:11:12.5']::timestamp[]"),
+  v(2951, "ARRAY['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11']::uuid[]"), v(199, `ARRAY['{"a":1}']::json[]`),
 ];
 
 interface UnspecifiedCase {
@@ -79,6 +86,10 @@ const UNSPECIFIED: UnspecifiedCase[] = [
   { text: '1e3', duck: 'SELECT $1::DOUBLE AS v', pg: 'SELECT $1::float8 AS v' },
   { text: '\\x0a0b', duck: 'SELECT $1::BLOB AS v', pg: 'SELECT $1::bytea AS v' },
   { text: 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', duck: 'SELECT $1::UUID AS v', pg: 'SELECT $1::uuid AS v' },
+  // node-postgres sends JS arrays as text with OID 0
+  { text: '{"1","2","3"}', duck: 'SELECT 2 = ANY($1::INTEGER[]) AS v', pg: 'SELECT 2 = ANY($1::integer[]) AS v' },
+  { text: '{"a b","x\\"y",NULL, "NULL"}', duck: 'SELECT $1::VARCHAR[] AS v', pg: 'SELECT $1::text[] AS v' },
+  { text: '[1:2]={2024-01-01,2024-02-29}', duck: 'SELECT $1::DATE[] AS v', pg: 'SELECT $1::date[] AS v' },
   { text: '@ 90 minutes ago', duck: 'SELECT $1::INTERVAL AS v', pg: 'SELECT $1::interval AS v' },
   { text: '2 weeks 1.5 hours', duck: 'SELECT $1::INTERVAL AS v', pg: 'SELECT $1::interval AS v' },
 ];
@@ -88,6 +99,7 @@ const BAD: [number, 0 | 1, string][] = [
   [23, 0, 'abc'], [23, 0, '3000000000'], [23, 0, ''], [21, 0, '40000'], [20, 0, '9223372036854775808'], [20, 0, '1.5'],
   [701, 0, 'x'], [701, 0, '1e400'], [700, 0, '1e40'], [1700, 0, '1.2.3'], [16, 0, 'maybe'], [2950, 0, 'not-a-uuid'],
   [1082, 0, 'garbage'], [1082, 0, '2024-13-01'], [1082, 0, '2023-02-29'], [1114, 0, '2024-01-01 25:00:00'],
+  [1007, 0, '{1,2'], [1007, 0, '{1,abc}'], [1007, 0, '1,2'], [1009, 0, '{"a}'],
   [23, 1, '010203'], [20, 1, '00000001'], [21, 1, '000001'], [701, 1, '00'], [1082, 1, '0000000000'], [2950, 1, '00'], [16, 1, '0101'],
 ];
 

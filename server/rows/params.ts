@@ -8,11 +8,12 @@
  * that type).
  */
 import {
-  BIGINT, BLOB, BOOLEAN, DATE, DECIMAL, DOUBLE, FLOAT, INTEGER, INTERVAL, SMALLINT, TIME, TIMESTAMP, TIMESTAMPTZ, UUID, VARCHAR,
-  blobValue, dateValue, decimalValue, intervalValue, timestampTZValue, timestampValue, timeValue, uuidValue,
+  BIGINT, BLOB, BOOLEAN, DATE, DECIMAL, DOUBLE, FLOAT, INTEGER, INTERVAL, LIST, SMALLINT, TIME, TIMESTAMP, TIMESTAMPTZ, UUID, VARCHAR,
+  DuckDBDecimalValue, blobValue, dateValue, decimalValue, intervalValue, listValue, timestampTZValue, timestampValue, timeValue, uuidValue,
   type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
 import { PgError, SqlState } from '../../protocol/errors.js';
+import { parseArrayBinary, parseArrayText } from '../../protocol/types/array.js';
 import { parseByteaText } from '../../protocol/types/bytea.js';
 import { PG_EPOCH_DAYS, PG_EPOCH_MICROS_BIG } from '../../protocol/types/datetime.js';
 import {
@@ -32,6 +33,12 @@ const KIND_BY_OID: Record<number, Kind> = {
   1700: 'numeric', 2950: 'uuid', 3802: 'jsonb',
 };
 
+/** One-dimensional array types clients bind (pgJDBC createArrayOf, node-postgres arrays with a typed context). */
+const ARRAY_ELEMENT_OID: Record<number, number> = {
+  199: 114, 1000: 16, 1001: 17, 1005: 21, 1007: 23, 1009: 25, 1014: 1042, 1015: 1043, 1016: 20, 1021: 700, 1022: 701, 1028: 26,
+  1115: 1114, 1182: 1082, 1183: 1083, 1185: 1184, 1187: 1186, 1231: 1700, 2951: 2950,
+};
+
 const DUCK_DATE_INFINITY = 2147483647;
 const DUCK_TS_INFINITY = 9223372036854775807n;
 
@@ -43,10 +50,47 @@ export function decodeParam(
   target: DuckDBType | null,
   ctx: FormatContext = { timeZone: 'UTC' },
 ): DecodedParam {
+  const arrayOid = oid !== 0 ? oid : target ? pgTypeOf(target).oid : 0;
+  const elementOid = ARRAY_ELEMENT_OID[arrayOid];
+  if (elementOid !== undefined) {
+    const elementKind = KIND_BY_OID[elementOid]!;
+    if (raw === null) return { value: null, type: LIST(duckTypeFor(elementKind, null)) };
+    return decodeArray(index, elementKind, format, raw, ctx);
+  }
   const kind = kindFor(index, oid, format, target);
   const type = duckTypeFor(kind, target);
   if (raw === null) return { value: null, type };
   return format === 1 ? decodeBinary(index, kind, raw) : decodeText(kind, raw.toString('utf8'), ctx);
+}
+
+/** A one-dimensional array → a DuckDB LIST of the element type, every element read by its own rules. */
+function decodeArray(index: number, kind: Kind, format: 0 | 1, raw: Buffer, ctx: FormatContext): DecodedParam {
+  let items: (string | Buffer | null)[] | null;
+  try {
+    items = format === 1 ? (parseArrayBinary(raw)?.items ?? null) : parseArrayText(raw.toString('utf8'));
+  } catch {
+    throw new PgError(SqlState.featureNotSupported, `multidimensional array parameters are not supported (parameter $${index + 1})`);
+  }
+  if (!items) {
+    if (format === 1) throw new PgError(SqlState.invalidBinaryRepresentation, `incorrect binary data format in bind parameter ${index + 1}`);
+    throw new PgError(SqlState.invalidTextRepresentation, `malformed array literal: "${raw.toString('utf8')}"`);
+  }
+  const decoded = items.map((it) =>
+    it === null ? null : typeof it === 'string' ? decodeText(kind, it, ctx) : decodeBinary(index, kind, it),
+  );
+  if (kind !== 'numeric') {
+    return { value: listValue(decoded.map((d) => (d ? d.value : null))), type: LIST(duckTypeFor(kind, null)) };
+  }
+  // numeric elements each carry their own scale: bring them to a common DECIMAL(38, s), or DOUBLE.
+  const decimals = decoded.map((d) => (d && d.value instanceof DuckDBDecimalValue ? d.value : null));
+  const scale = Math.max(0, ...decimals.map((d) => d?.scale ?? 0));
+  const fits = decoded.every((d, k) => d === null || (decimals[k] && decimals[k]!.value.toString().replace('-', '').length + scale - decimals[k]!.scale <= 38));
+  if (fits) {
+    const values = decimals.map((d) => (d ? decimalValue(d.value * 10n ** BigInt(scale - d.scale), 38, scale) : null));
+    return { value: listValue(values), type: LIST(DECIMAL(38, scale)) };
+  }
+  const doubles = decoded.map((d) => (d === null ? null : d.value instanceof DuckDBDecimalValue ? d.value.toDouble() : (d.value as number)));
+  return { value: listValue(doubles), type: LIST(DOUBLE) };
 }
 
 function kindFor(index: number, oid: number, format: 0 | 1, target: DuckDBType | null): Kind {
