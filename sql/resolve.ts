@@ -76,25 +76,42 @@ export function resolveRelation(
   throw undefinedTable(parts.name, location);
 }
 
-/** CTE names visible at this point of the tree, judged from the ancestors. */
-function ctesInScope(path: readonly PathStep[]): Set<string> {
-  const visible = new Set<string>();
+/** CTEs visible at this point of the tree, by name, judged from the ancestors (inner WITH lists shadow outer ones). */
+function ctesInScope(path: readonly PathStep[]): Map<string, Fields> {
+  const visible = new Map<string, Fields>();
   path.forEach((step, i) => {
     if (step.kind !== 'SelectStmt') return;
     const withClause = step.holder['withClause'] as Fields | undefined;
     if (!withClause) return;
-    const ctes = (withClause['ctes'] ?? []) as Fields[];
-    const cteNames = ctes.map((c) => String(c['CommonTableExpr']?.ctename));
-    if (step.key !== 'withClause') {
-      cteNames.forEach((n) => visible.add(n));
-      return;
-    }
+    const ctes = ((withClause['ctes'] ?? []) as Fields[]).map((c) => c['CommonTableExpr'] as Fields);
     // Inside the WITH list: a CTE sees the ones before it, and itself only when RECURSIVE.
-    const index = path[i + 1]?.index ?? 0;
-    const upTo = withClause['recursive'] ? cteNames.length : index;
-    cteNames.slice(0, upTo).forEach((n) => visible.add(n));
+    const upTo = step.key !== 'withClause' || withClause['recursive'] ? ctes.length : (path[i + 1]?.index ?? 0);
+    ctes.slice(0, upTo).forEach((c) => visible.set(String(c['ctename']), c));
   });
   return visible;
+}
+
+/**
+ * CTEs are renamed to generated names (lg_cte_1 …), references included.
+ * DuckDB then never sees a user-chosen CTE name: if its scoping rules ever
+ * disagreed with PostgreSQL's, a reference would fail to bind instead of
+ * reaching a table or a file of that name.
+ */
+class CteNames {
+  private readonly names = new Map<Fields, string>();
+  nameOf(cte: Fields): string {
+    let n = this.names.get(cte);
+    if (!n) {
+      n = `lg_cte_${this.names.size + 1}`;
+      this.names.set(cte, n);
+    }
+    return n;
+  }
+  renameAll(root: unknown): void {
+    walk(root, ({ kind, fields }) => {
+      if (kind === 'CommonTableExpr') fields['ctename'] = this.nameOf(fields);
+    });
+  }
 }
 
 /**
@@ -106,6 +123,7 @@ export function resolveRelations(root: unknown, ctx: ResolveContext): TableRefer
   const tables: TableReference[] = [];
   /** written qualifier (`sales.orders`, `demo.sales.orders`) → alias; only for references the user did not alias */
   const qualified = new Map<string, string>();
+  const cteNames = new CteNames();
   walk(root, ({ kind, node, fields: f, path }) => {
     if (kind !== 'RangeVar') return;
     // Rewrite the fields object itself: a RangeVar stored inline has no wrapper to swap.
@@ -117,7 +135,11 @@ export function resolveRelations(root: unknown, ctx: ResolveContext): TableRefer
     const schema = f['schemaname'] as string | undefined;
     const catalog = f['catalogname'] as string | undefined;
     // Only an unqualified name can mean a CTE: `WITH orders AS (…) SELECT * FROM sales.orders` reads the table.
-    if (schema === undefined && catalog === undefined && ctesInScope(path).has(name)) return false;
+    const cte = schema === undefined && catalog === undefined ? ctesInScope(path).get(name) : undefined;
+    if (cte) {
+      rewrite({ relname: cteNames.nameOf(cte), inh: true, relpersistence: 'p', alias: f['alias'] ?? { aliasname: name }, location: f['location'] });
+      return false;
+    }
     const resolved = resolveRelation({ catalog, schema, name }, ctx, f['location']);
     const alias = (f['alias'] as Fields | undefined) ?? { aliasname: name };
     const location = f['location'];
@@ -155,6 +177,7 @@ export function resolveRelations(root: unknown, ctx: ResolveContext): TableRefer
     });
     return false;
   });
+  cteNames.renameAll(root);
   if (qualified.size > 0) shortenQualifiedColumns(root, qualified);
   return tables;
 }
