@@ -23,7 +23,7 @@ const p = (s = ''): void => { lines.push(s); };
 
 p(`## lakegate bench — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${machine.quick ? ' (--quick)' : ''}`);
 p();
-p(`Machine: ${machine.nproc} cores (${machine.cpu}), ${machine.memMiB} MiB RAM, shared. PostgreSQL ${machine.postgres}, PgBouncer ${machine.pgbouncer}, Node ${machine.node}, lakegate commit ${machine.commit}. Whole run: ${machine.elapsedSec} s.`);
+p(`Machine: ${machine.nproc} cores (${machine.cpu}), ${machine.memMiB} MiB RAM, shared. PostgreSQL ${machine.postgres}, PgBouncer ${machine.pgbouncer}, Node ${machine.node}, lakegate commit ${machine.commit}. Whole run: ${machine.elapsedSec} s. Load average (1/5/15 min) at start ${machine.loadStart}, at end ${machine.loadEnd}: other work shares these cores.`);
 for (const n of of('note')) p(`\n**Note:** ${n.text}`);
 p();
 

@@ -40,6 +40,7 @@ log() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 die() { log "FAILED: $*"; exit 1; }
 
 START_EPOCH=$(date +%s)
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUTDIR="$HERE/out/$STAMP"
 mkdir -p "$OUTDIR"
@@ -273,7 +274,7 @@ fi
 
 # ---------------------------------------------------------------- report
 {
-  echo "{\"kind\":\"machine\",\"nproc\":$(nproc),\"memMiB\":$(free -m | awk '/^Mem:/{print $2}'),\"cpu\":\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//; s/"//g')\",\"postgres\":\"$("$PGBIN/postgres" --version | awk '{print $3}')\",\"pgbouncer\":\"$PGB_VERSION\",\"node\":\"$(node --version)\",\"commit\":\"$(git rev-parse --short HEAD 2>/dev/null || echo '?')\",\"quick\":$QUICK,\"elapsedSec\":$(( $(date +%s) - START_EPOCH ))}"
+  echo "{\"kind\":\"machine\",\"nproc\":$(nproc),\"memMiB\":$(free -m | awk '/^Mem:/{print $2}'),\"cpu\":\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//; s/"//g')\",\"postgres\":\"$("$PGBIN/postgres" --version | awk '{print $3}')\",\"pgbouncer\":\"$PGB_VERSION\",\"node\":\"$(node --version)\",\"commit\":\"$(git rev-parse --short HEAD 2>/dev/null || echo '?')\",\"loadStart\":\"$LOAD_START\",\"loadEnd\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"quick\":$QUICK,\"elapsedSec\":$(( $(date +%s) - START_EPOCH ))}"
 } >> "$RESULTS"
 "${TSX[@]}" "$HERE/report.ts" --in "$RESULTS" > "$OUTDIR/report.md"
 cat "$OUTDIR/report.md"
