@@ -88,13 +88,6 @@ export function numericBinary(unscaled: bigint, scale: number): Buffer {
   return out;
 }
 
-/** numeric_send payload of NaN / ±Infinity (float inputs to numeric parameters). */
-export function numericSpecialBinary(sign: number): Buffer {
-  const out = Buffer.alloc(8);
-  out.writeUInt16BE(sign, 4);
-  return out;
-}
-
 export type NumericValue =
   | { kind: 'finite'; unscaled: bigint; scale: number }
   | { kind: 'nan' }

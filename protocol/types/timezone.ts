@@ -8,7 +8,8 @@
  * per distinct hour instead of one Intl call per value.
  */
 
-import { loadTzif, tzOffsetAt, type TzData } from './tzif.js';
+import { PgError, SqlState } from '../errors.js';
+import { loadTzif, posixZone, tzOffsetAt, type TzData } from './tzif.js';
 
 const UTC_NAMES = new Set(['UTC', 'ETC/UTC', 'GMT', 'ETC/GMT', 'Z', 'ZULU', 'UCT', 'ETC/UCT', 'UNIVERSAL', 'ETC/UNIVERSAL', 'GREENWICH']);
 /** Instants outside what Date can represent are clamped; zones are fixed LMT / rule-based that far out. */
@@ -33,21 +34,8 @@ export class ZoneOffsets {
 
   constructor(readonly zone: string) {
     this.isUtc = UTC_NAMES.has(zone.toUpperCase());
-    this.tz = this.isUtc ? null : loadTzif(zone);
-    // Throws RangeError for a zone ICU does not know: better at SET time than per row.
-    this.fmt = this.isUtc || this.tz
-      ? null
-      : new Intl.DateTimeFormat('en-US', {
-          timeZone: zone,
-          hourCycle: 'h23',
-          era: 'short',
-          year: 'numeric',
-          month: 'numeric',
-          day: 'numeric',
-          hour: 'numeric',
-          minute: 'numeric',
-          second: 'numeric',
-        });
+    this.tz = this.isUtc ? null : (loadTzif(zone) ?? posixZone(zone));
+    this.fmt = this.isUtc || this.tz ? null : icuFormat(zone);
   }
 
   /** Offset east of UTC, in seconds, at `utcSeconds` since 1970-01-01T00:00:00Z. */
@@ -110,6 +98,35 @@ export class ZoneOffsets {
   }
 }
 
+/** ICU as the last resort; an unknown zone is the error PostgreSQL gives for SET TimeZone. */
+function icuFormat(zone: string): Intl.DateTimeFormat {
+  try {
+    return new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      era: 'short',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+  } catch {
+    throw new PgError(SqlState.invalidParameterValue, `invalid value for parameter "TimeZone": "${zone}"`);
+  }
+}
+
+/** Whether a TimeZone setting names a zone lakegate can print timestamptz values in. */
+export function isKnownZone(zone: string): boolean {
+  try {
+    zoneOffsets(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const zones = new Map<string, ZoneOffsets>();
 
 /** One shared, cached ZoneOffsets per zone name (sessions with the same TimeZone share the cache). */
@@ -117,6 +134,8 @@ export function zoneOffsets(zone: string): ZoneOffsets {
   let z = zones.get(zone);
   if (!z) {
     z = new ZoneOffsets(zone);
+    // Names come from clients (SET TimeZone, POSIX strings): keep the cache bounded.
+    if (zones.size >= 1000) zones.clear();
     zones.set(zone, z);
   }
   return z;

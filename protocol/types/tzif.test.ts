@@ -38,3 +38,14 @@ describe('system tzdata reader', () => {
     expect(parsePosixTz('<+1030>-10:30<+11>-11,M10.1.0,M4.1.0')?.dst).toBe(39600);
   });
 });
+
+describe('zone names', () => {
+  it('knows tzdata names and POSIX strings, and refuses the rest with PostgreSQL\'s error', async () => {
+    const { isKnownZone, zoneOffsets } = await import('./timezone.js');
+    expect(isKnownZone('Europe/Berlin')).toBe(true);
+    expect(isKnownZone('UTC+3')).toBe(true);
+    expect(zoneOffsets('UTC+3').offsetAt(0)).toBe(-10800);
+    expect(isKnownZone('Mars/Olympus_Mons')).toBe(false);
+    expect(() => zoneOffsets('Mars/Olympus_Mons')).toThrow('invalid value for parameter "TimeZone": "Mars/Olympus_Mons"');
+  });
+});

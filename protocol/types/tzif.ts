@@ -52,6 +52,12 @@ export function loadTzif(zone: string, dir = ZONEINFO_DIR): TzData | null {
   return parseTzif(buf);
 }
 
+/** A POSIX TZ string used as a zone name ('EST5EDT,M3.2.0,M11.1.0', '<+0530>-05:30', 'UTC+3'), as PostgreSQL accepts it. */
+export function posixZone(zone: string): TzData | null {
+  const rule = parsePosixTz(zone);
+  return rule ? { transitions: new Float64Array(0), offsets: new Int32Array(0), initial: rule.std, rule } : null;
+}
+
 export function parseTzif(buf: Buffer): TzData | null {
   if (buf.length < 44 || buf.toString('latin1', 0, 4) !== 'TZif') return null;
   const version = buf[4]!;

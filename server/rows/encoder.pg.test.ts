@@ -142,6 +142,10 @@ const CASES: Record<string, Case[]> = {
       ['America/Sao_Paulo', '2024-01-15 12:00:00.5+00'],
       ['Asia/Kolkata', '2024-01-15 12:00:00+00'],
       ['America/St_Johns', '2024-01-15 12:00:00+00'],
+      // POSIX-style settings, sign inverted as in POSIX: 'UTC+3' is three hours west.
+      ['UTC+3', '2024-01-15 12:00:00+00'],
+      ['<+0530>-05:30', '2024-01-15 12:00:00+00'],
+      ['XST5XDT,M3.2.0,M11.1.0', '2024-07-15 12:00:00+00'],
     ].map(([zone, v]) => {
       const duck = v!.endsWith(' BC') ? `'${v!.replace(/^(\d+-\d+-\d+) (.*) BC$/, '$1 (BC) $2')}'::TIMESTAMPTZ` : `'${v}'::TIMESTAMPTZ`;
       return c(duck, `'${v}'::timestamptz`, { zone });
