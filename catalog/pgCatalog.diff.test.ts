@@ -113,6 +113,12 @@ describe('information_schema and pg_tables agree with PostgreSQL', () => {
     `select catalog_name, schema_name from information_schema.schemata where schema_name in ('sales', 'public') order by 2`,
     `select schemaname, tablename from pg_catalog.pg_tables where schemaname = 'sales'`,
     `select distinct nspname from pg_namespace where nspname = 'sales'`,
+    `select typname, typinput, typoutput, typreceive, typsend, typlen, typtype, typcategory, typelem, typarray, typdelim,
+            typbyval, typalign, typstorage, typcollation, typbasetype, typtypmod, typndims, typnotnull, typispreferred, typrelid
+       from pg_type where oid in (16, 17, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1007, 1009, 1043, 1082, 1083, 1114, 1184, 1186, 1266, 1562, 1700, 2950) order by oid`,
+    `select attname, atttypid, attlen, attnum, atttypmod, attbyval, attalign, attstorage, attnotnull, attcollation, attndims
+       from pg_attribute where attrelid = 'sales.orders'::regclass and attnum > 0 order by attnum`,
+    `select typinput = 'pg_catalog.array_in'::regproc as is_array, typname from pg_type where typname in ('_int4', 'int4') order by 1, 2`,
   ])('%s', async (sql) => {
     const [want, got] = await both(sql, ['public']);
     expect(got).toEqual(want);

@@ -48,32 +48,68 @@ const PG_ONLY_TYPES: readonly { oid: number; typname: string; formatted: string;
 const CATEGORY: Record<string, string> = {
   bool: 'B', int2: 'N', int4: 'N', int8: 'N', float4: 'N', float8: 'N', numeric: 'N', oid: 'N', text: 'S',
   varchar: 'S', name: 'S', date: 'D', time: 'D', timetz: 'D', timestamp: 'D', timestamptz: 'D', interval: 'T',
-  bit: 'V', bytea: 'U', json: 'U', uuid: 'U',
+  bit: 'V', varbit: 'V', bytea: 'U', json: 'U', uuid: 'U',
 };
-const TEXT_LIKE = new Set(['text', 'varchar', 'name', 'bpchar']);
+/** pg_type.typispreferred: the preferred type of each category. */
+const PREFERRED = new Set(['bool', 'text', 'oid', 'float8', 'timestamptz', 'interval', 'varbit']);
+/** typalign where it does not follow from typlen. */
+const ALIGN: Record<string, string> = { name: 'c', uuid: 'c', interval: 'd', timetz: 'd' };
+const UNDERSCORED_IO = new Set([
+  'json', 'date', 'time', 'timetz', 'timestamp', 'timestamptz', 'interval', 'bit', 'varbit', 'numeric', 'uuid', 'record', 'void',
+]);
 const DEFAULT_COLLATION = 100;
+const C_COLLATION = 950;
+/** typcollation: text types sort by the default collation; name by C. */
+const COLLATION: Record<string, number> = { text: DEFAULT_COLLATION, varchar: DEFAULT_COLLATION, bpchar: DEFAULT_COLLATION, name: C_COLLATION };
 
-/** Every type: [oid, typname, formatted] for format_type, plus the pg_type row. */
+interface TypeShape {
+  oid: number;
+  typname: string;
+  formatted: string;
+  len: number;
+  typtype: string;
+  category: string;
+  elem: number;
+  array: number;
+}
+
+const alignOf = (typname: string, len: number): string =>
+  ALIGN[typname] ?? (len === 8 ? 'd' : len === 2 ? 's' : len === 1 ? 'c' : 'i');
+
+function typeRow(t: TypeShape, elemName?: string, elemLen = 0): Value[] {
+  const isArray = elemName !== undefined;
+  // PostgreSQL's I/O function names: int4in, but numeric_in, array_in (pgJDBC tests typinput = 'array_in')
+  const io = isArray ? 'array_' : UNDERSCORED_IO.has(t.typname) ? `${t.typname}_` : t.typname;
+  const align = isArray ? (alignOf(elemName, elemLen) === 'd' ? 'd' : 'i') : alignOf(t.typname, t.len);
+  const storage = t.typname === 'numeric' ? 'm' : t.len === -1 ? 'x' : 'p';
+  return [
+    t.oid, t.typname, PG_CATALOG_NSP_OID, OWNER_OID, t.len, t.len > 0 && t.len <= 8, t.typtype, t.category,
+    PREFERRED.has(t.typname), true, ',', 0, isArray ? 'array_subscript_handler' : t.typname === 'name' ? 'raw_array_subscript_handler' : '-',
+    t.elem, t.array, `${io}in`, `${io}out`, `${io}recv`, `${io}send`, '-', '-', '-', align, storage, false, 0, -1, 0,
+    COLLATION[elemName ?? t.typname] ?? 0, null, null, null,
+  ];
+}
+
+/** Every type: [oid, formatted] for format_type, plus the pg_type rows. */
 export function typeRows(): { names: Value[][]; rows: Value[][] } {
   const names: Value[][] = [];
   const rows: Value[][] = [];
-  const add = (oid: number, typname: string, formatted: string, len: number, typtype: string, category: string, elem: number, array: number) => {
-    const isArray = category === 'A' && elem !== 0;
-    const io = isArray ? 'array' : typname;
-    const collation = TEXT_LIKE.has(typname) ? DEFAULT_COLLATION : 0;
-    names.push([oid, formatted]);
-    rows.push([
-      oid, typname, PG_CATALOG_NSP_OID, OWNER_OID, len, len > 0 && len <= 8, typtype, category, false, true, ',', 0,
-      isArray ? 'array_subscript_handler' : '-', elem, array, `${io}_in`.replace(/^array_in$/, 'array_in'),
-      `${io}_out`, `${io}_recv`, `${io}_send`, '-', '-', '-', len === 8 ? 'd' : len === 2 ? 's' : len === 1 ? 'c' : 'i',
-      len === -1 ? 'x' : 'p', false, 0, -1, 0, collation, null, null, null,
-    ]);
-  };
   for (const t of PG_BASE_TYPES) {
-    add(t.oid, t.typname, t.formatted, t.len, 'b', CATEGORY[t.typname] ?? 'U', 0, t.arrayOid);
-    add(t.arrayOid, `_${t.typname}`, `${t.formatted}[]`, -1, 'b', 'A', t.oid, 0);
+    const elem = t.typname === 'name' ? 18 : 0; // name is subscriptable as char[]
+    rows.push(typeRow({ ...t, typtype: 'b', category: CATEGORY[t.typname] ?? 'U', elem, array: t.arrayOid }));
+    rows.push(
+      typeRow(
+        { oid: t.arrayOid, typname: `_${t.typname}`, formatted: `${t.formatted}[]`, len: -1, typtype: 'b', category: 'A', elem: t.oid, array: 0 },
+        t.typname,
+        t.len,
+      ),
+    );
+    names.push([t.oid, t.formatted], [t.arrayOid, `${t.formatted}[]`]);
   }
-  for (const t of PG_ONLY_TYPES) add(t.oid, t.typname, t.formatted, t.len, t.typtype ?? 'b', t.category, 0, 0);
+  for (const t of PG_ONLY_TYPES) {
+    rows.push(typeRow({ ...t, typtype: t.typtype ?? 'b', elem: 0, array: 0 }));
+    names.push([t.oid, t.formatted]);
+  }
   return { names, rows };
 }
 
@@ -105,11 +141,13 @@ export function attributeRows(tables: CatalogTable[]): Value[][] {
     t.columns.forEach((c, i) => {
       const pg = pgTypeForDuckDB(c.duckType);
       const isArray = pg.typname.startsWith('_');
-      const collation = TEXT_LIKE.has(pg.typname) ? DEFAULT_COLLATION : 0;
+      const base = isArray ? pg.typname.slice(1) : pg.typname;
+      const align = isArray ? 'i' : alignOf(pg.typname, pg.len);
+      const storage = pg.typname === 'numeric' ? 'm' : pg.len === -1 ? 'x' : 'p';
       rows.push([
         relationOid(t.schema, t.name), c.name, pg.oid, -1, pg.len, i + 1, isArray ? 1 : 0, -1, pg.typmod,
-        pg.len > 0 && pg.len <= 8, pg.len === 8 ? 'd' : pg.len === 2 ? 's' : 'i', pg.len === -1 ? 'x' : 'p', '',
-        !c.nullable, false, false, '', '', false, true, 0, collation, null, null, null, null,
+        pg.len > 0 && pg.len <= 8, align, storage, '', !c.nullable, false, false, '', '', false, true, 0,
+        COLLATION[base] ?? 0, null, null, null, null,
       ]);
     });
   }
