@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { startPostgres, type RealPostgres } from './realPostgres.js';
+import { findBinDir, startPostgres, type RealPostgres } from './realPostgres.js';
 
 describe('startPostgres', () => {
   let server: RealPostgres;
@@ -8,6 +8,10 @@ describe('startPostgres', () => {
   });
   afterAll(async () => {
     await server?.stop();
+  });
+
+  it('fails with a clear message when no server binaries exist (never skips)', () => {
+    expect(() => findBinDir('/nonexistent/pg_config', '/nonexistent')).toThrow(/No PostgreSQL server binaries found.*postgresql/s);
   });
 
   it('serves a real PostgreSQL on loopback', async () => {

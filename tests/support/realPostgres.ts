@@ -18,14 +18,13 @@ export interface RealPostgres {
 }
 
 /** pg_config --bindir first (what the package says), else the newest /usr/lib/postgresql/N/bin. */
-function findBinDir(): string {
+export function findBinDir(pgConfig = 'pg_config', root = '/usr/lib/postgresql'): string {
   const candidates: string[] = [];
   try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim());
+    candidates.push(execFileSync(pgConfig, ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
   } catch {
     // pg_config absent: fall through to the Debian layout.
   }
-  const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
     const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
     for (const v of versions) candidates.push(join(root, v, 'bin'));
@@ -76,23 +75,32 @@ export async function startPostgres(): Promise<RealPostgres> {
 
   try {
     run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-    const port = await freePort();
-    const conf = [
-      "listen_addresses = '127.0.0.1'",
-      `port = ${port}`,
-      `unix_socket_directories = '${dir}'`,
-      'fsync = off',
-      'synchronous_commit = off',
-      'full_page_writes = off',
-      "shared_buffers = '16MB'",
-      'max_connections = 20',
-      "timezone = 'UTC'",
-      "datestyle = 'ISO, MDY'",
-    ].join('\n');
-    const confPath = join(data, 'postgresql.auto.conf');
-    writeFileSync(confPath, conf + '\n');
-    if (asRoot) chownSync(confPath, uid, gid);
-    run(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
+    // The free port can be taken between probing and binding (parallel test workers): retry.
+    let port = 0;
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      const conf = [
+        "listen_addresses = '127.0.0.1'",
+        `port = ${port}`,
+        `unix_socket_directories = '${dir}'`,
+        'fsync = off',
+        'synchronous_commit = off',
+        'full_page_writes = off',
+        "shared_buffers = '16MB'",
+        'max_connections = 20',
+        "timezone = 'UTC'",
+        "datestyle = 'ISO, MDY'",
+      ].join('\n');
+      const confPath = join(data, 'postgresql.auto.conf');
+      writeFileSync(confPath, conf + '\n');
+      if (asRoot) chownSync(confPath, uid, gid);
+      try {
+        run(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
+        break;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+      }
+    }
     let stopped = false;
     const stopSync = (): void => {
       if (stopped) return;
