@@ -116,6 +116,13 @@ describe('information_schema and pg_tables agree with PostgreSQL', () => {
     `select typname, typinput, typoutput, typreceive, typsend, typlen, typtype, typcategory, typelem, typarray, typdelim,
             typbyval, typalign, typstorage, typcollation, typbasetype, typtypmod, typndims, typnotnull, typispreferred, typrelid
        from pg_type where oid in (16, 17, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1007, 1009, 1043, 1082, 1083, 1114, 1184, 1186, 1266, 1562, 1700, 2950) order by oid`,
+    `select relname, relkind, relam, relpersistence, relnatts, relchecks, relhasindex, relhasrules, relhastriggers,
+            relhassubclass, relrowsecurity, relforcerowsecurity, relispopulated, relreplident, relispartition,
+            reltablespace, reloftype, relpages, reltuples, relallvisible, relacl, reloptions, relpartbound,
+            relowner = (select datdba from pg_database where datname = current_database()) as owned_by_db_owner
+       from pg_class where oid = 'sales.orders'::regclass`,
+    `select n.nspname, n.nspacl, c.relnamespace = n.oid from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relname = 'orders'`,
     `select attname, atttypid, attlen, attnum, atttypmod, attbyval, attalign, attstorage, attnotnull, attcollation, attndims
        from pg_attribute where attrelid = 'sales.orders'::regclass and attnum > 0 order by attnum`,
     `select typinput = 'pg_catalog.array_in'::regproc as is_array, typname from pg_type where typname in ('_int4', 'int4') order by 1, 2`,
