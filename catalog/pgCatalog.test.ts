@@ -1,4 +1,5 @@
 import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS, EMULATION_DB, INFORMATION_SCHEMA_RELATIONS, PG_CATALOG_RELATIONS } from '../sql/emulation.js';
+import { DUCKDB_BUILTINS, RENAMED_FUNCTIONS, SYNTAX_ONLY_FUNCTIONS } from '../sql/functions.js';
 import { PGJDBC, PSQL } from './fixtures/clientQueries.js';
 import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
 
@@ -27,6 +28,17 @@ describe('installPgCatalog', () => {
     const have = new Set(r.getRowsJson().map((row) => String(row[0])));
     const missing = [...Object.keys(EMULATED_FUNCTIONS), ...EMULATED_TABLE_FUNCTIONS].filter((f) => !have.has(f));
     expect(missing).toEqual([]);
+  });
+
+  it('every built-in on the allowlist exists in DuckDB under the name the planner uses', async () => {
+    const r = await engine.conn.runAndReadAll('SELECT DISTINCT function_name FROM duckdb_functions()');
+    const have = new Set(r.getRowsJson().map((row) => String(row[0])));
+    const missing = DUCKDB_BUILTINS.map((f) => RENAMED_FUNCTIONS[f] ?? f).filter((f) => !SYNTAX_ONLY_FUNCTIONS.has(f) && !have.has(f));
+    expect(missing).toEqual([]);
+    const syntax = await engine.query(
+      "SELECT every(true), btrim('xax', 'x'), extract(year from date '2024-03-01'), percentile_disc(0.5) within group (order by 1)",
+    );
+    expect(syntax.rows).toEqual([['true', 'a', '2024', '1']]);
   });
 
   it('lists the table with stable OIDs, PostgreSQL types and attnum from 1', async () => {

@@ -7,6 +7,7 @@ import { parseArrayLiteral } from './arrayLiteral.js';
 import { IGNORED_COLLATIONS } from './authorize.js';
 import type { RelationCatalog } from './catalogView.js';
 import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS, EMULATION_DB, PGC_SCHEMA } from './emulation.js';
+import { RENAMED_FUNCTIONS } from './functions.js';
 import { SqlError, pos } from './errors.js';
 import { regCast, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
@@ -130,7 +131,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     return;
   }
   // SQL-syntax calls (EXTRACT, TRIM, SUBSTRING … FROM, POSITION … IN) deparse by their pg_catalog name.
-  if (parts.length === 2 && f['funcformat'] !== 'COERCE_SQL_SYNTAX') f['funcname'] = [strNode(name)];
+  if (f['funcformat'] !== 'COERCE_SQL_SYNTAX') f['funcname'] = [strNode(RENAMED_FUNCTIONS[name] ?? name)];
   // DuckDB's scalar generate_series returns one list; PostgreSQL returns rows.
   if (name === 'generate_series' && !asTable && !done.has(f)) {
     done.add(f);

@@ -28,14 +28,25 @@ const SCALAR = [
   'concat_ws', 'substr', 'substring', 'left', 'right', 'lpad', 'rpad', 'ltrim', 'rtrim', 'btrim', 'replace',
   'reverse', 'repeat', 'position', 'strpos', 'split_part', 'starts_with', 'md5', 'ascii', 'chr', 'regexp_replace',
   'regexp_split_to_array', 'translate', 'to_hex', 'string_to_array', 'array_to_string', 'array_length',
-  'cardinality', 'overlay', 'initcap', 'sha256', 'encode', 'decode',
+  'cardinality', 'sha256', 'encode', 'decode',
   // date / time
   'now', 'date_trunc', 'date_part', 'extract', 'age', 'make_date', 'make_time', 'make_timestamp',
-  'make_timestamptz', 'to_timestamp', 'transaction_timestamp', 'statement_timestamp', 'clock_timestamp',
-  'timezone',
+  'make_timestamptz', 'to_timestamp', 'transaction_timestamp', 'timezone',
   // misc
-  'coalesce', 'nullif', 'greatest', 'least', 'gen_random_uuid', 'unnest', 'generate_series',
+  'gen_random_uuid', 'unnest', 'generate_series',
 ];
+
+/**
+ * PostgreSQL names DuckDB spells differently; sql/dialect.ts renames calls.
+ * (btrim written as TRIM(BOTH …) keeps its SQL syntax and is not renamed.)
+ */
+export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = { every: 'bool_and', btrim: 'trim' };
+
+/** Allowed built-ins DuckDB reaches only through SQL syntax (WITHIN GROUP, EXTRACT … FROM). */
+export const SYNTAX_ONLY_FUNCTIONS: ReadonlySet<string> = new Set(['percentile_cont', 'percentile_disc', 'extract']);
+
+/** The built-ins passed to DuckDB by name (after RENAMED_FUNCTIONS): each must exist there. */
+export const DUCKDB_BUILTINS: readonly string[] = [...AGGREGATES, ...WINDOW, ...SCALAR];
 
 /** Folded to literals by sql/dialect.ts from the session context. */
 export const FOLDED_FUNCTIONS: ReadonlySet<string> = new Set([
