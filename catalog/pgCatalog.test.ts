@@ -36,9 +36,9 @@ describe('installPgCatalog', () => {
     const missing = DUCKDB_BUILTINS.map((f) => RENAMED_FUNCTIONS[f] ?? f).filter((f) => !SYNTAX_ONLY_FUNCTIONS.has(f) && !have.has(f));
     expect(missing).toEqual([]);
     const syntax = await engine.query(
-      "SELECT every(true), btrim('xax', 'x'), extract(year from date '2024-03-01'), percentile_disc(0.5) within group (order by 1)",
+      "SELECT every(true), btrim('xax', 'x'), extract(year from date '2024-03-01'), percentile_disc(0.5) within group (order by 1), cardinality(ARRAY[1, 2, 3])",
     );
-    expect(syntax.rows).toEqual([['true', 'a', '2024', '1']]);
+    expect(syntax.rows).toEqual([['true', 'a', '2024', '1', '3']]);
   });
 
   it('lists the table with stable OIDs, PostgreSQL types and attnum from 1', async () => {

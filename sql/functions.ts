@@ -28,7 +28,7 @@ const SCALAR = [
   'concat_ws', 'substr', 'substring', 'left', 'right', 'lpad', 'rpad', 'ltrim', 'rtrim', 'btrim', 'replace',
   'reverse', 'repeat', 'position', 'strpos', 'split_part', 'starts_with', 'md5', 'ascii', 'chr', 'regexp_replace',
   'regexp_split_to_array', 'translate', 'to_hex', 'string_to_array', 'array_to_string', 'array_length',
-  'cardinality', 'sha256', 'encode', 'decode',
+  'cardinality',
   // date / time
   'now', 'date_trunc', 'date_part', 'extract', 'age', 'make_date', 'make_time', 'make_timestamp',
   'make_timestamptz', 'to_timestamp', 'transaction_timestamp', 'timezone',
@@ -37,10 +37,11 @@ const SCALAR = [
 ];
 
 /**
- * PostgreSQL names DuckDB spells differently; sql/dialect.ts renames calls.
+ * PostgreSQL names DuckDB spells differently (DuckDB's cardinality is for maps);
+ * sql/dialect.ts renames calls.
  * (btrim written as TRIM(BOTH …) keeps its SQL syntax and is not renamed.)
  */
-export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = { every: 'bool_and', btrim: 'trim' };
+export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = { every: 'bool_and', btrim: 'trim', cardinality: 'len' };
 
 /** Allowed built-ins DuckDB reaches only through SQL syntax (WITHIN GROUP, EXTRACT … FROM). */
 export const SYNTAX_ONLY_FUNCTIONS: ReadonlySet<string> = new Set(['percentile_cont', 'percentile_disc', 'extract']);
