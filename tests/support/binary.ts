@@ -104,6 +104,7 @@ export const dec = {
     const weight = b.readInt16BE(2);
     const sign = b.readUInt16BE(4);
     const dscale = b.readInt16BE(6);
+    if (b.length !== 8 + 2 * ndigits) throw new Error(`not a binary numeric: ${b.length} bytes for ${ndigits} digits`);
     if (sign === 0xc000) return 'NaN';
     const digits: number[] = [];
     for (let i = 0; i < ndigits; i++) digits.push(b.readInt16BE(8 + 2 * i));
