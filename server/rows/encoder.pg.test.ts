@@ -71,9 +71,9 @@ const CASES: Record<string, Case[]> = {
     c('100000000.0001::DECIMAL(20,4)', '100000000.0001::numeric(20,4)'),
   ],
   floats: [
-    ...['1.5', '0.1', '-0.0', '0', "'NaN'", "'Infinity'", "'-Infinity'", '1e10', '123456', '1234567', '0.0001', '0.00001', '3.4028235e38', '1.17549435e-38', '1e-45', '16777217', '3.14159265']
+    ...['1.5', '0.1', '-0.0', '0', "'NaN'", "'Infinity'", "'-Infinity'", '1e10', '123456', '1234567', '0.0001', '0.00001', '3.4028235e38', '1.17549435e-38', '1e-45', '16777217', '3.14159265', '1.5e10', '3e10', '7e20', '1.1e12']
       .map((v) => c(`${v}::FLOAT`, `${v}::float4`)),
-    ...['0.1', '1e15', '123456789012345', '1e-5', '0.0001', '5e-324', '1.7976931348623157e308', '-0.0', "'NaN'", "'Infinity'", "'-Infinity'", '1.0/3', '100', '1e22', '-2.5e-300', '9007199254740993', '0.30000000000000004']
+    ...['0.1', '1e15', '123456789012345', '1e-5', '0.0001', '5e-324', '1.7976931348623157e308', '-0.0', "'NaN'", "'Infinity'", "'-Infinity'", '1.0/3', '100', '1e22', '-2.5e-300', '9007199254740993', '0.30000000000000004', '1e23', '9e22', '1e22', '5e23', '1.2e24', '4.35e25', '1e300']
       .map((v) => c(`(${v})::DOUBLE`, `(${v})::float8`)),
   ],
   strings: [
@@ -204,6 +204,11 @@ const CASES: Record<string, Case[]> = {
     c("[{'a': 1}, {'a': NULL}]", 'ARRAY[(SELECT row_to_json(t) FROM (SELECT 1 AS a) t), (SELECT row_to_json(t) FROM (SELECT NULL::int AS a) t)]'),
     c("MAP {'k': 1, 'z': 2}", '(SELECT row_to_json(t) FROM (SELECT 1 AS k, 2 AS z) t)'),
     c("{'a': [TIMESTAMP '2024-01-01 00:00:00', NULL]}", "(SELECT row_to_json(t) FROM (SELECT ARRAY[TIMESTAMP '2024-01-01 00:00:00', NULL] AS a) t)"),
+    c("{'bc': '0044-03-15 (BC) 12:00:00'::TIMESTAMP, 'bcd': '0044-03-15 (BC)'::DATE, 'di': 'infinity'::DATE, 'f4': 1.5e10::FLOAT, 'tz': '12:00:00+05:30'::TIMETZ}",
+      "(SELECT row_to_json(t) FROM (SELECT '0044-03-15 12:00:00 BC'::timestamp AS bc, '0044-03-15 BC'::date AS bcd, 'infinity'::date AS di, 1.5e10::float4 AS f4, '12:00:00+05:30'::timetz AS tz) t)"),
+    c("{'e': 'happy'::ENUM('sad', 'happy'), 'h': 170141183460469231731687303715884105727::HUGEINT, 'l': [[1, 2], NULL]}",
+      "(SELECT row_to_json(t) FROM (SELECT 'happy'::text AS e, 170141183460469231731687303715884105727::numeric AS h, json_build_array(json_build_array(1, 2), NULL)::json AS l) t)"),
+    c("[MAP {1: 'a'}, NULL]", `ARRAY['{"1":"a"}'::json, NULL]`),
     c('union_value(num := 2)::UNION(num INTEGER, str VARCHAR)', 'to_json(2)'),
     c("union_value(str := 'x')::UNION(num INTEGER, str VARCHAR)", "to_json('x'::text)"),
   ],
