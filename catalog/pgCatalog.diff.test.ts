@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { pgTypeForDuckDB } from '../sql/pgTypes.js';
 import { startPostgres, type RealPostgres } from '../tests/support/realPostgres.js';
-import { PGJDBC, PSQL } from './fixtures/clientQueries.js';
+import { DBT, PGJDBC, PSQL } from './fixtures/clientQueries.js';
 import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
 
 type Rows = { columns: string[]; rows: (string | null)[][] };
@@ -103,6 +103,18 @@ describe('pgJDBC 42.5.5 DatabaseMetaData agrees with PostgreSQL', () => {
       expect(got.rows).toEqual(want.rows);
     },
   );
+});
+
+describe('dbt-postgres introspection agrees with PostgreSQL', () => {
+  it.each(Object.keys(DBT))('%s', async (name) => {
+    const [want, got] = await both(DBT[name]!, ['sales']);
+    if (name === 'listSchemas') {
+      // unordered in both; PostgreSQL also has pg_toast, which the emulation does not invent
+      expect([...got.rows].sort()).toEqual([...want.rows].filter((r) => r[0] !== 'pg_toast').sort());
+      return;
+    }
+    expect(got).toEqual(want);
+  });
 });
 
 describe('information_schema and pg_tables agree with PostgreSQL', () => {

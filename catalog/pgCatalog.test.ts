@@ -87,6 +87,14 @@ describe('installPgCatalog', () => {
     expect(r.rows).toEqual([['true', 'true', 'true', 'false', 'false']]);
   });
 
+  it('LIKE escapes with a backslash by default, as in PostgreSQL', async () => {
+    const r = await engine.query(
+      `SELECT 'pg_catalog' LIKE 'pg\\_%', 'pgxcatalog' LIKE 'pg\\_%', 'a%' LIKE 'a!%' ESCAPE '!', 'PG_X' ILIKE 'pg\\_%',
+              'pg_catalog' NOT LIKE 'pg\\_%', 'x' ~~ 'x', 'a\\b' LIKE 'a\\b' ESCAPE ''`,
+    );
+    expect(r.rows).toEqual([['true', 'false', 'true', 'true', 'false', 'true', 'true']]);
+  });
+
   it('string array literals work with ANY, ALL and =', async () => {
     const r = await engine.query(
       `SELECT 'b' = ANY('{a,b}'), 'c' <> ALL('{a,b}'::text[]), relname FROM pg_class WHERE relname = ANY('{orders,nope}')`,

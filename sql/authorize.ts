@@ -36,6 +36,10 @@ function checkFuncCall(v: Visit): void {
   const f = v.fields;
   const parts = names(f['funcname']);
   const asTable = inTableFunctionPosition(v.path);
+  // `x LIKE p ESCAPE e` arrives as LIKE with pattern pg_catalog.like_escape(p, e); sql/dialect.ts unwraps it
+  const parent = v.path[v.path.length - 1];
+  const likeKinds = ['AEXPR_LIKE', 'AEXPR_ILIKE'];
+  if (parts[parts.length - 1] === 'like_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && likeKinds.includes(parent.holder['kind'])) return;
   if (!isAllowedFunction(parts, asTable)) throw undefinedFunction(display(parts), f['location']);
   if (f['func_variadic']) throw notSupported('VARIADIC arguments', f['location']);
 }

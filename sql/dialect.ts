@@ -242,11 +242,42 @@ function arrayFromLiteral(n: unknown): PgNode | undefined {
   return values ? arrayOf(values) : undefined;
 }
 
+const LIKE_OPS: Record<string, { fn: string; negate: boolean }> = {
+  '~~': { fn: 'like_escape', negate: false },
+  '!~~': { fn: 'like_escape', negate: true },
+  '~~*': { fn: 'ilike_escape', negate: false },
+  '!~~*': { fn: 'ilike_escape', negate: true },
+};
+
+/**
+ * PostgreSQL's LIKE escapes with a backslash unless told otherwise; DuckDB's
+ * LIKE has no escape character (so dbt's `nspname not like 'pg\_%'` would keep
+ * pg_catalog). Every LIKE becomes DuckDB's like_escape with the escape spelled out.
+ */
+function likeWithEscape(v: Visit, op: string): boolean {
+  const like = LIKE_OPS[op];
+  const f = v.fields;
+  const kind = String(f['kind']);
+  if (!like || !(kind === 'AEXPR_LIKE' || kind === 'AEXPR_ILIKE' || kind === 'AEXPR_OP')) return false;
+  let pattern: unknown = f['rexpr'];
+  let escape: unknown = strConst('\\');
+  const explicit = (pattern as Fields | undefined)?.['FuncCall'];
+  if (explicit && names(explicit['funcname']).pop() === 'like_escape') {
+    [pattern, escape] = explicit['args'] as unknown[];
+  }
+  const call: PgNode = {
+    FuncCall: { funcname: [strNode(like.fn)], args: [f['lexpr'], pattern, escape], funcformat: 'COERCE_EXPLICIT_CALL' },
+  };
+  replaceNode(v.node, like.negate ? { BoolExpr: { boolop: 'NOT_EXPR', args: [call] } } : call);
+  return true;
+}
+
 function transformAExpr(v: Visit): void {
   const f = v.fields;
   const parts = names(f['name']);
   const op = parts[parts.length - 1] ?? '';
   if (parts.length === 2) f['name'] = [strNode(op)];
+  if (likeWithEscape(v, op)) return;
   const kind = String(f['kind']);
   if (kind === 'AEXPR_OP_ANY' || kind === 'AEXPR_OP_ALL') {
     const arr = arrayFromLiteral(f['rexpr']);

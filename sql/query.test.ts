@@ -265,6 +265,13 @@ describe('planQuery: dialect', () => {
     expect(refusal("SELECT '\\xabc'::bytea")).toMatchObject({ code: '22P02', message: 'invalid input syntax for type bytea' });
   });
 
+  it('GROUP BY / ORDER BY a name that is both a FROM alias and an output column means the output column', () => {
+    const p = plan('SELECT s.name AS s, count(*) FROM (SELECT 1 AS name) s GROUP BY s ORDER BY s');
+    expect(p.sql).toMatch(/GROUP BY 1 ORDER BY 1$/);
+    // a plain output alias that is no FROM alias is left to the engine, which agrees with PostgreSQL there
+    expect(plan('SELECT id AS k FROM orders GROUP BY k').sql).toMatch(/GROUP BY k$/);
+  });
+
   it('runs scalar generate_series as rows', () => {
     expect(plan('SELECT generate_series(1, 5)').sql).toContain('unnest(generate_series(1, 5))');
   });

@@ -9,6 +9,7 @@ import { nameTargets } from './colnames.js';
 import { toDuckDbSql } from './deparse.js';
 import { applyDialect } from './dialect.js';
 import { notSupported } from './errors.js';
+import { bindOutputColumnRefs } from './outputRefs.js';
 import type { ParsedStatement } from './parse.js';
 import { resolveRelations, type TableReference } from './resolve.js';
 import { settingsRelation } from './settings.js';
@@ -67,6 +68,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   const tables = resolveRelations(tree, ctx);
   options.rewriteTables?.(tables);
   applyDialect(tree, ctx);
+  bindOutputColumnRefs(tree);
   // pg_settings holds session values, so it is built per statement from ctx.settings.
   walk(tree, ({ kind: k, node, fields }) => {
     if (k === 'RangeVar' && fields['catalogname'] === EMULATION_DB && fields['relname'] === 'pg_settings') {
