@@ -1,4 +1,4 @@
-import { loadTzif, parsePosixTz, tzOffsetAt } from './tzif.js';
+import { canonicalZoneName, loadTzif, parsePosixTz, tzOffsetAt } from './tzif.js';
 
 /** ICU's answer, an independent tz implementation, for instants where both databases agree (modern rules). */
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -22,6 +22,11 @@ describe('system tzdata reader', () => {
       const [ours, icu] = [tzOffsetAt(tz!, t), icuOffset(zone, t)];
       if (ours !== icu) expect({ t, ours }).toEqual({ t, ours: icu });
     }
+  });
+
+  it('matches zone names case-insensitively, as PostgreSQL does', () => {
+    expect(canonicalZoneName('europe/berlin')).toBe('Europe/Berlin');
+    expect(canonicalZoneName('AMERICA/SAO_PAULO')).toBe('America/Sao_Paulo');
   });
 
   it('refuses names that are not plain zone paths', () => {

@@ -7,7 +7,7 @@
  * rule changes. Instants after the last transition follow the file's POSIX
  * TZ footer rule (e.g. 'CET-1CEST,M3.5.0,M10.5.0/3').
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { civilFromDays, daysFromCivil } from './datetime.js';
 
@@ -42,14 +42,39 @@ export interface TzData {
 const SAFE_NAME = /^[A-Za-z0-9_+-]+(?:\/[A-Za-z0-9_+-]+)*$/;
 
 export function loadTzif(zone: string, dir = ZONEINFO_DIR): TzData | null {
-  if (!SAFE_NAME.test(zone)) return null;
-  let buf: Buffer;
+  const name = canonicalZoneName(zone, dir);
+  if (name === null) return null;
   try {
-    buf = readFileSync(join(dir, zone));
+    return parseTzif(readFileSync(join(dir, name)));
   } catch {
     return null;
   }
-  return parseTzif(buf);
+}
+
+let lowerNames: Map<string, string> | null = null;
+let lowerNamesDir = '';
+
+/**
+ * The zone file name as the system spells it: PostgreSQL matches zone names
+ * case-insensitively ('europe/berlin' is Europe/Berlin), the file system does
+ * not. Null for names that are not plain paths or have no file.
+ */
+export function canonicalZoneName(zone: string, dir = ZONEINFO_DIR): string | null {
+  if (!SAFE_NAME.test(zone)) return null;
+  if (lowerNames === null || lowerNamesDir !== dir) {
+    lowerNames = new Map();
+    lowerNamesDir = dir;
+    try {
+      for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile()) continue;
+        const rel = join(entry.parentPath ?? entry.path, entry.name).slice(dir.length + 1);
+        lowerNames.set(rel.toLowerCase(), rel);
+      }
+    } catch {
+      // No zoneinfo directory: every lookup falls back to ICU.
+    }
+  }
+  return lowerNames.get(zone.toLowerCase()) ?? null;
 }
 
 /** A POSIX TZ string used as a zone name ('EST5EDT,M3.2.0,M11.1.0', '<+0530>-05:30', 'UTC+3'), as PostgreSQL accepts it. */

@@ -141,6 +141,7 @@ const CASES: Record<string, Case[]> = {
       ['America/Sao_Paulo', '2019-02-17 02:00:00+00'],
       ['America/Sao_Paulo', '2024-01-15 12:00:00.5+00'],
       ['Asia/Kolkata', '2024-01-15 12:00:00+00'],
+      ['europe/amsterdam', '1900-01-15 12:00:00+00'],
       ['America/St_Johns', '2024-01-15 12:00:00+00'],
       // POSIX-style settings, sign inverted as in POSIX: 'UTC+3' is three hours west.
       ['UTC+3', '2024-01-15 12:00:00+00'],
