@@ -44,6 +44,14 @@ function checkFuncCall(v: Visit): void {
   if (f['func_variadic']) throw notSupported('VARIADIC arguments', f['location']);
 }
 
+/** `x op ANY (SELECT …)` carries its operator on the SubLink. */
+function checkOperator(parts: string[], location: unknown): void {
+  const op = parts[parts.length - 1] ?? '';
+  if ((parts.length === 2 && parts[0] !== 'pg_catalog') || parts.length > 2 || !ALLOWED_OPERATORS.has(op)) {
+    throw new SqlError('42883', `operator does not exist: ${display(parts)}`, pos(location));
+  }
+}
+
 function checkAExpr(v: Visit): void {
   const f = v.fields;
   const kind = String(f['kind']);
@@ -96,6 +104,7 @@ export function authorize(root: unknown): void {
     const { kind, fields: f } = v;
     if (PLAIN_KINDS.has(kind)) {
       if (kind === 'SelectStmt') checkSelect(f);
+      if (kind === 'SubLink' && f['operName']) checkOperator(names(f['operName']), f['location']);
       return;
     }
     if (!CHECKED_KINDS.has(kind)) throw notSupported(construct(kind), f['location']);

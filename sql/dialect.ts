@@ -317,6 +317,11 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         return transformTypeCast(v, ctx);
       case 'A_Expr':
         return transformAExpr(v);
+      case 'SubLink': {
+        const op = names(v.fields['operName']);
+        if (op.length === 2) v.fields['operName'] = [strNode(op[1]!)];
+        return;
+      }
       case 'RangeFunction': {
         // PostgreSQL names a scalar function's only column after the alias (`generate_series(…) s` → column s);
         // DuckDB would bind `s` to the whole row.

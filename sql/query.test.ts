@@ -87,6 +87,9 @@ describe('planQuery: deny by default', () => {
   it('refuses operators outside the list and schema-qualified operators', () => {
     expect(refusal('SELECT 1 @> 2').code).toBe('42883');
     expect(refusal('SELECT 1 OPERATOR(main.+) 2').code).toBe('42883');
+    expect(refusal('SELECT 1 OPERATOR(main.=) ANY (SELECT 1)').code).toBe('42883');
+    expect(refusal('SELECT 1 @> ANY (SELECT 1)').code).toBe('42883');
+    expect(plan('SELECT 1 OPERATOR(pg_catalog.=) ANY (SELECT 1)').sql).toContain('1 = ANY (SELECT 1');
   });
 
   it('refuses types PostgreSQL would not know and qualified user types', () => {
