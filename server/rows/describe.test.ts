@@ -1,4 +1,4 @@
-import { DuckDBInstance, DuckDBTypeId, GEOMETRY, INTEGER, LIST, VARIANT } from '@duckdb/node-api';
+import { ANY, DuckDBInstance, DuckDBTypeId, GEOMETRY, INTEGER, LIST, VARIANT } from '@duckdb/node-api';
 import { binaryFormatSupported, duckTypeName, pgFieldFor } from './describe.js';
 
 describe('RowDescription fields', () => {
@@ -17,10 +17,11 @@ describe('RowDescription fields', () => {
     for (const ty of [j, ja, t, d, s, b]) expect(binaryFormatSupported(ty!)).toBe(true);
   });
 
-  it('refuses binary only for types without a raw reader', () => {
-    expect(binaryFormatSupported(VARIANT)).toBe(false);
-    expect(binaryFormatSupported(GEOMETRY)).toBe(false);
-    expect(binaryFormatSupported(LIST(VARIANT))).toBe(false);
+  it('sends types without a PostgreSQL counterpart as text, so binary works for them too', () => {
+    expect(pgFieldFor('v', VARIANT, 1).typeOid).toBe(25);
+    expect(pgFieldFor('g', GEOMETRY, 1).typeOid).toBe(25);
+    expect(binaryFormatSupported(VARIANT)).toBe(true);
     expect(binaryFormatSupported(LIST(INTEGER))).toBe(true);
+    expect(binaryFormatSupported(LIST(ANY))).toBe(false);
   });
 });

@@ -27,23 +27,19 @@ export function pgFieldFor(name: string, type: DuckDBType, format: 0 | 1): PgFie
   return { name, typeOid: t.oid, typeLen: t.len, typeMod: t.typmod, format, tableOid: 0, columnAttr: 0 };
 }
 
-const JSON_OID = 114;
-
 /**
  * Whether createRowEncoder can write this column in PostgreSQL's binary format
- * for the OID pgFieldFor reports. Types only the generic decoder reads (except
- * BIGNUM) are text-only.
+ * for the OID pgFieldFor reports. Today every result type can: types without
+ * a PostgreSQL counterpart go out as text or json, whose binary form is the
+ * text itself. Kept as the one place to say otherwise when a type cannot.
  */
 export function binaryFormatSupported(type: DuckDBType): boolean {
   switch (type.typeId) {
-    case DuckDBTypeId.GEOMETRY:
-    case DuckDBTypeId.VARIANT:
     case DuckDBTypeId.ANY:
       return false;
     case DuckDBTypeId.LIST:
     case DuckDBTypeId.ARRAY:
-      // A list typed json is its JSON text; a PG array needs binary elements.
-      return pgTypeOf(type).oid === JSON_OID || binaryFormatSupported(type.valueType);
+      return binaryFormatSupported(type.valueType);
     default:
       return true;
   }

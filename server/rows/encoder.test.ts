@@ -4,7 +4,7 @@
  * themselves are proven against PostgreSQL in encoder.pg.test.ts; here the
  * encoder is compared with itself under different framing.
  */
-import { DuckDBInstance, GEOMETRY, type DuckDBConnection, type DuckDBDataChunk, type DuckDBType } from '@duckdb/node-api';
+import { ANY, DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk, type DuckDBType } from '@duckdb/node-api';
 import { PgError } from '../../protocol/errors.js';
 import { MessageWriter } from '../../protocol/writer.js';
 import { parseDataRow } from '../../tests/support/pgRaw.js';
@@ -62,11 +62,21 @@ describe('createRowEncoder', () => {
     expect(encode([1], 0, 2048, 8)).toEqual(encode([1]));
   });
 
+  it('sends a type without a raw reader (VARIANT) as its text, in both formats', async () => {
+    const r = await conn.run('SELECT 42::VARIANT AS v');
+    const c = (await r.fetchChunk())!;
+    for (const f of [0, 1] as const) {
+      const out = new MessageWriter(64);
+      createRowEncoder(r.columnTypes(), [f], { timeZone: 'UTC' }).encodeChunk(c, out, 0, 1);
+      expect(rows(out.take())).toEqual([[Buffer.from('42').toString('hex')]]);
+    }
+  });
+
   it('refuses a result-format list that does not match the columns', () => {
     expect(() => createRowEncoder(types, [0, 1], { timeZone: 'UTC' })).toThrow(PgError);
   });
 
   it('refuses binary for a type it cannot send, before any row', () => {
-    expect(() => createRowEncoder([GEOMETRY], [1], { timeZone: 'UTC' })).toThrow(/binary output is not supported/);
+    expect(() => createRowEncoder([ANY], [1], { timeZone: 'UTC' })).toThrow(/binary output is not supported/);
   });
 });

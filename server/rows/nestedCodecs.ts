@@ -230,7 +230,8 @@ export class GenericCodec extends Codec {
     out.bytes(Buffer.from(String(this.vector!.getItem(i)), 'utf8'));
   }
   binary(out: MessageWriter, i: number): void {
-    if (!this.toBinary) throw new Error(`no binary output for ${this.type.toString()}`);
-    out.bytes(this.toBinary(this.vector!.getItem(i)));
+    // Without a send function the column is text/json on the wire, whose binary form is its text.
+    if (!this.toBinary) this.text(out, i);
+    else out.bytes(this.toBinary(this.vector!.getItem(i)));
   }
 }
