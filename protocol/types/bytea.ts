@@ -1,4 +1,5 @@
 /** bytea_out in hex form ('\x' + lowercase hex, bytea_output = 'hex') and byteain for parameters. */
+import { PgError, SqlState } from '../errors.js';
 
 const HEX = Buffer.from('0123456789abcdef');
 
@@ -14,11 +15,13 @@ export function writeByteaHex(buf: Uint8Array, pos: number, src: Uint8Array): nu
   return pos;
 }
 
-/** byteain: '\x' hex (whitespace between pairs allowed) or the escape form (\\, \ooo); null when malformed. */
-export function parseByteaText(s: string): Buffer | null {
+/** byteain: '\x' hex (whitespace between pairs allowed) or the escape form (\\, \ooo); PostgreSQL's errors. */
+export function parseByteaText(s: string): Buffer {
   if (s.startsWith('\\x')) {
     const hex = s.slice(2).replace(/[ \t\n\r]/g, '');
-    if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
+    const bad = /[^0-9a-fA-F]/.exec(hex);
+    if (bad) throw new PgError(SqlState.invalidParameterValue, `invalid hexadecimal digit: "${bad[0]}"`);
+    if (hex.length % 2 !== 0) throw new PgError(SqlState.invalidParameterValue, 'invalid hexadecimal data: odd number of digits');
     return Buffer.from(hex, 'hex');
   }
   const out: number[] = [];
@@ -35,7 +38,7 @@ export function parseByteaText(s: string): Buffer | null {
       out.push(parseInt(s.slice(i + 1, i + 4), 8));
       i += 4;
     } else {
-      return null;
+      throw new PgError(SqlState.invalidTextRepresentation, 'invalid input syntax for type bytea');
     }
   }
   return Buffer.from(out);

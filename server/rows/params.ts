@@ -155,11 +155,7 @@ function decodeText(kind: Kind, s: string, ctx: FormatContext): DecodedParam {
       return numericValue(v);
     }
     case 'bool': return { value: parseBoolText(s), type: BOOLEAN };
-    case 'bytea': {
-      const b = parseByteaText(s);
-      if (!b) throw invalidSyntax('bytea', s);
-      return { value: blobValue(b), type: BLOB };
-    }
+    case 'bytea': return { value: blobValue(parseByteaText(s)), type: BLOB };
     case 'uuid': {
       const u = parseUuidText(s);
       if (!u) throw invalidSyntax('uuid', s);
@@ -178,7 +174,8 @@ function decodeText(kind: Kind, s: string, ctx: FormatContext): DecodedParam {
       try {
         JSON.parse(s);
       } catch {
-        throw invalidSyntax(kind, s);
+        // json_in names no value in its message (the detail has the token); jsonb says json too.
+        throw new PgError(SqlState.invalidTextRepresentation, 'invalid input syntax for type json');
       }
       return { value: s, type: VARCHAR };
     default:
