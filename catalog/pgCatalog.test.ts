@@ -1,4 +1,11 @@
-import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS, EMULATION_DB, INFORMATION_SCHEMA_RELATIONS, PG_CATALOG_RELATIONS } from '../sql/emulation.js';
+import {
+  EMULATED_ARRAY_COLUMNS,
+  EMULATED_FUNCTIONS,
+  EMULATED_TABLE_FUNCTIONS,
+  EMULATION_DB,
+  INFORMATION_SCHEMA_RELATIONS,
+  PG_CATALOG_RELATIONS,
+} from '../sql/emulation.js';
 import { DUCKDB_BUILTINS, RENAMED_FUNCTIONS, SYNTAX_ONLY_FUNCTIONS } from '../sql/functions.js';
 import { PGJDBC, PSQL } from './fixtures/clientQueries.js';
 import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
@@ -95,11 +102,23 @@ describe('installPgCatalog', () => {
     expect(r.rows).toEqual([['true', 'false', 'true', 'true', 'false', 'true', 'true']]);
   });
 
+  it('the planner knows every array column of the emulation', async () => {
+    const r = await engine.conn.runAndReadAll(
+      `SELECT DISTINCT column_name FROM duckdb_columns() WHERE database_name = '${EMULATION_DB}' AND data_type LIKE '%[]'`,
+    );
+    expect(r.getRowsJson().map((row) => String(row[0])).sort()).toEqual([...EMULATED_ARRAY_COLUMNS].sort());
+  });
+
+  it('a {…} string compared with a user column stays a string', async () => {
+    const r = await engine.query(`SELECT count(*) FROM sales.orders WHERE region = '{"a": 1}' OR region <> '{EU}'`);
+    expect(r.rows).toEqual([['2']]);
+  });
+
   it('string array literals work with ANY, ALL and =', async () => {
     const r = await engine.query(
-      `SELECT 'b' = ANY('{a,b}'), 'c' <> ALL('{a,b}'::text[]), relname FROM pg_class WHERE relname = ANY('{orders,nope}')`,
+      `SELECT 'b' = ANY('{a,b}'), 'c' <> ALL('{a,b}'::text[]), relname, relacl = '{}' IS NULL FROM pg_class WHERE relname = ANY('{orders,nope}')`,
     );
-    expect(r.rows).toEqual([['true', 'true', 'orders']]);
+    expect(r.rows).toEqual([['true', 'true', 'orders', 'true']]);
   });
 
   it('current_schemas, current_setting and version() come from the session', async () => {

@@ -6,7 +6,13 @@
 import { parseArrayLiteral } from './arrayLiteral.js';
 import { IGNORED_COLLATIONS } from './authorize.js';
 import type { RelationCatalog } from './catalogView.js';
-import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS, EMULATION_DB, PGC_SCHEMA } from './emulation.js';
+import {
+  EMULATED_ARRAY_COLUMNS,
+  EMULATED_FUNCTIONS,
+  EMULATED_TABLE_FUNCTIONS,
+  EMULATION_DB,
+  PGC_SCHEMA,
+} from './emulation.js';
 import { RENAMED_FUNCTIONS } from './functions.js';
 import { SqlError, pos } from './errors.js';
 import { regCast, splitQualifiedName } from './regTypes.js';
@@ -34,8 +40,9 @@ const TEXT_TYPES = new Set(['text', 'varchar', 'name']);
 
 const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
 
+// the parser leaves `elements` out of an empty ARRAY[], and the re-parse check compares against it
 export const arrayOf = (values: (string | null)[]): PgNode => ({
-  A_ArrayExpr: { elements: values.map((v) => strConst(v)) },
+  A_ArrayExpr: values.length ? { elements: values.map((v) => strConst(v)) } : {},
 });
 
 /** Schemas of the search path that exist, as current_schemas(false) reports them. */
@@ -234,6 +241,12 @@ const REGEX_OPS: Record<string, { negate: boolean; flags?: string }> = {
   '!~*': { negate: true, flags: 'i' },
 };
 
+function isEmulatedArrayColumn(n: unknown): boolean {
+  const ref = (n as Fields | undefined)?.['ColumnRef'];
+  const parts = ref ? names(ref['fields']) : [];
+  return parts.length > 0 && EMULATED_ARRAY_COLUMNS.has(parts[parts.length - 1]!);
+}
+
 /** A string literal written as a PostgreSQL array (`'{a,b}'`), as an ARRAY node. */
 function arrayFromLiteral(n: unknown): PgNode | undefined {
   const s = constString(n);
@@ -287,10 +300,8 @@ function transformAExpr(v: Visit): void {
   if (kind !== 'AEXPR_OP') return;
   // `polroles = '{0}'`: PostgreSQL types the literal as the array column's type.
   if (op === '=' || op === '<>' || op === '!=') {
-    const l = arrayFromLiteral(f['lexpr']);
-    const r = arrayFromLiteral(f['rexpr']);
-    if (l) f['lexpr'] = l;
-    if (r) f['rexpr'] = r;
+    if (isEmulatedArrayColumn(f['lexpr'])) f['rexpr'] = arrayFromLiteral(f['rexpr']) ?? f['rexpr'];
+    if (isEmulatedArrayColumn(f['rexpr'])) f['lexpr'] = arrayFromLiteral(f['lexpr']) ?? f['lexpr'];
   }
   // DuckDB's `~` is a full match; PostgreSQL's matches anywhere.
   const regex = REGEX_OPS[op];

@@ -113,3 +113,17 @@ export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean 
 
 /** Table functions implemented as table macros in EMULATION_DB.PGC_SCHEMA. */
 export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_keywords']);
+
+/**
+ * Array-typed columns of the emulated tables. PostgreSQL types a literal
+ * compared with one of them as an array (psql: `pol.polroles = '{0}'`); the
+ * planner turns such literals into ARRAY[…], and only next to these columns,
+ * so `'{…}'` compared with a user's text or JSON column stays a string.
+ * catalog/pgCatalog.test.ts checks the list against the table definitions.
+ */
+export const EMULATED_ARRAY_COLUMNS: ReadonlySet<string> = new Set([
+  'attacl', 'attfdwoptions', 'attoptions', 'conexclop', 'confdelsetcols', 'conffeqop', 'confkey', 'conkey', 'conpfeqop',
+  'conppeqop', 'datacl', 'extcondition', 'extconfig', 'indclass', 'indcollation', 'indkey', 'indoption', 'nspacl',
+  'polroles', 'prattrs', 'proacl', 'proallargtypes', 'proargmodes', 'proargnames', 'proargtypes', 'proconfig',
+  'protrftypes', 'relacl', 'reloptions', 'rolconfig', 'stxkeys', 'stxkind', 'typacl', 'useconfig',
+]);
