@@ -54,6 +54,12 @@ async function startOnce(port: number, timeoutMs: number): Promise<Lakegate> {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },
   });
+  // never outlive the test process, even when Jest is killed or exits early
+  const reap = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', reap);
+  child.once('exit', () => process.removeListener('exit', reap));
   let out = '';
   const ready = `listening on 127.0.0.1:${port}`;
   const lg: Lakegate = {
