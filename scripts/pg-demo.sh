@@ -43,7 +43,8 @@ CREATE ROLE erin LOGIN PASSWORD 'erin';
 CREATE DATABASE demo;
 \connect demo
 CREATE SCHEMA sales;
-CREATE TABLE sales.orders(id integer, ssn varchar, amount decimal(10,2), region varchar);
+-- Strings are presented as text: Iceberg/DuckDB strings have no length, and text is PostgreSQL's type for that.
+CREATE TABLE sales.orders(id integer, ssn text, amount decimal(10,2), region text);
 INSERT INTO sales.orders VALUES (1, '111-11-1111', 100.00, 'EU'), (2, '222-22-2222', 250.50, 'US');
 GRANT USAGE ON SCHEMA sales TO PUBLIC;
 GRANT SELECT ON ALL TABLES IN SCHEMA sales TO PUBLIC;

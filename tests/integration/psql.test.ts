@@ -21,7 +21,8 @@ const DEMO_SQL = `
 CREATE DATABASE demo;
 \\connect demo
 CREATE SCHEMA sales;
-CREATE TABLE sales.orders(id integer, ssn varchar, amount decimal(10,2), region varchar);
+-- Strings are presented as text: Iceberg/DuckDB strings have no length, and text is PostgreSQL's type for that.
+CREATE TABLE sales.orders(id integer, ssn text, amount decimal(10,2), region text);
 INSERT INTO sales.orders VALUES (1, '111-11-1111', 100.00, 'EU'), (2, '222-22-2222', 250.50, 'US');
 `;
 
@@ -202,9 +203,9 @@ describe('meta-commands', () => {
     expect(rows[0]).toEqual(['Column', 'Type', 'Collation', 'Nullable', 'Default']);
     expect(rows.slice(1)).toEqual([
       ['id', 'integer', '', '', ''],
-      ['ssn', 'character varying', '', '', ''],
+      ['ssn', 'text', '', '', ''],
       ['amount', 'numeric(10,2)', '', '', ''],
-      ['region', 'character varying', '', '', ''],
+      ['region', 'text', '', '', ''],
     ]);
   });
 
