@@ -4,6 +4,7 @@ import {
   EMULATED_TABLE_FUNCTIONS,
   EMULATION_DB,
   INFORMATION_SCHEMA_RELATIONS,
+  INTERNAL_MACROS,
   PG_CATALOG_RELATIONS,
 } from '../sql/emulation.js';
 import { DUCKDB_BUILTINS, RENAMED_FUNCTIONS, SYNTAX_ONLY_FUNCTIONS } from '../sql/functions.js';
@@ -33,7 +34,9 @@ describe('installPgCatalog', () => {
       `SELECT DISTINCT function_name FROM duckdb_functions() WHERE database_name = '${EMULATION_DB}'`,
     );
     const have = new Set(r.getRowsJson().map((row) => String(row[0])));
-    const missing = [...Object.keys(EMULATED_FUNCTIONS), ...EMULATED_TABLE_FUNCTIONS].filter((f) => !have.has(f));
+    const missing = [...Object.keys(EMULATED_FUNCTIONS), ...EMULATED_TABLE_FUNCTIONS, ...Object.values(INTERNAL_MACROS)].filter(
+      (f) => !have.has(f),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -168,6 +171,17 @@ describe('installPgCatalog', () => {
   it('bytea literals are read in PostgreSQL\'s hex and escape formats', async () => {
     const r = await engine.query("SELECT octet_length('\\x0aff'::bytea), octet_length('a\\000b\\\\'::bytea), '\\x0aff'::bytea = '\\012\\377'::bytea");
     expect(r.rows).toEqual([['2', '4', 'true']]);
+  });
+
+  it('division and modulo by zero raise, as PostgreSQL does, instead of giving NULL', async () => {
+    expect((await engine.query('SELECT 7.0 / 2, 7 % 2, 1.0 / 4')).rows).toEqual([['3.5', '1', '0.25']]);
+    await expect(engine.query('SELECT 1 / 0')).rejects.toThrow(/division by zero/);
+    await expect(engine.query('SELECT id % 0 FROM sales.orders')).rejects.toThrow(/division by zero/);
+  });
+
+  it('numeric casts of literals keep their digits; length of bytea counts bytes', async () => {
+    const r = await engine.query("SELECT '12345.678'::numeric, 0.5::numeric, length('\\x0001ff'::bytea), length('abc')");
+    expect(r.rows).toEqual([['12345.678', '0.5', '3', '3']]);
   });
 
   it('output column names follow PostgreSQL', async () => {

@@ -6,7 +6,7 @@
  * no JS call per row). They take PostgreSQL OIDs: DuckDB's own pg_catalog
  * functions of the same names use DuckDB's internal type ids.
  */
-import { EMULATION_DB, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
+import { EMULATION_DB, INTERNAL_MACROS, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
 
 const S = `${EMULATION_DB}.${PGC_SCHEMA}`;
 
@@ -69,6 +69,9 @@ export function macroStatements(owner: string): string[] {
         ON lg_n.oid = lg_c.relnamespace WHERE lg_c.oid = r), CAST(r AS VARCHAR))`),
     m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
+    // error() raises "Invalid Input Error: division by zero", which the server reports as 22012
+    m(`${INTERNAL_MACROS.divide}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a / b END`),
+    m(`${INTERNAL_MACROS.modulo}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a % b END`),
     m(`pg_get_keywords() AS TABLE SELECT * FROM (VALUES
         ('all', 'R', true, 'reserved'), ('and', 'R', true, 'reserved'), ('as', 'R', false, 'reserved'),
         ('from', 'R', false, 'reserved'), ('select', 'R', true, 'reserved'), ('table', 'R', true, 'reserved'),

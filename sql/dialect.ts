@@ -11,6 +11,7 @@ import {
   EMULATED_FUNCTIONS,
   EMULATED_TABLE_FUNCTIONS,
   EMULATION_DB,
+  INTERNAL_MACROS,
   PGC_SCHEMA,
 } from './emulation.js';
 import { RENAMED_FUNCTIONS } from './functions.js';
@@ -70,6 +71,12 @@ function constBool(n: unknown): boolean | undefined {
   return s === undefined ? undefined : ['t', 'true', 'on', 'yes', '1'].includes(s.toLowerCase());
 }
 
+function isByteaCast(n: unknown): boolean {
+  const t = (n as Fields | undefined)?.['TypeCast'];
+  const parts = t ? names(t['typeName']?.['names']) : [];
+  return parts[parts.length - 1] === 'bytea' && !t?.['typeName']?.['arrayBounds'];
+}
+
 function foldFunction(name: string, args: unknown[], f: Fields, ctx: DialectContext): PgNode | undefined {
   switch (name) {
     case 'current_database':
@@ -123,6 +130,8 @@ const SVF_FOLDS: Record<string, (ctx: DialectContext) => PgNode> = {
 function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>): void {
   const f = v.fields;
   const parts = names(f['funcname']);
+  // already pointed at the emulation by this pass (authorization refuses such names from users)
+  if (parts.length === 3 && parts[0] === EMULATION_DB) return;
   const name = parts[parts.length - 1]!;
   const args = (f['args'] ?? []) as unknown[];
   const asTable = inTableFunctionPosition(v.path);
@@ -135,6 +144,11 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   if (name in EMULATED_FUNCTIONS || (asTable && EMULATED_TABLE_FUNCTIONS.has(name))) {
     f['funcname'] = emulated(name);
     if (EMULATED_FUNCTIONS[name]?.searchPath) f['args'] = [...args, arrayOf(effectiveSearchPath(ctx))];
+    return;
+  }
+  // length(bytea) counts bytes; DuckDB's length has no BLOB form. Recognisable only on a bytea cast or literal.
+  if (name === 'length' && args.length === 1 && isByteaCast(args[0])) {
+    f['funcname'] = [strNode('octet_length')];
     return;
   }
   // SQL-syntax calls (EXTRACT, TRIM, SUBSTRING … FROM, POSITION … IN) deparse by their pg_catalog name.
@@ -194,8 +208,7 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   }
   const mapped = TYPE_MAP[typname];
   const hasMods = Array.isArray(tn['typmods']) && tn['typmods'].length > 0;
-  // numeric without precision is arbitrary-precision in PostgreSQL; DuckDB's bare DECIMAL is (18,3) and would round.
-  if ((typname === 'numeric' || typname === 'decimal') && !hasMods) tn['names'] = [strNode('double')];
+  if ((typname === 'numeric' || typname === 'decimal') && !hasMods) numericWithoutTypmod(f, tn);
   else if (mapped) {
     tn['names'] = [strNode(mapped.replace('[]', ''))];
     if (mapped.endsWith('[]')) tn['arrayBounds'] = [{ Integer: { ival: -1 } }];
@@ -207,6 +220,28 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     const values = parseArrayLiteral(lit, pos(f['location']));
     if (values) f['arg'] = arrayOf(values);
   }
+}
+
+/**
+ * numeric without precision is arbitrary-precision in PostgreSQL; DuckDB's bare
+ * DECIMAL is (18,3) and would round. A literal gets exactly its own digits
+ * (`'12345.678'::numeric` → DECIMAL(8,3), printed as PostgreSQL prints it);
+ * anything else, whose scale is unknown here, becomes double precision.
+ */
+function numericWithoutTypmod(f: Fields, tn: Fields): void {
+  const c = (f['arg'] as Fields | undefined)?.['A_Const'];
+  const text = c?.sval?.sval ?? c?.fval?.fval ?? (c?.ival ? String(c.ival.ival ?? 0) : undefined);
+  const m = typeof text === 'string' ? /^\s*[-+]?(\d*)(?:\.(\d*))?\s*$/.exec(text) : null;
+  if (m && (m[1] || m[2])) {
+    const intDigits = Math.max(1, m[1]!.replace(/^0+/, '').length);
+    const scale = (m[2] ?? '').length;
+    if (intDigits + scale <= 38) {
+      tn['names'] = [strNode('pg_catalog'), strNode('numeric')];
+      tn['typmods'] = [intConst(intDigits + scale), intConst(scale)];
+      return;
+    }
+  }
+  tn['names'] = [strNode('double')];
 }
 
 /** PostgreSQL's bytea input, as hex digits: hex format (\x0aff) or escape format (a\000b, \\ for a backslash). */
@@ -292,6 +327,11 @@ function transformAExpr(v: Visit): void {
   if (parts.length === 2) f['name'] = [strNode(op)];
   if (likeWithEscape(v, op)) return;
   const kind = String(f['kind']);
+  if (kind === 'AEXPR_OP' && (op === '/' || op === '%') && f['lexpr']) {
+    const macro = op === '/' ? INTERNAL_MACROS.divide : INTERNAL_MACROS.modulo;
+    replaceNode(v.node, { FuncCall: { funcname: emulated(macro), args: [f['lexpr'], f['rexpr']], funcformat: 'COERCE_EXPLICIT_CALL' } });
+    return;
+  }
   if (kind === 'AEXPR_OP_ANY' || kind === 'AEXPR_OP_ALL') {
     const arr = arrayFromLiteral(f['rexpr']);
     if (arr) f['rexpr'] = arr;

@@ -111,6 +111,12 @@ export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean 
   regnamespace_out: {},
 };
 
+/**
+ * Helpers the planner itself calls (not user-callable): PostgreSQL raises
+ * 22012 on division by zero where DuckDB returns NULL.
+ */
+export const INTERNAL_MACROS = { divide: 'lg_div', modulo: 'lg_mod' } as const;
+
 /** Table functions implemented as table macros in EMULATION_DB.PGC_SCHEMA. */
 export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_keywords']);
 
