@@ -74,15 +74,37 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146097 + doe - 719468;
 }
 
+/**
+ * The last date written, kept as bytes: consecutive timestamps mostly share
+ * their day, and the calendar arithmetic is the costly part of the text.
+ */
+const lastYmd = new Uint8Array(16);
+let lastYmdDays = NaN;
+let lastYmdLen = 0;
+let lastYmdYear = 0;
+
 /** 'YYYY-MM-DD' without the BC suffix (the caller checks ymd[0] <= 0 for BC). */
 function writeYmd(buf: Uint8Array, pos: number, days: number): number {
+  if (days === lastYmdDays) {
+    for (let k = 0; k < lastYmdLen; k++) buf[pos + k] = lastYmd[k]!;
+    ymd[0] = lastYmdYear;
+    return pos + lastYmdLen;
+  }
+  const start = pos;
   const c = civilFromDays(days);
   const year = c[0]!;
   pos = writeMinPadded(buf, pos, year > 0 ? year : 1 - year, 4);
   buf[pos++] = 45;
   pos = writePadded(buf, pos, c[1]!, 2);
   buf[pos++] = 45;
-  return writePadded(buf, pos, c[2]!, 2);
+  pos = writePadded(buf, pos, c[2]!, 2);
+  lastYmdLen = pos - start;
+  if (lastYmdLen <= lastYmd.length) {
+    for (let k = 0; k < lastYmdLen; k++) lastYmd[k] = buf[start + k]!;
+    lastYmdDays = days;
+    lastYmdYear = year;
+  }
+  return pos;
 }
 
 function writeBC(buf: Uint8Array, pos: number): number {
@@ -100,9 +122,10 @@ export function writeDate(buf: Uint8Array, pos: number, days: number): number {
 export function writeTime(buf: Uint8Array, pos: number, micros: number): number {
   const secs = Math.floor(micros / MICROS_PER_SECOND);
   const frac = micros - secs * MICROS_PER_SECOND;
-  const h = Math.floor(secs / 3600);
+  // secs <= 86400: int32 arithmetic from here on.
+  const h = (secs / 3600) | 0;
   const rem = secs - h * 3600;
-  const m = Math.floor(rem / 60);
+  const m = (rem / 60) | 0;
   pos = writePadded(buf, pos, h, 2);
   buf[pos++] = 58;
   pos = writePadded(buf, pos, m, 2);
