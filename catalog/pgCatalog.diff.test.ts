@@ -5,6 +5,7 @@
  * is required: without its binaries startPostgres() rejects and this fails.
  */
 import pg from 'pg';
+import { INFORMATION_SCHEMA_RELATIONS, PG_CATALOG_RELATIONS } from '../sql/emulation.js';
 import { pgTypeForDuckDB } from '../sql/pgTypes.js';
 import { startPostgres, type RealPostgres } from '../tests/support/realPostgres.js';
 import { DBT, PGJDBC, PSQL } from './fixtures/clientQueries.js';
@@ -103,6 +104,20 @@ describe('pgJDBC 42.5.5 DatabaseMetaData agrees with PostgreSQL', () => {
       expect(got.rows).toEqual(want.rows);
     },
   );
+});
+
+describe('emulated relations have PostgreSQL’s columns, in order', () => {
+  /** lakegate advertises PostgreSQL 16; the reference server may be 15, which lacks these. */
+  const PG16_ONLY = new Set(['pg_database.daticurules', 'pg_collation.collicurules']);
+  const relations = [
+    ...Object.keys(PG_CATALOG_RELATIONS).map((n) => ['pg_catalog', n] as const),
+    ...Object.keys(INFORMATION_SCHEMA_RELATIONS).map((n) => ['information_schema', n] as const),
+  ];
+  it.each(relations)('%s.%s', async (schema, name) => {
+    const want = (await onPostgres(`SELECT * FROM ${schema}.${name} LIMIT 0`, ['public'])).columns;
+    const got = (await engine.query(`SELECT * FROM ${schema}.${name} LIMIT 0`)).columns;
+    expect(got.filter((c) => !(PG16_ONLY.has(`${name}.${c}`) && !want.includes(c)))).toEqual(want);
+  });
 });
 
 describe('dbt-postgres introspection agrees with PostgreSQL', () => {
