@@ -8,12 +8,12 @@ import type { RelationCatalog } from './catalogView.js';
 import { nameTargets } from './colnames.js';
 import { toDuckDbSql } from './deparse.js';
 import { applyDialect } from './dialect.js';
+import { EMULATION_DB } from './emulation.js';
 import { notSupported } from './errors.js';
 import { bindOutputColumnRefs } from './outputRefs.js';
 import type { ParsedStatement } from './parse.js';
 import { resolveRelations, type TableReference } from './resolve.js';
 import { settingsRelation } from './settings.js';
-import { EMULATION_DB } from './emulation.js';
 import { nodeKind, replaceNode, walk, type PgNode } from './walk.js';
 
 export interface QueryContext {
