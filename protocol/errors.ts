@@ -30,6 +30,8 @@ export const SqlState = {
   numericValueOutOfRange: '22003',
   divisionByZero: '22012',
   dataException: '22000',
+  invalidDatetimeFormat: '22007',
+  datetimeFieldOverflow: '22008',
   nameTooLong: '42622',
   datatypeMismatch: '42804',
   indeterminateDatatype: '42P18',

@@ -171,7 +171,7 @@ export class QueryStatement {
     const values = req.params.map((raw, i) => {
       const format = (req.paramFormats.length === 1 ? req.paramFormats[0] : req.paramFormats[i]) ?? 0;
       if (format !== 0 && format !== 1) throw PgError.protocol(`unsupported format code: ${format}`);
-      return decodeParam(i, this.paramOids[i]!, format, raw, this.paramTypes[i] ?? null);
+      return decodeParam(i, this.paramOids[i]!, format, raw, this.paramTypes[i] ?? null, fmt);
     });
     const fields = this.fields(req.resultFormats)!;
     const encoder = this.explain ? null : createRowEncoder(this.types, req.resultFormats.map((f) => f as 0 | 1), fmt);

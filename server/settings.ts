@@ -4,6 +4,8 @@
  * gateway; none of them reaches the engine, whose configuration is locked.
  */
 import { PgError, SqlState } from '../protocol/errors.js';
+import { isKnownZone } from '../protocol/types/timezone.js';
+import { canonicalZoneName } from '../protocol/types/tzif.js';
 
 export const SERVER_VERSION = '16.4 (lakegate)';
 export const SERVER_VERSION_NUM = '160004';
@@ -24,15 +26,16 @@ interface SettingDef {
 const invalid = (name: string, value: string, hint?: string) =>
   new PgError(SqlState.invalidParameterValue, `invalid value for parameter "${name}": "${value}"`, { hint });
 
+/**
+ * Accept exactly the zones the encoder can print timestamptz in (the system
+ * tzdata, as PostgreSQL uses it, POSIX strings, ICU as fallback), spelled as
+ * the zone file is.
+ */
 function checkTimeZone(value: string): string {
   const v = value.trim();
-  if (/^(utc|gmt|z|zulu)$/i.test(v)) return v.toUpperCase() === 'Z' || /^zulu$/i.test(v) ? 'UTC' : v.toUpperCase();
-  try {
-    // Intl knows the IANA database; it canonicalises case ('europe/berlin').
-    return new Intl.DateTimeFormat('en-US', { timeZone: v }).resolvedOptions().timeZone;
-  } catch {
-    throw invalid('TimeZone', value);
-  }
+  const zone = canonicalZoneName(v) ?? v;
+  if (!isKnownZone(zone)) throw invalid('TimeZone', value);
+  return zone;
 }
 
 function checkDateStyle(value: string): string {

@@ -10,8 +10,8 @@ import type { ZoneOffsets } from './timezone.js';
 import { zoneOffsets } from './timezone.js';
 
 // Not yet in protocol/errors.ts SqlState (asked for there): datetime input errors.
-const INVALID_DATETIME_FORMAT = '22007' as SqlStateCode;
-const DATETIME_FIELD_OVERFLOW = '22008' as SqlStateCode;
+const INVALID_DATETIME_FORMAT = SqlState.invalidDatetimeFormat;
+const DATETIME_FIELD_OVERFLOW = SqlState.datetimeFieldOverflow;
 
 export const invalidSyntax = (typeName: string, input: string): PgError =>
   new PgError(SqlState.invalidTextRepresentation, `invalid input syntax for type ${typeName}: "${input}"`);
