@@ -3,8 +3,10 @@
  * DuckDB's prepared-statement metadata without running anything, bound to
  * parameters (Bind), and streamed chunk by chunk (Execute) with row limits.
  */
+import { DuckDBTypeId } from '@duckdb/node-api';
 import type {
   DuckDBConnection,
+  DuckDBDecimalType,
   DuckDBDataChunk,
   DuckDBPreparedStatement,
   DuckDBResult,
@@ -46,42 +48,48 @@ export interface QueryPlanner {
 const FLUSH_BYTES = 256 * 1024;
 
 /** PostgreSQL type names for casting parameters the engine cannot type on its own. */
-const PARAM_CAST: Record<number, [string, number[]?]> = {
-  16: ['bool'],
-  17: ['bytea'],
-  20: ['int8'],
-  21: ['int2'],
-  23: ['int4'],
-  25: ['text'],
-  114: ['json'],
-  700: ['float4'],
-  701: ['float8'],
-  1043: ['varchar'],
-  1082: ['date'],
-  1083: ['time'],
-  1114: ['timestamp'],
-  1184: ['timestamptz'],
-  1186: ['interval'],
-  // Unconstrained numeric has no DuckDB twin; 38 digits with 10 decimals keeps money exact.
-  1700: ['numeric', [38, 10]],
-  2950: ['uuid'],
+const PARAM_CAST: Record<number, string> = {
+  16: 'bool',
+  17: 'bytea',
+  20: 'int8',
+  21: 'int2',
+  23: 'int4',
+  25: 'text',
+  114: 'json',
+  700: 'float4',
+  701: 'float8',
+  1043: 'varchar',
+  1082: 'date',
+  1083: 'time',
+  1114: 'timestamp',
+  1184: 'timestamptz',
+  1186: 'interval',
+  1700: 'numeric',
+  2950: 'uuid',
 };
 const TEXT_OID = 25;
+const NUMERIC_OID = 1700;
+/** DuckDB's widest decimal: an unconstrained numeric parameter gets this precision and its value's own scale. */
+const NUMERIC_PRECISION = 38;
 
-function castParams(node: PgNode, oids: Map<number, number>): PgNode {
+interface ParamCast {
+  type: string;
+  typmods?: number[];
+}
+
+function castParams(node: PgNode, casts: Map<number, ParamCast>): PgNode {
   const copy = structuredClone(node);
   walk(copy, (v) => {
     if (v.kind !== 'ParamRef') return;
-    const number = v.fields['number'] as number;
-    const oid = oids.get(number);
-    if (oid === undefined) return;
-    const [name, mods] = PARAM_CAST[oid] ?? PARAM_CAST[TEXT_OID]!;
+    const cast = casts.get(v.fields['number'] as number);
+    if (!cast) return;
     const paramRef = { ParamRef: { ...v.fields } };
     const typeName: Record<string, unknown> = {
-      names: [{ String: { sval: 'pg_catalog' } }, { String: { sval: name } }],
+      names: [{ String: { sval: 'pg_catalog' } }, { String: { sval: cast.type } }],
       typemod: -1,
     };
-    if (mods) typeName['typmods'] = mods.map((m) => ({ A_Const: { ival: { ival: m } } }));
+    // Shaped as libpg-query prints it (a zero ival is an empty object), so the planner's re-parse check matches.
+    if (cast.typmods) typeName['typmods'] = cast.typmods.map((m) => ({ A_Const: { ival: m === 0 ? {} : { ival: m } } }));
     for (const k of Object.keys(v.node)) delete v.node[k];
     (v.node as Record<string, unknown>)['TypeCast'] = { arg: paramRef, typeName };
     return false;
@@ -89,16 +97,43 @@ function castParams(node: PgNode, oids: Map<number, number>): PgNode {
   return copy;
 }
 
+/**
+ * Parameters cast to unconstrained numeric (`$1::numeric`). PostgreSQL keeps
+ * the scale each value comes with; DuckDB's decimals have a fixed scale, so
+ * these parameters get a statement shape per scale at Bind.
+ */
+function numericCastParams(node: PgNode): Set<number> {
+  const out = new Set<number>();
+  walk(node, (v) => {
+    if (v.kind !== 'TypeCast') return;
+    const arg = v.fields['arg'] as PgNode | undefined;
+    const tn = v.fields['typeName'] as { names?: PgNode[]; typmods?: unknown[]; arrayBounds?: unknown[] } | undefined;
+    const name = tn?.names?.[tn.names.length - 1]?.['String']?.['sval'];
+    if (arg?.['ParamRef'] && (name === 'numeric' || name === 'decimal') && !tn?.typmods?.length && !tn?.arrayBounds) {
+      out.add(arg['ParamRef']['number'] as number);
+    }
+  });
+  return out;
+}
+
+/** One planned and prepared form of the statement, with the types the engine gave it. */
+interface Shape {
+  sql: string;
+  names: string[];
+  types: DuckDBType[];
+  paramTypes: DuckDBType[];
+  preparedOn: WeakMap<DuckDBConnection, DuckDBPreparedStatement>;
+}
+
 export class QueryStatement {
   /** Parameter types as ParameterDescription reports them. */
   paramOids: number[] = [];
-  private sql = '';
   private explain = false;
-  private names: string[] = [];
-  private types: DuckDBType[] = [];
-  private paramTypes: (DuckDBType | null)[] = [];
-  private readonly preparedOn = new WeakMap<DuckDBConnection, DuckDBPreparedStatement>();
-  private described = false;
+  private base: Shape | null = null;
+  /** Scale-specific shapes for numeric parameters, by their scales. */
+  private readonly byScales = new Map<string, Shape>();
+  private numericParams = new Set<number>();
+  private casts = new Map<number, ParamCast>();
 
   constructor(
     private readonly stmt: ParsedStatement,
@@ -109,73 +144,103 @@ export class QueryStatement {
 
   /** Plan and prepare, learning parameter and column types; nothing runs. */
   async describe(conn: DuckDBConnection): Promise<void> {
-    if (this.described) return;
-    let plan = this.planner.plan(this.stmt, this.ctx);
-    let prepared = await this.prepareSql(conn, plan.sql);
-    const count = prepared.parameterCount;
-    const untyped = new Map<number, number>();
-    for (let i = 1; i <= count; i++) {
+    if (this.base) return;
+    this.numericParams = numericCastParams(this.stmt.node);
+    for (const n of this.numericParams) this.casts.set(n, { type: 'numeric', typmods: [NUMERIC_PRECISION, 0] });
+    let { plan, prepared } = await this.planAndPrepare(conn, this.casts);
+    const untyped = new Map(this.casts);
+    for (let i = 1; i <= prepared.parameterCount; i++) {
       // A parameter the engine typed keeps that type: a client-declared one is
       // decoded as declared and the engine casts it on binding. (Wrapping it in
       // another cast can make DuckDB lose the parameter's type.)
       const clientOid = this.clientOids[i - 1] ?? 0;
-      if (prepared.parameterTypeId(i) === 0) untyped.set(i, clientOid !== 0 ? clientOid : TEXT_OID);
+      if (prepared.parameterTypeId(i) === 0) untyped.set(i, { type: PARAM_CAST[clientOid] ?? PARAM_CAST[TEXT_OID]! });
     }
-    if (untyped.size > 0) {
+    if (untyped.size > this.casts.size) {
       // The engine could not type these parameters (PostgreSQL would have, or
       // the client said): cast them as PostgreSQL does for 'unknown'.
       prepared.destroySync();
-      const node = castParams(this.stmt.node, untyped);
-      plan = this.planner.plan({ ...this.stmt, node }, this.ctx);
-      prepared = await this.prepareSql(conn, plan.sql);
+      this.casts = untyped;
+      ({ plan, prepared } = await this.planAndPrepare(conn, this.casts));
     }
-    this.sql = plan.sql;
     this.explain = plan.explain;
-    this.paramTypes = [];
-    this.paramOids = [];
+    this.base = this.shapeOf(plan, prepared, conn);
+    this.paramOids = this.base.paramTypes.map((t, i) =>
+      this.numericParams.has(i + 1) ? NUMERIC_OID : this.clientOids[i] || pgTypeOf(t).oid,
+    );
+  }
+
+  private async planAndPrepare(conn: DuckDBConnection, casts: Map<number, ParamCast>) {
+    const node = casts.size > 0 ? castParams(this.stmt.node, casts) : this.stmt.node;
+    const plan = this.planner.plan(casts.size > 0 ? { ...this.stmt, node } : this.stmt, this.ctx);
+    return { plan, prepared: await conn.prepare(plan.sql) };
+  }
+
+  private shapeOf(plan: QueryPlan, prepared: DuckDBPreparedStatement, conn: DuckDBConnection): Shape {
+    const paramTypes: DuckDBType[] = [];
     for (let i = 1; i <= prepared.parameterCount; i++) {
       if (prepared.parameterTypeId(i) === 0) {
         throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i}`);
       }
-      const t = prepared.parameterType(i);
-      this.paramTypes.push(t);
-      this.paramOids.push(this.clientOids[i - 1] || pgTypeOf(t).oid);
+      paramTypes.push(prepared.parameterType(i));
     }
-    this.names = [];
-    this.types = [];
+    const names: string[] = [];
+    const types: DuckDBType[] = [];
     for (let c = 0; c < prepared.columnCount; c++) {
-      this.names.push(prepared.columnName(c));
-      this.types.push(prepared.columnType(c));
+      names.push(prepared.columnName(c));
+      types.push(prepared.columnType(c));
     }
-    this.preparedOn.set(conn, prepared);
-    this.described = true;
-  }
-
-  private async prepareSql(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
-    return conn.prepare(sql);
+    const preparedOn = new WeakMap<DuckDBConnection, DuckDBPreparedStatement>();
+    preparedOn.set(conn, prepared);
+    return { sql: plan.sql, names, types, paramTypes, preparedOn };
   }
 
   /** RowDescription for the given result formats; null when the statement returns no rows. */
-  fields(formats: number[]): PgField[] | null {
+  fields(formats: number[], shape: Shape | null = this.base): PgField[] | null {
     if (this.explain) return [textField('QUERY PLAN')];
-    return this.names.map((name, c) => pgFieldFor(name, this.types[c]!, formatOf(formats, c)));
+    if (!shape) return null;
+    return shape.names.map((name, c) => pgFieldFor(name, shape.types[c]!, formatOf(formats, c)));
   }
 
   async bind(conn: DuckDBConnection, req: BindRequest, fmt: FormatContext): Promise<Portal> {
     await this.describe(conn);
-    let prepared = this.preparedOn.get(conn);
-    if (!prepared) {
-      prepared = await this.prepareSql(conn, this.sql);
-      this.preparedOn.set(conn, prepared);
-    }
     const values = req.params.map((raw, i) => {
       const format = (req.paramFormats.length === 1 ? req.paramFormats[0] : req.paramFormats[i]) ?? 0;
       if (format !== 0 && format !== 1) throw PgError.protocol(`unsupported format code: ${format}`);
-      return decodeParam(i, this.paramOids[i]!, format, raw, this.paramTypes[i] ?? null, fmt);
+      // A numeric parameter is decoded at its own scale (no target type), then bound to the shape for that scale.
+      const target = this.numericParams.has(i + 1) ? null : this.base!.paramTypes[i] ?? null;
+      return decodeParam(i, this.paramOids[i]!, format, raw, target, fmt);
     });
-    const fields = this.fields(req.resultFormats)!;
-    const encoder = this.explain ? null : createRowEncoder(this.types, req.resultFormats.map((f) => f as 0 | 1), fmt);
+    const shape = await this.shapeFor(conn, values);
+    let prepared = shape.preparedOn.get(conn);
+    if (!prepared) {
+      prepared = await conn.prepare(shape.sql);
+      shape.preparedOn.set(conn, prepared);
+    }
+    const fields = this.fields(req.resultFormats, shape)!;
+    const encoder = this.explain ? null : createRowEncoder(shape.types, req.resultFormats.map((f) => f as 0 | 1), fmt);
     return new Portal(conn, prepared, values, fields, encoder);
+  }
+
+  private async shapeFor(conn: DuckDBConnection, values: BoundValue[]): Promise<Shape> {
+    if (this.numericParams.size === 0) return this.base!;
+    const scales = [...this.numericParams].map((n) => {
+      const t = values[n - 1]?.type;
+      return t && t.typeId === DuckDBTypeId.DECIMAL ? (t as DuckDBDecimalType).scale : 0;
+    });
+    if (scales.every((sc) => sc === 0)) return this.base!;
+    const key = scales.join(',');
+    let shape = this.byScales.get(key);
+    if (!shape) {
+      const casts = new Map(this.casts);
+      [...this.numericParams].forEach((n, k) => casts.set(n, { type: 'numeric', typmods: [NUMERIC_PRECISION, scales[k]!] }));
+      const { plan, prepared } = await this.planAndPrepare(conn, casts);
+      shape = this.shapeOf(plan, prepared, conn);
+      // Bounded: a client sending ever new scales cannot grow this without limit.
+      if (this.byScales.size >= 16) this.byScales.clear();
+      this.byScales.set(key, shape);
+    }
+    return shape;
   }
 }
 

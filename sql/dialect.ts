@@ -229,6 +229,14 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
  * anything else, whose scale is unknown here, becomes double precision.
  */
 function numericWithoutTypmod(f: Fields, tn: Fields): void {
+  // numeric(p,s)::numeric keeps the value and its scale: adopt the operand's precision.
+  const inner = (f['arg'] as Fields | undefined)?.['TypeCast']?.['typeName'] as Fields | undefined;
+  const innerName = inner?.['names']?.[inner['names'].length - 1]?.['String']?.['sval'];
+  if ((innerName === 'numeric' || innerName === 'decimal') && inner?.['typmods']?.length && !inner['arrayBounds']) {
+    tn['names'] = [strNode('pg_catalog'), strNode('numeric')];
+    tn['typmods'] = structuredClone(inner['typmods']);
+    return;
+  }
   const c = (f['arg'] as Fields | undefined)?.['A_Const'];
   const text = c?.sval?.sval ?? c?.fval?.fval ?? (c?.ival ? String(c.ival.ival ?? 0) : undefined);
   const m = typeof text === 'string' ? /^\s*[-+]?(\d*)(?:\.(\d*))?\s*$/.exec(text) : null;

@@ -219,6 +219,9 @@ const PARAM_CASES: { name: string; cast: string; value: unknown; text: string | 
   { name: 'float4', cast: 'float4', value: 1.5, text: '1.5' },
   { name: 'float8', cast: 'float8', value: PI, text: '3.141592653589793' },
   { name: 'numeric', cast: 'numeric', value: '12345.678', text: '12345.678' },
+  // 29 significant digits: a float8 on the way would show as 1.2345678901234568e+19.
+  { name: 'numeric wide', cast: 'numeric', value: '12345678901234567890.123456789', text: '12345678901234567890.123456789' },
+  { name: 'numeric scale kept', cast: 'numeric', value: '-0.50', text: '-0.50' },
   { name: 'bool', cast: 'bool', value: true, text: 't' },
   { name: 'bool false', cast: 'bool', value: false, text: 'f' },
   { name: 'text', cast: 'text', value: 'héllo wörld ✓', text: 'héllo wörld ✓' },
