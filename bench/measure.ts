@@ -6,20 +6,22 @@
  *   3. p50/p99 latency of a prepared point SELECT with 1 and 16 clients (pgbench).
  * Each result is one JSON line appended to --out. Every run is bounded in time.
  *
- * usage: tsx bench/measure.ts --targets lakegate=PORT:process:PID,postgres=PORT:postmaster:PID,pgbouncer=PORT:none:0
+ * usage: tsx bench/measure.ts --targets postgres=PORT:postmaster:PID,pgbouncer=PORT:none:0
+ *          [--lakegate 'PORT|DATADIR|LOGFILE']   (started, watched and stopped here)
  *          --rows 1000000,10000000 --reps 3 --latency-seconds 20 --pgbench PATH
  *          --pgbouncer-prepared 0|1 --work DIR --out results.jsonl
  */
 import pg from 'pg';
-import { spawn } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, createWriteStream, readdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { COLUMNS, sampleSql, tableName } from './lib/dataset.js';
 import { arg, median, percentile, procStatusKb } from './lib/util.js';
 
 interface Target { name: string; port: number; pidKind: 'process' | 'postmaster' | 'none'; pid: number }
 
-const targets: Target[] = arg('targets').split(',').map((spec) => {
+const targets: Target[] = arg('targets').split(',').filter((x) => x).map((spec) => {
   const [name, rest] = spec.split('=');
   const [port, pidKind, pid] = rest.split(':');
   return { name, port: Number(port), pidKind: pidKind as Target['pidKind'], pid: Number(pid) };
@@ -37,7 +39,7 @@ const log = (s: string): void => {
   process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 };
 const byName = (n: string): Target | undefined => targets.find((t) => t.name === n);
-const streamTargets = ['postgres', 'lakegate'].map(byName).filter((t): t is Target => t !== undefined);
+const streamTargets = (): Target[] => ['postgres', 'lakegate'].map(byName).filter((t): t is Target => t !== undefined);
 
 // ------------------------------------------------------------------ child processes
 interface ProcResult { code: number | null; signal: string | null; stdout: string; stderr: string; ms: number; timedOut: boolean }
@@ -62,25 +64,79 @@ function runProcess(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv
   });
 }
 
-/** False once the process has exited (a zombie, not yet reaped by run.sh, counts as exited). */
-function processAlive(pid: number): boolean {
-  try {
-    return !/^State:\s+[ZX]/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
+// ------------------------------------------------------------------ lakegate process
+/**
+ * lakegate runs as a child of this script: `node --import lib/signal-log.mjs
+ * dist/bin/lakegate.js demo --port P --data-dir D`, output appended to its log. If it
+ * exits during the run, the exit (code or signal, time) is recorded as a note and it
+ * is started again (at most 3 times) for the remaining points, which are marked.
+ */
+const lakegateSpec = arg('lakegate', '');
+let lakegate: ChildProcess | null = null;
+let restarts = 0;
+let stopping = false;
+let lakegateLog: WriteStream | null = null;
+
+async function startLakegate(): Promise<boolean> {
+  const [port, dataDir, logFile] = lakegateSpec.split('|');
+  lakegateLog ??= createWriteStream(logFile, { flags: 'a' });
+  const preload = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'lib', 'signal-log.mjs')).href;
+  const child = spawn(process.execPath, ['--import', preload, 'dist/bin/lakegate.js', 'demo', '--port', port, '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  const ready = `listening on 127.0.0.1:${port}`;
+  let seen = '';
+  const ok = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 60_000);
+    const onData = (d: Buffer): void => {
+      lakegateLog!.write(d);
+      if (seen.length < 100_000) seen += d.toString();
+      if (seen.includes(ready)) { clearTimeout(timer); resolve(true); }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', () => { clearTimeout(timer); resolve(false); });
+  });
+  if (!ok) {
+    child.kill('SIGKILL');
+    emit({ kind: 'note', text: `lakegate did not start (no "${ready}" within 60 s): ${seen.trim().split('\n').slice(-3).join(' | ')}` });
+    log(`lakegate did not start: ${seen.trim().split('\n').slice(-3).join(' | ')}`);
     return false;
   }
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    const text = `lakegate (pid ${child.pid}) exited during the run at ${new Date().toISOString()}: ${signal ? 'signal ' + signal : 'exit code ' + code}` +
+      (code === 0 ? ' (its SIGTERM/SIGINT handler exits 0: a signal from outside the bench; see lakegate.log)' : '');
+    emit({ kind: 'note', text });
+    log(text);
+  });
+  lakegate = child;
+  writeFileSync(`${logFile}.pid`, String(child.pid)); // run.sh's cleanup ends it by this pid if this script dies
+  const t = byName('lakegate');
+  if (t) t.pid = child.pid!;
+  else targets.unshift({ name: 'lakegate', port: Number(port), pidKind: 'process', pid: child.pid! });
+  log(`lakegate on 127.0.0.1:${port} (pid ${child.pid})`);
+  return true;
 }
 
-/** Before each measurement: a lakegate that died is reported once, with the time, and not measured again. */
-const deadReported = new Set<string>();
-function targetUp(t: Target, before: string): boolean {
-  if (t.pidKind !== 'process' || processAlive(t.pid)) return true;
-  if (!deadReported.has(t.name)) {
-    deadReported.add(t.name);
-    emit({ kind: 'note', text: `${t.name} (pid ${t.pid}) was found dead at ${new Date().toISOString()}, before ${before}; see its log` });
-    log(`${t.name} (pid ${t.pid}) is DEAD (found before ${before})`);
-  }
-  return false;
+async function stopLakegate(): Promise<void> {
+  stopping = true;
+  const child = lakegate;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  if (await Promise.race([gone.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]) === false) child.kill('SIGKILL');
+}
+
+/** Before each measurement: a lakegate that died is restarted (at most 3 times); false if it cannot be. */
+async function targetUp(t: Target): Promise<boolean> {
+  if (t.name !== 'lakegate' || !lakegate) return true;
+  if (lakegate.exitCode === null && lakegate.signalCode === null) return true;
+  if (restarts >= 3) return false;
+  restarts++;
+  emit({ kind: 'note', text: `lakegate restarted (${restarts}) at ${new Date().toISOString()}; the points after this are measured on the new process` });
+  return startLakegate();
 }
 
 const envFor = (t: Target): NodeJS.ProcessEnv => ({ ...process.env, PGHOST: '127.0.0.1', PGPORT: String(t.port) });
@@ -215,13 +271,13 @@ async function streaming(): Promise<void> {
     await sampleCheck(rows);
     for (const client of STREAM_CLIENTS) {
       const runs = new Map<string, { times: number[]; hwmKb: number[]; anonKb: number[]; error?: string }>();
-      for (const t of streamTargets) runs.set(t.name, { times: [], hwmKb: [], anonKb: [] });
+      for (const t of streamTargets()) runs.set(t.name, { times: [], hwmKb: [], anonKb: [] });
       // Interleave the targets rep by rep so drift on a shared machine hits both alike.
       for (let rep = 0; rep < reps; rep++) {
-        for (const t of streamTargets) {
+        for (const t of streamTargets()) {
           const acc = runs.get(t.name)!;
           if (acc.error) continue;
-          if (!targetUp(t, `${client} stream of ${rows} rows`)) { acc.error = 'server process died before this run'; continue; }
+          if (!(await targetUp(t))) { acc.error = 'server process died and could not be restarted'; continue; }
           const rss = new PeakRss(t);
           rss.start();
           const r = client === 'psql' ? await streamPsql(t, rows)
@@ -238,7 +294,7 @@ async function streaming(): Promise<void> {
           log(`${client} ← ${t.name} ${rows} rows: ${(r.ms / 1000).toFixed(2)} s, ${(rows / r.ms / 1000).toFixed(3)} M rows/s, server peak RSS ${(rss.hwmKb / 1024).toFixed(0)} MiB (private ${(rss.anonKb / 1024).toFixed(0)} MiB)`);
         }
       }
-      for (const t of streamTargets) {
+      for (const t of streamTargets()) {
         const acc = runs.get(t.name)!;
         const ms = acc.times.length ? median(acc.times) : NaN;
         emit({
@@ -266,8 +322,8 @@ async function latency(): Promise<void> {
     for (const [name, mode] of points) {
       const t = byName(name);
       if (!t) continue;
-      if (!targetUp(t, `pgbench ${mode} ${clients} client(s)`)) {
-        emit({ kind: 'latency', target: name, clients, mode, rows, seconds: latencySeconds, count: 0, failed: 0, p50us: NaN, p99us: NaN, tps: NaN, error: 'server process died before this run' });
+      if (!(await targetUp(t))) {
+        emit({ kind: 'latency', target: name, clients, mode, rows, seconds: latencySeconds, count: 0, failed: 0, p50us: NaN, p99us: NaN, tps: NaN, error: 'server process died and could not be restarted' });
         continue;
       }
       const prefix = `pgb_${name}_${mode}_${clients}`;
@@ -297,5 +353,14 @@ async function latency(): Promise<void> {
   }
 }
 
-await streaming();
-await latency();
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => { void stopLakegate().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143)); });
+}
+try {
+  if (lakegateSpec) await startLakegate();
+  await streaming();
+  await latency();
+} finally {
+  await stopLakegate();
+  (lakegateLog as WriteStream | null)?.end();
+}

@@ -76,6 +76,11 @@ cleanup() {
     kill "$CHILD" 2>/dev/null
     wait "$CHILD" 2>/dev/null
   fi
+  # lakegate is measure.ts's child; should that script have died, end it by its recorded pid.
+  if [ -f "$TMP/lakegate.log.pid" ]; then
+    LG_PID=$(cat "$TMP/lakegate.log.pid")
+    grep -q "lakegate.js" "/proc/$LG_PID/cmdline" 2>/dev/null || LG_PID=""
+  fi
   if [ -n "$LG_PID" ] && kill -0 "$LG_PID" 2>/dev/null; then
     kill "$LG_PID" 2>/dev/null
     for _ in $(seq 1 50); do kill -0 "$LG_PID" 2>/dev/null || break; sleep 0.1; done
@@ -238,39 +243,17 @@ step "${TSX[@]}" "$HERE/load-duckdb.ts" --db "$LGDIR/demo.duckdb" --rows "$ROWS"
   --latency-seconds "$(( LAT_SECONDS < 5 ? LAT_SECONDS : 5 ))" --out "$RESULTS"
 step "${TSX[@]}" "$HERE/check-data.ts" --out "$RESULTS" --rows "$ROWS" || die "PostgreSQL and DuckDB hold different data"
 
+LG_SPEC=""
 if [ "$LAKEGATE" = 1 ]; then
   LG_PORT=$(free_port)
-  node dist/bin/lakegate.js demo --port "$LG_PORT" --data-dir "$LGDIR" >"$TMP/lakegate.log" 2>&1 &
-  LG_PID=$!
-  for _ in $(seq 1 600); do
-    grep -q "listening on 127.0.0.1:$LG_PORT" "$TMP/lakegate.log" 2>/dev/null && break
-    kill -0 "$LG_PID" 2>/dev/null || break
-    sleep 0.1
-  done
-  if ! grep -q "listening on 127.0.0.1:$LG_PORT" "$TMP/lakegate.log"; then
-    log "lakegate did not start: $(tail -5 "$TMP/lakegate.log")"
-    echo "{\"kind\":\"note\",\"text\":\"lakegate did not start\"}" >> "$RESULTS"
-    kill "$LG_PID" 2>/dev/null || true
-    LG_PID=""; LAKEGATE=0
-  else
-    log "lakegate on 127.0.0.1:$LG_PORT (pid $LG_PID)"
-  fi
+  LG_SPEC="$LG_PORT|$LGDIR|$TMP/lakegate.log"   # measure.ts starts, watches and stops lakegate
 fi
 
 # ---------------------------------------------------------------- measure
 TARGETS="postgres=$PGPORT_BENCH:postmaster:$PG_POSTMASTER_PID,pgbouncer=$PGB_PORT:none:0"
-[ "$LAKEGATE" = 1 ] && TARGETS="lakegate=$LG_PORT:process:$LG_PID,$TARGETS"
-step "${TSX[@]}" "$HERE/measure.ts" --targets "$TARGETS" --rows "$ROWS" --reps "$REPS" \
+step "${TSX[@]}" "$HERE/measure.ts" --targets "$TARGETS" --lakegate "$LG_SPEC" --rows "$ROWS" --reps "$REPS" \
   --latency-seconds "$LAT_SECONDS" --pgbench "$PGBENCH" --pgbouncer-prepared "$PGB_PREPARED" \
   --work "$TMP" --out "$RESULTS"
-
-if [ -n "$LG_PID" ] && ! kill -0 "$LG_PID" 2>/dev/null; then
-  set +e; wait "$LG_PID"; LG_RC=$?; set -e
-  SIG=""; [ "$LG_RC" -gt 128 ] && SIG=" = signal $(kill -l $((LG_RC - 128)) 2>/dev/null || echo $((LG_RC - 128)))"
-  log "lakegate exited during the run: status $LG_RC$SIG; last lines of its log:"; tail -5 "$TMP/lakegate.log" | sed 's/^/    /'
-  echo "{\"kind\":\"note\",\"text\":\"lakegate (pid $LG_PID) exited during the run with status $LG_RC$SIG\"}" >> "$RESULTS"
-  LG_PID=""
-fi
 
 # ---------------------------------------------------------------- report
 {
