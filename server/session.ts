@@ -38,7 +38,6 @@ interface Prepared {
   parsed: ParsedStatement | undefined;
   route: Route | { kind: 'empty' };
   query?: QueryStatement;
-  paramOids: number[];
 }
 
 type Running = { conn: DuckDBConnection; reason: 'cancel' | 'timeout' | null };
@@ -252,10 +251,10 @@ export class Session implements QuerySession {
   // ---- statements ----------------------------------------------------------
 
   private prepare(text: string, stmt: ParsedStatement | undefined, paramOids: number[]): Prepared {
-    if (!stmt) return { text, parsed: undefined, route: { kind: 'empty' }, paramOids };
+    if (!stmt) return { text, parsed: undefined, route: { kind: 'empty' } };
     const r = route(stmt);
     if (r.kind === 'refused') throw r.error;
-    const prepared: Prepared = { text, parsed: stmt, route: r, paramOids };
+    const prepared: Prepared = { text, parsed: stmt, route: r };
     if (r.kind === 'query') {
       prepared.query = new QueryStatement(stmt, paramOids, this.deps.planner, {
         database: this.database,
@@ -292,6 +291,10 @@ export class Session implements QuerySession {
         : null;
     this.running = running;
     try {
+      // Refuse before any row is written: a portal that may suspend will need a connection of its own.
+      if (maxRows > 0 && !portal.ownsConnection && this.openCursors() >= this.deps.maxOpenCursors) {
+        throw new PgError(SqlState.programLimitExceeded, `too many open cursors (at most ${this.deps.maxOpenCursors} per session)`);
+      }
       if (describe) be.rowDescription(out.writer, portal.fields);
       const finished = await portal.run(maxRows, out);
       if (!finished) this.detachConnection(portal);
@@ -313,12 +316,14 @@ export class Session implements QuerySession {
   /** A suspended portal keeps its connection (its stream lives there); the session takes a fresh one. */
   private detachConnection(portal: Portal): void {
     if (portal.ownsConnection) return;
-    const open = [...this.portals.values()].filter((p) => p.portal?.ownsConnection).length;
-    if (open >= this.deps.maxOpenCursors) {
-      throw new PgError(SqlState.programLimitExceeded, `too many open cursors (at most ${this.deps.maxOpenCursors} per session)`);
-    }
     portal.ownsConnection = true;
     if (this.conn === portal.conn) this.conn = null;
+  }
+
+  private openCursors(): number {
+    let n = 0;
+    for (const p of this.portals.values()) if (p.portal?.ownsConnection) n++;
+    return n;
   }
 
   private releasePortal(portal: Portal): void {
