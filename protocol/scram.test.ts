@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import pg from 'pg';
 import { startPostgres } from '../tests/support/realPostgres.js';
-import { makeVerifier, parseVerifier, ScramExchange } from './scram.js';
+import { makeVerifier, parseVerifier, passwordMatches, ScramExchange } from './scram.js';
 
 // node-postgres's own SCRAM client: an implementation we did not write.
 const require = createRequire(import.meta.url);
@@ -53,5 +53,13 @@ describe('SCRAM-SHA-256', () => {
     const exchange = new ScramExchange(parseVerifier(makeVerifier('x'))!);
     exchange.start('n,,n=,r=abc');
     expect(() => exchange.finish('c=biws,r=other,p=AAAA')).toThrow(/malformed SCRAM/);
+  });
+});
+
+describe('passwordMatches (cleartext password against a verifier)', () => {
+  it('agrees with PostgreSQL-format verifiers made here', async () => {
+    const v = parseVerifier(makeVerifier('correct horse'))!;
+    expect(await passwordMatches(v, 'correct horse')).toBe(true);
+    expect(await passwordMatches(v, 'correct horse ')).toBe(false);
   });
 });

@@ -3,7 +3,8 @@
  * PostgreSQL keeps in pg_authid: SCRAM-SHA-256$<iter>:<salt>$<StoredKey>:<ServerKey>.
  * No channel binding (SCRAM-SHA-256-PLUS) is offered.
  */
-import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, pbkdf2, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
 import { PgError, SqlState } from './errors.js';
 
 export interface ScramVerifier {
@@ -16,11 +17,26 @@ export interface ScramVerifier {
 const hmac = (key: Buffer, data: string | Buffer) => createHmac('sha256', key).update(data).digest();
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest();
 
-export function makeVerifier(password: string, iterations = 4096, salt = randomBytes(16)): string {
+function storedKeyOf(password: string, salt: Buffer, iterations: number): { storedKey: Buffer; serverKey: Buffer } {
   const salted = pbkdf2Sync(password.normalize('NFKC'), salt, iterations, 32, 'sha256');
-  const storedKey = sha256(hmac(salted, 'Client Key'));
-  const serverKey = hmac(salted, 'Server Key');
+  return { storedKey: sha256(hmac(salted, 'Client Key')), serverKey: hmac(salted, 'Server Key') };
+}
+
+export function makeVerifier(password: string, iterations = 4096, salt = randomBytes(16)): string {
+  const { storedKey, serverKey } = storedKeyOf(password, salt, iterations);
   return `SCRAM-SHA-256$${iterations}:${salt.toString('base64')}$${storedKey.toString('base64')}:${serverKey.toString('base64')}`;
+}
+
+const pbkdf2Async = promisify(pbkdf2);
+
+/**
+ * Check a cleartext password against a verifier, as PostgreSQL does for
+ * `password` authentication. Asynchronous: the key derivation must not stall
+ * other sessions.
+ */
+export async function passwordMatches(verifier: ScramVerifier, password: string): Promise<boolean> {
+  const salted = await pbkdf2Async(password.normalize('NFKC'), verifier.salt, verifier.iterations, 32, 'sha256');
+  return timingSafeEqual(sha256(hmac(salted, 'Client Key')), verifier.storedKey);
 }
 
 export function parseVerifier(text: string): ScramVerifier | null {

@@ -7,6 +7,12 @@ export const ConfigSchema = z.object({
   /** PostgreSQL database name → DuckDB database file, attached read-only. */
   databases: z.record(z.string().min(1).max(63), z.string().min(1)),
   usersFile: z.string().min(1),
+  /**
+   * How local users prove their password: SCRAM-SHA-256 (nothing reusable
+   * crosses the wire), or the cleartext password (for clients without SCRAM;
+   * combine with requireTls).
+   */
+  localAuth: z.enum(['scram-sha-256', 'password']).default('scram-sha-256'),
   tls: z.object({ certFile: z.string(), keyFile: z.string() }).optional(),
   /** Refuse passwords on connections without TLS. */
   requireTls: z.boolean().default(false),

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { PgConnection } from '../protocol/connection.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { AuthPlan, ConnectionHooks, StartupInfo } from '../protocol/handler.js';
-import { mockVerifier } from '../protocol/scram.js';
+import { mockVerifier, passwordMatches } from '../protocol/scram.js';
 import type { Config } from './config.js';
 import type { Engine } from './engine.js';
 import type { Identity } from './identity.js';
@@ -56,11 +56,13 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         throw new PgError(SqlState.invalidCatalogName, `database "${info.database}" does not exist`, { severity: 'FATAL' });
       }
       const user = deps.users.get(info.user);
-      if (!user) {
-        log.info({ event: 'login', user: info.user, outcome: 'unknown-user', remote: info.remoteAddress });
-        return { method: 'scram-sha-256', verifier: mockVerifier(info.user, serverSecret), identity: null };
+      if (!user) log.info({ event: 'login', user: info.user, outcome: 'unknown-user', remote: info.remoteAddress });
+      const identity: Identity | null = user ? { user: user.name, roles: user.roles } : null;
+      const verifier = user ? user.verifier : mockVerifier(info.user, serverSecret);
+      if (config.localAuth === 'password') {
+        return { method: 'cleartext', verify: async (password) => ((await passwordMatches(verifier, password)) ? identity : null) };
       }
-      return { method: 'scram-sha-256', verifier: user.verifier, identity: { user: user.name, roles: user.roles } };
+      return { method: 'scram-sha-256', verifier, identity };
     },
     async open(info: StartupInfo, identity: Identity) {
       if (sessions.size >= config.maxConnections) {
