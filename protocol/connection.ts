@@ -38,6 +38,11 @@ class SocketOutput implements Output {
 
   async flush(): Promise<void> {
     if (this.writer.length === 0) return;
+    // The client is gone: stop producing (a long result would otherwise run to its end for nobody).
+    if (this.socket.destroyed || !this.socket.writable) {
+      this.writer.reset();
+      throw new PgError(SqlState.connectionFailure, 'connection to client lost', { severity: 'FATAL' });
+    }
     const ok = this.socket.write(this.writer.take());
     if (!ok && !this.socket.destroyed) {
       await new Promise<void>((resolve) => {

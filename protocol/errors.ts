@@ -9,6 +9,7 @@ export const SqlState = {
   successfulCompletion: '00000',
   featureNotSupported: '0A000',
   connectionException: '08000',
+  connectionFailure: '08006',
   protocolViolation: '08P01',
   invalidAuthorizationSpecification: '28000',
   invalidPassword: '28P01',
