@@ -7,7 +7,7 @@
  * Each result is one JSON line appended to --out. Every run is bounded in time.
  *
  * usage: tsx bench/measure.ts --targets postgres=PORT:postmaster:PID,pgbouncer=PORT:none:0
- *          [--lakegate 'PORT|DATADIR|LOGFILE']   (started, watched and stopped here)
+ *          [--lakegate 'PORT|DATADIR|LOGFILE|SRCDIR']   (started, watched and stopped here)
  *          --rows 1000000,10000000 --reps 3 --latency-seconds 20 --pgbench PATH
  *          --pgbouncer-prepared 0|1 --work DIR --out results.jsonl
  */
@@ -78,10 +78,11 @@ let stopping = false;
 let lakegateLog: WriteStream | null = null;
 
 async function startLakegate(): Promise<boolean> {
-  const [port, dataDir, logFile] = lakegateSpec.split('|');
+  const [port, dataDir, logFile, srcDir] = lakegateSpec.split('|');
   lakegateLog ??= createWriteStream(logFile, { flags: 'a' });
   const preload = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'lib', 'signal-log.mjs')).href;
   const child = spawn(process.execPath, ['--import', preload, 'dist/bin/lakegate.js', 'demo', '--port', port, '--data-dir', dataDir], {
+    cwd: srcDir,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },
   });

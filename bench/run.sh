@@ -5,8 +5,10 @@
 #   bash bench/run.sh            # full run: 1M and 10M rows, 20 s per latency point
 #   bash bench/run.sh --quick    # smoke run: 100k rows, 3 s per latency point
 #
-# Options: --quick, --no-build (use dist/ as it is), --no-lakegate (PostgreSQL half only),
-#          --rows N[,N…], --latency-seconds S, --reps N, --keep (keep the temp dir)
+# Options: --quick, --no-lakegate (PostgreSQL half only), --rows N[,N…], --latency-seconds S,
+#          --reps N, --keep (keep the temp dir),
+#          --worktree (measure the working tree instead of a clean export of the last commit),
+#          --no-build (with --worktree: use its dist/ as it is)
 # Everything listens on 127.0.0.1 only; every loop is bounded; servers and temp dirs
 # are removed on exit, also on failure or Ctrl-C.
 set -Eeuo pipefail
@@ -21,6 +23,7 @@ QUICK=0
 BUILD=1
 LAKEGATE=1
 KEEP=0
+WORKTREE=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1; ROWS="100000"; LAT_SECONDS=3 ;;
@@ -30,6 +33,7 @@ while [ $# -gt 0 ]; do
     --latency-seconds) LAT_SECONDS="$2"; shift ;;
     --reps) REPS="$2"; shift ;;
     --keep) KEEP=1 ;;
+    --worktree) WORKTREE=1 ;;
     -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "unknown option: $1" >&2; exit 2 ;;
   esac
@@ -225,12 +229,22 @@ log "PgBouncer $PGB_VERSION on 127.0.0.1:$PGB_PORT (transaction pooling, prepare
 
 # ---------------------------------------------------------------- lakegate
 LG_PORT=""
+# lakegate is measured as committed (HEAD exported to the temp dir and built there), so
+# edits in progress in a shared working tree neither break nor flatter the run.
+LGSRC="$ROOT"
 if [ "$LAKEGATE" = 1 ]; then
-  if [ "$BUILD" = 1 ]; then
-    log "building lakegate (tsc)"
-    step npx tsc -p tsconfig.json >"$TMP/tsc.log" 2>&1 || log "tsc reported errors (emitting anyway): $(head -3 "$TMP/tsc.log")"
+  if [ "$WORKTREE" = 0 ]; then
+    LGSRC="$TMP/src"
+    mkdir -p "$LGSRC"
+    git -C "$ROOT" archive HEAD | tar -x -C "$LGSRC"
+    ln -s "$ROOT/node_modules" "$LGSRC/node_modules"
+    BUILD=1
   fi
-  if [ ! -f dist/bin/lakegate.js ]; then
+  if [ "$BUILD" = 1 ]; then
+    log "building lakegate $(git -C "$ROOT" rev-parse --short HEAD)$([ "$WORKTREE" = 1 ] && echo ' + working tree') (tsc)"
+    step bash -c 'cd "$1" && exec npx tsc -p tsconfig.json' _ "$LGSRC" >"$TMP/tsc.log" 2>&1 || log "tsc reported errors (emitting anyway): $(head -3 "$TMP/tsc.log")"
+  fi
+  if [ ! -f "$LGSRC/dist/bin/lakegate.js" ]; then
     log "dist/bin/lakegate.js missing: lakegate is not measured"
     echo '{"kind":"note","text":"lakegate not measured: dist/bin/lakegate.js missing"}' >> "$RESULTS"
     LAKEGATE=0
@@ -246,7 +260,7 @@ step "${TSX[@]}" "$HERE/check-data.ts" --out "$RESULTS" --rows "$ROWS" || die "P
 LG_SPEC=""
 if [ "$LAKEGATE" = 1 ]; then
   LG_PORT=$(free_port)
-  LG_SPEC="$LG_PORT|$LGDIR|$TMP/lakegate.log"   # measure.ts starts, watches and stops lakegate
+  LG_SPEC="$LG_PORT|$LGDIR|$TMP/lakegate.log|$LGSRC"   # measure.ts starts, watches and stops lakegate
 fi
 
 # ---------------------------------------------------------------- measure
@@ -257,7 +271,7 @@ step "${TSX[@]}" "$HERE/measure.ts" --targets "$TARGETS" --lakegate "$LG_SPEC" -
 
 # ---------------------------------------------------------------- report
 {
-  echo "{\"kind\":\"machine\",\"nproc\":$(nproc),\"memMiB\":$(free -m | awk '/^Mem:/{print $2}'),\"cpu\":\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//; s/"//g')\",\"postgres\":\"$("$PGBIN/postgres" --version | awk '{print $3}')\",\"pgbouncer\":\"$PGB_VERSION\",\"node\":\"$(node --version)\",\"commit\":\"$(git rev-parse --short HEAD 2>/dev/null || echo '?')\",\"loadStart\":\"$LOAD_START\",\"loadEnd\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"quick\":$QUICK,\"elapsedSec\":$(( $(date +%s) - START_EPOCH ))}"
+  echo "{\"kind\":\"machine\",\"nproc\":$(nproc),\"memMiB\":$(free -m | awk '/^Mem:/{print $2}'),\"cpu\":\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//; s/"//g')\",\"postgres\":\"$("$PGBIN/postgres" --version | awk '{print $3}')\",\"pgbouncer\":\"$PGB_VERSION\",\"node\":\"$(node --version)\",\"commit\":\"$(git rev-parse --short HEAD 2>/dev/null || echo '?')$([ "$WORKTREE" = 1 ] && echo ' + working tree')\",\"loadStart\":\"$LOAD_START\",\"loadEnd\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"quick\":$QUICK,\"elapsedSec\":$(( $(date +%s) - START_EPOCH ))}"
 } >> "$RESULTS"
 "${TSX[@]}" "$HERE/report.ts" --in "$RESULTS" > "$OUTDIR/report.md"
 cat "$OUTDIR/report.md"
