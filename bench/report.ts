@@ -85,7 +85,8 @@ if (streams.length) {
 const lat = of('latency');
 if (lat.length) {
   const rows = lat[0].rows;
-  p(`### Prepared point SELECT \`… FROM bench.t_${rows} WHERE id = $1\` (pgbench, ${lat[0].seconds} s per point, random ids)`);
+  const pgb = lat.find((l) => l.target !== 'duckdb') ?? lat[0];
+  p(`### Prepared point SELECT \`… FROM bench.t_${rows} WHERE id = $1\` (pgbench, ${pgb.seconds} s per point, random ids)`);
   p();
   p('PostgreSQL has a primary key on id; lakegate (DuckDB) has no index (DuckDB prunes by min/max zone maps; ids are stored in order).');
   p();

@@ -232,16 +232,18 @@ LG_PORT=""
 # lakegate is measured as committed (HEAD exported to the temp dir and built there), so
 # edits in progress in a shared working tree neither break nor flatter the run.
 LGSRC="$ROOT"
+LG_COMMIT="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') + working tree"
 if [ "$LAKEGATE" = 1 ]; then
   if [ "$WORKTREE" = 0 ]; then
     LGSRC="$TMP/src"
     mkdir -p "$LGSRC"
-    git -C "$ROOT" archive HEAD | tar -x -C "$LGSRC"
+    LG_COMMIT=$(git -C "$ROOT" rev-parse --short HEAD)
+    git -C "$ROOT" archive "$LG_COMMIT" | tar -x -C "$LGSRC"
     ln -s "$ROOT/node_modules" "$LGSRC/node_modules"
     BUILD=1
   fi
   if [ "$BUILD" = 1 ]; then
-    log "building lakegate $(git -C "$ROOT" rev-parse --short HEAD)$([ "$WORKTREE" = 1 ] && echo ' + working tree') (tsc)"
+    log "building lakegate $LG_COMMIT (tsc)"
     step bash -c 'cd "$1" && exec npx tsc -p tsconfig.json' _ "$LGSRC" >"$TMP/tsc.log" 2>&1 || log "tsc reported errors (emitting anyway): $(head -3 "$TMP/tsc.log")"
   fi
   if [ ! -f "$LGSRC/dist/bin/lakegate.js" ]; then
@@ -271,7 +273,7 @@ step "${TSX[@]}" "$HERE/measure.ts" --targets "$TARGETS" --lakegate "$LG_SPEC" -
 
 # ---------------------------------------------------------------- report
 {
-  echo "{\"kind\":\"machine\",\"nproc\":$(nproc),\"memMiB\":$(free -m | awk '/^Mem:/{print $2}'),\"cpu\":\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//; s/"//g')\",\"postgres\":\"$("$PGBIN/postgres" --version | awk '{print $3}')\",\"pgbouncer\":\"$PGB_VERSION\",\"node\":\"$(node --version)\",\"commit\":\"$(git rev-parse --short HEAD 2>/dev/null || echo '?')$([ "$WORKTREE" = 1 ] && echo ' + working tree')\",\"loadStart\":\"$LOAD_START\",\"loadEnd\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"quick\":$QUICK,\"elapsedSec\":$(( $(date +%s) - START_EPOCH ))}"
+  echo "{\"kind\":\"machine\",\"nproc\":$(nproc),\"memMiB\":$(free -m | awk '/^Mem:/{print $2}'),\"cpu\":\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//; s/"//g')\",\"postgres\":\"$("$PGBIN/postgres" --version | awk '{print $3}')\",\"pgbouncer\":\"$PGB_VERSION\",\"node\":\"$(node --version)\",\"commit\":\"$LG_COMMIT\",\"loadStart\":\"$LOAD_START\",\"loadEnd\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"quick\":$QUICK,\"elapsedSec\":$(( $(date +%s) - START_EPOCH ))}"
 } >> "$RESULTS"
 "${TSX[@]}" "$HERE/report.ts" --in "$RESULTS" > "$OUTDIR/report.md"
 cat "$OUTDIR/report.md"
