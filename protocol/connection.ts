@@ -22,6 +22,8 @@ const PROTOCOL_3 = 3;
 
 /** Flush to the socket once this much output is buffered. */
 const FLUSH_BYTES = 256 * 1024;
+/** Stop producing while more than this waits in the socket's queue. */
+const OUTPUT_HIGH_WATER = 1024 * 1024;
 
 export interface ConnectionOptions {
   maxMessageBytes: number;
@@ -43,8 +45,10 @@ class SocketOutput implements Output {
       this.writer.reset();
       throw new PgError(SqlState.connectionFailure, 'connection to client lost', { severity: 'FATAL' });
     }
-    const ok = this.socket.write(this.writer.take());
-    if (!ok && !this.socket.destroyed) {
+    this.socket.write(this.writer.take());
+    // Back-pressure: wait only when a good deal is queued, so the next batch is
+    // encoded while the kernel sends this one.
+    if (this.socket.writableLength > OUTPUT_HIGH_WATER && !this.socket.destroyed) {
       await new Promise<void>((resolve) => {
         const done = () => {
           this.socket.off('drain', done);

@@ -87,9 +87,19 @@ export class MessageWriter {
     return this;
   }
 
-  /** Take the bytes written so far and start over. */
+  /**
+   * Take the bytes written so far and start over. Small batches are copied;
+   * a large one hands over the buffer itself (the socket keeps it until sent)
+   * and writing goes on in a fresh one, so big results are never copied.
+   */
   take(): Buffer {
-    const out = Buffer.from(this.buf.subarray(0, this.pos));
+    let out: Buffer;
+    if (this.pos < 16 * 1024) {
+      out = Buffer.from(this.buf.subarray(0, this.pos));
+    } else {
+      out = this.buf.subarray(0, this.pos);
+      this.buf = Buffer.allocUnsafe(this.buf.length);
+    }
     this.pos = 0;
     return out;
   }

@@ -258,6 +258,7 @@ export class Portal {
   private result: DuckDBResult | null = null;
   private pending: DuckDBDataChunk | null = null;
   private pendingRow = 0;
+  private prefetched: Promise<DuckDBDataChunk | null> | null = null;
 
   constructor(
     readonly conn: DuckDBConnection,
@@ -282,13 +283,16 @@ export class Portal {
     let sent = 0;
     for (;;) {
       if (!this.pending) {
-        const chunk = await this.result.fetchChunk();
+        const chunk = await this.nextChunk();
         if (!chunk || chunk.rowCount === 0) {
           be.commandComplete(out.writer, `SELECT ${sent}`);
           return true;
         }
         this.pending = chunk;
         this.pendingRow = 0;
+        // The engine produces the next chunk (on its own thread) while this one is encoded.
+        this.prefetched = this.result.fetchChunk();
+        this.prefetched.catch(() => undefined); // its error surfaces when awaited
       }
       const chunk = this.pending;
       const take = Math.min(chunk.rowCount - this.pendingRow, limit - sent);
@@ -317,8 +321,15 @@ export class Portal {
     return true;
   }
 
+  private nextChunk(): Promise<DuckDBDataChunk | null> {
+    const next = this.prefetched ?? this.result!.fetchChunk();
+    this.prefetched = null;
+    return next;
+  }
+
   close(): void {
     this.result = null;
     this.pending = null;
+    this.prefetched = null;
   }
 }

@@ -75,20 +75,27 @@ export function daysFromCivil(year: number, month: number, day: number): number 
 }
 
 /**
- * The last date written, kept as bytes: consecutive timestamps mostly share
- * their day, and the calendar arithmetic is the costly part of the text.
+ * Recently written dates, kept as bytes in a small direct-mapped cache:
+ * consecutive timestamps mostly share their day, and the calendar arithmetic
+ * is the costly part of the text. Several slots, so a date column and a
+ * timestamp column in the same row do not evict each other.
  */
-const lastYmd = new Uint8Array(16);
-let lastYmdDays = NaN;
-let lastYmdLen = 0;
-let lastYmdYear = 0;
+const SLOTS = 64;
+const SLOT_BYTES = 16;
+const cachedDays = new Float64Array(SLOTS).fill(NaN);
+const cachedLen = new Uint8Array(SLOTS);
+const cachedYear = new Int32Array(SLOTS);
+const cachedBytes = new Uint8Array(SLOTS * SLOT_BYTES);
 
 /** 'YYYY-MM-DD' without the BC suffix (the caller checks ymd[0] <= 0 for BC). */
 function writeYmd(buf: Uint8Array, pos: number, days: number): number {
-  if (days === lastYmdDays) {
-    for (let k = 0; k < lastYmdLen; k++) buf[pos + k] = lastYmd[k]!;
-    ymd[0] = lastYmdYear;
-    return pos + lastYmdLen;
+  const slot = days & (SLOTS - 1);
+  if (cachedDays[slot] === days) {
+    const len = cachedLen[slot]!;
+    const from = slot * SLOT_BYTES;
+    for (let k = 0; k < len; k++) buf[pos + k] = cachedBytes[from + k]!;
+    ymd[0] = cachedYear[slot]!;
+    return pos + len;
   }
   const start = pos;
   const c = civilFromDays(days);
@@ -98,11 +105,13 @@ function writeYmd(buf: Uint8Array, pos: number, days: number): number {
   pos = writePadded(buf, pos, c[1]!, 2);
   buf[pos++] = 45;
   pos = writePadded(buf, pos, c[2]!, 2);
-  lastYmdLen = pos - start;
-  if (lastYmdLen <= lastYmd.length) {
-    for (let k = 0; k < lastYmdLen; k++) lastYmd[k] = buf[start + k]!;
-    lastYmdDays = days;
-    lastYmdYear = year;
+  const len = pos - start;
+  if (len <= SLOT_BYTES) {
+    const to = slot * SLOT_BYTES;
+    for (let k = 0; k < len; k++) cachedBytes[to + k] = buf[start + k]!;
+    cachedDays[slot] = days;
+    cachedLen[slot] = len;
+    cachedYear[slot] = year;
   }
   return pos;
 }
