@@ -104,9 +104,18 @@ export class PgConnection<I> {
       clearTimeout(authTimer);
       await this.session?.end().catch((e) => this.opts.onInternalError(e));
       this.frames.detach();
-      this.socket.end();
-      this.socket.destroy();
+      this.close();
     }
+  }
+
+  /** Let a last ErrorResponse reach the client before the socket goes; never wait long for it. */
+  private close(): void {
+    const socket = this.socket;
+    if (socket.destroyed) return;
+    const timer = setTimeout(() => socket.destroy(), 2000);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    socket.end(() => socket.destroy());
   }
 
   private async fatal(e: unknown): Promise<void> {
