@@ -16,6 +16,11 @@ describe('digit writers', () => {
     for (const v of samples) expect(text((b, p) => writeInt(b, p, v))).toBe(String(v));
   });
 
+  it('writeInt splits at nine digits without losing or padding wrongly', () => {
+    const edges = [2 ** 31, 2 ** 32, 1e9, 1e9 + 1, 999999999999, 1e12 + 1000003, 2 ** 53 - 1, -(2 ** 53 - 1), -2147483649, 10000000000000000 / 10 + 7];
+    for (const v of edges) expect(text((b, p) => writeInt(b, p, v))).toBe(String(v));
+  });
+
   it('writeBigInt prints what toString() prints', () => {
     for (const v of [0n, -1n, 2n ** 127n - 1n, -(2n ** 127n), 18446744073709551615n]) expect(text((b, p) => writeBigInt(b, p, v))).toBe(v.toString());
   });

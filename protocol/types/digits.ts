@@ -29,17 +29,17 @@ export function writeInt(buf: Uint8Array, pos: number, v: number): number {
     buf[p] = ZERO + v;
     return pos + n;
   }
-  let n = 1;
-  for (let t = v; t >= 10; t = Math.floor(t / 10)) n++;
-  let p = pos + n - 1;
-  // `% 10` on doubles is exact for integers below 2^53.
-  while (v >= 10) {
-    const q = Math.floor(v / 10);
-    buf[p--] = ZERO + (v - q * 10);
-    v = q;
+  // Beyond int32 (< 2^53): split off the last nine digits so both halves use
+  // int32 arithmetic; the division is exact on doubles below 2^53.
+  const high = Math.floor(v / 1e9);
+  let low = v - high * 1e9;
+  pos = writeInt(buf, pos, high);
+  for (let p = pos + 8; p >= pos; p--) {
+    const q = (low / 10) | 0;
+    buf[p] = ZERO + low - q * 10;
+    low = q;
   }
-  buf[p] = ZERO + v;
-  return pos + n;
+  return pos + 9;
 }
 
 /** Exactly `width` digits, zero padded (0 <= v < 10^width): months, hours, fractions. */
