@@ -4,7 +4,7 @@
  * Pure: values come back in the integer forms of protocol/types (days and
  * microseconds since 1970-01-01) and know nothing of DuckDB.
  */
-import { PgError, SqlState, type SqlStateCode } from '../errors.js';
+import { PgError, SqlState } from '../errors.js';
 import { daysFromCivil, MICROS_PER_DAY } from './datetime.js';
 import type { ZoneOffsets } from './timezone.js';
 import { zoneOffsets } from './timezone.js';

@@ -29,7 +29,7 @@ export function createRowEncoder(types: DuckDBType[], formats: (0 | 1)[], ctx: F
     // PostgreSQL reports this as an ERROR (08P01), not FATAL: the session survives.
     throw new PgError(SqlState.protocolViolation, `bind message has ${formats.length} result formats but query has ${types.length} columns`);
   }
-  const binary = types.map((t, c) => (formats.length === 0 ? 0 : formats.length === 1 ? formats[0]! : formats[c]!) === 1);
+  const binary = types.map((_t, c) => (formats.length === 0 ? 0 : formats.length === 1 ? formats[0]! : formats[c]!) === 1);
   types.forEach((t, c) => {
     if (binary[c] && !binaryFormatSupported(t)) {
       throw new PgError(SqlState.featureNotSupported, `binary output is not supported for type ${t.toString()}`);

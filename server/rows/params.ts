@@ -10,7 +10,7 @@
 import {
   BIGINT, BLOB, BOOLEAN, DATE, DECIMAL, DOUBLE, FLOAT, INTEGER, INTERVAL, LIST, SMALLINT, TIME, TIMESTAMP, TIMESTAMPTZ, UUID, VARCHAR,
   DuckDBDecimalValue, blobValue, dateValue, decimalValue, intervalValue, listValue, timestampTZValue, timestampValue, timeValue, uuidValue,
-  type DuckDBType, type DuckDBValue,
+  type DuckDBType,
 } from '@duckdb/node-api';
 import { PgError, SqlState } from '../../protocol/errors.js';
 import { parseArrayBinary, parseArrayText } from '../../protocol/types/array.js';
