@@ -6,9 +6,9 @@
  * where the per-hour offset cache has to bisect.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { startPostgres, type RealPostgres } from '../../tests/support/realPostgres.js';
-import { RawPgClient } from '../../tests/support/pgRaw.js';
-import { encodeQuery, openDuck } from '../../tests/support/duckRows.js';
+import { startReferencePair, type ReferencePair } from '../../tests/support/referencePair.js';
+import type { RawPgClient } from '../../tests/support/pgRaw.js';
+import { encodeQuery } from '../../tests/support/duckRows.js';
 
 interface Sweep {
   name: string;
@@ -62,18 +62,16 @@ const SWEEPS: Sweep[] = [
 ];
 
 describe('row encoder bulk sweeps against PostgreSQL', () => {
-  let server: RealPostgres;
+  let ref: ReferencePair;
   let pg: RawPgClient;
   let duck: DuckDBConnection;
 
   beforeAll(async () => {
-    server = await startPostgres();
-    pg = await RawPgClient.connect(server.host, server.port);
-    duck = await openDuck();
+    ref = await startReferencePair();
+    ({ pg, duck } = ref);
   });
   afterAll(async () => {
-    await pg?.end();
-    await server?.stop();
+    await ref?.stop();
   });
 
   it.each(SWEEPS.map((s) => [s.name, s] as const))('%s', async (_name, s) => {

@@ -5,9 +5,9 @@
  * sql/pgTypes.ts). PostgreSQL is the only source of expected bytes here.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { startPostgres, type RealPostgres } from '../../tests/support/realPostgres.js';
-import { RawPgClient } from '../../tests/support/pgRaw.js';
-import { encodeQuery, openDuck } from '../../tests/support/duckRows.js';
+import { startReferencePair, type ReferencePair } from '../../tests/support/referencePair.js';
+import type { RawPgClient } from '../../tests/support/pgRaw.js';
+import { encodeQuery } from '../../tests/support/duckRows.js';
 import { binaryFormatSupported, pgFieldFor } from './describe.js';
 
 interface Case {
@@ -216,19 +216,17 @@ const CASES: Record<string, Case[]> = {
 };
 
 describe('row encoder against PostgreSQL 15 output', () => {
-  let server: RealPostgres;
+  let ref: ReferencePair;
   let pg: RawPgClient;
   let duck: DuckDBConnection;
   let zone = '';
 
   beforeAll(async () => {
-    server = await startPostgres();
-    pg = await RawPgClient.connect(server.host, server.port);
-    duck = await openDuck();
+    ref = await startReferencePair();
+    ({ pg, duck } = ref);
   });
   afterAll(async () => {
-    await pg?.end();
-    await server?.stop();
+    await ref?.stop();
   });
 
   const show = (b: Buffer | null | undefined) => (b == null ? b : { text: b.toString('utf8'), hex: b.toString('hex') });

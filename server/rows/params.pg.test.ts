@@ -8,9 +8,9 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PgError } from '../../protocol/errors.js';
-import { startPostgres, type RealPostgres } from '../../tests/support/realPostgres.js';
-import { PgServerError, RawPgClient } from '../../tests/support/pgRaw.js';
-import { encodePrepared, openDuck } from '../../tests/support/duckRows.js';
+import { startReferencePair, type ReferencePair } from '../../tests/support/referencePair.js';
+import { PgServerError, type RawPgClient } from '../../tests/support/pgRaw.js';
+import { encodePrepared } from '../../tests/support/duckRows.js';
 import { decodeParam } from './params.js';
 
 interface ValueCase {
@@ -113,7 +113,7 @@ const BAD: [number, 0 | 1, string][] = [
 ];
 
 describe('Bind parameters against PostgreSQL', () => {
-  let server: RealPostgres;
+  let ref: ReferencePair;
   let pg: RawPgClient;
   let duck: DuckDBConnection;
   let zone = '';
@@ -125,13 +125,11 @@ describe('Bind parameters against PostgreSQL', () => {
   };
 
   beforeAll(async () => {
-    server = await startPostgres();
-    pg = await RawPgClient.connect(server.host, server.port);
-    duck = await openDuck();
+    ref = await startReferencePair();
+    ({ pg, duck } = ref);
   });
   afterAll(async () => {
-    await pg?.end();
-    await server?.stop();
+    await ref?.stop();
   });
 
   describe.each([0, 1] as const)('format %i', (format) => {
