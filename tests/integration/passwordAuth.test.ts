@@ -4,8 +4,8 @@
  * AuthenticationCleartextPassword; wrong passwords and unknown users get the
  * same 28P01.
  */
-import { execFile } from 'node:child_process';
 import pg from 'pg';
+import { run } from '../support/clients.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 import { RawConn } from '../support/wire.js';
 
@@ -56,14 +56,12 @@ describe('cleartext password authentication', () => {
   });
 
   it('psql logs in with the cleartext exchange', async () => {
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile(
-        'psql',
-        [`host=127.0.0.1 port=${gateway.server.port} dbname=demo user=dave`, '-Atc', 'SELECT region FROM sales.orders WHERE id = 1'],
-        { env: { ...process.env, PGPASSWORD: 'dave' }, timeout: 20000 },
-        (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)),
-      ),
-    );
+    const r = await run('psql', [`host=127.0.0.1 port=${gateway.server.port} dbname=demo user=dave`, '-Atc', 'SELECT region FROM sales.orders WHERE id = 1'], {
+      env: { ...process.env, PGPASSWORD: 'dave' },
+      timeoutMs: 20000,
+    });
+    expect(r.stderr).toBe('');
+    const out = r.stdout;
     expect(out).toBe('EU\n');
   });
 });

@@ -3,10 +3,11 @@
  * configured; with requireTls a password is refused on a plaintext connection.
  * Clients: node-postgres and psql (libpq), against an in-process gateway.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
 import type { RunningServer } from '../../server/listener.js';
+import { run } from '../support/clients.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 
 let gateway: InProcessGateway;
@@ -54,14 +55,11 @@ describe('TLS', () => {
     await c.end().catch(() => undefined);
   });
 
-  // psql runs asynchronously: the gateway shares this process's event loop.
+  // psql runs asynchronously (run() spawns): the gateway shares this process's event loop.
   const psql = (mode: string, sql: string) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const conn = `host=127.0.0.1 port=${server.port} dbname=demo user=bob sslmode=${mode}`;
-      const env = { ...process.env, PGPASSWORD: 'bob', PGCONNECT_TIMEOUT: '10' };
-      execFile('psql', [conn, '-Atc', sql], { env, timeout: 20000 }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
+    run('psql', [`host=127.0.0.1 port=${server.port} dbname=demo user=bob sslmode=${mode}`, '-Atc', sql], {
+      env: { ...process.env, PGPASSWORD: 'bob', PGCONNECT_TIMEOUT: '10' },
+      timeoutMs: 20000,
     });
 
   it('psql with sslmode=require connects; sslmode=disable is refused', async () => {
