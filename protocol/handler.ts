@@ -26,6 +26,8 @@ export interface Output {
   readonly writer: MessageWriter;
   /** Hand buffered bytes to the socket; resolves once the socket can take more. */
   flush(): Promise<void>;
+  /** flush() only once enough is buffered to be worth a write (for long results). */
+  maybeFlush(): Promise<void>;
 }
 
 export interface BindRequest {

@@ -44,8 +44,6 @@ export interface QueryPlanner {
   plan(stmt: ParsedStatement, ctx: PlanContext): QueryPlan;
 }
 
-/** Hand buffered rows to the socket once this much is waiting. */
-const FLUSH_BYTES = 256 * 1024;
 
 /** PostgreSQL type names for casting parameters the engine cannot type on its own. */
 const PARAM_CAST: Record<number, string> = {
@@ -300,7 +298,7 @@ export class Portal {
       this.pendingRow += take;
       sent += take;
       if (this.pendingRow >= chunk.rowCount) this.pending = null;
-      if (out.writer.length >= FLUSH_BYTES) await out.flush();
+      await out.maybeFlush();
       if (sent >= limit) {
         // PostgreSQL suspends even when the limit lands exactly on the last row.
         be.portalSuspended(out.writer);
