@@ -1,0 +1,81 @@
+/**
+ * Shared plumbing for the Ranger / Polaris conformance drivers: where the fixtures
+ * live, how a fixture file is read, and the shape every driver reports in.
+ *
+ * The fixtures are Apache Ranger's and Apache Polaris's own test data; they are read
+ * from ../shared/ranger-conformance (or $LAKEGATE_RANGER_CONFORMANCE) and never
+ * copied into this repository.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export function conformanceDir(): string {
+  return process.env.LAKEGATE_RANGER_CONFORMANCE ?? resolve(repoRoot, '..', 'shared', 'ranger-conformance');
+}
+
+export function fixturesPresent(): boolean {
+  return existsSync(join(conformanceDir(), 'MANIFEST.md'));
+}
+
+/** Gson reads these files leniently: `#` starts a comment that runs to the end of the line. */
+function stripHashComments(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      out += c;
+      if (c === '\\') out += text[++i] ?? '';
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === '#') {
+      while (i < text.length && text[i] !== '\n') i++;
+      out += '\n';
+    } else out += c;
+  }
+  return out;
+}
+
+export function readFixture(relPath: string): unknown {
+  const text = readFileSync(join(conformanceDir(), relPath), 'utf8');
+  return JSON.parse(stripHashComments(text));
+}
+
+export type CaseStatus = 'pass' | 'fail' | 'skip';
+
+export interface CaseResult {
+  name: string;
+  status: CaseStatus;
+  /** For a skip: why (also listed in skips.ts). For a failure: expected vs got. */
+  detail?: string;
+}
+
+export interface FileResult {
+  /** Path relative to the conformance folder. */
+  file: string;
+  cases: CaseResult[];
+}
+
+export interface Driver {
+  /** A short name for the family, e.g. "resource matcher". */
+  name: string;
+  run(): FileResult[];
+}
+
+export function count(results: FileResult[]): { passed: number; failed: number; skipped: number } {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const f of results)
+    for (const c of f.cases) {
+      if (c.status === 'pass') passed++;
+      else if (c.status === 'fail') failed++;
+      else skipped++;
+    }
+  return { passed, failed, skipped };
+}
