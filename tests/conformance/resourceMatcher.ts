@@ -43,7 +43,7 @@ function runFile(file: string): FileResult {
   const cases: CaseResult[] = [];
   for (const tc of testCases) {
     // The fixtures name no resource; the matcher does not need one.
-    const matcher = createResourceMatcher({ name: 'resource', ...tc.resourceDef }, tc.policyResource);
+    const matcher = createResourceMatcher({ ...tc.resourceDef, name: tc.resourceDef.name ?? 'resource' }, tc.policyResource);
     for (const t of tc.tests) {
       const name = `${tc.name} / ${t.name}`;
       const got = matcher.isMatch(t.input, 'SELF', matchContextOf(t.evalContext));
