@@ -17,8 +17,15 @@ export interface Subject {
   sensitive: boolean;
 }
 
-/** What an index may assume about the request values one policy value can match. */
-export type IndexHint = { kind: 'exact' | 'prefix' | 'suffix'; key: string } | { kind: 'any' };
+/**
+ * What an index may assume about the request values one policy value can match: equal to a
+ * key, starting with one, or ending with one. `keys` holds the key as written and lower-cased
+ * (each derived the way the matcher derives its operand), so a lookup with the request value and
+ * its lower-cased form finds it whichever case rule applies.
+ */
+export type IndexHint = { kind: 'exact' | 'prefix' | 'suffix'; keys: string[] } | { kind: 'any' };
+
+type StaticHint = { kind: 'exact' | 'prefix' | 'suffix'; key: string } | { kind: 'any' };
 
 export abstract class ValueMatcher {
   private readonly lower: string;
@@ -68,7 +75,11 @@ export abstract class ValueMatcher {
   }
 
   hint(): IndexHint {
-    return this.operand.dynamic ? { kind: 'any' } : this.staticHint(this.lower);
+    if (this.operand.dynamic) return { kind: 'any' };
+    const asWritten = this.staticHint(this.operand.raw);
+    const lower = this.staticHint(this.lower);
+    if (asWritten.kind === 'any' || lower.kind === 'any') return { kind: 'any' };
+    return { kind: lower.kind, keys: asWritten.key === lower.key ? [lower.key] : [asWritten.key, lower.key] };
   }
 
   protected parentOf(op: string): string | null {
@@ -78,7 +89,7 @@ export abstract class ValueMatcher {
 
   protected abstract test(text: string, op: string): boolean;
   protected abstract testPrefix(text: string, op: string): boolean;
-  protected abstract staticHint(lowerOperand: string): IndexHint;
+  protected abstract staticHint(operand: string): StaticHint;
 }
 
 export class EqualsMatcher extends ValueMatcher {
@@ -88,7 +99,7 @@ export class EqualsMatcher extends ValueMatcher {
   protected testPrefix(text: string, op: string): boolean {
     return op.startsWith(text);
   }
-  protected staticHint(key: string): IndexHint {
+  protected staticHint(key: string): StaticHint {
     return { kind: 'exact', key };
   }
 }
@@ -101,7 +112,7 @@ export class StartsWithMatcher extends ValueMatcher {
   protected testPrefix(text: string, op: string): boolean {
     return op.startsWith(text);
   }
-  protected staticHint(key: string): IndexHint {
+  protected staticHint(key: string): StaticHint {
     return { kind: 'prefix', key };
   }
 }
@@ -114,7 +125,7 @@ export class EndsWithMatcher extends ValueMatcher {
   protected testPrefix(): boolean {
     return true; // anything can be continued to end with the suffix
   }
-  protected staticHint(key: string): IndexHint {
+  protected staticHint(key: string): StaticHint {
     return { kind: 'suffix', key };
   }
 }
@@ -133,7 +144,7 @@ export class WildcardMatcher extends ValueMatcher {
   protected testPrefix(text: string, op: string): boolean {
     return wildcardPrefixMatch(text, op);
   }
-  protected staticHint(pattern: string): IndexHint {
+  protected staticHint(pattern: string): StaticHint {
     const key = literalPrefix(pattern);
     return key === '' ? { kind: 'any' } : { kind: 'prefix', key };
   }
@@ -165,8 +176,8 @@ export class RecursivePathMatcher extends ValueMatcher {
     const text = s.text.endsWith(this.separator) ? s.text.slice(0, -1) : s.text;
     return text === parent;
   }
-  protected staticHint(lowerOperand: string): IndexHint {
-    return { kind: 'prefix', key: this.base(lowerOperand) };
+  protected staticHint(operand: string): StaticHint {
+    return { kind: 'prefix', key: this.base(operand) };
   }
 }
 
@@ -213,7 +224,7 @@ export class RecursiveWildcardMatcher extends ValueMatcher {
   protected testPrefix(text: string, op: string): boolean {
     return wildcardPrefixMatch(text, op);
   }
-  protected staticHint(): IndexHint {
+  protected staticHint(): StaticHint {
     // Elements are re-joined without empty ones, so the raw request need not share a prefix.
     return { kind: 'any' };
   }
@@ -249,7 +260,7 @@ export class UrlRecursiveWildcardMatcher extends ValueMatcher {
   protected testPrefix(text: string, op: string): boolean {
     return wildcardPrefixMatch(text, op);
   }
-  protected staticHint(): IndexHint {
+  protected staticHint(): StaticHint {
     return { kind: 'any' };
   }
 }
