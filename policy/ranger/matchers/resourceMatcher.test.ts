@@ -53,7 +53,8 @@ describe('createResourceMatcher (default)', () => {
     );
     expect(m.isMatch('"Tbl')).toBe(true);
     expect(m.isMatch('"tbl')).toBe(false);
-    expect(m.isMatch('"TBL'.toLowerCase().replace('"t', '"T'))).toBe(true);
+    const unquoted = createResourceMatcher({ name: 't', matcherOptions: { quotedCaseSensitive: true } }, { values: ['Tbl'] });
+    expect(unquoted.isMatch('TBL')).toBe(true); // unquoted requests stay case-insensitive
   });
 
   test('SELF_OR_PREFIX: the request may be the beginning of a policy value', () => {
