@@ -3,6 +3,7 @@
  * sends, how each status is classified, what is retried, and that the password
  * appears nowhere but in the Authorization header.
  */
+import { inspect } from 'node:util';
 import { rangerAdminPerTest } from '../../../tests/fixtures/rangerAdmin/harness.js';
 import { startRangerAdmin } from '../../../tests/fixtures/rangerAdmin/server.js';
 import { RangerAdminClient, type AdminClientConfig } from './adminClient.js';
@@ -183,4 +184,9 @@ test('config: credentials in the URL are refused, and the refusal does not echo 
     expect((e as Error).message).not.toContain(PASSWORD);
   }
   expect(client().describe()).not.toContain(PASSWORD);
+  const header = Buffer.from(`lakegate:${PASSWORD}`).toString('base64');
+  for (const shown of [JSON.stringify(client()), inspect(client(), { depth: 5 })]) {
+    expect(shown).not.toContain(PASSWORD);
+    expect(shown).not.toContain(header);
+  }
 });

@@ -102,9 +102,10 @@ function heldPart<T>(spec: PartSpec<T>, value: T, now: number): Held<T> {
 }
 
 export class RangerAdminClient implements PolicySource {
-  private readonly cfg: z.output<typeof AdminClientConfigSchema>;
+  // #private: a logged or serialised client object shows neither the password nor the header.
+  readonly #cfg: z.output<typeof AdminClientConfigSchema>;
   private readonly base: URL;
-  private readonly authHeader: string;
+  readonly #authHeader: string;
   private readonly pluginId: string;
   private held: { policies?: Held<ServicePolicies>; roles?: Held<RangerRoles>; tags?: Held<ServiceTags> } = {};
 
@@ -115,21 +116,21 @@ export class RangerAdminClient implements PolicySource {
       const fields = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
       throw new PolicySourceError('refused', `invalid Ranger Admin client config: ${fields}`);
     }
-    this.cfg = parsed.data;
-    this.base = new URL(this.cfg.url.endsWith('/') ? this.cfg.url : `${this.cfg.url}/`);
-    this.authHeader = `Basic ${Buffer.from(`${this.cfg.username}:${this.cfg.password}`).toString('base64')}`;
+    this.#cfg = parsed.data;
+    this.base = new URL(this.#cfg.url.endsWith('/') ? this.#cfg.url : `${this.#cfg.url}/`);
+    this.#authHeader = `Basic ${Buffer.from(`${this.#cfg.username}:${this.#cfg.password}`).toString('base64')}`;
     // Ranger's own plugins send appId@host-serviceName.
-    this.pluginId = this.cfg.pluginId ?? `lakegate@${hostname()}-${this.cfg.serviceName}`;
+    this.pluginId = this.#cfg.pluginId ?? `lakegate@${hostname()}-${this.#cfg.serviceName}`;
   }
 
   describe(): string {
-    return `Ranger Admin ${this.base.origin} service ${this.cfg.serviceName} as ${this.cfg.username}`;
+    return `Ranger Admin ${this.base.origin} service ${this.#cfg.serviceName} as ${this.#cfg.username}`;
   }
 
   async fetch(known: KnownVersions | null, signal?: AbortSignal): Promise<FetchResult> {
     const policies = await this.download(PARTS.policies, this.held.policies, known?.policyVersion ?? null, signal);
     const roles = await this.download(PARTS.roles, this.held.roles, known?.roleVersion ?? null, signal);
-    const tags = this.cfg.tagService
+    const tags = this.#cfg.tagService
       ? await this.download(PARTS.tags, this.held.tags, known?.tagVersion ?? null, signal)
       : null;
 
@@ -145,7 +146,7 @@ export class RangerAdminClient implements PolicySource {
     const parts = {
       policies: this.held.policies!.value,
       roles: this.held.roles!.value,
-      tags: this.cfg.tagService ? this.held.tags!.value : null,
+      tags: this.#cfg.tagService ? this.held.tags!.value : null,
       userStore: null,
     };
     return { changed: true, snapshot: { ...parts, versions: versionsOf(parts) } };
@@ -160,17 +161,17 @@ export class RangerAdminClient implements PolicySource {
     // Ask for "changes since" only for a version we can hand back if Ranger says 304.
     const since = held !== undefined && knownVersion !== null && held.version === knownVersion ? knownVersion : -1;
 
-    const url = new URL(spec.path(this.cfg.serviceName).slice(1), this.base);
+    const url = new URL(spec.path(this.#cfg.serviceName).slice(1), this.base);
     url.searchParams.set(spec.versionParam, String(since));
     url.searchParams.set('lastActivationTime', String(held?.activatedAt ?? 0));
     url.searchParams.set('pluginId', this.pluginId);
-    if (this.cfg.clusterName !== undefined) url.searchParams.set('clusterName', this.cfg.clusterName);
+    if (this.#cfg.clusterName !== undefined) url.searchParams.set('clusterName', this.#cfg.clusterName);
     for (const [k, v] of Object.entries(spec.extraParams)) url.searchParams.set(k, v);
 
     const endpoint = url.pathname;
     const response = await pRetry(() => this.get(url, endpoint, signal), {
-      retries: this.cfg.retries,
-      minTimeout: this.cfg.retryMinDelayMs,
+      retries: this.#cfg.retries,
+      minTimeout: this.#cfg.retryMinDelayMs,
       factor: 2,
       randomize: true,
       ...(signal ? { signal } : {}),
@@ -208,13 +209,13 @@ export class RangerAdminClient implements PolicySource {
 
   /** One HTTP attempt: returns 200/204/304 with the body, throws a classified error otherwise. */
   private async get(url: URL, endpoint: string, outer: AbortSignal | undefined): Promise<{ status: number; body: string }> {
-    const timeout = AbortSignal.timeout(this.cfg.timeoutMs);
+    const timeout = AbortSignal.timeout(this.#cfg.timeoutMs);
     const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
     let res: Response;
     let body: string;
     try {
       res = await fetch(url, {
-        headers: { Authorization: this.authHeader, Accept: 'application/json' },
+        headers: { Authorization: this.#authHeader, Accept: 'application/json' },
         signal,
         redirect: 'error',
       });
@@ -222,7 +223,7 @@ export class RangerAdminClient implements PolicySource {
     } catch (e) {
       if (timeout.aborted) {
         // A slow server gets no second helping inside this fetch: the next poll is the retry.
-        throw new PolicySourceError('timeout', `${this.at(endpoint)} did not answer within ${this.cfg.timeoutMs} ms`, {
+        throw new PolicySourceError('timeout', `${this.at(endpoint)} did not answer within ${this.#cfg.timeoutMs} ms`, {
           cause: e,
         });
       }
@@ -239,14 +240,14 @@ export class RangerAdminClient implements PolicySource {
     if (s === 401 || s === 403) {
       throw new PolicySourceError(
         'auth',
-        `${this.at(endpoint)} refused user "${this.cfg.username}" (HTTP ${s}${said ? `: ${said}` : ''})`,
+        `${this.at(endpoint)} refused user "${this.#cfg.username}" (HTTP ${s}${said ? `: ${said}` : ''})`,
         { status: s },
       );
     }
     if (s === 404) {
       throw new PolicySourceError(
         'not-found',
-        `service not found: Ranger Admin ${this.base.origin} has no service "${this.cfg.serviceName}" (HTTP 404 from ${endpoint})`,
+        `service not found: Ranger Admin ${this.base.origin} has no service "${this.#cfg.serviceName}" (HTTP 404 from ${endpoint})`,
         { status: s },
       );
     }
