@@ -1,0 +1,8 @@
+/** Every conformance driver, in the order the runner prints them. */
+import type { Driver } from './harness.js';
+import { policyEngineDriver } from './policyEngine.js';
+import { policyResourceMatcherDriver } from './policyResourceMatcher.js';
+import { resourceMatcherDriver } from './resourceMatcher.js';
+import { validityDriver } from './validity.js';
+
+export const drivers: readonly Driver[] = [resourceMatcherDriver, policyResourceMatcherDriver, validityDriver, policyEngineDriver];
