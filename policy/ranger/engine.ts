@@ -120,36 +120,59 @@ export class PolicyEngine {
 
   isAccessAllowed(req: AccessRequest): AccessResult {
     const accessType = req.accessType === '' ? ANY_ACCESS : req.accessType;
-    const roles = this.rolesOf(req);
-    const result = this.newAccessResult(req, roles);
-
-    if (accessType === SUPER_USER_ACCESS) {
-      result.isAllowed = this.isSuperUser(req);
-      result.isAccessDetermined = true;
-      return result;
-    }
-    if (this.isSuperUser(req)) {
-      Object.assign(result, { isAllowed: true, isAccessDetermined: true, policyId: -1, policyPriority: MAX_PRIORITY, reason: 'superuser' });
-      return result;
-    }
-
     const isAny = accessType === ANY_ACCESS || req.context?.ISANYACCESS === true;
-    const requested = this.requestedAccessTypes(req, accessType);
+    const roles = this.rolesOf(req);
     const tags = this.tagsFor(req, isAny);
     const ev = prepareRequest(req, roles, accessType, tags, this.userStore);
+    const ignoreDescendantDeny = req.isDescendantDenyIgnored ?? true;
+    const requested = this.requestedAccessTypes(req, accessType);
     const ctx: AccessEval = {
+      req,
       ev,
+      tags,
       isAny,
-      descendantScope: isAny || req.resourceMatchingScope === 'SELF_OR_DESCENDANTS',
-      ignoreDescendantDeny: req.isDescendantDenyIgnored ?? true,
+      accessType,
+      // Only a real `_any` request reaches policies below its level; ISANYACCESS in the
+      // context changes how access types combine, not which policies match.
+      descendantScope: accessType === ANY_ACCESS || req.resourceMatchingScope === 'SELF_OR_DESCENDANTS',
+      ignoreDescendantDeny,
       requested,
-      groups: req.allAccessTypeGroups ?? null,
+      // `_any` with descendant denies honoured: every type must be decided on its own.
+      groups: req.allAccessTypeGroups ?? (isAny && !ignoreDescendantDeny ? requested.map((t) => [t]) : null),
     };
 
-    const repos = this.reposFor(req, accessType);
-    result.zoneName = repos.zoneName;
-    if (repos.tag && tags.length > 0) this.evaluateTagAccess(ctx, repos.tag, tags, result);
-    this.evaluateResourceAccess(ctx, repos.resource, result);
+    // Zones (RangerPolicyEngineImpl.zoneAwareAccessEvaluationWithNoAudit).
+    if (this.zones.size === 0) return this.evaluateAccessIn(ctx, this.unzoned, null);
+    const names = this.zoneMatcher.zonesFor(req.resource, isAny);
+    let result: AccessResult;
+    if (names.length === 0 || (names.length > 1 && !isAny)) result = this.evaluateAccessIn(ctx, this.unzoned, null);
+    else {
+      result = this.evaluateAccessIn(ctx, this.zones.get(names[0]!)!, names[0]!);
+      for (const name of names.slice(1)) {
+        if (result.isAllowed) break;
+        result = this.evaluateAccessIn(ctx, this.zones.get(name)!, name);
+      }
+    }
+    if (isAny && Object.keys(req.resource).length === 0 && !result.isAllowed) {
+      for (const [name, repos] of this.zones) {
+        const r = this.evaluateAccessIn(ctx, repos, name);
+        if (r.isAllowed) return r;
+      }
+    }
+    return result;
+  }
+
+  /** evaluatePoliciesForOneAccessTypeNoAudit: super user, then tag policies, then resource policies. */
+  private evaluateAccessIn(ctx: AccessEval, repos: ZoneRepos, zoneName: string | null): AccessResult {
+    const result = this.newAccessResult(ctx.req, ctx.ev.roles);
+    result.zoneName = zoneName;
+    const superUser = this.isSuperUser(ctx.req);
+    if (superUser || ctx.accessType === SUPER_USER_ACCESS) {
+      // Decided here with the highest priority: the policies below only settle the audit flag.
+      Object.assign(result, { isAllowed: superUser, isAccessDetermined: true, policyId: -1, policyPriority: MAX_PRIORITY, reason: 'superuser' });
+    }
+    if (repos.tag && ctx.tags.length > 0) this.evaluateTagAccess(ctx, repos.tag, ctx.tags, result);
+    if (repos.resource.size > 0) this.evaluateResourceAccess(ctx, repos.resource, result);
     return result;
   }
 
@@ -442,7 +465,10 @@ export class PolicyEngine {
 }
 
 interface AccessEval {
+  req: AccessRequest;
   ev: EvalRequest;
+  tags: readonly TagForEval[];
+  accessType: string;
   isAny: boolean;
   /** `_any` or SELF_OR_DESCENDANTS: a policy below the requested level also applies. */
   descendantScope: boolean;

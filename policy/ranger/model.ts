@@ -174,7 +174,8 @@ export const RowFilterPolicyItemSchema = z.object({
 });
 export type RowFilterPolicyItem = z.output<typeof RowFilterPolicyItemSchema>;
 
-const cronField = z.union([z.string(), z.number()]).nullish().transform((v) => (v == null ? '*' : String(v)));
+/** A missing recurrence field stays blank, as in Ranger (blank day-of-month leaves day-of-week to decide). */
+const cronField = z.union([z.string(), z.number()]).nullish().transform((v) => (v == null ? '' : String(v)));
 
 export const ValidityScheduleSchema = z.object({
   startTime: z.string().nullish(),

@@ -66,7 +66,8 @@ function buildEngine(raw: Json, policies: readonly unknown[], zones: unknown, us
     },
     'fixture',
   );
-  const tagFile = tagFileOf(raw.serviceDef as Json | undefined);
+  // The harness declares the file-based tag enricher on either def.
+  const tagFile = tagFileOf(raw.serviceDef as Json | undefined) ?? tagFileOf(tagInfo?.serviceDef as Json | undefined);
   const tags = tagFile ? new TagStore(bundle.serviceDef, parseServiceTags(readFixture(tagFile), tagFile)) : null;
   const userStore =
     Object.keys(userAttrs.users).length + Object.keys(userAttrs.groups).length > 0
@@ -89,6 +90,7 @@ function buildEngine(raw: Json, policies: readonly unknown[], zones: unknown, us
 }
 
 function parseTags(text: unknown): TagForEval[] {
+  if (text === '' || text == null) return [];
   const list = (typeof text === 'string' ? JSON.parse(text) : text) as Json[];
   return list.map((t) => {
     const options = (t.options as Json | undefined) ?? {};

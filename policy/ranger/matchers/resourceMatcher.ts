@@ -124,7 +124,9 @@ export function createResourceMatcher(resourceDef: ResourceDefLike, policyResour
   for (const raw of values) {
     let value = raw;
     // A recursive directory written with its trailing separator means "everything below".
-    if (recursive && opts.wildCard && value.endsWith(opts.pathSeparator)) value += '*';
+    // Only the path matcher rewrites it; the URL matcher compares `dir/` as `dir` itself
+    // or below (Ranger's test_policyengine_hive: `…/abcd/` grants `…/abcd`).
+    if (recursive && family === 'path' && opts.wildCard && value.endsWith(opts.pathSeparator)) value += '*';
     const built = recursive ? buildRecursive(value, opts, family) : buildPlain(value, opts, family === 'path');
     if (built === null) {
       matchAny = true;
