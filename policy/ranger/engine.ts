@@ -187,7 +187,7 @@ export class PolicyEngine {
     for (const { policy, tag } of candidates) {
       if (!policy.isApplicable(ctx.ev.accessTime)) continue;
       const tagResult: AccessResult = { ...result };
-      this.evaluatePolicy(policy, { ...ctx, ev: forTag(ctx.ev, tag) }, tagResult, new Map(), tag.matchType);
+      this.evaluatePolicy(policy, { ...ctx, ev: forTag(ctx.ev, tag) }, tagResult, new Map(), tag.matchType, true);
       if (tagResult.isAllowed && !policy.hasDeny) tagResult.isAccessDetermined = true;
       if (tagResult.isAudited) copyAudit(result, tagResult);
       if (!result.isAccessDetermined) {
@@ -206,11 +206,15 @@ export class PolicyEngine {
 
     for (const policy of repo.candidates(ctx.ev, 0)) {
       if (!policy.isApplicable(ctx.ev.accessTime)) continue;
+      // Ranger's candidate list comes from its resource trie, which never holds a policy
+      // whose resources miss the request; such a policy must not settle the decision below.
+      const matchType = policy.matchType(ctx.ev);
+      if (matchType === 'NONE') continue;
       if (deniedByTags) {
         if (result.policyPriority >= policy.priority) result.isAccessDetermined = true;
       } else if (result.isAllowed && result.policyPriority > policy.priority) result.isAccessDetermined = true;
 
-      this.evaluatePolicy(policy, ctx, result, typeResults, null);
+      this.evaluatePolicy(policy, ctx, result, typeResults, matchType, false);
       if (result.isAllowed && !policy.hasDeny) result.isAccessDetermined = true;
       if (result.isAuditedDetermined && result.isAccessDetermined) break;
     }
@@ -229,11 +233,11 @@ export class PolicyEngine {
     ctx: AccessEval,
     result: AccessResult,
     typeResults: Map<string, AccessResult>,
-    tagMatchType: MatchType | null,
+    matchType: MatchType,
+    viaTag: boolean,
   ): void {
     if (result.isAccessDetermined && result.isAuditedDetermined) return;
-    const matchType = tagMatchType ?? policy.matchType(ctx.ev);
-    if (!isMatched(matchType, ctx.descendantScope, tagMatchType !== null)) return;
+    if (!isMatched(matchType, ctx.descendantScope, viaTag)) return;
     if (!policy.matchesPolicyConditions(ctx.ev)) return;
     if (!result.isAuditedDetermined && policy.isAuditEnabled) {
       result.isAudited = true;

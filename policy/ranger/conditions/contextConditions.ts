@@ -1,8 +1,9 @@
 /**
  * Conditions on request context attributes and the cluster, re-derived from Ranger:
  *  - RangerSimpleMatcher: evaluatorOptions.CONTEXT_NAME names the attribute; its value must
- *    match one condition value with `*`/`?` wildcards (case-sensitive). No values, no
- *    CONTEXT_NAME, or an attribute the request lacks → passes.
+ *    match one condition value with `*`/`?` wildcards (case-sensitive). No values or no
+ *    CONTEXT_NAME → passes; an attribute the request lacks (or blank) → fails, as in Ranger
+ *    (test_policyengine_conditions: "DENY … no country").
  *  - RangerContextAttributeValueInCondition / …NotInCondition: evaluatorOptions.attributeName;
  *    the attribute's value must (not) be one of the values; attribute absent → passes.
  *  - RangerAccessedFromClusterCondition / …ClusterTypeCondition: no values → passes; request
@@ -39,7 +40,7 @@ export function simpleMatcherTest(
   if (!name || list.length === 0) return () => true;
   return (ctx) => {
     const v = attributeText(ctx.context[name]);
-    return v === undefined || list.some((p) => wildcardMatch(v, p));
+    return v !== undefined && v.trim() !== '' && list.some((p) => wildcardMatch(v, p));
   };
 }
 
