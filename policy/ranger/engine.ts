@@ -450,6 +450,18 @@ export class PolicyEngine {
     return [accessType];
   }
 
+  /**
+   * The policies (and attached tags) that can bear on a request, for callers that
+   * summarise rather than decide, such as resource ACLs: the zone's resource
+   * repository, its tag repository, the request's tags and the prepared request.
+   */
+  policiesFor(req: AccessRequest): { resource: Repository; tag: Repository | null; zoneName: string | null; tags: readonly TagForEval[]; ev: EvalRequest } {
+    const accessType = req.accessType === '' ? ANY_ACCESS : req.accessType;
+    const tags = this.tagsFor(req, accessType === ANY_ACCESS).filter((t) => this.tagApplies(t, req.accessTime ?? new Date()));
+    const ev = prepareRequest(req, this.rolesOf(req), accessType, tags, this.userStore);
+    return { ...this.reposFor(req, accessType), tags, ev };
+  }
+
   private tagsFor(req: AccessRequest, isAny: boolean): readonly TagForEval[] {
     if (req.tags) return req.tags;
     if (!this.tags) return [];
