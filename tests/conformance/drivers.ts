@@ -4,5 +4,12 @@ import { policyEngineDriver } from './policyEngine.js';
 import { policyResourceMatcherDriver } from './policyResourceMatcher.js';
 import { resourceMatcherDriver } from './resourceMatcher.js';
 import { validityDriver } from './validity.js';
+// --- import further drivers above this line ---
 
-export const drivers: readonly Driver[] = [resourceMatcherDriver, policyResourceMatcherDriver, validityDriver, policyEngineDriver];
+export const drivers: readonly Driver[] = [
+  resourceMatcherDriver,
+  policyResourceMatcherDriver,
+  validityDriver,
+  policyEngineDriver,
+  // --- list further drivers above this line ---
+];
