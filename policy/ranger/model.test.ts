@@ -105,3 +105,13 @@ describe('every Ranger and Polaris fixture parses', () => {
     for (const f of ['hiveServer2_dev_hive', 'dev_s3']) parseServicePolicies(readFixture(`admin.client/${f}.json`), f);
   });
 });
+
+describe('ids Ranger writes as strings', () => {
+  test('tag ids and resource ids in quotes read as numbers', () => {
+    const t = parseServiceTags({ tags: { '0': { id: '0', type: 'PII' } }, serviceResources: [{ id: '0', resourceElements: {} }], resourceToTagIds: { '0': ['0'] } }, 'x');
+    expect(t.resourceToTagIds['0']).toEqual([0]);
+    expect(t.serviceResources[0]!.id).toBe(0);
+    expect(t.tags['0']!.id).toBe(0);
+    expect(() => parseServiceTags({ resourceToTagIds: { '0': ['zero'] } }, 'x')).toThrow(/resourceToTagIds\.0\[0\]/);
+  });
+});

@@ -317,7 +317,7 @@ export const RangerRolesSchema = z.object({
 export type RangerRoles = z.output<typeof RangerRolesSchema>;
 
 export const TagSchema = z.object({
-  id: z.number().nullish(),
+  id: z.union([z.number(), z.string().regex(/^-?\d+$/).transform(Number)]).nullish(),
   type: z.string(),
   owner: z.number().nullish(),
   attributes: record(z.string()),
@@ -326,8 +326,10 @@ export const TagSchema = z.object({
 });
 export type Tag = z.output<typeof TagSchema>;
 
+const numericId = z.union([z.number(), z.string().regex(/^-?\d+$/).transform(Number)]);
+
 export const ServiceResourceSchema = z.object({
-  id: z.number(),
+  id: numericId,
   guid: z.string().nullish(),
   serviceName: z.string().nullish(),
   resourceElements: ResourceMapSchema,
@@ -344,7 +346,8 @@ export const ServiceTagsSchema = z.object({
   tagDefinitions: record(z.object({ id: z.number().nullish(), name: z.string().nullish() })),
   tags: record(TagSchema),
   serviceResources: list(ServiceResourceSchema),
-  resourceToTagIds: record(z.array(z.number())),
+  // Ranger's JSON reader takes ids written as strings ("7") too (authz-embedded's dev_hive_tag.json).
+  resourceToTagIds: record(z.array(z.union([z.number(), z.string().regex(/^-?\d+$/).transform(Number)]))),
   isDelta: flag(false),
 });
 export type ServiceTags = z.output<typeof ServiceTagsSchema>;
