@@ -465,7 +465,7 @@ export class PolicyEngine {
   private tagsFor(req: AccessRequest, isAny: boolean): readonly TagForEval[] {
     if (req.tags) return req.tags;
     if (!this.tags) return [];
-    return this.tags.tagsFor(req.resource, isAny || req.resourceMatchingScope === 'SELF_OR_DESCENDANTS', req.user, req.ownerUser);
+    return this.tags.tagsFor(req.resource, isAny || req.resourceMatchingScope === 'SELF_OR_DESCENDANTS', req.user, req.ownerUser, req.resourceElementMatchingScopes);
   }
 
   private tagApplies(tag: TagForEval, at: Date): boolean {

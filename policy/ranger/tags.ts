@@ -7,11 +7,10 @@
 import { isTagValidAt, toAttachedTag } from './conditions/tagValidity.js';
 import type { ServiceDef, ServiceTags } from './model.js';
 import { type PolicyMatcher, resourcesMatcher } from './resourceMatching.js';
-import type { ResourceValue, TagForEval } from './request.js';
+import type { ElementMatchingScope, ResourceValue, TagForEval } from './request.js';
 
 interface TaggedResource {
   matcher: PolicyMatcher;
-  ownerUser: string | undefined;
   tags: TagForEval[];
 }
 
@@ -28,13 +27,19 @@ export class TagStore {
         tags.push({ type: attached.type, attributes: { ...attached.attributes }, matchType: 'SELF', ...(attached.validityPeriods ? { validityPeriods: [...attached.validityPeriods] } : {}) });
       }
       if (tags.length === 0) continue;
-      this.resources.push({ matcher: resourcesMatcher(def, [sr.resourceElements], 0), ownerUser: sr.ownerUser ?? undefined, tags });
+      this.resources.push({ matcher: resourcesMatcher(def, [sr.resourceElements], 0), tags });
     }
   }
 
-  tagsFor(resource: Readonly<Record<string, ResourceValue>>, descendantsToo: boolean, user: string, ownerUser?: string): TagForEval[] {
+  tagsFor(
+    resource: Readonly<Record<string, ResourceValue>>,
+    descendantsToo: boolean,
+    user: string,
+    ownerUser?: string,
+    elementScopes?: Readonly<Record<string, ElementMatchingScope>>,
+  ): TagForEval[] {
     const out: TagForEval[] = [];
-    const req = { resource, match: { tokens: { USER: user, ...(ownerUser !== undefined ? { OWNER: ownerUser } : {}) } }, elementScopes: undefined };
+    const req = { resource, match: { tokens: { USER: user, ...(ownerUser !== undefined ? { OWNER: ownerUser } : {}) } }, elementScopes };
     for (const r of this.resources) {
       const t = r.matcher.getMatchType(req);
       if (t === 'NONE' || (t === 'DESCENDANT' && !descendantsToo)) continue;
