@@ -125,7 +125,8 @@ function toRequest(r: Json): AccessRequest {
   if (Array.isArray(r.forwardedAddresses)) req.forwardedAddresses = r.forwardedAddresses as string[];
   if (r.resourceMatchingScope === 'SELF_OR_DESCENDANTS') req.resourceMatchingScope = 'SELF_OR_DESCENDANTS';
   if (r.resourceElementMatchingScopes) req.resourceElementMatchingScopes = r.resourceElementMatchingScopes as never;
-  if (typeof r.isDescendantDenyIgnored === 'boolean') req.isDescendantDenyIgnored = r.isDescendantDenyIgnored;
+  // Gson reads "false" into a boolean field too.
+  if (r.isDescendantDenyIgnored !== undefined) req.isDescendantDenyIgnored = String(r.isDescendantDenyIgnored) === 'true';
   if (context.TAGS !== undefined) {
     req.tags = parseTags(context.TAGS);
     delete context.TAGS;
