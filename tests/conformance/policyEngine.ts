@@ -11,7 +11,10 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { effectiveClientIp } from '../../policy/ranger/conditions/ipMatcher.js';
 import { parseRangerAccessTime } from '../../policy/ranger/conditions/rangerDates.js';
+import { GeolocationTable } from '../../policy/ranger/geolocation.js';
 import { PolicyEngine } from '../../policy/ranger/engine.js';
 import { parseServicePolicies, parseServiceTags, parseUserStore, type Policy, PolicySchema } from '../../policy/ranger/model.js';
 import type { AccessRequest, TagForEval } from '../../policy/ranger/request.js';
@@ -46,6 +49,19 @@ function tagFileOf(serviceDef: Json | undefined): string | null {
 
 interface Built {
   engine: PolicyEngine;
+  geo: GeolocationTable[];
+}
+
+/** The file-based geolocation enrichers the service def declares (geo data under etc/ranger/geo). */
+function geoTablesOf(serviceDef: Json | undefined): GeolocationTable[] {
+  const out: GeolocationTable[] = [];
+  for (const e of (serviceDef?.contextEnrichers as Json[] | undefined) ?? []) {
+    if (!String(e.enricher).endsWith('RangerFileBasedGeolocationProvider')) continue;
+    const o = (e.enricherOptions as Record<string, string> | undefined) ?? {};
+    const text = readFileSync(join(conformanceDir(), String(o.FilePath).replace(/^\//, '')), 'utf8');
+    out.push(new GeolocationTable(text, { ipInDotFormat: String(o.IPInDotFormat) !== 'false', prefix: o['geolocation.meta.prefix'] ?? '' }));
+  }
+  return out;
 }
 
 function buildEngine(raw: Json, policies: readonly unknown[], zones: unknown, userAttrs: { users: Json; groups: Json }): Built {
@@ -86,7 +102,7 @@ function buildEngine(raw: Json, policies: readonly unknown[], zones: unknown, us
     useForwardedFor: true,
     localTimeZone: JVM_ZONE,
   });
-  return { engine };
+  return { engine, geo: geoTablesOf(raw.serviceDef as Json | undefined) };
 }
 
 function parseTags(text: unknown): TagForEval[] {
@@ -141,8 +157,16 @@ function show(v: unknown): string {
   return JSON.stringify(v);
 }
 
-function runCase(engine: PolicyEngine, test: Json): string | null {
+function runCase({ engine, geo }: Built, test: Json): string | null {
   const req = toRequest(test.request as Json);
+  if (geo.length > 0) {
+    // The enricher looks up the client address as the harness computes it (X-Forwarded-For trusted from its proxies).
+    const ip = effectiveClientIp(
+      { clientIPAddress: req.clientIPAddress, remoteIPAddress: req.remoteIPAddress, forwardedAddresses: req.forwardedAddresses } as never,
+      { forwardedAddressesTrusted: true, trustedProxies: TRUSTED_PROXIES },
+    );
+    req.context = { ...req.context, ...Object.assign({}, ...geo.map((g) => g.attributesFor(ip))) };
+  }
   const problems: string[] = [];
   if (test.result) {
     const exp = test.result as Json;
@@ -219,8 +243,7 @@ function runFile(file: string): FileResult {
       try {
         const users = (t.userAttributes as Json | undefined) ?? {};
         const groups = (t.groupAttributes as Json | undefined) ?? {};
-        const { engine } = buildEngine(raw, policies, zones, { users, groups });
-        const problem = runCase(engine, t);
+        const problem = runCase(buildEngine(raw, policies, zones, { users, groups }), t);
         cases.push(problem ? { name, status: 'fail', detail: problem } : { name, status: 'pass' });
       } catch (e) {
         cases.push({ name, status: 'fail', detail: `threw: ${(e as Error).message}` });
