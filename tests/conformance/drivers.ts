@@ -4,6 +4,7 @@ import { policyEngineDriver } from './policyEngine.js';
 import { policyResourceMatcherDriver } from './policyResourceMatcher.js';
 import { resourceMatcherDriver } from './resourceMatcher.js';
 import { validityDriver } from './validity.js';
+import { aclDriver } from './acls.js';
 // --- import further drivers above this line ---
 
 export const drivers: readonly Driver[] = [
@@ -11,5 +12,6 @@ export const drivers: readonly Driver[] = [
   policyResourceMatcherDriver,
   validityDriver,
   policyEngineDriver,
+  aclDriver,
   // --- list further drivers above this line ---
 ];

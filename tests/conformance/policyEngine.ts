@@ -25,8 +25,8 @@ import { skipReason } from './skips.js';
 
 type Json = Record<string, unknown>;
 
-const TRUSTED_PROXIES = ['255.255.255.255', '128.101.101.101', '128.101.101.99'];
-const JVM_ZONE = 'PST';
+export const TRUSTED_PROXIES = ['255.255.255.255', '128.101.101.101', '128.101.101.99'];
+export const JVM_ZONE = 'PST';
 
 function fixtureFiles(): string[] {
   const root = conformanceDir();
@@ -39,7 +39,7 @@ function fixtureFiles(): string[] {
   return [...pe.sort(), ...hbase.sort()];
 }
 
-function tagFileOf(serviceDef: Json | undefined): string | null {
+export function tagFileOf(serviceDef: Json | undefined): string | null {
   for (const e of (serviceDef?.contextEnrichers as Json[] | undefined) ?? []) {
     const name = (e.enricherOptions as Json | undefined)?.serviceTagsFileName;
     if (typeof name === 'string' && String(e.enricher).endsWith('RangerTagEnricher')) return name.replace(/^\//, '');
@@ -105,7 +105,7 @@ function buildEngine(raw: Json, policies: readonly unknown[], zones: unknown, us
   return { engine, geo: geoTablesOf(raw.serviceDef as Json | undefined) };
 }
 
-function parseTags(text: unknown): TagForEval[] {
+export function parseTags(text: unknown): TagForEval[] {
   if (text === '' || text == null) return [];
   const list = (typeof text === 'string' ? JSON.parse(text) : text) as Json[];
   return list.map((t) => {
@@ -120,7 +120,7 @@ function parseTags(text: unknown): TagForEval[] {
   });
 }
 
-function toRequest(r: Json): AccessRequest {
+export function toRequest(r: Json): AccessRequest {
   const resource = (r.resource as Json | undefined) ?? {};
   const context = { ...((r.context as Json | undefined) ?? {}) };
   const req: AccessRequest = {
