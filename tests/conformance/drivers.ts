@@ -5,6 +5,12 @@ import { policyResourceMatcherDriver } from './policyResourceMatcher.js';
 import { resourceMatcherDriver } from './resourceMatcher.js';
 import { validityDriver } from './validity.js';
 import { aclDriver } from './acls.js';
+import { gdsDriver } from './gds.js';
+import { basePluginDriver } from './basePlugin.js';
+import { tagEnricherDriver } from './tagEnricher.js';
+import { inlinePoliciesDriver } from './inlinePolicies.js';
+import { polarisDriver } from './polaris.js';
+import { authzEmbeddedDriver } from './authzEmbedded.js';
 // --- import further drivers above this line ---
 
 export const drivers: readonly Driver[] = [
@@ -13,5 +19,11 @@ export const drivers: readonly Driver[] = [
   validityDriver,
   policyEngineDriver,
   aclDriver,
+  gdsDriver,
+  basePluginDriver,
+  tagEnricherDriver,
+  inlinePoliciesDriver,
+  polarisDriver,
+  authzEmbeddedDriver,
   // --- list further drivers above this line ---
 ];
