@@ -16,6 +16,7 @@ import { RoleStore } from './roles.js';
 import { type TagStore, tagIsValid } from './tags.js';
 import { ZoneMatcher } from './zones.js';
 import { expandRequestExpressions } from './conditions/requestExpression.js';
+import { AuditFilters, resourceFilterMatch, tagFilterMatch } from './auditFilters.js';
 
 export type AuditMode = 'audit-all' | 'audit-none' | 'audit-default';
 
@@ -58,6 +59,8 @@ export class PolicyEngine {
   private readonly zones = new Map<string, ZoneRepos>();
   private readonly zoneMatcher: ZoneMatcher;
   private readonly localTimeZone: string | undefined;
+  private readonly auditFilters: AuditFilters;
+  private readonly tagAuditFilters: AuditFilters | null;
 
   constructor(bundle: ServicePolicies, opts: EngineOptions = {}) {
     this.serviceName = bundle.serviceName;
@@ -114,6 +117,13 @@ export class PolicyEngine {
       });
     }
     this.zoneMatcher = new ZoneMatcher(bundle.serviceDef, bundle.securityZones);
+    this.auditFilters = new AuditFilters(bundle.serviceDef, cfg['ranger.plugin.audit.filters']);
+    this.tagAuditFilters = tagDef ? new AuditFilters(tagDef, bundle.tagPolicies?.serviceConfig['ranger.plugin.audit.filters']) : null;
+  }
+
+  /** The role store this engine resolves roles with (also what logins read roles from). */
+  get roleStore(): RoleStore {
+    return this.roles;
   }
 
   // ------------------------------------------------------------------ access
@@ -141,7 +151,27 @@ export class PolicyEngine {
       groups: req.allAccessTypeGroups ?? (isAny && !ignoreDescendantDeny ? requested.map((t) => [t]) : null),
     };
 
-    // Zones (RangerPolicyEngineImpl.zoneAwareAccessEvaluationWithNoAudit).
+    return this.applyAuditFilters(this.evaluateZones(ctx), ctx);
+  }
+
+  /** After the decision, the first matching audit filter (tag filters first) settles isAudited. */
+  private applyAuditFilters(result: AccessResult, ctx: AccessEval): AccessResult {
+    let audited: boolean | undefined;
+    if (this.tagAuditFilters && this.tagAuditFilters.size > 0 && ctx.tags.length > 0)
+      audited = this.tagAuditFilters.decide(result, ctx.ev, ctx.accessType, ctx.req.action, tagFilterMatch(ctx.tags));
+    if (audited === undefined && this.auditFilters.size > 0)
+      audited = this.auditFilters.decide(result, ctx.ev, ctx.accessType, ctx.req.action, resourceFilterMatch(ctx.ev, ctx.descendantScope));
+    if (audited !== undefined) {
+      result.isAudited = audited;
+      result.isAuditedDetermined = true;
+    }
+    return result;
+  }
+
+  /** Zones (RangerPolicyEngineImpl.zoneAwareAccessEvaluationWithNoAudit). */
+  private evaluateZones(ctx: AccessEval): AccessResult {
+    const req = ctx.req;
+    const isAny = ctx.accessType === ANY_ACCESS;
     if (this.zones.size === 0) return this.evaluateAccessIn(ctx, this.unzoned, null);
     const names = this.zoneMatcher.zonesFor(req.resource, isAny);
     let result: AccessResult;

@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { effectiveClientIp } from '../../policy/ranger/conditions/ipMatcher.js';
 import { parseRangerAccessTime } from '../../policy/ranger/conditions/rangerDates.js';
 import { GeolocationTable } from '../../policy/ranger/geolocation.js';
+import { lenientJson } from '../../policy/ranger/auditFilters.js';
 import { PolicyEngine } from '../../policy/ranger/engine.js';
 import { parseServicePolicies, parseServiceTags, parseUserStore, type Policy, PolicySchema } from '../../policy/ranger/model.js';
 import type { AccessRequest, TagForEval } from '../../policy/ranger/request.js';
@@ -107,7 +108,7 @@ function buildEngine(raw: Json, policies: readonly unknown[], zones: unknown, us
 
 export function parseTags(text: unknown): TagForEval[] {
   if (text === '' || text == null) return [];
-  const list = (typeof text === 'string' ? JSON.parse(text) : text) as Json[];
+  const list = (typeof text === 'string' ? lenientJson(text) : text) as Json[];
   return list.map((t) => {
     const options = (t.options as Json | undefined) ?? {};
     const periods = options.TAG_VALIDITY_PERIODS;
