@@ -30,31 +30,30 @@ export function prepareRequest(
   userStore: UserStore | null,
 ): EvalRequest {
   const accessTime = req.accessTime ?? new Date();
-  const tokens: Record<string, string> = { USER: req.user };
-  if (req.ownerUser !== undefined) tokens.OWNER = req.ownerUser;
-  const condition: ConditionContext = {
-    user: req.user,
-    userGroups: req.userGroups,
-    userRoles: roles,
-    accessTime,
-    accessType,
-    action: req.action,
-    requestData: req.requestData,
-    clientIPAddress: req.clientIPAddress,
-    remoteIPAddress: req.remoteIPAddress,
-    forwardedAddresses: req.forwardedAddresses,
-    clusterName: req.clusterName,
-    clusterType: req.clusterType,
-    resource: { elements: toElements(req.resource), ownerUser: req.ownerUser },
-    context: req.context ?? {},
-    tags: tags.map((t) => ({ type: t.type, attributes: t.attributes, matchType: t.matchType })),
-    userAttributes: userStore ? (u: string) => userStore.userAttrMapping[u] : undefined,
-    groupAttributes: userStore ? (g: string) => userStore.groupAttrMapping[g] : undefined,
-  };
-  const match: MatchContext = {
-    tokens,
-    resolveExpression: (expr: string) => evaluateRequestExpression(expr, condition),
-  };
+  // The condition and match contexts are built on first use: most decisions never read
+  // them (no conditions, no dynamic values), and building them is most of a request's setup.
+  let condition: ConditionContext | undefined;
+  let match: MatchContext | undefined;
+  const conditionContext = (): ConditionContext =>
+    (condition ??= {
+      user: req.user,
+      userGroups: req.userGroups,
+      userRoles: roles,
+      accessTime,
+      accessType,
+      action: req.action,
+      requestData: req.requestData,
+      clientIPAddress: req.clientIPAddress,
+      remoteIPAddress: req.remoteIPAddress,
+      forwardedAddresses: req.forwardedAddresses,
+      clusterName: req.clusterName,
+      clusterType: req.clusterType,
+      resource: { elements: toElements(req.resource), ownerUser: req.ownerUser },
+      context: req.context ?? {},
+      tags: tags.map((t) => ({ type: t.type, attributes: t.attributes, matchType: t.matchType })),
+      userAttributes: userStore ? (u: string) => userStore.userAttrMapping[u] : undefined,
+      groupAttributes: userStore ? (g: string) => userStore.groupAttrMapping[g] : undefined,
+    });
   return {
     user: req.user,
     groups: req.userGroups,
@@ -63,8 +62,18 @@ export function prepareRequest(
     accessTime,
     resource: req.resource,
     elementScopes: req.resourceElementMatchingScopes,
-    match,
-    condition,
+    // Own enumerable getters, so a spread copy of the request still carries both contexts.
+    get match(): MatchContext {
+      if (match === undefined) {
+        const tokens: Record<string, string> = { USER: req.user };
+        if (req.ownerUser !== undefined) tokens.OWNER = req.ownerUser;
+        match = { tokens, resolveExpression: (expr: string) => evaluateRequestExpression(expr, conditionContext()) };
+      }
+      return match;
+    },
+    get condition(): ConditionContext {
+      return conditionContext();
+    },
   };
 }
 

@@ -9,19 +9,13 @@ import type { Policy } from './model.js';
 import { matcherDef } from './resourceMatching.js';
 import { compareForAccess, type EvaluatorOptions, PolicyEvaluator } from './policyEvaluator.js';
 
-interface Ranked {
-  evaluator: PolicyEvaluator;
-  /** Position in Ranger's evaluation order. */
-  rank: number;
-}
-
 /** Below this many policies a scan is as fast as the index. */
 const SMALL = 8;
 
 export class Repository {
   private readonly byType: readonly [PolicyEvaluator[], PolicyEvaluator[], PolicyEvaluator[]];
   /** Per policy type: narrows thousands of policies to the few a request can match. */
-  private readonly indexes: readonly [PolicyResourceIndex<Ranked>, PolicyResourceIndex<Ranked>, PolicyResourceIndex<Ranked>];
+  private readonly indexes: readonly [PolicyResourceIndex<PolicyEvaluator>, PolicyResourceIndex<PolicyEvaluator>, PolicyResourceIndex<PolicyEvaluator>];
   private readonly tagCache = new Map<string, PolicyEvaluator[]>();
 
   constructor(policies: readonly Policy[], opts: EvaluatorOptions) {
@@ -34,10 +28,11 @@ export class Repository {
     this.byType = byType;
     const def = matcherDef(opts.serviceDef);
     const index = (policyType: 0 | 1 | 2) => {
-      const idx = new PolicyResourceIndex<Ranked>(def, { policyType });
-      byType[policyType].forEach((evaluator, rank) =>
-        idx.add([evaluator.policy.resources, ...evaluator.policy.additionalResources] as PolicyResourcesLike[], { evaluator, rank }),
-      );
+      // Added in evaluation order: the index answers in insertion order, so candidates come
+      // out already ranked.
+      const idx = new PolicyResourceIndex<PolicyEvaluator>(def, { policyType });
+      for (const evaluator of byType[policyType])
+        idx.add([evaluator.policy.resources, ...evaluator.policy.additionalResources] as PolicyResourcesLike[], evaluator);
       return idx;
     };
     this.indexes = [index(0), index(1), index(2)];
@@ -51,9 +46,7 @@ export class Repository {
   candidates(req: EvalRequest, policyType: 0 | 1 | 2): readonly PolicyEvaluator[] {
     const all = this.byType[policyType];
     if (all.length <= SMALL) return all;
-    const hits = this.indexes[policyType].candidates(req.resource as RequestResource, req.match, req.elementScopes as Record<string, never> | undefined);
-    hits.sort((a, b) => a.rank - b.rank);
-    return hits.map((h) => h.evaluator);
+    return this.indexes[policyType].candidates(req.resource as RequestResource, undefined, req.elementScopes as Record<string, never> | undefined);
   }
 
   /** Tag policies whose `tag` resource names this tag type. */

@@ -99,31 +99,69 @@ export function createPolicyResourceMatcher(
     return h && isGapFree(h, (n) => request[n] !== null && request[n] !== undefined) ? h : null;
   };
 
+  const onlyNames = onlyHierarchy ? new Set(onlyHierarchy.map((d) => d.name)) : null;
+
+  /** Per hierarchy: its levels with this policy's matchers, and the last non-match-any level. */
+  interface Steps {
+    names: string[];
+    matchers: (ResourceMatcher | undefined)[];
+    lastNonAny: number;
+  }
+  const stepsCache = new Map<ResourceDefLike[], Steps>();
+  const stepsFor = (hierarchy: ResourceDefLike[]): Steps => {
+    let steps = stepsCache.get(hierarchy);
+    if (!steps) {
+      // Position of the deepest policy level that is not match-any: a shallower request is
+      // SELF_AND_ALL_DESCENDANTS only when every level below it is match-any.
+      let lastNonAny = -1;
+      let covered = 0;
+      for (const def of hierarchy) {
+        const m = matchers.get(def.name);
+        if (!m) break;
+        if (!m.isMatchAny) lastNonAny = covered;
+        covered++;
+      }
+      steps = { names: hierarchy.map((d) => d.name), matchers: hierarchy.map((d) => matchers.get(d.name)), lastNonAny };
+      stepsCache.set(hierarchy, steps);
+    }
+    return steps;
+  };
+
   const getMatchType = (request: RequestResource, ctx?: MatchContext, elementScopes?: Record<string, ElementScope>): MatchType => {
-    const requestKeys = presentKeys(request);
-    if (policyKeys.length === 0 && requestKeys.length === 0) return 'SELF';
+    let nKeys = 0;
+    let allInOnly = true;
+    for (const k in request) {
+      const v = request[k];
+      if (v === null || v === undefined) continue;
+      nKeys++;
+      if (onlyNames !== null && !onlyNames.has(k)) allInOnly = false;
+    }
+    if (policyKeys.length === 0 && nKeys === 0) return 'SELF';
     if (!usable) return 'NONE';
-    const hierarchy = hierarchyFor(request, requestKeys);
+    let hierarchy: ResourceDefLike[] | null;
+    if (onlyHierarchy !== null && nKeys > 0) {
+      // The common case without allocation: the one hierarchy, which must hold every
+      // request key, and the request must not skip a level.
+      if (!allInOnly) return 'NONE';
+      let skipped = false;
+      for (const d of onlyHierarchy) {
+        const v = request[d.name];
+        if (v === null || v === undefined) skipped = true;
+        else if (skipped) return 'NONE';
+      }
+      hierarchy = onlyHierarchy;
+    } else hierarchy = hierarchyFor(request, presentKeys(request));
     if (!hierarchy) return 'NONE';
 
-    // Position of the deepest policy level that is not match-any: a shallower request is
-    // SELF_AND_ALL_DESCENDANTS only when every level below it is match-any.
-    let lastNonAny = -1;
-    let covered = 0;
-    for (const def of hierarchy) {
-      const m = matchers.get(def.name);
-      if (!m) break;
-      if (!m.isMatchAny) lastNonAny = covered;
-      covered++;
-    }
-
-    let ret: MatchType = requestKeys.length === 0 ? 'SELF' : 'NONE';
-    for (const def of hierarchy) {
-      const m = matchers.get(def.name);
-      const value = request[def.name] ?? null;
+    const steps = stepsFor(hierarchy);
+    let ret: MatchType = nKeys === 0 ? 'SELF' : 'NONE';
+    for (let i = 0; i < steps.names.length; i++) {
+      const name = steps.names[i]!;
+      const m = steps.matchers[i];
+      const value = request[name] ?? null;
       if (m) {
         if (value !== null || m.isMatchAny) {
-          if (!m.isMatch(value, elementScopes?.[def.name] ?? 'SELF', ctx)) return 'NONE';
+          if (!m.isMatch(value, elementScopes?.[name] ?? 'SELF', ctx)) return 'NONE';
           ret = 'SELF';
         }
       } else {
@@ -131,8 +169,7 @@ export function createPolicyResourceMatcher(
         break;
       }
     }
-    if (ret === 'SELF' && requestKeys.length < policyKeys.length)
-      ret = requestKeys.length > lastNonAny ? 'SELF_AND_ALL_DESCENDANTS' : 'DESCENDANT';
+    if (ret === 'SELF' && nKeys < policyKeys.length) ret = nKeys > steps.lastNonAny ? 'SELF_AND_ALL_DESCENDANTS' : 'DESCENDANT';
     return ret;
   };
 

@@ -17,27 +17,39 @@ import { createResourceMatcher } from './resourceMatcher.js';
 import { resourceDefsFor } from './hierarchy.js';
 import { StringTrie, reverse } from './stringTrie.js';
 
-/** The entries one level of one group could match for a request value. */
-interface LevelHits {
-  always: ReadonlySet<number>;
-  found: Set<number>;
-}
-
+/**
+ * One level of one key group. A lookup marks the slots whose values may match the request
+ * value in `mark` (stamped per call, so nothing is cleared or allocated) and lists them in
+ * `found`; `alwaysFlag` marks slots that are candidates whatever the value.
+ */
 class LevelIndex {
   private readonly exact = new Map<string, number[]>();
   private readonly prefixes = new StringTrie();
   private readonly suffixes = new StringTrie();
-  readonly always = new Set<number>();
+  private hasPrefixes = false;
+  private hasSuffixes = false;
+  readonly always: number[] = [];
+  alwaysFlag = new Uint8Array(0);
+  mark = new Uint32Array(0);
+  readonly found: number[] = [];
+  private stamp = 0;
+  private readonly addFound = (id: number): void => {
+    if (this.mark[id] !== this.stamp) {
+      this.mark[id] = this.stamp;
+      this.found.push(id);
+    }
+  };
 
   add(slot: number, def: ResourceDefLike | undefined, resource: PolicyResourcesLike[string]): void {
     const hints = def ? createResourceMatcher(def, resource).indexHints() : null;
     if (hints === null) {
-      this.always.add(slot);
+      this.always.push(slot);
       return;
     }
+    let always = false;
     for (const h of hints) {
       if (h.kind === 'any') {
-        this.always.add(slot);
+        always = true;
         continue;
       }
       for (const key of h.keys) {
@@ -45,36 +57,71 @@ class LevelIndex {
           const list = this.exact.get(key);
           if (list) list.push(slot);
           else this.exact.set(key, [slot]);
-        } else if (h.kind === 'prefix') this.prefixes.insert(key, slot);
-        else this.suffixes.insert(reverse(key), slot);
+        } else if (h.kind === 'prefix') {
+          this.prefixes.insert(key, slot);
+          this.hasPrefixes = true;
+        } else {
+          this.suffixes.insert(reverse(key), slot);
+          this.hasSuffixes = true;
+        }
       }
+    }
+    if (always) this.always.push(slot);
+  }
+
+  /** Sizes the per-slot arrays once slots were added. */
+  prepare(slots: number): void {
+    if (this.mark.length === slots) return;
+    this.mark = new Uint32Array(slots);
+    this.stamp = 0;
+    this.alwaysFlag = new Uint8Array(slots);
+    for (const s of this.always) this.alwaysFlag[s] = 1;
+  }
+
+  lookup(values: readonly string[], stamp: number): void {
+    this.stamp = stamp;
+    this.found.length = 0;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      this.probe(v);
+      // As written and lower-cased: the hint keys carry both forms.
+      const lower = v.toLowerCase();
+      if (lower !== v) this.probe(lower);
     }
   }
 
-  lookup(values: readonly string[]): LevelHits {
-    const found = new Set<number>();
-    const add = (id: number) => found.add(id);
-    for (const v of values) {
-      // As written and lower-cased: the hint keys carry both forms.
-      const forms = v.toLowerCase() === v ? [v] : [v, v.toLowerCase()];
-      for (const f of forms) {
-        for (const id of this.exact.get(f) ?? []) found.add(id);
-        this.prefixes.forEachPrefixOf(f, add);
-        this.suffixes.forEachPrefixOf(reverse(f), add);
-      }
-    }
-    return { always: this.always, found };
+  private probe(f: string): void {
+    const list = this.exact.get(f);
+    if (list !== undefined) for (let i = 0; i < list.length; i++) this.addFound(list[i]!);
+    if (this.hasPrefixes) this.prefixes.forEachPrefixOf(f, this.addFound);
+    if (this.hasSuffixes) this.suffixes.forEachPrefixOf(reverse(f), this.addFound);
+  }
+
+  /** Found by the last lookup, or a candidate whatever the value. */
+  accepts(slot: number): boolean {
+    return this.mark[slot] === this.stamp || this.alwaysFlag[slot] === 1;
+  }
+
+  get hitCount(): number {
+    return this.found.length + this.always.length;
   }
 }
 
 class KeyGroup {
   readonly slots: number[] = [];
   readonly levels = new Map<string, LevelIndex>();
+  /** The levels in key order, parallel to `keys`. */
+  readonly levelList: LevelIndex[] = [];
   constructor(readonly keys: readonly string[]) {
-    for (const k of keys) this.levels.set(k, new LevelIndex());
+    for (const k of keys) {
+      const l = new LevelIndex();
+      this.levels.set(k, l);
+      this.levelList.push(l);
+    }
   }
 }
 
+/** Concrete values of a request element, or null for absent / "all values". */
 function concreteValues(v: RequestResource[string]): readonly string[] | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string') return v === '' || v === '*' ? null : [v];
@@ -85,12 +132,20 @@ export interface PolicyResourceIndexOptions {
   policyType?: PolicyType;
 }
 
+const EMPTY: readonly number[] = [];
+
 export class PolicyResourceIndex<T> {
   private readonly defs: Map<string, ResourceDefLike>;
   private readonly groups = new Map<string, KeyGroup>();
+  private groupList: KeyGroup[] = [];
   private readonly entries: T[] = [];
   /** slot → entry: one slot per resource map (main or additional). */
   private readonly slotEntry: number[] = [];
+  private prepared = -1;
+  private stamp = 0;
+  private entryMark = new Uint32Array(0);
+  /** Scratch for one lookup: the hit levels of a group. */
+  private readonly hitLevels: LevelIndex[] = [];
 
   constructor(serviceDef: ServiceDefLike, opts: PolicyResourceIndexOptions = {}) {
     this.defs = new Map(resourceDefsFor(serviceDef, opts.policyType ?? 0).map((d) => [d.name, d]));
@@ -115,38 +170,78 @@ export class PolicyResourceIndex<T> {
     }
   }
 
+  private prepare(): void {
+    if (this.prepared === this.slotEntry.length) return;
+    this.prepared = this.slotEntry.length;
+    this.groupList = [...this.groups.values()];
+    for (const g of this.groupList) for (const l of g.levelList) l.prepare(this.slotEntry.length);
+    this.entryMark = new Uint32Array(this.entries.length);
+    this.stamp = 0;
+  }
+
   /**
    * The entries that could match `request` (in insertion order). `ctx` is accepted for
    * symmetry with the matchers; dynamic values are always candidates, so it is not consulted.
    */
   candidates(request: RequestResource, _ctx?: MatchContext, elementScopes?: Record<string, ElementScope>): T[] {
-    const present = Object.keys(request).filter((k) => request[k] !== null && request[k] !== undefined);
-    const concrete = new Map<string, readonly string[]>();
-    for (const k of present) {
-      const values = concreteValues(request[k]);
-      if (values && (elementScopes?.[k] ?? 'SELF') === 'SELF') concrete.set(k, values);
+    this.prepare();
+    // Does the request hold any concrete value (compared with the SELF scope)?
+    let anyConcrete = false;
+    for (const k in request) {
+      const v = request[k];
+      if (v !== null && v !== undefined && concreteValues(v) !== null && (elementScopes?.[k] ?? 'SELF') === 'SELF') {
+        anyConcrete = true;
+        break;
+      }
     }
-    if (concrete.size === 0) return [...this.entries];
-    const allValuesKeys = new Set(present.filter((k) => !concrete.has(k)));
+    if (!anyConcrete) return [...this.entries];
+    if (++this.stamp === 0xffffffff) {
+      this.entryMark.fill(0);
+      for (const g of this.groupList) for (const l of g.levelList) l.mark.fill(0);
+      this.stamp = 1;
+    }
+    const stamp = this.stamp;
+    const hitEntries: number[] = [];
+    const hit = (slot: number): void => {
+      const e = this.slotEntry[slot]!;
+      if (this.entryMark[e] !== stamp) {
+        this.entryMark[e] = stamp;
+        hitEntries.push(e);
+      }
+    };
 
-    const hitEntries = new Set<number>();
-    for (const group of this.groups.values()) {
-      const levels = group.keys.filter((k) => concrete.has(k));
+    for (const group of this.groupList) {
+      const levels = this.hitLevels;
+      levels.length = 0;
+      let allValuesOnly = group.keys.length > 0;
+      for (let i = 0; i < group.keys.length; i++) {
+        const k = group.keys[i]!;
+        const v = request[k];
+        const values = v === null || v === undefined ? null : concreteValues(v);
+        if (values !== null && (elementScopes?.[k] ?? 'SELF') === 'SELF') {
+          const level = group.levelList[i]!;
+          level.lookup(values, stamp);
+          levels.push(level);
+        } else if (v === null || v === undefined) allValuesOnly = false;
+      }
       if (levels.length === 0) {
-        if (group.keys.length > 0 && group.keys.every((k) => allValuesKeys.has(k)))
-          for (const s of group.slots) hitEntries.add(this.slotEntry[s]!);
+        // No concrete level: a candidate only when every key of the group asks for all values.
+        if (allValuesOnly) for (const s of group.slots) hit(s);
         continue;
       }
-      const hits = levels.map((k) => group.levels.get(k)!.lookup(concrete.get(k)!));
       // Walk the smallest level's hits and keep slots every other level accepts too.
-      hits.sort((a, b) => a.always.size + a.found.size - (b.always.size + b.found.size));
-      const [first, ...rest] = hits;
-      const accept = (slot: number) => {
-        if (rest.every((h) => h.found.has(slot) || h.always.has(slot))) hitEntries.add(this.slotEntry[slot]!);
+      let first = levels[0]!;
+      for (const l of levels) if (l.hitCount < first.hitCount) first = l;
+      const accept = (slot: number): void => {
+        for (const l of levels) if (l !== first && !l.accepts(slot)) return;
+        hit(slot);
       };
-      first!.found.forEach(accept);
-      first!.always.forEach(accept);
+      for (const s of first.found) accept(s);
+      for (const s of first.always.length > 0 ? first.always : EMPTY) accept(s);
     }
-    return [...hitEntries].sort((a, b) => a - b).map((e) => this.entries[e]!);
+    hitEntries.sort((a, b) => a - b);
+    const out: T[] = new Array(hitEntries.length);
+    for (let i = 0; i < hitEntries.length; i++) out[i] = this.entries[hitEntries[i]!]!;
+    return out;
   }
 }

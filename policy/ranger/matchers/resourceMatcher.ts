@@ -112,6 +112,23 @@ function cost(m: ValueMatcher): number {
   return base + (m.dynamic ? 8 : 0);
 }
 
+/**
+ * The same few request values (database, table, column) are lower-cased for every candidate
+ * policy of a request: a small identity-keyed cache saves repeating it.
+ */
+const LC_SIZE = 8;
+const lcFrom: string[] = new Array<string>(LC_SIZE).fill('');
+const lcTo: string[] = new Array<string>(LC_SIZE).fill('');
+let lcNext = 0;
+function lowerCase(v: string): string {
+  for (let i = 0; i < LC_SIZE; i++) if (lcFrom[i] === v) return lcTo[i]!;
+  const lower = v.toLowerCase();
+  lcFrom[lcNext] = v;
+  lcTo[lcNext] = lower;
+  lcNext = (lcNext + 1) % LC_SIZE;
+  return lower;
+}
+
 export function createResourceMatcher(resourceDef: ResourceDefLike, policyResource: PolicyResourceLike | undefined): ResourceMatcher {
   const opts = parseMatcherOptions(resourceDef.matcherOptions);
   const family = familyOf(resourceDef.matcher);
@@ -143,7 +160,7 @@ export function createResourceMatcher(resourceDef: ResourceDefLike, policyResour
   const quoteAware = opts.ignoreCase && opts.quotedCaseSensitive && family !== 'path' && !recursive;
   const subjectOf = (v: string): Subject => {
     const sensitive = !opts.ignoreCase || (quoteAware && v.length > 0 && opts.quoteChars.includes(v[0]!));
-    return { text: sensitive ? v : v.toLowerCase(), sensitive };
+    return { text: sensitive ? v : lowerCase(v), sensitive };
   };
 
   const matchOne = (v: string, scope: ElementScope, ctx: MatchContext | undefined): ElementMatch => {
@@ -189,6 +206,17 @@ export function createResourceMatcher(resourceDef: ResourceDefLike, policyResour
     values,
     getMatchType,
     isMatch(value, scope = 'SELF', ctx) {
+      // The common case, one concrete value compared as itself: first matching value decides.
+      if (scope === 'SELF' && typeof value === 'string' && value !== '' && value !== '*' && !matchAny) {
+        const s = subjectOf(value);
+        let found = false;
+        for (let i = 0; i < matchers.length; i++)
+          if (matchers[i]!.isMatch(s, ctx)) {
+            found = true;
+            break;
+          }
+        return isExcludes ? !found : found;
+      }
       const t = getMatchType(value, scope, ctx);
       return t === 'SELF' || (t === 'PREFIX' && scope === 'SELF_OR_PREFIX') || (t === 'CHILD' && scope === 'SELF_OR_CHILD');
     },
