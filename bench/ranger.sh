@@ -39,14 +39,17 @@ if [ "$JAVA" = 1 ]; then
   javac -nowarn -cp "$TOOLS/lib/*" -d "$TOOLS/classes" bench/ranger/java/src/RangerBench.java
 fi
 
-node --import tsx bench/ranger/generate.ts --out "$OUT" --policies "$POLICIES" --requests "$REQUESTS"
+# Compiled with tsc as the server is (dist/), not through tsx, whose keep-names wrappers tax every closure.
+npx tsc -p bench/ranger/tsconfig.json
+BUILD=bench/out/ranger-build/bench/ranger
+node "$BUILD/generate.js" --out "$OUT" --policies "$POLICIES" --requests "$REQUESTS"
 {
   echo "{\"kind\":\"machine\",\"nproc\":$(nproc),\"cpu\":\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//; s/"//g')\",\"node\":\"$(node --version)\",\"java\":\"$(java -version 2>&1 | head -1 | sed 's/"//g')\",\"ranger\":\"$RANGER_VERSION\",\"commit\":\"$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- policy/ranger || echo +dirty)\",\"load\":\"$(cut -d' ' -f1-3 /proc/loadavg)\"}"
   echo "ranger.sh: lakegate" >&2
-  node --import tsx bench/ranger/lakegate.ts --dir "$OUT" --policies "$POLICIES" --warmup-ms "$WARMUP" --measure-ms "$MEASURE" --loads "$LOADS"
+  node "$BUILD/lakegate.js" --dir "$OUT" --policies "$POLICIES" --warmup-ms "$WARMUP" --measure-ms "$MEASURE" --loads "$LOADS"
   if [ "$JAVA" = 1 ]; then
     echo "ranger.sh: ranger-java" >&2
     java -XX:ActiveProcessorCount=1 -cp "$TOOLS/lib/*:$TOOLS/classes" RangerBench "$OUT" "$POLICIES" "$WARMUP" "$MEASURE" "$LOADS" 2> >(grep -v '^SLF4J' >&2)
   fi
 } > "$OUT/results.jsonl"
-node --import tsx bench/ranger/report.ts "$OUT" | tee "$OUT/report.md"
+node "$BUILD/report.js" "$OUT" | tee "$OUT/report.md"
