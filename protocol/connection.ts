@@ -223,6 +223,7 @@ export class PgConnection<I> {
     } else {
       const outcome = await this.scram(plan.verifier, plan.identity);
       if (outcome === undefined) return null;
+      await plan.settle?.(outcome !== null);
       identity = outcome;
     }
     if (identity === null) {

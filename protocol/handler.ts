@@ -19,7 +19,13 @@ export interface StartupInfo {
 /** How the server wants this login checked; `I` is whatever identity the server keeps. */
 export type AuthPlan<I> =
   | { method: 'cleartext'; verify(password: string): Promise<I | null> }
-  | { method: 'scram-sha-256'; verifier: ScramVerifier; identity: I | null };
+  | {
+      method: 'scram-sha-256';
+      verifier: ScramVerifier;
+      identity: I | null;
+      /** Told whether the proof succeeded, before the answer goes out (for throttling and a uniform delay). */
+      settle?(ok: boolean): Promise<void>;
+    };
 
 /** Where a session writes its answers. */
 export interface Output {

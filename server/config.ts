@@ -1,12 +1,48 @@
 /** lakegate's configuration, validated at the boundary. */
 import { z } from 'zod';
+import { KeycloakConfigSchema } from './identity/keycloak.js';
+import { ThrottleConfigSchema } from './identity/throttle.js';
+
+/** Where Ranger policies and roles come from: Ranger Admin, or local JSON in the same shapes. */
+const RangerConfigSchema = z.object({
+  source: z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('local'),
+      /** A ServicePolicies file, or a folder with <service>.json, <service>_roles.json, <service>_tag.json. */
+      path: z.string().min(1),
+      serviceName: z.string().min(1).optional(),
+    }),
+    z.object({
+      kind: z.literal('admin'),
+      url: z.string().url(),
+      serviceName: z.string().min(1),
+      username: z.string().min(1),
+      password: z.string().min(1),
+      timeoutMs: z.number().int().min(100).default(10_000),
+      retries: z.number().int().min(0).default(2),
+      tagService: z.boolean().default(false),
+    }),
+  ]),
+  /** How often the policy set is refreshed. */
+  refreshMs: z.number().int().min(100).default(30_000),
+  /** How long a failing refresh may keep serving the last good set before everything is denied. */
+  maxStalenessMs: z.number().int().min(0).default(300_000),
+});
+export type RangerConfig = z.output<typeof RangerConfigSchema>;
 
 export const ConfigSchema = z.object({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(5433),
   /** PostgreSQL database name → DuckDB database file, attached read-only. */
   databases: z.record(z.string().min(1).max(63), z.string().min(1)),
-  usersFile: z.string().min(1),
+  /** The local users file (embedded mode); not used when `keycloak` is set. */
+  usersFile: z.string().min(1).optional(),
+  /** Log in with Keycloak passwords instead of the users file. */
+  keycloak: KeycloakConfigSchema.optional(),
+  /** Ranger policies and roles (roles feed every login, in both modes). */
+  ranger: RangerConfigSchema.optional(),
+  /** Repeated failed logins per user and per client address. */
+  throttle: ThrottleConfigSchema.default(ThrottleConfigSchema.parse({})),
   /**
    * How local users prove their password: SCRAM-SHA-256 (nothing reusable
    * crosses the wire), or the cleartext password (for clients without SCRAM;
@@ -31,10 +67,17 @@ export const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+function checkIdentity(c: Config): string | null {
+  if (!c.keycloak && !c.usersFile) return 'usersFile: required unless keycloak is configured';
+  return null;
+}
+
 export function parseConfig(input: unknown): Config {
   const r = ConfigSchema.safeParse(input);
   if (!r.success) {
     throw new Error(`invalid configuration: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
+  const problem = checkIdentity(r.data);
+  if (problem) throw new Error(`invalid configuration: ${problem}`);
   return r.data;
 }

@@ -1,8 +1,8 @@
 /**
  * The demo: no external service. Seeds a DuckDB warehouse file with the
- * demo table the first time, and points the server at the demo users file.
- * The policies that make the demo meaningful arrive with later issues; they
- * will live beside the users file in demo/.
+ * demo table the first time, and points the server at the demo users file and
+ * the demo's Ranger policies and roles (demo/ranger/, the same JSON Ranger
+ * Admin serves to a plugin).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -13,6 +13,7 @@ import { quoteLiteral } from './engine.js';
 
 export const DEMO_DATABASE = 'demo';
 export const DEMO_USERS = ['alice', 'bob', 'carol', 'dave', 'erin'];
+export const DEMO_RANGER_SERVICE = 'lakehouse';
 
 /** demo/ at the package root, found from this module's location (src or dist). */
 export function demoAssetDir(): string {
@@ -54,5 +55,6 @@ export async function demoConfig(opts: { host: string; port: number; dataDir: st
     port: opts.port,
     databases: { [DEMO_DATABASE]: file },
     usersFile: join(demoAssetDir(), 'users.json'),
+    ranger: { source: { kind: 'local', path: join(demoAssetDir(), 'ranger'), serviceName: DEMO_RANGER_SERVICE } },
   });
 }

@@ -9,12 +9,24 @@ import { Engine } from './engine.js';
 import { startServer, type RunningServer } from './listener.js';
 import type { QueryPlanner } from './query.js';
 import { LocalUsers } from './users.js';
+import { randomBytes } from 'node:crypto';
+import type { IdentityProvider } from './identity/identity.js';
+import { KeycloakIdentityProvider } from './identity/keycloak.js';
+import { LocalIdentityProvider } from './identity/local.js';
+import { rangerRoles } from './identity/roles.js';
+import { LoginThrottle } from './identity/throttle.js';
+import { startPolicies } from './policies.js';
 
 /** Builds the planner on the privileged connection, before the engine is locked. */
 export type PlannerFactory = (admin: DuckDBConnection, config: Config) => Promise<QueryPlanner>;
 
 export async function startGateway(config: Config, log: Logger, makePlanner: PlannerFactory): Promise<RunningServer> {
-  const users = LocalUsers.load(config.usersFile);
+  const policies = await startPolicies(config.ranger, log);
+  const roles = rangerRoles(() => policies.current()?.roleStore ?? null);
+  const throttle = new LoginThrottle(config.throttle);
+  const identity: IdentityProvider = config.keycloak
+    ? new KeycloakIdentityProvider(config.keycloak, roles, throttle, log.child({ component: 'keycloak' }))
+    : new LocalIdentityProvider(LocalUsers.load(config.usersFile!), config.localAuth, roles, throttle, randomBytes(32), log);
   let planner: QueryPlanner | null = null;
   const engine = await Engine.start({
     databases: config.databases,
@@ -24,11 +36,13 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
       planner = await makePlanner(admin, config);
     },
   });
-  const server = await startServer({ config, engine, planner: planner!, users, log });
+  const server = await startServer({ config, engine, planner: planner!, identity, log });
   return {
     ...server,
     close: async () => {
       await server.close();
+      await identity.close();
+      policies.stop();
       engine.close();
     },
   };

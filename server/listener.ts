@@ -11,19 +11,17 @@ import type { Logger } from 'pino';
 import { PgConnection } from '../protocol/connection.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { AuthPlan, ConnectionHooks, StartupInfo } from '../protocol/handler.js';
-import { mockVerifier, passwordMatches } from '../protocol/scram.js';
 import type { Config } from './config.js';
 import type { Engine } from './engine.js';
-import type { Identity } from './identity.js';
+import type { Identity, IdentityProvider } from './identity/identity.js';
 import type { QueryPlanner } from './query.js';
 import { Session } from './session.js';
-import type { LocalUsers } from './users.js';
 
 export interface ServerDeps {
   config: Config;
   engine: Engine;
   planner: QueryPlanner;
-  users: LocalUsers;
+  identity: IdentityProvider;
   log: Logger;
 }
 
@@ -37,7 +35,6 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   const { config, log } = deps;
   const sessions = new Map<number, Session>();
   const sockets = new Set<Socket>();
-  const serverSecret = randomBytes(32);
   const tls: SecureContext | null = config.tls
     ? createSecureContext({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) })
     : null;
@@ -55,14 +52,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
       if (!(info.database in config.databases)) {
         throw new PgError(SqlState.invalidCatalogName, `database "${info.database}" does not exist`, { severity: 'FATAL' });
       }
-      const user = deps.users.get(info.user);
-      if (!user) log.info({ event: 'login', user: info.user, outcome: 'unknown-user', remote: info.remoteAddress });
-      const identity: Identity | null = user ? { user: user.name, roles: user.roles } : null;
-      const verifier = user ? user.verifier : mockVerifier(info.user, serverSecret);
-      if (config.localAuth === 'password') {
-        return { method: 'cleartext', verify: async (password) => ((await passwordMatches(verifier, password)) ? identity : null) };
-      }
-      return { method: 'scram-sha-256', verifier, identity };
+      return deps.identity.plan(info);
     },
     async open(info: StartupInfo, identity: Identity) {
       if (sessions.size >= config.maxConnections) {
@@ -81,7 +71,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         onEnd: () => sessions.delete(processId),
       });
       sessions.set(processId, session);
-      log.info({ event: 'login', user: identity.user, database: info.database, pid: processId, outcome: 'ok' });
+      log.info({ event: 'login', user: identity.user, roles: identity.roles, database: info.database, pid: processId, outcome: 'ok' });
       return session;
     },
     cancel(processId: number, secretKey: number) {

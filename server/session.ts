@@ -12,7 +12,7 @@ import { parseOne, parseStatements, type ParsedStatement } from '../sql/parse.js
 import { applySet, show } from './commands.js';
 import type { Engine } from './engine.js';
 import { isInterrupt, toPgError } from './errors.js';
-import type { Identity } from './identity.js';
+import type { Identity } from './identity/identity.js';
 import { QueryStatement, type Portal, type QueryPlanner } from './query.js';
 import { route, type Route } from './router.js';
 import { SessionSettings } from './settings.js';
@@ -232,6 +232,7 @@ export class Session implements QuerySession {
 
   async end(): Promise<void> {
     this.ended = true;
+    this.deps.identity.credential?.close();
     this.deps.onEnd();
     this.closeAllPortals();
     this.statements.clear();
@@ -241,6 +242,16 @@ export class Session implements QuerySession {
 
   /** Every failure leaves the session as a PgError with a safe message. */
   private async reportingErrors(step: () => Promise<void>): Promise<void> {
+    // A login the identity provider no longer honours ends the session here, at
+    // the next statement; a statement already streaming is left to finish.
+    const ended = this.deps.identity.credential?.endedReason();
+    if (ended) {
+      throw new PgError(SqlState.invalidAuthorizationSpecification, `terminating connection: the login of user "${this.user}" is no longer valid`, {
+        severity: 'FATAL',
+        detail: ended,
+        hint: 'Connect again to log in.',
+      });
+    }
     try {
       await step();
     } catch (e) {

@@ -1,7 +1,7 @@
 /**
  * The local users file: PostgreSQL-format SCRAM-SHA-256 verifiers (as
  * pg_authid keeps them), so local logins use SCRAM and no password crosses
- * the wire. Roles are listed with their members.
+ * the wire. Roles are not kept here: they come from the Ranger role store.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -14,13 +14,11 @@ const UsersFileSchema = z.object({
       scram: z.string().refine((s) => parseVerifier(s) !== null, 'not a SCRAM-SHA-256 verifier'),
     }),
   ),
-  roles: z.record(z.string(), z.array(z.string())).default({}),
 });
 
 export interface LocalUser {
   name: string;
   verifier: ScramVerifier;
-  roles: string[];
 }
 
 export class LocalUsers {
@@ -36,13 +34,7 @@ export class LocalUsers {
     const parsed = UsersFileSchema.safeParse(json);
     if (!parsed.success) throw new Error(`invalid users file ${path}: ${parsed.error.message}`);
     const map = new Map<string, LocalUser>();
-    for (const u of parsed.data.users) {
-      const roles = Object.entries(parsed.data.roles)
-        .filter(([, members]) => members.includes(u.name))
-        .map(([role]) => role)
-        .sort();
-      map.set(u.name, { name: u.name, verifier: parseVerifier(u.scram)!, roles });
-    }
+    for (const u of parsed.data.users) map.set(u.name, { name: u.name, verifier: parseVerifier(u.scram)! });
     return new LocalUsers(map);
   }
 
