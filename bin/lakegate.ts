@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
- * lakegate CLI: serve, demo, check-config, hash-password, version.
+ * lakegate CLI: serve, demo, check-config, user, hash-password, version.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
+import { createInterface } from 'node:readline';
 import { makeVerifier } from '../protocol/scram.js';
+import { addUser, setPassword } from '../server/usersFileEdit.js';
 import { parseConfig, type Config } from '../server/config.js';
 import { demoConfig, DEMO_DATABASE, DEMO_USERS } from '../server/demo.js';
 import { createPlanner } from '../server/planner.js';
@@ -19,6 +21,8 @@ const USAGE = `usage:
   lakegate demo [--port 5433] [--host 127.0.0.1] [--data-dir ~/.lakegate/demo]
   lakegate serve --config FILE
   lakegate check-config FILE
+  lakegate user add --users-file FILE NAME      add a local user (password read from stdin or a prompt)
+  lakegate user passwd --users-file FILE NAME   set a local user's password
   lakegate hash-password PASSWORD     print a SCRAM-SHA-256 verifier for the users file
   lakegate version`;
 
@@ -50,6 +54,18 @@ async function main(argv: string[]): Promise<number> {
       console.log('configuration ok');
       return 0;
     }
+    case 'user': {
+      const [action, ...args] = rest;
+      const { values, positionals } = parseArgs({ args, options: { 'users-file': { type: 'string' } }, allowPositionals: true });
+      const file = values['users-file'];
+      const name = positionals[0];
+      if ((action !== 'add' && action !== 'passwd') || !file || !name) throw new Error('usage: lakegate user add|passwd --users-file FILE NAME');
+      const password = await readPassword(`password for ${name}: `);
+      if (action === 'add') addUser(file, name, password);
+      else setPassword(file, name, password);
+      console.log(action === 'add' ? `user "${name}" added to ${file}` : `password of "${name}" changed in ${file}`);
+      return 0;
+    }
     case 'hash-password': {
       if (!rest[0]) throw new Error('hash-password needs a PASSWORD');
       console.log(makeVerifier(rest[0]));
@@ -63,6 +79,23 @@ async function main(argv: string[]): Promise<number> {
       console.error(USAGE);
       return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
   }
+}
+
+/** From a pipe: the first line. At a terminal: a prompt that does not echo. */
+async function readPassword(prompt: string): Promise<string> {
+  if (!process.stdin.isTTY) {
+    let text = '';
+    for await (const chunk of process.stdin) text += String(chunk);
+    return text.split(/\r?\n/)[0] ?? '';
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  const out = rl as unknown as { _writeToOutput: (s: string) => void };
+  process.stdout.write(prompt);
+  out._writeToOutput = () => undefined;
+  const answer = await new Promise<string>((resolve) => rl.question('', resolve));
+  rl.close();
+  process.stdout.write('\n');
+  return answer;
 }
 
 function loadConfig(file: string): Config {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import pg from 'pg';
 import type { Target } from './target.js';
 
-export function pgConfig(t: Target, over: Partial<pg.ClientConfig> = {}): pg.ClientConfig {
+export function pgConfig(t: Pick<Target, 'host' | 'port'>, over: Partial<pg.ClientConfig> = {}): pg.ClientConfig {
   return {
     host: t.host,
     port: t.port,
@@ -16,7 +16,7 @@ export function pgConfig(t: Target, over: Partial<pg.ClientConfig> = {}): pg.Cli
   };
 }
 
-export async function connect(t: Target, over: Partial<pg.ClientConfig> = {}): Promise<pg.Client> {
+export async function connect(t: Pick<Target, 'host' | 'port'>, over: Partial<pg.ClientConfig> = {}): Promise<pg.Client> {
   const c = new pg.Client(pgConfig(t, over));
   // a server that drops the socket must fail the test, not crash the worker
   c.on('error', () => {});
