@@ -72,6 +72,25 @@ describe('GdsPolicyEngine', () => {
     expect(engine.resourceIds({ datasetIds: [1] })).toEqual([50]);
   });
 
+  test('row filters: only on a table request, and even when only some columns are shared', () => {
+    const partial = new GdsPolicyEngine(
+      parseServiceGdsInfo(
+        {
+          datasets: [{ id: 1, name: 'ds', policies: [{ id: 10, name: 'p', resources: { 'dataset-id': { values: ['1'] } }, policyItems: [{ accesses: [{ type: '_READ' }], users: ['alice'] }] }] }],
+          dataShares: [{ id: 5, name: 'share', defaultAccessTypes: ['_READ'] }],
+          dshids: [{ dataShareId: 5, datasetId: 1, status: 'ACTIVE' }],
+          resources: [{ id: 50, dataShareId: 5, resource: { database: { values: ['db'] }, table: { values: ['t'] } }, subResourceType: 'column', subResource: { values: ['a', 'b'] }, rowFilter: { filterExpr: 'x = 1' } }],
+        },
+        'test',
+      ),
+      hive,
+    );
+    const table = partial.evaluate(req('alice', { database: 'db', table: 't' }))!;
+    expect(table).toMatchObject({ isAllowed: false, policyId: 10, rowFilters: ['x = 1'] });
+    expect(partial.evaluate(req('alice', { database: 'db', table: 't', column: 'a' }))).toMatchObject({ isAllowed: true, rowFilters: null });
+    expect(engine.evaluate(req('alice', { database: 'db' }, ''))).toMatchObject({ isAllowed: true, rowFilters: null });
+  });
+
   test('malformed info is refused with its JSON path', () => {
     expect(() => parseServiceGdsInfo({ dshids: [{ dataShareId: 'x' }] }, 'test')).toThrow(/\$\.dshids\[0\]\.dataShareId/);
   });

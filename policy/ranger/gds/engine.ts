@@ -7,8 +7,10 @@
  * Evaluation goes resource → shares → datasets → projects: the shared resources
  * that let the request through name their data shares; the shares' active
  * datasets are evaluated (name order), then those datasets' active projects. For
- * masks and row filters the same walk is repeated over the mask/filter-capable
- * resources, limited to datasets that allowed (directly or via a project).
+ * masks (column requests) and row filters (table requests) the same walk is
+ * repeated over the mask/filter-capable resources, whatever the access walk
+ * answered; the mask or filters come from the datasets that allowed (directly or
+ * via a project).
  */
 import { ANY_ACCESS, AccessTypes } from '../accessTypes.js';
 import { type EvalRequest, prepareRequest } from '../evalRequest.js';
@@ -16,10 +18,12 @@ import type { SecurityZone, ServiceDef } from '../model.js';
 import type { AccessRequest } from '../request.js';
 import { RoleStore } from '../roles.js';
 import { ZoneMatcher } from '../zones.js';
+import { hierarchies, hierarchyHasAll } from '../matchers/hierarchy.js';
+import { matcherDef } from '../resourceMatching.js';
 import { ResourceAcls } from './acls.js';
 import { byNameThenId, DataShareNode, DatasetNode, DipLink, DshidLink, ProjectNode } from './graph.js';
 import type { ServiceGdsInfo } from './model.js';
-import type { GdsDefs } from './policySet.js';
+import type { GdsDefs, PolicyVerdict } from './policySet.js';
 import { emptyResult, type GdsAccessResult } from './result.js';
 import { effectiveGdsDef, RESOURCE_DATASET_ID, RESOURCE_PROJECT_ID, widenGdsDef } from './serviceDef.js';
 import { compareSharedResources, type MaskInfo, SharedResourceEvaluator } from './sharedResource.js';
@@ -97,11 +101,21 @@ export class GdsPolicyEngine {
     const walk = this.walkOf(req);
     const result = emptyResult();
     this.evaluateFor(walk, 0, result);
-    if (result.isAllowed) {
-      this.evaluateFor(walk, 1, result);
-      this.evaluateFor(walk, 2, result);
-    }
+    // Masks and row filters are looked for only on a resource they can apply to
+    // (a column for masks, a table for row filters), and independently of the
+    // access answer: a table shared with only some of its columns is not
+    // accessible as a whole, yet its rows are still filtered (RANGER-5295).
+    const keys = Object.keys(req.resource).filter((k) => req.resource[k] !== undefined);
+    if (this.isWholeHierarchy(1, keys)) this.evaluateFor(walk, 1, result);
+    if (this.isWholeHierarchy(2, keys)) this.evaluateFor(walk, 2, result);
     return result.datasets.size === 0 ? null : result;
+  }
+
+  /** The keys are exactly one root-to-leaf path of the mask (1) or row-filter (2) resources. */
+  private isWholeHierarchy(policyType: 1 | 2, keys: readonly string[]): boolean {
+    const typeDef = policyType === 1 ? this.serviceDef.dataMaskDef : this.serviceDef.rowFilterDef;
+    if (!typeDef || typeDef.resources.length === 0 || keys.length === 0) return false;
+    return hierarchies(matcherDef(this.serviceDef), policyType).some((h) => h.length === keys.length && hierarchyHasAll(h, keys));
   }
 
   private walkOf(req: GdsRequest): Walk {
@@ -124,7 +138,7 @@ export class GdsPolicyEngine {
       if (!d.policies.isEmpty) {
         const v = d.policies.evaluate(this.idRequest(w.ev, RESOURCE_DATASET_ID, d.id), w.accessType, w.isAny);
         if (v.isAllowed) result.allowedByDatasets.add(d.name);
-        if (!result.isAllowed && v.isAllowed) Object.assign(result, { isAllowed: true, policyId: v.policyId, policyVersion: v.policyVersion });
+        if (v.isAllowed) recordAllow(result, policyType, v);
         if (!result.isAudited) result.isAudited = v.isAudited;
       }
       for (const dip of d.dips) if (dip.isActive(w.at) && dip.project.isActive(w.at)) projects.set(dip.project.id, dip.project);
@@ -134,15 +148,16 @@ export class GdsPolicyEngine {
       if (p.policies.isEmpty) continue;
       const v = p.policies.evaluate(this.idRequest(w.ev, RESOURCE_PROJECT_ID, p.id), w.accessType, w.isAny);
       if (v.isAllowed) result.allowedByProjects.add(p.name);
-      if (!result.isAllowed && v.isAllowed) Object.assign(result, { isAllowed: true, policyId: v.policyId, policyVersion: v.policyVersion });
+      if (v.isAllowed) recordAllow(result, policyType, v);
       if (!result.isAudited) result.isAudited = v.isAudited;
     }
-    if (!result.isAllowed || policyType === 0) return;
+    if (policyType === 0) return;
 
     // Masks and filters come only from datasets that allowed, directly or through a project.
     const allowed = [...datasets.keys()]
       .filter((d) => result.allowedByDatasets.has(d.name) || d.isInAnyProject(result.allowedByProjects, w.at))
       .sort(byNameThenId);
+    if (allowed.length === 0) return;
     const sharesOf = (d: DatasetNode) => [...datasets.get(d)!].sort(byNameThenId);
     if (policyType === 1) Object.assign(result, this.maskOf(w, allowed.map(sharesOf), shareResources));
     else result.rowFilters = rowFiltersOf(allowed.map(sharesOf), shareResources);
@@ -276,6 +291,18 @@ export class GdsPolicyEngine {
     }
     return [...shares].sort(byNameThenId).flatMap((s) => s.resources.map((r) => r.id));
   }
+}
+
+/**
+ * The first allowing dataset or project policy is the one reported. Only the
+ * access walk grants: a mask or row-filter walk reaches resources the access walk
+ * may not (a table whose share names only some columns), and there an allowing
+ * policy names the filter's source without making the request allowed.
+ */
+function recordAllow(result: GdsAccessResult, policyType: PolicyType, v: PolicyVerdict): void {
+  if (policyType === 0) {
+    if (!result.isAllowed) Object.assign(result, { isAllowed: true, policyId: v.policyId, policyVersion: v.policyVersion });
+  } else if (result.policyId === -1) Object.assign(result, { policyId: v.policyId, policyVersion: v.policyVersion });
 }
 
 /** Every distinct filter of every allowed share, unless one resource shares the rows unfiltered (setRowFilters). */
