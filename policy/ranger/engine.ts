@@ -17,6 +17,7 @@ import { type TagStore, tagIsValid } from './tags.js';
 import { ZoneMatcher } from './zones.js';
 import { expandRequestExpressions } from './conditions/requestExpression.js';
 import { AuditFilters, resourceFilterMatch, tagFilterMatch } from './auditFilters.js';
+import { DecisionCache, requestKey } from './decisionCache.js';
 
 export type AuditMode = 'audit-all' | 'audit-none' | 'audit-default';
 
@@ -34,6 +35,8 @@ export interface EngineOptions {
   useForwardedFor?: boolean;
   /** Zone that schedule recurrences are read in (Ranger: the JVM default zone); default the host's. */
   localTimeZone?: string;
+  /** Decisions remembered per engine (0 turns the cache off). Default 10,000 per kind. */
+  decisionCacheSize?: number;
 }
 
 const MAX_PRIORITY = 2 ** 31 - 1;
@@ -61,6 +64,9 @@ export class PolicyEngine {
   private readonly localTimeZone: string | undefined;
   private readonly auditFilters: AuditFilters;
   private readonly tagAuditFilters: AuditFilters | null;
+  /** Null when some policy or tag can answer differently for the same request (conditions, schedules). */
+  private readonly caches: { access: DecisionCache<AccessResult>; mask: DecisionCache<DataMaskResult>; filter: DecisionCache<RowFilterResult> } | null;
+  private readonly unzonedRepos: ZoneRepos & { zoneName: null };
 
   constructor(bundle: ServicePolicies, opts: EngineOptions = {}) {
     this.serviceName = bundle.serviceName;
@@ -117,6 +123,14 @@ export class PolicyEngine {
       });
     }
     this.zoneMatcher = new ZoneMatcher(bundle.serviceDef, bundle.securityZones);
+    this.unzonedRepos = { ...this.unzoned, zoneName: null };
+    const repos = [this.unzoned, ...this.zones.values()];
+    const dependent = repos.some((r) => r.resource.isContextDependent || (r.tag?.isContextDependent ?? false)) || (this.tags?.hasValidityPeriods ?? false);
+    const capacity = opts.decisionCacheSize ?? 10_000;
+    this.caches =
+      dependent || capacity === 0
+        ? null
+        : { access: new DecisionCache(capacity), mask: new DecisionCache(capacity), filter: new DecisionCache(capacity) };
     this.auditFilters = new AuditFilters(bundle.serviceDef, cfg['ranger.plugin.audit.filters']);
     this.tagAuditFilters = tagDef ? new AuditFilters(tagDef, bundle.tagPolicies?.serviceConfig['ranger.plugin.audit.filters']) : null;
   }
@@ -129,6 +143,17 @@ export class PolicyEngine {
   // ------------------------------------------------------------------ access
 
   isAccessAllowed(req: AccessRequest): AccessResult {
+    const key = this.caches ? requestKey(req) : null;
+    if (key !== null) {
+      const hit = this.caches!.access.get(key);
+      if (hit) return { ...hit };
+    }
+    const result = this.decideAccess(req);
+    if (key !== null) this.caches!.access.set(key, { ...result });
+    return result;
+  }
+
+  private decideAccess(req: AccessRequest): AccessResult {
     const accessType = req.accessType === '' ? ANY_ACCESS : req.accessType;
     const isAny = accessType === ANY_ACCESS || req.context?.ISANYACCESS === true;
     const roles = this.rolesOf(req);
@@ -338,6 +363,17 @@ export class PolicyEngine {
   // ------------------------------------------------------------------ masks and row filters
 
   evalDataMask(req: AccessRequest): DataMaskResult {
+    const key = this.caches ? requestKey(req) : null;
+    if (key !== null) {
+      const hit = this.caches!.mask.get(key);
+      if (hit) return { ...hit };
+    }
+    const result = this.decideMask(req);
+    if (key !== null) this.caches!.mask.set(key, { ...result });
+    return result;
+  }
+
+  private decideMask(req: AccessRequest): DataMaskResult {
     const found = this.evaluateFirstItem(req, 1, (policy, ev, accessType) => {
       const m = policy.matchingMask(ev, accessType);
       if (!m) return null;
@@ -360,6 +396,17 @@ export class PolicyEngine {
   }
 
   evalRowFilter(req: AccessRequest): RowFilterResult {
+    const key = this.caches ? requestKey(req) : null;
+    if (key !== null) {
+      const hit = this.caches!.filter.get(key);
+      if (hit) return { ...hit };
+    }
+    const result = this.decideRowFilter(req);
+    if (key !== null) this.caches!.filter.set(key, { ...result });
+    return result;
+  }
+
+  private decideRowFilter(req: AccessRequest): RowFilterResult {
     const found = this.evaluateFirstItem(req, 2, (policy, ev, accessType) => {
       const f = policy.matchingFilter(ev, accessType);
       return f ? { filterExpr: expandRequestExpressions(f.filterExpr, ev.condition) } : null;
@@ -503,7 +550,7 @@ export class PolicyEngine {
   }
 
   private reposFor(req: AccessRequest, accessType: string): ZoneRepos & { zoneName: string | null } {
-    if (this.zones.size === 0) return { ...this.unzoned, zoneName: null };
+    if (this.zones.size === 0) return this.unzonedRepos;
     const names = this.zoneMatcher.zonesFor(req.resource, accessType === ANY_ACCESS);
     if (names.length === 1) return { ...this.zones.get(names[0]!)!, zoneName: names[0]! };
     return { ...this.unzoned, zoneName: null };

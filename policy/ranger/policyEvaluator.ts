@@ -177,6 +177,25 @@ export class PolicyEvaluator {
     this.evalOrder = computeEvalOrder(policy, opts.serviceDef, this.matcher.isDynamic);
   }
 
+  /**
+   * Whether its answer can depend on more than user, groups, roles and resource:
+   * conditions (policy or item level) or validity schedules.
+   */
+  get isContextDependent(): boolean {
+    const p = this.policy;
+    const itemHas = (items: readonly { conditions: readonly unknown[] }[]) => items.some((i) => i.conditions.length > 0);
+    return (
+      p.conditions.length > 0 ||
+      p.validitySchedules.length > 0 ||
+      itemHas(p.policyItems) ||
+      itemHas(p.denyPolicyItems) ||
+      itemHas(p.allowExceptions) ||
+      itemHas(p.denyExceptions) ||
+      itemHas(p.dataMaskPolicyItems) ||
+      itemHas(p.rowFilterPolicyItems)
+    );
+  }
+
   /** Deny items or deny-all-else: such a policy can still deny after an allow. */
   get hasDeny(): boolean {
     return this.deny.length > 0 || this.isDenyAllElse;

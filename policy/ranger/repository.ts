@@ -38,6 +38,11 @@ export class Repository {
     this.indexes = [index(0), index(1), index(2)];
   }
 
+  /** Some policy has conditions or validity schedules. */
+  get isContextDependent(): boolean {
+    return this.byType.some((list) => list.some((p) => p.isContextDependent));
+  }
+
   get size(): number {
     return this.byType[0].length + this.byType[1].length + this.byType[2].length;
   }

@@ -40,7 +40,22 @@ export class RoleStore {
     return this.byUser.size === 0 && this.byGroup.size === 0;
   }
 
-  rolesFor(user: string, groups: Iterable<string>): Set<string> {
+  /** Resolved role sets per user and groups, bounded; callers must not change the returned set. */
+  private readonly memo = new Map<string, ReadonlySet<string>>();
+
+  rolesFor(user: string, groups: Iterable<string>): ReadonlySet<string> {
+    const groupList = [...groups];
+    const key = groupList.length === 0 ? user : `${user}\u0000${groupList.sort().join('\u0000')}`;
+    let hit = this.memo.get(key);
+    if (!hit) {
+      hit = this.resolve(user, groupList);
+      if (this.memo.size >= 10_000) this.memo.clear();
+      this.memo.set(key, hit);
+    }
+    return hit;
+  }
+
+  private resolve(user: string, groups: readonly string[]): Set<string> {
     const out = new Set<string>();
     for (const r of this.byUser.get(user) ?? []) out.add(r);
     for (const g of groups) for (const r of this.byGroup.get(g) ?? []) out.add(r);

@@ -31,6 +31,11 @@ export class TagStore {
     }
   }
 
+  /** Some tag carries validity periods: which tags attach depends on the time. */
+  get hasValidityPeriods(): boolean {
+    return this.resources.some((r) => r.tags.some((t) => (t.validityPeriods?.length ?? 0) > 0));
+  }
+
   tagsFor(
     resource: Readonly<Record<string, ResourceValue>>,
     descendantsToo: boolean,
