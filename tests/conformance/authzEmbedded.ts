@@ -1,9 +1,10 @@
 /**
  * Drives Ranger's authz-embedded fixtures (authz-embedded/test_hive and test_s3:
  * tests_authz, tests_multi_authz, tests_resource_permissions) through lakegate's
- * engine the way TestEmbeddedAuthorizer.java drives RangerEmbeddedAuthorizer:
- * the service's policies (dev_<svc>.json, tag policies inline), its tags and
- * roles files; each resource name read as RangerAuthzPlugin reads it; one engine
+ * plugin the way TestEmbeddedAuthorizer.java drives RangerEmbeddedAuthorizer:
+ * the service's policies (dev_<svc>.json, tag policies inline), its tags, roles
+ * and GDS info (dev_<svc>_gds.json) files, combined in a RangerPlugin; each
+ * resource name read as RangerAuthzPlugin reads it; one plugin
  * call per permission (and per sub-resource), a row filter / data mask where the
  * service def supports them at that level.
  *
@@ -17,8 +18,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { leafResourceType, parseResourceName, resourcePath } from '../../catalog/polaris/resourceName.js';
-import { ACCESS_ALLOWED, ACCESS_CONDITIONAL, ACCESS_DENIED, type AclMap, getResourceACLs } from '../../policy/ranger/acls.js';
+import { ACCESS_ALLOWED, ACCESS_CONDITIONAL, ACCESS_DENIED, type AclMap } from '../../policy/ranger/acls.js';
 import { PolicyEngine } from '../../policy/ranger/engine.js';
+import { GdsPolicyEngine } from '../../policy/ranger/gds/engine.js';
+import { parseServiceGdsInfo } from '../../policy/ranger/gds/model.js';
+import { RangerPlugin } from '../../policy/ranger/plugin.js';
 import { parseRangerRoles, parseServicePolicies, parseServiceTags, type ServiceDef, type ServicePolicies } from '../../policy/ranger/model.js';
 import type { AccessRequest, AccessResult } from '../../policy/ranger/request.js';
 import { RoleStore } from '../../policy/ranger/roles.js';
@@ -72,9 +76,9 @@ type AccessContext = z.infer<typeof ContextSchema>;
 
 interface Service {
   name: string;
-  engine: PolicyEngine;
+  engine: RangerPlugin;
   def: ServiceDef;
-  /** policy id → version, for results that carry only the id (masks, filters, ACLs). */
+  /** policy id → version (resource, tag and GDS policies), for results that carry only the id (ACLs). */
   versions: Map<number, number | null>;
 }
 
@@ -84,12 +88,19 @@ function loadService(dir: string, service: string): Service {
   const optional = (suffix: string) => (existsSync(join(conformanceDir(), dir, `${service}${suffix}`)) ? `${dir}/${service}${suffix}` : null);
   const tagFile = optional('_tag.json');
   const rolesFile = optional('_roles.json');
-  const engine = new PolicyEngine(bundle, {
+  const gdsFile = optional('_gds.json');
+  const policyEngine = new PolicyEngine(bundle, {
     tags: tagFile ? new TagStore(bundle.serviceDef, parseServiceTags(readFixture(tagFile), tagFile)) : null,
     roles: new RoleStore(rolesFile ? parseRangerRoles(readFixture(rolesFile), rolesFile) : null),
   });
+  const gdsInfo = gdsFile ? parseServiceGdsInfo(readFixture(gdsFile), gdsFile) : null;
+  const gds = gdsInfo
+    ? new GdsPolicyEngine(gdsInfo, bundle.serviceDef, { roles: policyEngine.roleStore, securityZones: bundle.securityZones })
+    : null;
+  const engine = new RangerPlugin(policyEngine, { gds, policies: bundle });
   const versions = new Map<number, number | null>();
-  for (const p of [...bundle.policies, ...(bundle.tagPolicies?.policies ?? [])]) if (typeof p.id === 'number') versions.set(p.id, p.version ?? null);
+  const gdsPolicies = [...(gdsInfo?.datasets ?? []), ...(gdsInfo?.projects ?? [])].flatMap((x) => x.policies);
+  for (const p of [...bundle.policies, ...(bundle.tagPolicies?.policies ?? []), ...gdsPolicies]) if (typeof p.id === 'number') versions.set(p.id, p.version ?? null);
   return { name: service, engine, def: bundle.serviceDef, versions };
 }
 
@@ -186,13 +197,13 @@ function evaluate(svc: Service, req: AccessRequest, audits: AuditEvent[]): Resul
   if (supports(svc.def, 'rowFilterDef', keys)) {
     const f = svc.engine.evalRowFilter(req);
     if (f.isAudited) audit(1, f.policyId);
-    if (f.policyId !== -1 && f.filterExpr && f.filterExpr.trim() !== '') out.rowFilter = { filterExpr: f.filterExpr, policy: policyInfo(svc, f.policyId) };
+    if (f.policyId !== -1 && f.filterExpr && f.filterExpr.trim() !== '') out.rowFilter = { filterExpr: f.filterExpr, policy: policyInfo(svc, f.policyId, f.policyVersion) };
   }
   if (supports(svc.def, 'dataMaskDef', keys)) {
     const m = svc.engine.evalDataMask(req);
     if (m.isAudited) audit(1, m.policyId);
     if (m.policyId !== -1 && m.maskType && m.maskType.trim() !== '')
-      out.dataMask = { maskType: m.maskType, ...(m.maskedValue !== null ? { maskedValue: m.maskedValue } : {}), policy: policyInfo(svc, m.policyId) };
+      out.dataMask = { maskType: m.maskType, ...(m.maskedValue !== null ? { maskedValue: m.maskedValue } : {}), policy: policyInfo(svc, m.policyId, m.policyVersion) };
   }
   return out;
 }
@@ -261,7 +272,7 @@ function aclDecision(result: number, isFinal: boolean): Decision {
 /** RangerAuthzPlugin.getResourcePermissions: the resource's ACLs per user, group and role. */
 function resourcePermissions(svc: Service, test: z.infer<typeof PermissionsTestSchema>): Json {
   const { resource } = parseResourceName(svc.def, test.resource.name);
-  const acls = getResourceACLs(svc.engine, { resource, accessType: '', user: '', userGroups: new Set() });
+  const acls = svc.engine.getResourceACLs({ resource, accessType: '', user: '', userGroups: new Set() });
   const out: Json = { resource: test.resource };
   const put = (key: string, map: AclMap) => {
     if (map.size === 0) return;

@@ -3,17 +3,21 @@
  * Java tests drive RangerBasePlugin:
  *
  * - plugin/test_base_plugin_hive.json (TestRangerBasePlugin): the plugin gets the
- *   policies, tags, roles and user store named by the file. Asserted strictly:
+ *   policies, tags, roles, user store and GDS info named by the file (a
+ *   RangerPlugin: the policy engine plus the GDS engine). Asserted strictly:
  *   isAllowed, isAccessDetermined, policyId, isAudited, isAuditedDetermined; the
  *   data mask (maskType, and maskedValue / maskCondition when a mask is expected)
- *   and the row filter; and, for `acls` cases, the whole resource ACLs.
+ *   and the row filter; and, for `acls` cases, the whole resource ACLs with the
+ *   datasets and projects.
  * - policyengine/test_base_plugin_hbase.json (RangerBasePluginTest): the policies
  *   come from the test's admin client, i.e. policyengine/hbase-test-policies.json
  *   with ranger-servicedef-hbase.json and ranger-servicedef-tag.json as defs; the
  *   test asserts isAllowed, isAccessDetermined and policyId only.
  */
-import { getResourceACLs } from '../../policy/ranger/acls.js';
 import { PolicyEngine } from '../../policy/ranger/engine.js';
+import { GdsPolicyEngine } from '../../policy/ranger/gds/engine.js';
+import { parseServiceGdsInfo } from '../../policy/ranger/gds/model.js';
+import { RangerPlugin } from '../../policy/ranger/plugin.js';
 import { parseRangerRoles, parseServicePolicies, parseServiceTags, parseUserStore } from '../../policy/ranger/model.js';
 import { RoleStore } from '../../policy/ranger/roles.js';
 import { TagStore } from '../../policy/ranger/tags.js';
@@ -32,7 +36,7 @@ function resource(path: unknown): unknown {
   return readFixture(String(path).replace(/^\//, ''));
 }
 
-function hiveEngine(raw: Json): { engine: PolicyEngine; tags: TagStore } {
+function hivePlugin(raw: Json): { plugin: RangerPlugin; tags: TagStore } {
   const bundle = parseServicePolicies({ policyVersion: 100, ...(resource(raw.policiesFilename) as Json) }, String(raw.policiesFilename));
   const tags = new TagStore(bundle.serviceDef, parseServiceTags(resource(raw.tagsFilename), String(raw.tagsFilename)));
   const engine = new PolicyEngine(bundle, {
@@ -43,7 +47,11 @@ function hiveEngine(raw: Json): { engine: PolicyEngine; tags: TagStore } {
     useForwardedFor: true,
     localTimeZone: JVM_ZONE,
   });
-  return { engine, tags };
+  const gdsFile = String(raw.gdsInfoFilename).replace(/^\//, '');
+  const gds = raw.gdsInfoFilename
+    ? new GdsPolicyEngine(parseServiceGdsInfo(readFixture(gdsFile), gdsFile), bundle.serviceDef, { roles: engine.roleStore, securityZones: bundle.securityZones })
+    : null;
+  return { plugin: new RangerPlugin(engine, { gds, policies: bundle }), tags };
 }
 
 /** RangerAdminClientImpl: the policy file with the hbase and tag service defs set on it. */
@@ -62,7 +70,9 @@ function show(v: unknown): string {
   return JSON.stringify(v);
 }
 
-function checkAccess(engine: PolicyEngine, t: Json, strict: boolean): string[] {
+type Evaluator = Pick<PolicyEngine, 'isAccessAllowed' | 'evalDataMask' | 'evalRowFilter'>;
+
+function checkAccess(engine: Evaluator, t: Json, strict: boolean): string[] {
   const exp = t.result as Json;
   const req = toRequest(t.request as Json);
   const got = engine.isAccessAllowed(req);
@@ -112,15 +122,21 @@ function runCases(file: string, tests: Json[], run: (t: Json) => string[]): File
 
 function runHive(): FileResult {
   const raw = readFixture(HIVE) as Json;
-  const { engine, tags } = hiveEngine(raw);
+  const { plugin, tags } = hivePlugin(raw);
   return runCases(HIVE, (raw.tests as Json[] | undefined) ?? [], (t) => {
     const problems: string[] = [];
-    if (t.result) problems.push(...checkAccess(engine, t, true));
+    if (t.result) problems.push(...checkAccess(plugin, t, true));
     if (t.acls) {
       // TestRangerBasePlugin: the request's resource, `_any`, no user.
       const res = (((t.request as Json).resource as Json | undefined)?.elements ?? {}) as Record<string, string>;
-      const acls = getResourceACLs(engine, { resource: res, accessType: '_any', user: '', userGroups: new Set(), tags: tags.tagsFor(res, true, '') });
+      const acls = plugin.getResourceACLs({ resource: res, accessType: '_any', user: '', userGroups: new Set(), tags: tags.tagsFor(res, true, '') });
       problems.push(...compareAcls(t.acls as AclExpectation, acls).problems);
+      // RangerResourceACLs.equals compares the datasets and projects too.
+      const exp = t.acls as Json;
+      for (const [key, got] of [['datasets', acls.datasets], ['projects', acls.projects]] as const) {
+        const want = [...((exp[key] as string[] | undefined) ?? [])].sort();
+        if (show(want) !== show([...got].sort())) problems.push(`${key} expected ${show(want)} got ${show([...got].sort())}`);
+      }
     }
     return problems;
   });
