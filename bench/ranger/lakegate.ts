@@ -31,8 +31,14 @@ const loads = Number(arg('loads', '5'));
 
 const roles = new RoleStore(parseRangerRoles(JSON.parse(readFileSync(join(dir, 'roles.json'), 'utf8')), 'roles.json'));
 
-function load(text: string): PolicyEngine {
-  return new PolicyEngine(parseServicePolicies(JSON.parse(text), 'bench'), { roles });
+/** Two configurations: as deployed (decision cache on), and every decision computed afresh. */
+const VARIANTS = [
+  { engine: 'lakegate', cacheSize: undefined },
+  { engine: 'lakegate-uncached', cacheSize: 0 },
+] as const;
+
+function load(text: string, cacheSize: number | undefined): PolicyEngine {
+  return new PolicyEngine(parseServicePolicies(JSON.parse(text), 'bench'), { roles, ...(cacheSize === undefined ? {} : { decisionCacheSize: cacheSize }) });
 }
 
 const decide: Record<Kind, (e: PolicyEngine, r: AccessRequest) => string> = {
@@ -74,18 +80,21 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
+let engineLabel = 'lakegate';
 function emit(o: Record<string, unknown>): void {
-  console.log(JSON.stringify({ engine: 'lakegate', ...o }));
+  console.log(JSON.stringify({ engine: engineLabel, ...o }));
 }
 
+for (const variant of VARIANTS)
 for (const n of counts) {
+  engineLabel = variant.engine;
   const text = readFileSync(join(dir, `policies-${n}.json`), 'utf8');
   // Load + index: JSON parse, model validation, compile and index; first (cold) and median of the rest.
   const times: number[] = [];
   let engine: PolicyEngine | null = null;
   for (let i = 0; i < loads; i++) {
     const t0 = process.hrtime.bigint();
-    engine = load(text);
+    engine = load(text, variant.cacheSize);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   const rest = times.slice(1).sort((a, b) => a - b);
@@ -125,6 +134,6 @@ for (const n of counts) {
     samples.sort();
     emit({ policies: n, kind, requests: reqs.length, decisions: done, perSec, p50ns: percentile(samples, 0.5), p99ns: percentile(samples, 0.99) });
   }
-  writeFileSync(join(dir, `decisions-lakegate-${n}.txt`), decisions.join('\n') + '\n');
+  writeFileSync(join(dir, `decisions-${variant.engine}-${n}.txt`), decisions.join('\n') + '\n');
 }
 if (sink === 0.5) console.error(sink);
