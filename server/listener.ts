@@ -71,7 +71,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         onEnd: () => sessions.delete(processId),
       });
       sessions.set(processId, session);
-      log.info({ event: 'login', user: identity.user, roles: identity.roles, database: info.database, pid: processId, outcome: 'ok' });
+      log.info({ event: 'login', user: identity.user, roles: identity.roles, groups: identity.groups, database: info.database, pid: processId, outcome: 'ok' });
       return session;
     },
     cancel(processId: number, secretKey: number) {

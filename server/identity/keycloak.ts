@@ -38,7 +38,7 @@ export const KeycloakConfigSchema = z.object({
   groupsClaim: z.string().default('groups'),
   /** Per request to Keycloak. */
   timeoutMs: z.number().int().min(100).default(5000),
-  /** Refresh this long before the access token expires (at least a quarter of its lifetime). */
+  /** Refresh this long before the access token expires (at most half its lifetime). */
   refreshMarginMs: z.number().int().min(0).default(30_000),
 });
 export type KeycloakConfig = z.output<typeof KeycloakConfigSchema>;
@@ -233,8 +233,10 @@ export class KeycloakCredential implements SessionCredential {
 
   private schedule(): void {
     const lifetime = this.tokens.expiresAt - Date.now();
-    const margin = Math.max(this.marginMs, lifetime / 4);
-    this.timer = setTimeout(() => void this.refresh(), Math.max(0, lifetime - margin));
+    // Refresh `margin` before expiry, but never earlier than half-way: short-lived
+    // tokens must not turn into a refresh loop.
+    const margin = Math.min(this.marginMs, lifetime / 2);
+    this.timer = setTimeout(() => void this.refresh(), Math.max(1000, lifetime - margin));
     this.timer.unref();
   }
 

@@ -4,15 +4,10 @@
  * demo, and turns each "PASS name" / "FAIL name: reason" line into a Jest test. A check
  * that never reports is a failure.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startTarget, type Target } from '../support/target.js';
-import { REPO_ROOT } from '../support/lakegate.js';
-import { run, type RunResult } from '../support/clients.js';
-
-const JAVA_DIR = path.join(REPO_ROOT, 'tests', 'integration', 'java');
-const CLASSES = path.join(JAVA_DIR, 'target');
+import type { RunResult } from '../support/clients.js';
+import { compileJava, runJava } from '../support/java.js';
 
 /** Every check JdbcChecks prints, in order. */
 const CHECKS = [
@@ -38,35 +33,15 @@ const CHECKS = [
   'query_timeout_57014',
 ];
 
-function findPgJdbcJar(): string {
-  const env = process.env['LAKEGATE_PGJDBC_JAR'];
-  if (env) {
-    if (!fs.existsSync(env)) throw new Error(`LAKEGATE_PGJDBC_JAR=${env} does not exist`);
-    return env;
-  }
-  const dir = path.join(REPO_ROOT, '.tools', 'pgjdbc');
-  const jars = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^postgresql-.*\.jar$/.test(f)).sort() : [];
-  if (jars.length) return path.join(dir, jars[jars.length - 1]!);
-  if (fs.existsSync('/usr/share/java/postgresql.jar')) return '/usr/share/java/postgresql.jar';
-  throw new Error('pgJDBC driver jar not found: run scripts/fetch-pgjdbc.sh (or set LAKEGATE_PGJDBC_JAR)');
-}
-
 let t: Target;
 let result: RunResult;
 const outcome = new Map<string, string>();
 const order: string[] = [];
 
 beforeAll(async () => {
-  const jar = findPgJdbcJar();
-  fs.mkdirSync(CLASSES, { recursive: true });
-  const javac = await run('javac', ['-encoding', 'UTF-8', '-d', CLASSES, '-cp', jar, path.join(JAVA_DIR, 'JdbcChecks.java')], {
-    timeoutMs: 120000,
-  });
-  if (javac.code !== 0) throw new Error(`javac failed (${javac.code}):\n${javac.stdout}\n${javac.stderr}`);
+  await compileJava('JdbcChecks');
   t = await startTarget();
-  result = await run('java', ['-Dfile.encoding=UTF-8', '-cp', `${jar}${path.delimiter}${CLASSES}`, 'JdbcChecks', t.host, String(t.port)], {
-    timeoutMs: 240000,
-  });
+  result = await runJava('JdbcChecks', [t.host, String(t.port)]);
   for (const line of result.stdout.split('\n')) {
     const m = /^(PASS|FAIL) ([A-Za-z0-9_]+)(?:: (.*))?$/.exec(line);
     if (m) {
