@@ -7,6 +7,7 @@
  * Roles come from a Ranger role store in local files: the demo's roles plus a role
  * granted to the group data-team, which the token's group claim gives alice.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,6 +80,36 @@ test('psql logs in with the Keycloak password; roles from Ranger, groups from th
 test('pgJDBC logs in with the Keycloak password', async () => {
   const r = await runJava('JdbcLogin', ['127.0.0.1', String(gw.server.port), 'demo', 'bob', 'bob'], 60_000);
   expect(r.stdout.trim()).toBe('OK bob');
+});
+
+test('with requireTls: over TLS the Keycloak login works; over plain TCP the password is never asked for', async () => {
+  const tlsLog = capturedLogger();
+  const tlsGw = await startInProcess(
+    (dir) => {
+      const cert = path.join(dir, 'cert.pem');
+      const key = path.join(dir, 'key.pem');
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+      return {
+        keycloak: { issuer: kc().issuer, clientId: kc().clientId, clientSecret: kc().clientSecret, scope: 'openid', usernameClaim: 'preferred_username', tokenRoles: false, groupsClaim: 'groups', timeoutMs: 3000, refreshMarginMs: 30_000 },
+        tls: { certFile: cert, keyFile: key },
+        requireTls: true,
+      };
+    },
+    { logger: tlsLog.logger },
+  );
+  try {
+    const t = { host: '127.0.0.1', port: tlsGw.server.port };
+    const plain = await rejection(connect(t, { user: 'alice', password: 'alice', ssl: false }));
+    expect(plain.code).toBe('28000');
+    expect(plain.message).toBe('password authentication requires an encrypted connection');
+    // Refused before the password exchange: Keycloak was never asked.
+    expect(tlsLog.records().filter((l) => l['event'] === 'login')).toEqual([]);
+    const c = await connect(t, { user: 'alice', password: 'alice', ssl: { rejectUnauthorized: false } });
+    expect((await c.query('select current_user as u')).rows[0].u).toBe('alice');
+    await c.end();
+  } finally {
+    await tlsGw.stop();
+  }
 });
 
 test('wrong password and unknown user get the same 28P01, PostgreSQL\'s text', async () => {
