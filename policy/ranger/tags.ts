@@ -45,10 +45,18 @@ export class TagStore {
   ): TagForEval[] {
     const out: TagForEval[] = [];
     const req = { resource, match: { tokens: { USER: user, ...(ownerUser !== undefined ? { OWNER: ownerUser } : {}) } }, elementScopes };
+    // Ranger keeps a request's tags in a set: one tag carried by several matching
+    // resources, with the same match, attaches once.
+    const seen = new Set<string>();
     for (const r of this.resources) {
       const t = r.matcher.getMatchType(req);
       if (t === 'NONE' || (t === 'DESCENDANT' && !descendantsToo)) continue;
-      for (const tag of r.tags) out.push({ ...tag, matchType: t });
+      for (const tag of r.tags) {
+        const key = `${tag.type}\u0000${t}\u0000${JSON.stringify(tag.attributes)}\u0000${JSON.stringify(tag.validityPeriods ?? null)}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ ...tag, matchType: t });
+      }
     }
     return out;
   }
