@@ -2,17 +2,10 @@
  * Ranger's GDS fixtures (TestGdsPolicyEngine) through lakegate's GdsPolicyEngine:
  * no failures; the only cases not run are those listed with a reason in skips.ts.
  */
-import { count, fixturesPresent } from './harness.js';
+import { count, describeWithFixtures } from './harness.js';
 import { gdsDriver } from './gds.js';
 
-const present = fixturesPresent();
-if (!present) {
-  if (process.env.CI === 'true') throw new Error('Ranger conformance fixtures are missing (set LAKEGATE_RANGER_CONFORMANCE)');
-  console.warn('Ranger conformance fixtures not found: GDS conformance skipped');
-}
-const describeIfFixtures = present ? describe : describe.skip;
-
-describeIfFixtures('Ranger GDS policy-engine conformance', () => {
+describeWithFixtures('Ranger GDS policy-engine conformance', () => {
   test('every TestGdsPolicyEngine case passes or is a listed skip', () => {
     const results = gdsDriver.run();
     const failures = results.flatMap((f) => f.cases.filter((c) => c.status === 'fail').map((c) => `${f.file}: ${c.name}: ${c.detail ?? ''}`));

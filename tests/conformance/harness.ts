@@ -79,3 +79,18 @@ export function count(results: FileResult[]): { passed: number; failed: number; 
     }
   return { passed, failed, skipped };
 }
+
+/**
+ * `describe` for a conformance suite: runs when the fixtures are there; without
+ * them it is skipped with a note — except under CI=true, where missing fixtures
+ * are a failure, never a silent skip.
+ */
+export function describeWithFixtures(title: string, body: () => void): void {
+  if (fixturesPresent()) {
+    describe(title, body);
+    return;
+  }
+  if (process.env.CI === 'true') throw new Error(`Ranger conformance fixtures are missing at ${conformanceDir()} (set LAKEGATE_RANGER_CONFORMANCE)`);
+  console.warn(`Ranger conformance fixtures not found at ${conformanceDir()}: "${title}" skipped`);
+  describe.skip(title, body);
+}

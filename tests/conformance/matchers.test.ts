@@ -1,16 +1,9 @@
 /** Ranger's resource-matcher fixtures: every case must pass, none may be skipped. */
-import { count, fixturesPresent, type Driver } from './harness.js';
+import { count, describeWithFixtures, type Driver } from './harness.js';
 import { resourceMatcherDriver } from './resourceMatcher.js';
 import { policyResourceMatcherDriver } from './policyResourceMatcher.js';
 
-const present = fixturesPresent();
-if (!present) {
-  if (process.env.CI === 'true') throw new Error('Ranger conformance fixtures are missing (set LAKEGATE_RANGER_CONFORMANCE)');
-  console.warn('Ranger conformance fixtures not found: resource-matcher conformance skipped');
-}
-const describeIfFixtures = present ? describe : describe.skip;
-
-describeIfFixtures('Ranger resource-matcher conformance', () => {
+describeWithFixtures('Ranger resource-matcher conformance', () => {
   const drivers: Driver[] = [resourceMatcherDriver, policyResourceMatcherDriver];
   for (const driver of drivers) {
     test(driver.name, () => {

@@ -3,20 +3,13 @@
  * TestRangerTagEnricher, TestPolicyACLs, TestInlinePolicyEvaluator) through
  * lakegate: no failures; the only cases not run are listed with a reason in skips.ts.
  */
-import { count, fixturesPresent } from './harness.js';
+import { count, describeWithFixtures } from './harness.js';
 import { aclDriver } from './acls.js';
 import { basePluginDriver } from './basePlugin.js';
 import { inlinePoliciesDriver } from './inlinePolicies.js';
 import { tagEnricherDriver } from './tagEnricher.js';
 
-const present = fixturesPresent();
-if (!present) {
-  if (process.env.CI === 'true') throw new Error('Ranger conformance fixtures are missing (set LAKEGATE_RANGER_CONFORMANCE)');
-  console.warn('Ranger conformance fixtures not found: plugin-level conformance skipped');
-}
-const describeIfFixtures = present ? describe : describe.skip;
-
-describeIfFixtures('Ranger plugin-level conformance', () => {
+describeWithFixtures('Ranger plugin-level conformance', () => {
   test.each([
     ['resource ACLs', aclDriver, 39],
     ['base plugin', basePluginDriver, 180],

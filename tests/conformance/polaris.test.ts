@@ -4,15 +4,8 @@
  * listed with a reason in skips.ts.
  */
 import { authzEmbeddedDriver } from './authzEmbedded.js';
-import { count, fixturesPresent, type Driver } from './harness.js';
+import { count, describeWithFixtures, type Driver } from './harness.js';
 import { polarisDriver } from './polaris.js';
-
-const present = fixturesPresent();
-if (!present) {
-  if (process.env.CI === 'true') throw new Error('Ranger conformance fixtures are missing (set LAKEGATE_RANGER_CONFORMANCE)');
-  console.warn('Ranger conformance fixtures not found: Polaris and authz-embedded conformance skipped');
-}
-const describeIfFixtures = present ? describe : describe.skip;
 
 function failures(d: Driver): { failures: string[]; passed: number } {
   const results = d.run();
@@ -22,7 +15,7 @@ function failures(d: Driver): { failures: string[]; passed: number } {
   };
 }
 
-describeIfFixtures('Polaris and authz-embedded conformance', () => {
+describeWithFixtures('Polaris and authz-embedded conformance', () => {
   test('every RangerPolarisAuthorizerTest case passes', () => {
     const r = failures(polarisDriver);
     expect(r.failures).toEqual([]);

@@ -3,18 +3,11 @@
  * only cases not run are those listed with a reason in skips.ts. Also checks the
  * whole conformance run stays above 95% of cases run.
  */
-import { count, fixturesPresent } from './harness.js';
+import { count, describeWithFixtures } from './harness.js';
 import { drivers } from './drivers.js';
 import { policyEngineDriver } from './policyEngine.js';
 
-const present = fixturesPresent();
-if (!present) {
-  if (process.env.CI === 'true') throw new Error('Ranger conformance fixtures are missing (set LAKEGATE_RANGER_CONFORMANCE)');
-  console.warn('Ranger conformance fixtures not found: policy-engine conformance skipped');
-}
-const describeIfFixtures = present ? describe : describe.skip;
-
-describeIfFixtures('Ranger policy-engine conformance', () => {
+describeWithFixtures('Ranger policy-engine conformance', () => {
   test('every TestPolicyEngine case passes or is a listed skip', () => {
     const results = policyEngineDriver.run();
     const failures = results.flatMap((f) => f.cases.filter((c) => c.status === 'fail').map((c) => `${f.file}: ${c.name}: ${c.detail ?? ''}`));

@@ -1,17 +1,7 @@
-import { count, fixturesPresent } from './harness.js';
+import { count, describeWithFixtures } from './harness.js';
 import { validityDriver } from './validity.js';
 
-const present = fixturesPresent();
-
-describe('Ranger validity-scheduler fixtures', () => {
-  if (!present) {
-    test('fixtures are present', () => {
-      if (process.env.CI === 'true') throw new Error('Ranger conformance fixtures not found (set LAKEGATE_RANGER_CONFORMANCE)');
-      console.warn('Ranger conformance fixtures not found; validity conformance skipped');
-    });
-    return;
-  }
-
+describeWithFixtures('Ranger validity-scheduler fixtures', () => {
   const results = validityDriver.run();
 
   test('every case passes and none is skipped', () => {
