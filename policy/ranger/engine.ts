@@ -143,14 +143,7 @@ export class PolicyEngine {
   // ------------------------------------------------------------------ access
 
   isAccessAllowed(req: AccessRequest): AccessResult {
-    const key = this.caches ? requestKey(req) : null;
-    if (key !== null) {
-      const hit = this.caches!.access.get(key);
-      if (hit) return { ...hit };
-    }
-    const result = this.decideAccess(req);
-    if (key !== null) this.caches!.access.set(key, { ...result });
-    return result;
+    return cached(this.caches?.access, req, () => this.decideAccess(req));
   }
 
   private decideAccess(req: AccessRequest): AccessResult {
@@ -363,14 +356,7 @@ export class PolicyEngine {
   // ------------------------------------------------------------------ masks and row filters
 
   evalDataMask(req: AccessRequest): DataMaskResult {
-    const key = this.caches ? requestKey(req) : null;
-    if (key !== null) {
-      const hit = this.caches!.mask.get(key);
-      if (hit) return { ...hit };
-    }
-    const result = this.decideMask(req);
-    if (key !== null) this.caches!.mask.set(key, { ...result });
-    return result;
+    return cached(this.caches?.mask, req, () => this.decideMask(req));
   }
 
   private decideMask(req: AccessRequest): DataMaskResult {
@@ -396,14 +382,7 @@ export class PolicyEngine {
   }
 
   evalRowFilter(req: AccessRequest): RowFilterResult {
-    const key = this.caches ? requestKey(req) : null;
-    if (key !== null) {
-      const hit = this.caches!.filter.get(key);
-      if (hit) return { ...hit };
-    }
-    const result = this.decideRowFilter(req);
-    if (key !== null) this.caches!.filter.set(key, { ...result });
-    return result;
+    return cached(this.caches?.filter, req, () => this.decideRowFilter(req));
   }
 
   private decideRowFilter(req: AccessRequest): RowFilterResult {
@@ -576,6 +555,17 @@ const MATCH_TYPE_ORDER: Record<TagForEval['matchType'], number> = {
   ANCESTOR: 2,
   DESCENDANT: 3,
 };
+
+/** The cached answer (a copy: callers may change theirs), else a fresh one, remembered if the request has a key. */
+function cached<T extends object>(cache: DecisionCache<T> | undefined, req: AccessRequest, decide: () => T): T {
+  const key = cache ? requestKey(req) : null;
+  if (key === null) return decide();
+  const hit = cache!.get(key);
+  if (hit) return { ...hit };
+  const result = decide();
+  cache!.set(key, { ...result });
+  return result;
+}
 
 function compareNames(a: PolicyEvaluator, b: PolicyEvaluator): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;

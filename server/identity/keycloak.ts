@@ -153,22 +153,16 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     return this.configuration;
   }
 
-  async passwordGrant(username: string, password: string): Promise<GrantOutcome> {
-    let config: oidc.Configuration;
-    try {
-      config = await this.config();
-    } catch (e) {
-      return { kind: 'unavailable', cause: `discovery failed: ${describe(e)}` };
-    }
-    try {
-      const r = await oidc.genericGrantRequest(config, 'password', { username, password, scope: this.cfg.scope });
-      return { kind: 'tokens', tokens: toTokens(r) };
-    } catch (e) {
-      return classifyGrantError(e);
-    }
+  passwordGrant(username: string, password: string): Promise<GrantOutcome> {
+    return this.grant((config) => oidc.genericGrantRequest(config, 'password', { username, password, scope: this.cfg.scope }));
   }
 
-  async refresh(refreshToken: string): Promise<GrantOutcome> {
+  refresh(refreshToken: string): Promise<GrantOutcome> {
+    return this.grant((config) => oidc.refreshTokenGrant(config, refreshToken));
+  }
+
+  /** One token request, its failures sorted into what the client may learn. */
+  private async grant(request: (config: oidc.Configuration) => Promise<oidc.TokenEndpointResponse>): Promise<GrantOutcome> {
     let config: oidc.Configuration;
     try {
       config = await this.config();
@@ -176,7 +170,7 @@ export class KeycloakIdentityProvider implements IdentityProvider {
       return { kind: 'unavailable', cause: `discovery failed: ${describe(e)}` };
     }
     try {
-      return { kind: 'tokens', tokens: toTokens(await oidc.refreshTokenGrant(config, refreshToken)) };
+      return { kind: 'tokens', tokens: toTokens(await request(config)) };
     } catch (e) {
       return classifyGrantError(e);
     }
