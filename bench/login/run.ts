@@ -5,7 +5,7 @@
  * the same build for the part that has nothing to do with Keycloak.
  *
  *   npx tsx bench/login/run.ts --gateway-root DIR --out DIR [--n 200] [--rounds 5]
- *        [--concurrency 50] [--warmup 50] [--block 25] [--cpu-prof]
+ *        [--concurrency 50] [--warmup 50] [--block 1] [--cpu-prof]
  *
  * One Keycloak (tests/support/keycloak.ts, realm fixture realm-lakegate.json) and two
  * lakegate processes built from DIR (`node DIR/bin/lakegate.js serve --config FILE`, each
@@ -29,7 +29,7 @@ const N = Number(arg('n', '200'));
 const ROUNDS = Number(arg('rounds', '5'));
 const CONC = Number(arg('concurrency', '50'));
 const WARMUP = Number(arg('warmup', '50'));
-const BLOCK = Number(arg('block', '25'));
+const BLOCK = Number(arg('block', '1'));
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const COMMIT = arg('commit', '?');
 const SEQ_USER = 'alice'; // in the realm fixture and in demo/users.json, password = name
@@ -337,7 +337,7 @@ async function main(): Promise<void> {
 
   const seq: Record<string, number[]> = { raw: [], keycloak: [], local: [] };
   const cpu: Record<string, { seq: number; conc: number }> = { raw: { seq: 0, conc: 0 }, keycloak: { seq: 0, conc: 0 }, local: { seq: 0, conc: 0 } };
-  say(`sequential: ${N} per target, interleaved in blocks of ${BLOCK}`);
+  say(`sequential: ${N} per target, interleaved ${BLOCK === 1 ? 'login by login' : `in blocks of ${BLOCK}`}`);
   for (let b = 0; seq['raw']!.length < N; b++) {
     const count = Math.min(BLOCK, N - seq['raw']!.length);
     // Rotate the order block by block so no target always follows another.
@@ -366,6 +366,9 @@ async function main(): Promise<void> {
   const gwRss = { keycloak: procRssMb(gwKc.pid), local: procRssMb(gwLocal.pid) };
   const result = {
     machine: { ...machine, loadEnd: loadavg().map((x) => x.toFixed(2)).join(' '), finishedAt: new Date().toISOString() },
+    /** Sample i of every target ran in the same block (with --block 1: back to back), so kc[i] − raw[i] pairs them. */
+    pairedSequential: pairedStats(seq['keycloak']!, seq['raw']!),
+    pairedLocalVsRaw: pairedStats(seq['local']!, seq['raw']!),
     params: { n: N, rounds: ROUNDS, concurrency: CONC, warmup: WARMUP, block: BLOCK, seqUser: SEQ_USER, concUsers: { keycloak: CONC, local: LOCAL_USERS.length } },
     labels: Object.fromEntries(targets.map((t) => [t.key, t.label])),
     sequential: Object.fromEntries(Object.entries(seq).map(([k, v]) => [k, stats(v)])),
@@ -384,6 +387,11 @@ async function main(): Promise<void> {
   process.stdout.write(report(result));
 }
 
+function pairedStats(a: number[], b: number[]): { p25: number; p50: number; p75: number; mean: number } {
+  const d = Float64Array.from(a.map((x, i) => x - b[i]!)).sort();
+  return { p25: percentile(d, 25), p50: percentile(d, 50), p75: percentile(d, 75), mean: d.reduce((x, y) => x + y, 0) / d.length };
+}
+
 function procRssMb(pid: number): number {
   try {
     const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -400,6 +408,7 @@ type Result = {
   concurrent: Record<string, Stats & { walls: number[] }>;
   gatewayCpuMsPerLogin: Record<string, { sequential: number; concurrent: number }>;
   gatewayRssMb: Record<string, number>;
+  pairedSequential: { p25: number; p50: number; p75: number; mean: number };
 };
 
 function report(r: Result): string {
@@ -428,6 +437,11 @@ function report(r: Result): string {
     row([mode, 'ratio lakegate / raw', '', (lg.p50 / raw.p50).toFixed(2), (lg.p95 / raw.p95).toFixed(2), (lg.p99 / raw.p99).toFixed(2), '']);
   }
   lines.push('');
+  const ps = r.pairedSequential;
+  lines.push(
+    `Sequential, paired login by login (lakegate → Keycloak minus the raw request next to it): median ${f(ps.p50)} ms, ` +
+      `quartiles ${f(ps.p25)} / ${f(ps.p75)} ms, mean ${f(ps.mean)} ms.`,
+  );
   const c = r.gatewayCpuMsPerLogin;
   lines.push(
     `Gateway CPU per login (user + system, session end included): Keycloak gateway ${c['keycloak']!.sequential.toFixed(2)} ms sequential, ` +
