@@ -60,13 +60,14 @@ describe('ip-range', () => {
 });
 
 describe('context attribute conditions', () => {
-  test('simple matcher: wildcard, case-sensitive, absent attribute passes', () => {
+  test('simple matcher: wildcard, case-sensitive; an absent or blank attribute fails (Ranger: "DENY … no country")', () => {
     const t = build('RangerSimpleMatcher', ['US', 'C?'], { CONTEXT_NAME: 'country' });
     expect(t(context({ context: { country: 'US' } }))).toBe(true);
     expect(t(context({ context: { country: 'CA' } }))).toBe(true);
     expect(t(context({ context: { country: 'us' } }))).toBe(false);
     expect(t(context({ context: { country: 'UK' } }))).toBe(false);
-    expect(t(context())).toBe(true);
+    expect(t(context())).toBe(false);
+    expect(t(context({ context: { country: '  ' } }))).toBe(false);
   });
 
   test('value in / not in', () => {
