@@ -44,11 +44,12 @@ export class RoleStore {
   private readonly memo = new Map<string, ReadonlySet<string>>();
 
   rolesFor(user: string, groups: Iterable<string>): ReadonlySet<string> {
-    const groupList = [...groups];
-    const key = groupList.length === 0 ? user : `${user}\u0000${groupList.sort().join('\u0000')}`;
+    // Groups in the order given: another order only misses the memo, it never collides.
+    let key = user;
+    for (const g of groups) key += '\u0000' + g;
     let hit = this.memo.get(key);
     if (!hit) {
-      hit = this.resolve(user, groupList);
+      hit = this.resolve(user, [...groups]);
       if (this.memo.size >= 10_000) this.memo.clear();
       this.memo.set(key, hit);
     }

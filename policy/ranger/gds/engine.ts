@@ -13,7 +13,7 @@
  * via a project).
  */
 import { ANY_ACCESS, AccessTypes } from '../accessTypes.js';
-import { type EvalRequest, prepareRequest } from '../evalRequest.js';
+import { type EvalRequest, prepareRequest, withResource } from '../evalRequest.js';
 import type { SecurityZone, ServiceDef } from '../model.js';
 import type { AccessRequest } from '../request.js';
 import { RoleStore } from '../roles.js';
@@ -165,7 +165,7 @@ export class GdsPolicyEngine {
 
   /** A dataset's (project's) view of the request: same principal and access, the id as the only resource. */
   private idRequest(ev: EvalRequest, resourceName: string, id: number): EvalRequest {
-    return { ...ev, resource: { [resourceName]: String(id) }, elementScopes: undefined };
+    return withResource(ev, { [resourceName]: String(id) });
   }
 
   /** The shared resources, grouped by data share, that let this request through (getDataShareResources). */
