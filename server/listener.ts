@@ -56,6 +56,8 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
     },
     async open(info: StartupInfo, identity: Identity) {
       if (sessions.size >= config.maxConnections) {
+        // The login's credential would otherwise keep refreshing for a session that never opened.
+        identity.credential?.close();
         throw new PgError(SqlState.tooManyConnections, 'sorry, too many clients already', { severity: 'FATAL' });
       }
       const processId = newProcessId();
