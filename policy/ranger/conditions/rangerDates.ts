@@ -4,6 +4,12 @@
 import type { WallClock } from './timeZones.js';
 import { wallClockToEpochMsUtc } from './timeZones.js';
 
+/** The wall clock in a match's groups 1–7 (year … millisecond); groups a format lacks read as 0. */
+function wallClockOf(m: RegExpExecArray, groups: number): WallClock {
+  const g = (i: number) => (i <= groups ? Number(m[i]) : 0);
+  return { year: g(1), month: g(2), day: g(3), hour: g(4), minute: g(5), second: g(6), millisecond: g(7) };
+}
+
 const ACCESS_TIME = /^(\d{4})(\d{2})(\d{2})-(\d{2}):(\d{2}):(\d{2})\.(\d{3})-?(?:([+-])(\d{2}):?(\d{2})|Z)$/;
 
 /**
@@ -13,15 +19,7 @@ const ACCESS_TIME = /^(\d{4})(\d{2})(\d{2})-(\d{2}):(\d{2}):(\d{2})\.(\d{3})-?(?
 export function parseRangerAccessTime(text: string): Date | undefined {
   const m = ACCESS_TIME.exec(text.trim());
   if (!m) return undefined;
-  const wall: WallClock = {
-    year: Number(m[1]),
-    month: Number(m[2]),
-    day: Number(m[3]),
-    hour: Number(m[4]),
-    minute: Number(m[5]),
-    second: Number(m[6]),
-    millisecond: Number(m[7]),
-  };
+  const wall = wallClockOf(m, 7);
   if (!isValidWallClock(wall)) return undefined;
   const offsetMinutes = m[8] === undefined ? 0 : (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10]));
   return new Date(wallClockToEpochMsUtc(wall) - offsetMinutes * 60000);
@@ -33,15 +31,7 @@ const SCHEDULE_TIME = /^\s*(\d{1,4})\/(\d{1,2})\/(\d{1,2}) (\d{1,2}):(\d{1,2}):(
 export function parseScheduleWallClock(text: string): WallClock | undefined {
   const m = SCHEDULE_TIME.exec(text);
   if (!m) return undefined;
-  const wall: WallClock = {
-    year: Number(m[1]),
-    month: Number(m[2]),
-    day: Number(m[3]),
-    hour: Number(m[4]),
-    minute: Number(m[5]),
-    second: Number(m[6]),
-    millisecond: 0,
-  };
+  const wall = wallClockOf(m, 6);
   return isValidWallClock(wall) ? wall : undefined;
 }
 
@@ -71,28 +61,12 @@ export function parseTagAttributeDate(text: string | undefined): Date | undefine
   if (text === undefined || text.trim() === '') return undefined;
   const atlas = /^(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)\.(\d+)Z/.exec(text);
   if (atlas) {
-    const wall: WallClock = {
-      year: Number(atlas[1]),
-      month: Number(atlas[2]),
-      day: Number(atlas[3]),
-      hour: Number(atlas[4]),
-      minute: Number(atlas[5]),
-      second: Number(atlas[6]),
-      millisecond: Number(atlas[7]),
-    };
+    const wall = wallClockOf(atlas, 7);
     if (isValidWallClock(wall) && wall.millisecond <= 999) return new Date(wallClockToEpochMsUtc(wall));
   }
   const ranger = /^(\d+)\/(\d+)\/(\d+)/.exec(text);
   if (ranger) {
-    const wall: WallClock = {
-      year: Number(ranger[1]),
-      month: Number(ranger[2]),
-      day: Number(ranger[3]),
-      hour: 0,
-      minute: 0,
-      second: 0,
-      millisecond: 0,
-    };
+    const wall = wallClockOf(ranger, 3);
     if (isValidWallClock(wall)) return new Date(wallClockToEpochMsUtc(wall));
   }
   return undefined;
