@@ -225,11 +225,7 @@ export class PolicyEngine {
   }
 
   private evaluateTagAccess(ctx: AccessEval, repo: Repository, tags: readonly TagForEval[], result: AccessResult): void {
-    const candidates: { policy: PolicyEvaluator; tag: TagForEval }[] = [];
-    for (const tag of tags) {
-      if (!this.tagApplies(tag, ctx.ev.accessTime)) continue;
-      for (const policy of repo.forTag(tag.type, 0)) candidates.push({ policy, tag });
-    }
+    const candidates = this.tagCandidates(repo, tags, ctx.ev.accessTime, 0);
     candidates.sort((a, b) => compareForAccess(a.policy, b.policy));
 
     for (const { policy, tag } of candidates) {
@@ -340,10 +336,8 @@ export class PolicyEngine {
     const out: AccessInfo = { allowedUsers: new Set(), allowedGroups: new Set(), deniedUsers: new Set(), deniedGroups: new Set() };
     const repos = this.reposFor(req, accessType);
     if (repos.tag)
-      for (const tag of tags) {
-        if (!this.tagApplies(tag, ev.accessTime)) continue;
-        for (const policy of repos.tag.forTag(tag.type, 0)) policy.collectAccessInfo(forTag(ev, tag), accessType, tag.matchType, out);
-      }
+      for (const { policy, tag } of this.tagCandidates(repos.tag, tags, ev.accessTime, 0))
+        policy.collectAccessInfo(forTag(ev, tag), accessType, tag.matchType, out);
     for (const policy of repos.resource.candidates(ev, 0)) {
       const t = policy.matchType(ev);
       if (t !== 'NONE') policy.collectAccessInfo(ev, accessType, t, out);
@@ -419,11 +413,7 @@ export class PolicyEngine {
     let winner: { policy: PolicyEvaluator; value: T } | null = null;
 
     if (repos.tag && tags.length > 0) {
-      const candidates: { policy: PolicyEvaluator; tag: TagForEval }[] = [];
-      for (const tag of tags) {
-        if (!this.tagApplies(tag, ev.accessTime)) continue;
-        for (const policy of repos.tag.forTag(tag.type, policyType)) candidates.push({ policy, tag });
-      }
+      const candidates = this.tagCandidates(repos.tag, tags, ev.accessTime, policyType);
       candidates.sort((a, b) =>
         policyType === 1
           ? MATCH_TYPE_ORDER[a.tag.matchType] - MATCH_TYPE_ORDER[b.tag.matchType] || b.policy.priority - a.policy.priority || compareNames(a.policy, b.policy)
@@ -522,6 +512,16 @@ export class PolicyEngine {
     if (req.tags) return req.tags;
     if (!this.tags) return [];
     return this.tags.tagsFor(req.resource, isAny || req.resourceMatchingScope === 'SELF_OR_DESCENDANTS', req.user, req.ownerUser, req.resourceElementMatchingScopes);
+  }
+
+  /** Tag policies reached through the request's tags that are valid at `at`, each with its tag. */
+  private tagCandidates(repo: Repository, tags: readonly TagForEval[], at: Date, policyType: 0 | 1 | 2): { policy: PolicyEvaluator; tag: TagForEval }[] {
+    const out: { policy: PolicyEvaluator; tag: TagForEval }[] = [];
+    for (const tag of tags) {
+      if (!this.tagApplies(tag, at)) continue;
+      for (const policy of repo.forTag(tag.type, policyType)) out.push({ policy, tag });
+    }
+    return out;
   }
 
   private tagApplies(tag: TagForEval, at: Date): boolean {
