@@ -11,7 +11,6 @@ import { tagEnricherDriver } from './tagEnricher.js';
 import { inlinePoliciesDriver } from './inlinePolicies.js';
 import { polarisDriver } from './polaris.js';
 import { authzEmbeddedDriver } from './authzEmbedded.js';
-// --- import further drivers above this line ---
 
 export const drivers: readonly Driver[] = [
   resourceMatcherDriver,
@@ -25,5 +24,4 @@ export const drivers: readonly Driver[] = [
   inlinePoliciesDriver,
   polarisDriver,
   authzEmbeddedDriver,
-  // --- list further drivers above this line ---
 ];

@@ -25,7 +25,6 @@ const SKIPS: Record<string, Record<string, string>> = {
   'policyevaluator/test_inline_policies_ozone.json': {
     '*': 'TestInlinePolicyEvaluator: inline policies (RangerInlinePolicy carried by the request: grantor, mode, grants) are evaluated by RangerBasePlugin around the engine; lakegate has no inline-policy support yet',
   },
-  // --- add entries above this line (one block per fixture file) ---
 };
 
 export function skipReason(file: string, caseName: string): string | undefined {
