@@ -39,6 +39,19 @@ export class StaticCatalog implements Catalog {
   }
 }
 
+/** A table of an attached DuckDB database, read by its qualified name. */
+export function duckDbTable(database: string, schema: string, name: string, columns: CatalogColumn[] = []): CatalogTable {
+  return {
+    schema,
+    name,
+    columns,
+    resource: { database: schema, table: name },
+    scan: () => ({
+      RangeVar: { catalogname: database, schemaname: schema, relname: name, inh: true, relpersistence: 'p' },
+    }),
+  };
+}
+
 /**
  * Read the attached data catalog once (duckdb_schemas/tables/columns). DuckDB
  * gives every column `is_nullable` and its type as text (DECIMAL(10,2)).
@@ -65,7 +78,7 @@ export async function loadDuckDbCatalog(conn: DuckDBConnection, database: string
     const key = `${schema}.${String(r['table_name'])}`;
     let t = tables.get(key);
     if (!t) {
-      t = { schema, name: String(r['table_name']), columns: [] };
+      t = duckDbTable(database, schema, String(r['table_name']));
       tables.set(key, t);
     }
     t.columns.push({ name: String(r['column_name']), duckType: String(r['data_type']), nullable: r['is_nullable'] === true });

@@ -28,6 +28,11 @@ import { dataRowText, textField } from './textResult.js';
 export interface PlanContext {
   database: string;
   user: string;
+  /** Ranger roles and groups of the session's identity: the data gate decides with them. */
+  roles: readonly string[];
+  groups: readonly string[];
+  /** The session's bearer token for the catalog (Keycloak logins); undefined for local users. */
+  accessToken?: () => string;
   searchPath: string[];
   settings(name: string): string | undefined;
   backendPid: number;
@@ -37,11 +42,17 @@ export interface QueryPlan {
   /** DuckDB SQL, produced from the checked and rewritten tree only. */
   sql: string;
   explain: boolean;
+  /**
+   * False once what the plan folded in has changed (policy version, the
+   * table's catalog entry past its TTL): the statement is planned again
+   * before its next Bind, never run on a stale plan.
+   */
+  valid(): boolean;
 }
 
-/** sql/ + catalog/ behind one call: check, resolve, rewrite, print. */
+/** sql/ + catalog/ + policy/ behind one call: check, resolve, gate, rewrite, print. */
 export interface QueryPlanner {
-  plan(stmt: ParsedStatement, ctx: PlanContext): QueryPlan;
+  plan(stmt: ParsedStatement, ctx: PlanContext): Promise<QueryPlan>;
 }
 
 
@@ -130,6 +141,8 @@ export class QueryStatement {
   private base: Shape | null = null;
   /** Scale-specific shapes for numeric parameters, by their scales. */
   private readonly byScales = new Map<string, Shape>();
+  /** The plan behind `base`, kept to see when it goes stale. */
+  private basePlan: QueryPlan | null = null;
   private numericParams = new Set<number>();
   private casts = new Map<number, ParamCast>();
 
@@ -142,7 +155,8 @@ export class QueryStatement {
 
   /** Plan and prepare, learning parameter and column types; nothing runs. */
   async describe(conn: DuckDBConnection): Promise<void> {
-    if (this.base) return;
+    if (this.base && this.basePlan?.valid() !== false) return;
+    this.forgetShapes();
     this.numericParams = numericCastParams(this.stmt.node);
     for (const n of this.numericParams) this.casts.set(n, { type: 'numeric', typmods: [NUMERIC_PRECISION, 0] });
     let { plan, prepared } = await this.planAndPrepare(conn, this.casts);
@@ -162,15 +176,24 @@ export class QueryStatement {
       ({ plan, prepared } = await this.planAndPrepare(conn, this.casts));
     }
     this.explain = plan.explain;
+    this.basePlan = plan;
     this.base = this.shapeOf(plan, prepared, conn);
     this.paramOids = this.base.paramTypes.map((t, i) =>
       this.numericParams.has(i + 1) ? NUMERIC_OID : this.clientOids[i] || pgTypeOf(t).oid,
     );
   }
 
+  /** A stale plan's prepared forms must not run again: drop them all. */
+  private forgetShapes(): void {
+    this.base = null;
+    this.basePlan = null;
+    this.byScales.clear();
+    this.casts = new Map();
+  }
+
   private async planAndPrepare(conn: DuckDBConnection, casts: Map<number, ParamCast>) {
     const node = casts.size > 0 ? castParams(this.stmt.node, casts) : this.stmt.node;
-    const plan = this.planner.plan(casts.size > 0 ? { ...this.stmt, node } : this.stmt, this.ctx);
+    const plan = await this.planner.plan(casts.size > 0 ? { ...this.stmt, node } : this.stmt, this.ctx);
     return { plan, prepared: await conn.prepare(plan.sql) };
   }
 

@@ -270,6 +270,9 @@ export class Session implements QuerySession {
       prepared.query = new QueryStatement(stmt, paramOids, this.deps.planner, {
         database: this.database,
         user: this.user,
+        roles: this.deps.identity.roles,
+        groups: this.deps.identity.groups,
+        ...(this.deps.identity.credential ? { accessToken: () => this.deps.identity.credential!.accessToken() } : {}),
         searchPath: this.settings.searchPath(this.user),
         settings: (n) => {
           try {

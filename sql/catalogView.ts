@@ -3,17 +3,43 @@
  * it (catalog/catalog.ts `Catalog` extends it); it lives here because sql/
  * may not import catalog/.
  */
+import type { PgNode } from './walk.js';
+
 export interface CatalogColumn {
   name: string;
   /** DuckDB type as DuckDB prints it, e.g. DECIMAL(10,2): sql/pgTypes.ts maps it */
   duckType: string;
   nullable: boolean;
+  /** Iceberg field id, where the table has them (tags follow the field, not the name) */
+  fieldId?: number;
+}
+
+/** The table in the query service's policy terms (Ranger hive service type). */
+export interface PolicyResource {
+  /** the namespace path, levels joined with '.' */
+  database: string;
+  table: string;
 }
 
 export interface CatalogTable {
   schema: string;
   name: string;
   columns: CatalogColumn[];
+  /** Which Ranger resource governs this table's rows and columns (the data gate). */
+  resource: PolicyResource;
+  /**
+   * The stored rows as the engine reads them: a FROM item without an alias
+   * (a qualified RangeVar, or a RangeFunction over iceberg_scan). Built by the
+   * catalog and trusted; only the data gate's derived table may contain it.
+   * Returns a fresh tree each call.
+   */
+  scan(): PgNode;
+  /**
+   * Column name → tags, when the table carries its own (Iceberg property).
+   * undefined: this catalog does not know (the data gate asks its configured
+   * tag source); null: the tags could not be read (fail closed: no rows).
+   */
+  columnTags?: Readonly<Record<string, readonly string[]>> | null;
 }
 
 export interface RelationCatalog {

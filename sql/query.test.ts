@@ -7,7 +7,13 @@ const catalog: RelationCatalog = {
   listSchemas: () => ['public', 'sales'],
   getTable: (schema, name) =>
     schema === 'sales' && name === 'orders'
-      ? { schema, name, columns: [{ name: 'id', duckType: 'INTEGER', nullable: true }] }
+      ? {
+          schema,
+          name,
+          columns: [{ name: 'id', duckType: 'INTEGER', nullable: true }],
+          resource: { database: schema, table: name },
+          scan: () => ({ RangeVar: { catalogname: 'demo', schemaname: schema, relname: name, inh: true, relpersistence: 'p' } }),
+        }
       : undefined,
 };
 
