@@ -10,7 +10,7 @@ import pino from 'pino';
 import { createInterface } from 'node:readline';
 import { makeVerifier } from '../protocol/scram.js';
 import { addUser, setPassword } from '../server/usersFileEdit.js';
-import { parseConfig, type Config } from '../server/config.js';
+import { ConfigSchema, parseConfig, type Config } from '../server/config.js';
 import { demoConfig, DEMO_DATABASE, DEMO_USERS } from '../server/demo.js';
 import { createPlanner } from '../server/planner.js';
 import { startGateway } from '../server/gateway.js';
@@ -26,6 +26,16 @@ const USAGE = `usage:
   lakegate hash-password PASSWORD     print a SCRAM-SHA-256 verifier for the users file
   lakegate version`;
 
+/**
+ * Every DuckDB call (prepare, execute, fetch) holds a thread of libuv's pool
+ * until it returns; with the default four, four long statements would stall
+ * every other session, logins included. One thread per possible session, set
+ * before the pool starts (an operator's own UV_THREADPOOL_SIZE wins).
+ */
+function sizeThreadPool(maxConnections: number): void {
+  process.env['UV_THREADPOOL_SIZE'] ??= String(Math.min(1024, maxConnections + 8));
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -38,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
           'data-dir': { type: 'string', default: join(homedir(), '.lakegate', 'demo') },
         },
       });
+      sizeThreadPool(ConfigSchema.shape.maxConnections.parse(undefined));
       const config = await demoConfig({ host: values.host!, port: Number(values.port), dataDir: values['data-dir']! });
       await run(config, true);
       return -1;
@@ -45,7 +56,9 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const { values } = parseArgs({ args: rest, options: { config: { type: 'string' } } });
       if (!values.config) throw new Error('serve needs --config FILE');
-      await run(loadConfig(values.config), false);
+      const config = loadConfig(values.config);
+      sizeThreadPool(config.maxConnections);
+      await run(config, false);
       return -1;
     }
     case 'check-config': {
@@ -110,11 +123,18 @@ async function run(config: Config, demo: boolean): Promise<void> {
     console.log(`  psql "host=${server.host} port=${server.port} dbname=${DEMO_DATABASE} user=alice"`);
   }
   console.log(`lakegate listening on ${server.host}:${server.port}`);
-  const stop = () => {
+  let stopping = false;
+  const stop = (signal: string) => {
+    // A second signal while shutting down: leave at once.
+    if (stopping) process.exit(1);
+    stopping = true;
+    log.info({ event: 'shutdown', signal }, 'shutting down: no new connections, running statements stopped, sessions ended with 57P01');
+    // Bounded even if the engine does not let go: the configured grace, then a little for closing.
+    setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5000).unref();
     server.close().finally(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main(process.argv.slice(2)).then(

@@ -74,7 +74,7 @@ export function macroStatements(owner: string): string[] {
     m(`${INTERNAL_MACROS.modulo}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a % b END`),
     // PostgreSQL's limit on a built string (1 GB less the header), with its words; the error() also keeps
     // a huge constant repeat() from being folded at prepare time, where no interrupt reaches it.
-    m(`${INTERNAL_MACROS.repeat}(s, n) AS CASE WHEN n > 0 AND octet_length(s) > 0 AND n > 1073741819 // octet_length(s)
+    m(`${INTERNAL_MACROS.repeat}(s, n) AS CASE WHEN n > 0 AND strlen(s) > 0 AND n > 1073741819 // strlen(s)
         THEN error('requested length too large') ELSE repeat(s, greatest(n, 0)) END`),
     m(`${INTERNAL_MACROS.lpad}(s, n) AS CASE WHEN n > 268435454 THEN error('requested length too large') ELSE lpad(s, greatest(n, 0), ' ') END,
        (s, n, f) AS CASE WHEN n > 268435454 THEN error('requested length too large') ELSE lpad(s, greatest(n, 0), f) END`),

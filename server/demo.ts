@@ -55,6 +55,7 @@ export async function demoConfig(opts: { host: string; port: number; dataDir: st
     port: opts.port,
     databases: { [DEMO_DATABASE]: file },
     usersFile: join(demoAssetDir(), 'users.json'),
+    serverSecretFile: join(opts.dataDir, 'lakegate.secret'),
     ranger: { source: { kind: 'local', path: join(demoAssetDir(), 'ranger'), serviceName: DEMO_RANGER_SERVICE } },
   });
 }

@@ -8,8 +8,12 @@ import type { Config } from './config.js';
 import { Engine } from './engine.js';
 import { startServer, type RunningServer } from './listener.js';
 import type { QueryPlanner } from './query.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { totalmem, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { LocalUsers } from './users.js';
-import { randomBytes } from 'node:crypto';
+import { loadServerSecret } from './serverSecret.js';
+import { StatementParser } from './statementParser.js';
 import type { IdentityProvider } from './identity/identity.js';
 import { KeycloakIdentityProvider } from './identity/keycloak.js';
 import { LocalIdentityProvider } from './identity/local.js';
@@ -20,30 +24,52 @@ import { startPolicies } from './policies.js';
 /** Builds the planner on the privileged connection, before the engine is locked. */
 export type PlannerFactory = (admin: DuckDBConnection, config: Config) => Promise<QueryPlanner>;
 
+/** DuckDB's memory_limit unless configured: half of the machine, leaving room for the gateway itself. */
+export const defaultMemoryLimit = (): string => `${Math.max(256, Math.floor(totalmem() / 2 / 2 ** 20))}MiB`;
+
 export async function startGateway(config: Config, log: Logger, makePlanner: PlannerFactory): Promise<RunningServer> {
   const policies = await startPolicies(config.ranger, log);
   const roles = rangerRoles(() => policies.current()?.roleStore ?? null);
   const throttle = new LoginThrottle(config.throttle);
   const identity: IdentityProvider = config.keycloak
     ? new KeycloakIdentityProvider(config.keycloak, roles, throttle, log.child({ component: 'keycloak' }))
-    : new LocalIdentityProvider(LocalUsers.load(config.usersFile!), config.localAuth, roles, throttle, randomBytes(32), log);
+    : new LocalIdentityProvider(
+        LocalUsers.load(config.usersFile!),
+        config.localAuth,
+        roles,
+        throttle,
+        loadServerSecret(config.serverSecretFile ?? join(dirname(config.usersFile!), 'lakegate.secret')),
+        log,
+      );
   let planner: QueryPlanner | null = null;
+  // A spill folder of our own unless configured, removed again at shutdown.
+  const spill = config.engine.tempDirectory ? null : mkdtempSync(join(tmpdir(), 'lakegate-spill-'));
   const engine = await Engine.start({
     databases: config.databases,
     threads: config.engine.threads,
-    memoryLimit: config.engine.memoryLimit,
+    memoryLimit: config.engine.memoryLimit ?? defaultMemoryLimit(),
+    tempDirectory: config.engine.tempDirectory ?? spill!,
+    maxTempDirectorySize: config.engine.maxTempDirectorySize,
     prepare: async (admin) => {
       planner = await makePlanner(admin, config);
     },
   });
-  const server = await startServer({ config, engine, planner: planner!, identity, log });
+  const parser = new StatementParser({
+    limits: { maxNodes: config.limits.maxStatementNodes, maxDepth: config.limits.maxStatementDepth },
+    maxStatementBytes: config.limits.maxStatementBytes,
+    inlineChars: 8192,
+    workers: config.limits.parseWorkers,
+  });
+  const server = await startServer({ config, engine, planner: planner!, parser, identity, log });
   return {
     ...server,
     close: async () => {
       await server.close();
       await identity.close();
       policies.stop();
+      await parser.close();
       engine.close();
+      if (spill) rmSync(spill, { recursive: true, force: true });
     },
   };
 }

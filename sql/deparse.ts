@@ -121,43 +121,35 @@ function typeNames(v: unknown): unknown[] | undefined {
 /**
  * The first path where the re-parsed tree differs from the authorized one,
  * ignoring what printing cannot preserve (source locations, pg_catalog on
- * built-in type names). Iterative, allocation-light: it runs on every statement.
+ * built-in type names). It runs on every statement, so it allocates nothing
+ * unless it finds a difference; recursion is bounded by sql/limits.ts's depth.
  */
-function firstDifference(reparsed: unknown, authorized: unknown): string | undefined {
-  const stack: [unknown, unknown, string, string | undefined][] = [[reparsed, authorized, '', undefined]];
-  while (stack.length > 0) {
-    const [a, b, path, key] = stack.pop()!;
-    if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b)) return path || '(root)';
-    if (typeof a !== 'object' || a === null || b === null) {
-      if (a !== b) return path || '(root)';
-      continue;
+function firstDifference(a: unknown, b: unknown, key?: string): string | undefined {
+  if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b)) return '';
+  if (typeof a !== 'object' || a === null || b === null) return a === b ? undefined : '';
+  if (Array.isArray(a)) {
+    const aa = key === 'names' ? typeNames(a)! : a;
+    const bb = key === 'names' ? typeNames(b)! : (b as unknown[]);
+    if (aa.length !== bb.length) return '/length';
+    for (let i = 0; i < aa.length; i++) {
+      const d = firstDifference(aa[i], bb[i]);
+      if (d !== undefined) return `/${i}${d}`;
     }
-    if (Array.isArray(a)) {
-      const bb = b as unknown[];
-      let aa = a;
-      let bl = bb;
-      if (key === 'names') {
-        aa = typeNames(a) ?? a;
-        bl = typeNames(bb) ?? bb;
-      }
-      if (aa.length !== bl.length) return `${path}/length`;
-      for (let i = aa.length - 1; i >= 0; i--) stack.push([aa[i], bl[i], `${path}/${i}`, undefined]);
-      continue;
-    }
-    const ao = a as Fields;
-    const bo = b as Fields;
-    let counted = 0;
-    for (const k in ao) {
-      if (LOCATION_KEYS.has(k) || ao[k] === undefined) continue;
-      counted++;
-      if (bo[k] === undefined) return `${path}/${k}`;
-      // names inside a TypeName: compare without a leading pg_catalog
-      stack.push([ao[k], bo[k], `${path}/${k}`, k === 'names' && key === 'typeName' ? 'names' : undefined]);
-    }
-    for (const k in bo) if (!LOCATION_KEYS.has(k) && bo[k] !== undefined) counted--;
-    if (counted !== 0) return `${path}/(keys)`;
+    return undefined;
   }
-  return undefined;
+  const ao = a as Fields;
+  const bo = b as Fields;
+  let counted = 0;
+  for (const k in ao) {
+    if (LOCATION_KEYS.has(k) || ao[k] === undefined) continue;
+    counted++;
+    if (bo[k] === undefined) return `/${k}`;
+    // names inside a TypeName: compared without a leading pg_catalog
+    const d = firstDifference(ao[k], bo[k], k === 'names' && key === 'typeName' ? 'names' : k);
+    if (d !== undefined) return `/${k}${d}`;
+  }
+  for (const k in bo) if (!LOCATION_KEYS.has(k) && bo[k] !== undefined) counted--;
+  return counted === 0 ? undefined : '/(keys)';
 }
 
 /** Nodes DuckDB's binder may see once macros are expanded (sql/limits.ts). */
@@ -189,9 +181,9 @@ export function toDuckDbSql(root: PgNode): string {
   }
   const stmts = reparsed.stmts ?? [];
   const diff = stmts.length === 1 ? firstDifference(stmts[0]!.stmt, root) : '(statement count)';
-  if (diff) {
+  if (diff !== undefined) {
     // Never hand DuckDB text whose meaning differs from what was authorized; where it differs is for the log only.
-    throw new SqlError('0A000', 'this statement cannot be translated safely', undefined, { internal: `re-parsed tree differs at ${diff}` });
+    throw new SqlError('0A000', 'this statement cannot be translated safely', undefined, { internal: `re-parsed tree differs at ${diff || '(root)'}` });
   }
   return sql;
 }

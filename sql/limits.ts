@@ -41,6 +41,12 @@ export interface TreeMeasure {
   maybeTruncatedIdentifier: boolean;
 }
 
+type Fields = Record<string, unknown>;
+const fieldsOf = (n: unknown, kind: string): Fields | undefined => {
+  const f = (n as Record<string, unknown> | null | undefined)?.[kind];
+  return typeof f === 'object' && f !== null ? (f as Fields) : undefined;
+};
+
 const isWrapper = (o: Record<string, unknown>): boolean => {
   let key: string | undefined;
   let n = 0;
@@ -66,7 +72,8 @@ const tooMany = (nodes: number, max: number): SqlError =>
 
 /**
  * Count the nodes and the nesting of a parse tree (a node is an object that
- * is not a `{ Kind: … }` wrapper) and refuse past the limits. Iterative.
+ * is not a `{ Kind: … }` wrapper) and refuse past the limits, and past
+ * PostgreSQL's own limits on the shape. Iterative.
  */
 export function checkTree(root: unknown, limits: TreeLimits): TreeMeasure {
   const values: unknown[] = [root];
@@ -88,7 +95,9 @@ export function checkTree(root: unknown, limits: TreeLimits): TreeMeasure {
       continue;
     }
     const o = v as Record<string, unknown>;
-    const depth = isWrapper(o) ? d : d + 1;
+    const wrapper = isWrapper(o);
+    if (wrapper) checkPostgresNode(o);
+    const depth = wrapper ? d : d + 1;
     if (depth !== d) {
       if (++nodes > limits.maxNodes) throw tooMany(nodes, limits.maxNodes);
       if (depth > limits.maxDepth) throw tooDeep(limits.maxDepth);
@@ -108,45 +117,25 @@ export function checkTree(root: unknown, limits: TreeLimits): TreeMeasure {
   return { nodes, depth: deepest, maybeTruncatedIdentifier: maybeTruncated };
 }
 
-type Fields = Record<string, unknown>;
-const fieldsOf = (n: unknown, kind: string): Fields | undefined => {
-  const f = (n as Record<string, unknown> | null | undefined)?.[kind];
-  return typeof f === 'object' && f !== null ? (f as Fields) : undefined;
-};
-
 /**
  * PostgreSQL's own limits on a statement's shape, with its SQLSTATEs and texts:
  * target lists (54011), function arguments (54023), array dimensions (54000).
- * Checked on the user's tree, before `*` is expanded (the engine's column
- * count is checked again once it is known).
+ * Checked on the user's tree, node by node as checkTree meets them, before
+ * `*` is expanded (the engine's column count is checked again once known).
  */
-export function checkPostgresLimits(root: unknown): void {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      for (const x of v) if (typeof x === 'object' && x !== null) stack.push(x);
-      continue;
-    }
-    const o = v as Fields;
-    const select = fieldsOf(o, 'SelectStmt');
-    if (select && Array.isArray(select['targetList']) && select['targetList'].length > PG_MAX_TARGET_ENTRIES) {
-      throw tooManyColumns();
-    }
-    const call = fieldsOf(o, 'FuncCall');
-    if (call && Array.isArray(call['args']) && call['args'].length > PG_MAX_FUNCTION_ARGS) {
-      throw new SqlError('54023', `cannot pass more than ${PG_MAX_FUNCTION_ARGS} arguments to a function`, pos(call['location']));
-    }
-    const array = fieldsOf(o, 'A_ArrayExpr');
-    if (array) checkArrayDimensions(o);
-    const typeName = fieldsOf(o, 'TypeName') ?? (o['typeName'] as Fields | undefined);
-    const bounds = typeName?.['arrayBounds'];
-    if (Array.isArray(bounds) && bounds.length > PG_MAX_ARRAY_DIMENSIONS) throw tooManyDimensions(bounds.length);
-    for (const k in o) {
-      const x = o[k];
-      if (typeof x === 'object' && x !== null) stack.push(x);
-    }
+function checkPostgresNode(o: Fields): void {
+  const select = fieldsOf(o, 'SelectStmt');
+  if (select && Array.isArray(select['targetList']) && select['targetList'].length > PG_MAX_TARGET_ENTRIES) {
+    throw tooManyColumns();
   }
+  const call = fieldsOf(o, 'FuncCall');
+  if (call && Array.isArray(call['args']) && call['args'].length > PG_MAX_FUNCTION_ARGS) {
+    throw new SqlError('54023', `cannot pass more than ${PG_MAX_FUNCTION_ARGS} arguments to a function`, pos(call['location']));
+  }
+  if (fieldsOf(o, 'A_ArrayExpr')) checkArrayDimensions(o);
+  const cast = fieldsOf(o, 'TypeCast');
+  const bounds = (cast?.['typeName'] as Fields | undefined)?.['arrayBounds'] ?? fieldsOf(o, 'TypeName')?.['arrayBounds'];
+  if (Array.isArray(bounds) && bounds.length > PG_MAX_ARRAY_DIMENSIONS) throw tooManyDimensions(bounds.length);
 }
 
 export const tooManyColumns = (): SqlError => new SqlError('54011', `target lists can have at most ${PG_MAX_TARGET_ENTRIES} entries`);

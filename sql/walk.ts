@@ -31,10 +31,15 @@ const isObject = (x: unknown): x is Fields => typeof x === 'object' && x !== nul
 /** Kind of a wrapped node: exactly one key, starting upper-case, holding an object. */
 export function nodeKind(x: unknown): string | undefined {
   if (!isObject(x)) return undefined;
-  const keys = Object.keys(x);
-  if (keys.length !== 1) return undefined;
-  const k = keys[0]!;
-  return /^[A-Z]/.test(k) && isObject(x[k]) ? k : undefined;
+  // Runs for every object of every walk: no key array, no regular expression.
+  let k: string | undefined;
+  for (const key in x) {
+    if (k !== undefined) return undefined;
+    k = key;
+  }
+  if (k === undefined) return undefined;
+  const c = k.charCodeAt(0);
+  return c >= 65 && c <= 90 && isObject(x[k]) ? k : undefined;
 }
 
 /**
@@ -74,12 +79,13 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
   const path: PathStep[] = [];
   const visitValue = (value: unknown, holderKind: string | undefined, key: string | undefined): void => {
     if (Array.isArray(value)) {
-      value.forEach((item, i) => {
-        const last = path[path.length - 1];
+      const last = path[path.length - 1];
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
+        if (typeof item !== 'object' || item === null) continue;
         if (last) last.index = i;
         visitValue(item, holderKind, key);
-      });
-      const last = path[path.length - 1];
+      }
       if (last) delete last.index;
       return;
     }
@@ -111,7 +117,7 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
     visitFields(value, inlineKind);
   };
   const visitFields = (holder: Fields, kind: string | undefined): void => {
-    for (const key of Object.keys(holder)) {
+    for (const key in holder) {
       const v = holder[key];
       if (typeof v !== 'object' || v === null) continue;
       path.push({ holder, kind, key });
@@ -155,3 +161,20 @@ export const strConst = (sval: string | null): PgNode =>
 export const intConst = (ival: number): PgNode =>
   ival === 0 ? { A_Const: { ival: {} } } : { A_Const: { ival: { ival } } };
 export const boolConst = (b: boolean): PgNode => ({ A_Const: { boolval: b ? { boolval: true } : {} } });
+
+/**
+ * A deep copy of a parse tree (plain JSON: objects, arrays, strings, numbers,
+ * booleans). Faster than structuredClone on these trees; recursion is bounded
+ * by sql/limits.ts's depth limit.
+ */
+export function cloneTree<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneTree(value[i]);
+    return out as T;
+  }
+  const out: Fields = {};
+  for (const k in value as Fields) out[k] = cloneTree((value as Fields)[k]);
+  return out as T;
+}

@@ -24,7 +24,11 @@ function putInt32(buf: Uint8Array, at: number, v: number): void {
  * `formats` follows Bind's result-format rule: empty = all text, one entry =
  * that format for every column, else one per column.
  */
-export function createRowEncoder(types: DuckDBType[], formats: (0 | 1)[], ctx: FormatContext): RowEncoder {
+/**
+ * `maxRowBytes`: the largest DataRow (53200 beyond, before the memory is taken;
+ * PostgreSQL's own bound is 1 GB less one byte).
+ */
+export function createRowEncoder(types: DuckDBType[], formats: (0 | 1)[], ctx: FormatContext, maxRowBytes = 0x3fffffff): RowEncoder {
   if (formats.length > 1 && formats.length !== types.length) {
     // PostgreSQL reports this as an ERROR (08P01), not FATAL: the session survives.
     throw new PgError(SqlState.protocolViolation, `bind message has ${formats.length} result formats but query has ${types.length} columns`);
@@ -39,11 +43,17 @@ export function createRowEncoder(types: DuckDBType[], formats: (0 | 1)[], ctx: F
   const n = codecs.length;
 
   return {
-    encodeChunk(chunk: DuckDBDataChunk, out: MessageWriter, from: number, to: number): void {
+    encodeChunk(chunk: DuckDBDataChunk, out: MessageWriter, from: number, to: number, pauseAtBytes = Infinity): number {
       const count = chunk.rowCount;
       for (let c = 0; c < n; c++) codecs[c]!.load(columnVector(chunk, c), count);
       for (let row = from; row < to; row++) {
-        out.ensure(7 + 4 * n);
+        out.startBound(maxRowBytes);
+        try {
+          out.ensure(7 + 4 * n);
+        } catch (e) {
+          out.abandonBound();
+          throw e;
+        }
         const start = out.pos;
         let buf = out.buf;
         buf[start] = 68; // 'D'
@@ -65,12 +75,26 @@ export function createRowEncoder(types: DuckDBType[], formats: (0 | 1)[], ctx: F
             continue;
           }
           out.pos = lenAt + 4;
-          if (binary[c]) codec.binary(out, row);
-          else codec.text(out, row);
+          try {
+            if (binary[c]) codec.binary(out, row);
+            else codec.text(out, row);
+          } catch (e) {
+            // A row that would pass the bound is dropped whole; the rows before it stay.
+            out.abandonBound();
+            throw e;
+          }
           putInt32(out.buf, lenAt, out.pos - lenAt - 4);
         }
         putInt32(out.buf, start + 1, out.pos - start - 1);
+        try {
+          out.endBound();
+        } catch (e) {
+          out.abandonBound();
+          throw e;
+        }
+        if (out.pos >= pauseAtBytes) return row + 1;
       }
+      return to;
     },
   };
 }
