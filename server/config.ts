@@ -39,7 +39,7 @@ const LimitsSchema = z.object({
   /** Longest query text, in UTF-8 bytes (54000 beyond). */
   maxStatementBytes: z.number().int().min(1024).default(1024 * 1024),
   /** Most parse-tree nodes in one query message (54001 beyond). */
-  maxStatementNodes: z.number().int().min(100).default(20_000),
+  maxStatementNodes: z.number().int().min(100).default(10_000),
   /** Deepest nesting of a statement: operators, subqueries, UNION arms (54001 beyond). */
   maxStatementDepth: z.number().int().min(16).max(2000).default(256),
   /** Named prepared statements per session (54000 beyond). */

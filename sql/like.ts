@@ -82,14 +82,18 @@ export function constantLike(text: unknown, pattern: string, escape: string | nu
  * character is refused first, outside the translation, so the translation
  * itself stays foldable (a parameter's pattern is translated once, not per row).
  */
-export function runtimeLike(text: unknown, pattern: unknown, escape: string | null, caseInsensitive: boolean): PgNode {
+/** `x::text`: the engine must know a parameter is text even inside a macro's lambda. */
+const asText = (n: unknown): PgNode => ({ TypeCast: { arg: n, typeName: { names: [strNode('text')], typemod: -1 } } });
+
+export function runtimeLike(text: unknown, rawPattern: unknown, escape: string | null, caseInsensitive: boolean): PgNode {
+  const pattern = asText(rawPattern);
   const e = escape === null ? null : literal(escape);
   const tokens = e === null ? '(?s).' : `(?s)${e}.|.`;
   // `||`, not concat(): a NULL pattern must give NULL, as LIKE does.
   const translated: PgNode = {
     A_Expr: { kind: 'AEXPR_OP', name: [strNode('||')], lexpr: strConst(flags(caseInsensitive)), rexpr: macro(INTERNAL_MACROS.likeRegex, [pattern, strConst(tokens)]) },
   };
-  const match = builtin('regexp_full_match', [text, translated]);
+  const match = builtin('regexp_full_match', [(text as PgNode | undefined)?.['ParamRef'] ? asText(text) : text, translated]);
   if (e === null) return match;
   const endsInEscape = builtin('regexp_matches', [structuredClone(pattern), strConst(`(^|[^${e}])(${e}${e})*${e}$`)]);
   return {

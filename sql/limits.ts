@@ -23,7 +23,7 @@ export interface TreeLimits {
  * work one statement can cause on the event loop and in DuckDB's binder stays
  * in the tens of milliseconds: see README, "Limits".
  */
-export const DEFAULT_TREE_LIMITS: TreeLimits = { maxNodes: 50_000, maxDepth: 256 };
+export const DEFAULT_TREE_LIMITS: TreeLimits = { maxNodes: 10_000, maxDepth: 256 };
 
 /** PostgreSQL's own limits, reported with its SQLSTATEs and words. */
 export const PG_MAX_TARGET_ENTRIES = 1664;
@@ -163,51 +163,30 @@ function checkArrayDimensions(node: unknown): void {
  * on the final tree, post-order, with an explicit stack.
  */
 export function expandedSize(root: unknown, copies: number, cap: number): number {
-  // Post-order: visit children first, remembering each frame's sum and multiplier.
-  type Frame = { children: unknown[]; next: number; sum: number; factor: number[] | number };
-  const sizeOfLeafless = (v: unknown): Frame => {
-    const children: unknown[] = [];
-    let factor: number[] | number = 1;
-    let own = 0;
+  // Recursive: the tree's depth is already bounded by checkTree. Returns early once past the cap.
+  const size = (v: unknown): number => {
     if (Array.isArray(v)) {
-      for (const x of v) if (typeof x === 'object' && x !== null) children.push(x);
-    } else {
-      const o = v as Fields;
-      own = isWrapper(o) ? 0 : 1;
-      const call = fieldsOf(o, 'FuncCall');
-      const fn = call?.['funcname'];
+      let sum = 0;
+      for (const x of v) if (typeof x === 'object' && x !== null && (sum += size(x)) > cap) return sum;
+      return sum;
+    }
+    const o = v as Fields;
+    const call = fieldsOf(o, 'FuncCall');
+    if (call) {
+      const fn = call['funcname'];
       const macro = Array.isArray(fn) && fn.length === 3 && fieldsOf(fn[0], 'String')?.['sval'] === EMULATION_DB;
-      if (macro && Array.isArray(call!['args'])) {
-        const args = call!['args'] as unknown[];
-        for (const a of args) children.push(a);
-        factor = args.map(() => copies);
-      } else {
-        for (const k in o) {
-          const x = o[k];
-          if (typeof x === 'object' && x !== null) children.push(x);
-        }
+      if (macro) {
+        let sum = 1;
+        for (const a of (call['args'] ?? []) as unknown[]) if (typeof a === 'object' && a !== null && (sum += copies * size(a)) > cap) return sum;
+        return sum;
       }
     }
-    return { children, next: 0, sum: own, factor };
+    let sum = isWrapper(o) ? 0 : 1;
+    for (const k in o) {
+      const x = o[k];
+      if (typeof x === 'object' && x !== null && (sum += size(x)) > cap) return sum;
+    }
+    return sum;
   };
-  const stack: Frame[] = [sizeOfLeafless(root)];
-  let result = 0;
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    if (top.next < top.children.length) {
-      stack.push(sizeOfLeafless(top.children[top.next++]));
-      continue;
-    }
-    stack.pop();
-    const size = top.sum;
-    if (size > cap) return size;
-    const parent = stack[stack.length - 1];
-    if (!parent) {
-      result = size;
-      break;
-    }
-    const f = typeof parent.factor === 'number' ? parent.factor : parent.factor[parent.next - 1]!;
-    parent.sum += f * size;
-  }
-  return result;
+  return size(root);
 }

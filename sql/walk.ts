@@ -65,6 +65,18 @@ const INLINE_KINDS: Readonly<Record<string, string | null>> = {
   'A_Const.bsval': null,
 };
 
+/** INLINE_KINDS as lookups that build no strings: holder kind → key → kind, and `*.key` → kind. */
+const INLINE_BY_HOLDER = new Map<string, Map<string, string | null>>();
+const INLINE_ANY_HOLDER = new Map<string, string | null>();
+for (const [k, v] of Object.entries(INLINE_KINDS)) {
+  const [holder, key] = k.split('.') as [string, string];
+  if (holder === '*') INLINE_ANY_HOLDER.set(key, v);
+  else {
+    if (!INLINE_BY_HOLDER.has(holder)) INLINE_BY_HOLDER.set(holder, new Map());
+    INLINE_BY_HOLDER.get(holder)!.set(key, v);
+  }
+}
+
 /** Kind reported for an unwrapped object the walker has no type for; authorization refuses it. */
 export const unknownInline = (holderKind: string | undefined, key: string | undefined): string =>
   `unknown field ${holderKind ?? '?'}.${key ?? '?'}`;
@@ -86,7 +98,8 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
         if (last) last.index = i;
         visitValue(item, holderKind, key);
       }
-      if (last) delete last.index;
+      // Reset, not deleted: deleting a property would send every path step to slow dictionary mode.
+      if (last) last.index = undefined;
       return;
     }
     if (!isObject(value)) return;
@@ -94,6 +107,11 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
     if (kind) {
       const fields = value[kind]!;
       if (visitor({ kind, node: value as PgNode, fields, path }) === false) return;
+      // Untouched (the usual case): straight on to the children.
+      if (value[kind] === fields) {
+        visitFields(fields, kind);
+        return;
+      }
       // The visitor may have replaced the node in place: visit what is there now.
       let current = kind;
       for (let guard = 0; guard < 8; guard++) {
@@ -108,8 +126,8 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
       if (k3) visitFields(value[k3]!, k3);
       return;
     }
-    const exact = `${holderKind}.${key}`;
-    const typed = exact in INLINE_KINDS ? INLINE_KINDS[exact] : INLINE_KINDS[`*.${key}`];
+    const exact = INLINE_BY_HOLDER.get(holderKind ?? '')?.get(key ?? '');
+    const typed = exact !== undefined ? exact : INLINE_ANY_HOLDER.get(key ?? '');
     if (typed === null) return visitFields(value, undefined);
     if (typed === undefined && Object.keys(value).length === 0) return;
     const inlineKind = typed ?? unknownInline(holderKind, key);
@@ -120,7 +138,7 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
     for (const key in holder) {
       const v = holder[key];
       if (typeof v !== 'object' || v === null) continue;
-      path.push({ holder, kind, key });
+      path.push({ holder, kind, key, index: undefined });
       visitValue(v, kind, key);
       path.pop();
     }
