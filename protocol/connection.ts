@@ -238,8 +238,11 @@ export class PgConnection<I> {
       if (!body) return null;
       // One NUL, at the end: a password cut short at an inner NUL would be checked as a different one.
       if (body.indexOf(0) !== body.length - 1) throw PgError.protocol('invalid password packet size');
-      // An empty password is checked like any other, so it costs the same time and counts for throttling.
-      identity = await plan.verify(new FrameReader(body).cstring());
+      // An empty password is checked like any other, so it costs the same time and counts for throttling;
+      // it is then refused in PostgreSQL's words.
+      const password = new FrameReader(body).cstring();
+      identity = await plan.verify(password);
+      if (password === '') throw new PgError(SqlState.invalidPassword, 'empty password returned by client', { severity: 'FATAL' });
     } else {
       const outcome = await this.scram(plan.verifier, plan.identity);
       if (outcome === undefined) return null;

@@ -86,11 +86,10 @@ export class ScramExchange {
     const m = /^([nyp])(=[^,]*)?,([^,]*),(.*)$/s.exec(clientFirst);
     if (!m) throw malformed();
     if (m[1] === 'p' || m[2] !== undefined) {
-      throw new PgError(
-        SqlState.protocolViolation,
-        'The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message includes channel binding data.',
-        { severity: 'FATAL' },
-      );
+      throw new PgError(SqlState.protocolViolation, 'malformed SCRAM message', {
+        severity: 'FATAL',
+        detail: 'The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message includes channel binding data.',
+      });
     }
     // PostgreSQL supports no authorization identity: a= is refused, whatever it names.
     if (m[3] !== '') {

@@ -51,7 +51,15 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<RealPostgres> {
+export interface PostgresOptions {
+  /**
+   * TCP logins check a password with this method (the postgres user's password
+   * is `password`); default: trust. Unix-socket logins stay trusted.
+   */
+  hostAuth?: { method: 'scram-sha-256' | 'password'; password: string };
+}
+
+export async function startPostgres(opts: PostgresOptions = {}): Promise<RealPostgres> {
   const bin = findBinDir();
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'lakegate-pg-'));
@@ -74,7 +82,14 @@ export async function startPostgres(): Promise<RealPostgres> {
   const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
 
   try {
-    run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    const auth = ['-A', 'trust'];
+    if (opts.hostAuth) {
+      const pwfile = join(dir, 'pwfile');
+      writeFileSync(pwfile, `${opts.hostAuth.password}\n`);
+      if (asRoot) chownSync(pwfile, uid, gid);
+      auth.splice(0, 2, '--auth-local=trust', `--auth-host=${opts.hostAuth.method}`, `--pwfile=${pwfile}`);
+    }
+    run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', ...auth, '-E', 'UTF8', '--locale=C', '--no-sync']);
     // The free port can be taken between probing and binding (parallel test workers): retry.
     let port = 0;
     for (let attempt = 1; ; attempt++) {
@@ -90,6 +105,8 @@ export async function startPostgres(): Promise<RealPostgres> {
         'max_connections = 20',
         "timezone = 'UTC'",
         "datestyle = 'ISO, MDY'",
+        // cleartext `password` logins need the stored password in a verifier PostgreSQL can check
+        "password_encryption = 'scram-sha-256'",
       ].join('\n');
       const confPath = join(data, 'postgresql.auto.conf');
       writeFileSync(confPath, conf + '\n');
