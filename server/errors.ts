@@ -98,7 +98,8 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Binder Error: Referenced column "([^"]+)" not found/, (m) => e(SqlState.undefinedColumn, `column "${m[1]}" does not exist`, true)],
   [/^Binder Error: Referenced table "([^"]+)" not found/, (m) => e(SqlState.undefinedTable, `missing FROM-clause entry for table "${m[1]}"`, true)],
   [/^Binder Error: Ambiguous reference to column name "([^"]+)"/, (m) => e(SqlState.ambiguousColumn, `column reference "${m[1]}" is ambiguous`, true)],
-  [/^Binder Error: column "([^"]+)" must appear in the GROUP BY clause/, (m) => e(SqlState.groupingError, `column "${m[1]}" must appear in the GROUP BY clause or be used in an aggregate function`, true)],
+  // PostgreSQL qualifies the column (t.a); the engine does not say with what.
+  [/^Binder Error: column "([^"]+)" must appear in the GROUP BY clause/, (m) => e(SqlState.groupingError, `column "${m[1]}" must appear in the GROUP BY clause or be used in an aggregate function`)],
   [/^Binder Error: No function matches the given name and argument types '([^(']+)\(([^)']*)\)'/, (m) => ({ error: missingFunction(m[1]!, m[2]!), exact: true })],
   [/^Catalog Error: Scalar Function with name "?([A-Za-z0-9_.]+)"? does not exist/, (m) => ({ error: missingFunction(m[1]!, ''), exact: true })],
   [/^Binder Error: Could not choose a best candidate function for the function call "([^(]+)\(([^)]*)\)"/, (m) => {
@@ -111,7 +112,10 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Binder Error: Cannot concatenate types (.+?) and (.+?) - /, (m) => e(SqlState.undefinedFunction, `operator does not exist: ${pgType(m[1]!)} || ${pgType(m[2]!)}`, true)],
   [/^Binder Error: ORDER term out of range/, () => e(SqlState.invalidColumnReference, 'ORDER BY position is not in select list')],
   [/^Binder Error: interval cannot be 0/, () => e(SqlState.invalidParameterValue, 'step size cannot equal zero', true)],
-  [/^Invalid Input Error: Invalid UTF8 Codepoint/, () => e(SqlState.programLimitExceeded, 'requested character not valid for encoding: UTF8')],
+  [/^Invalid Input Error: Invalid UTF8 Codepoint (-?\d+)/, (m) =>
+    m[1]!.startsWith('-')
+      ? e(SqlState.invalidParameterValue, 'character number must be positive', true)
+      : e(SqlState.programLimitExceeded, `requested character too large for encoding${quoted(m[1])}`)],
   [/^Invalid Input Error: (?:missing |unexpected |invalid |bad |trailing |no argument for repetition operator|invalid escape)/, () => e(SqlState.invalidRegularExpression, 'invalid regular expression')],
   [/^Out of Memory Error/, () => e(SqlState.outOfMemory, 'out of memory')],
   [/^INTERRUPT Error/, () => e(SqlState.queryCanceled, 'canceling statement due to user request', true)],
