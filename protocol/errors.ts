@@ -46,6 +46,7 @@ export const SqlState = {
   invalidEscapeSequence: '22025',
   nameTooLong: '42622',
   datatypeMismatch: '42804',
+  cannotCoerce: '42846',
   indeterminateDatatype: '42P18',
   undefinedParameter: '42P02',
   queryCanceled: '57014',

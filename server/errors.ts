@@ -53,8 +53,9 @@ function pgType(duck: string): string {
 }
 
 /** `f(VARCHAR, INTEGER_LITERAL)` → the function or operator PostgreSQL would name. */
-function missingFunction(name: string, args: string): PgError {
-  const types = args.split(/,\s*/).filter((a) => a !== '').map(pgType);
+function missingFunction(name: string, args: string | null): PgError {
+  // null: the engine did not say which argument types it got
+  const types = args === null ? ['…'] : args.split(/,\s*/).filter((a) => a !== '').map(pgType);
   const short = name.split('.').pop()!;
   const internal = INTERNAL_MACRO_DISPLAY[short];
   const operator = internal?.startsWith('operator ') ? internal.slice(9) : /^[^A-Za-z_]+$/.test(short) ? short : null;
@@ -87,6 +88,8 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Conversion Error: Could not convert string '([^]*)' to ([A-Z0-9_ ]+)/, (m) => e(SqlState.invalidTextRepresentation, `invalid input syntax for type ${pgType(m[2]!)}${quoted(m[1])}`)],
   [/^Conversion Error: Type \S+ with value .* can't be cast because the value is out of range for the destination type ([A-Z0-9_]+)/, (m) => e(SqlState.numericValueOutOfRange, `${pgType(m[1]!)} out of range`, true)],
   [/^Conversion Error: Could not cast value .* to ([A-Z0-9_]+)/, (m) => e(SqlState.numericValueOutOfRange, `${pgType(m[1]!)} out of range`)],
+  [/^Conversion Error: Type \S+ with value '([^]*)' can't be cast to the destination type ([A-Z0-9_ ]+)/, (m) => e(SqlState.invalidTextRepresentation, `invalid input syntax for type ${pgType(m[2]!)}${quoted(m[1])}`)],
+  [/^Conversion Error: Unimplemented type for cast \((.+?) -> (.+?)\)/, (m) => e(SqlState.cannotCoerce, `cannot cast type ${pgType(m[1]!)} to ${pgType(m[2]!)}`, true)],
   [/^Out of Range Error: Overflow in \w+ of ([A-Z0-9_]+)/, (m) => e(SqlState.numericValueOutOfRange, `${pgType(m[1]!)} out of range`, true)],
   [/^Out of Range Error: cannot take logarithm of zero/, () => e(SqlState.invalidArgumentForLogarithm, 'cannot take logarithm of zero', true)],
   [/^Out of Range Error: cannot take logarithm of a negative number/, () => e(SqlState.invalidArgumentForLogarithm, 'cannot take logarithm of a negative number', true)],
@@ -101,7 +104,7 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   // PostgreSQL qualifies the column (t.a); the engine does not say with what.
   [/^Binder Error: column "([^"]+)" must appear in the GROUP BY clause/, (m) => e(SqlState.groupingError, `column "${m[1]}" must appear in the GROUP BY clause or be used in an aggregate function`)],
   [/^Binder Error: No function matches the given name and argument types '([^(']+)\(([^)']*)\)'/, (m) => ({ error: missingFunction(m[1]!, m[2]!), exact: true })],
-  [/^Catalog Error: Scalar Function with name "?([A-Za-z0-9_.]+)"? does not exist/, (m) => ({ error: missingFunction(m[1]!, ''), exact: true })],
+  [/^Catalog Error: Scalar Function with name "?([A-Za-z0-9_.]+)"? does not exist/, (m) => ({ error: missingFunction(m[1]!, null), exact: true })],
   [/^Binder Error: Could not choose a best candidate function for the function call "([^(]+)\(([^)]*)\)"/, (m) => {
     const types = m[2]!.split(/,\s*/).map(pgType);
     const short = m[1]!.split('.').pop()!;
@@ -109,6 +112,10 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
     return e(SqlState.ambiguousFunction, what);
   }],
   [/^Binder Error: Cannot compare values of type (.+?) and type (.+?) - /, (m) => e(SqlState.undefinedFunction, `operator does not exist for types ${pgType(m[1]!)} and ${pgType(m[2]!)}`)],
+  [/^Binder Error: Cannot mix values of type (.+?) and (.+?) in (CASE|COALESCE|UNION|IN)\b/, (m) =>
+    e(SqlState.datatypeMismatch, `${m[3]} types ${pgType(m[1]!)} and ${pgType(m[2]!)} cannot be matched`, true)],
+  [/^Binder Error: Cannot deduce template type '\w+' in function: 'list_value'/, () => e(SqlState.datatypeMismatch, 'ARRAY types cannot be matched')],
+  [/^Binder Error: Macro ([A-Za-z0-9_.]+)\(\) does not support the supplied arguments/, (m) => ({ error: missingFunction(m[1]!, null), exact: false })],
   [/^Binder Error: Cannot concatenate types (.+?) and (.+?) - /, (m) => e(SqlState.undefinedFunction, `operator does not exist: ${pgType(m[1]!)} || ${pgType(m[2]!)}`, true)],
   [/^Binder Error: ORDER term out of range/, () => e(SqlState.invalidColumnReference, 'ORDER BY position is not in select list')],
   [/^Binder Error: interval cannot be 0/, () => e(SqlState.invalidParameterValue, 'step size cannot equal zero', true)],
