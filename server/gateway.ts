@@ -6,7 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { Engine } from './engine.js';
-import { startServer, type RunningServer } from './listener.js';
+import { LARGE_STATEMENT_CHARS, startServer, type RunningServer } from './listener.js';
 import type { QueryPlanner } from './query.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { totalmem, tmpdir } from 'node:os';
@@ -57,7 +57,7 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
   const parser = new StatementParser({
     limits: { maxNodes: config.limits.maxStatementNodes, maxDepth: config.limits.maxStatementDepth },
     maxStatementBytes: config.limits.maxStatementBytes,
-    inlineChars: 8192,
+    inlineChars: LARGE_STATEMENT_CHARS,
     workers: config.limits.parseWorkers,
   });
   const server = await startServer({ config, engine, planner: planner!, parser, identity, log });

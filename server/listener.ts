@@ -17,8 +17,12 @@ import type { Config } from './config.js';
 import type { Engine } from './engine.js';
 import type { Identity, IdentityProvider } from './identity/identity.js';
 import type { QueryPlanner } from './query.js';
+import { HeavyLane } from './heavyLane.js';
 import { Session } from './session.js';
 import type { StatementParser } from './statementParser.js';
+
+/** Statements longer than this are parsed in a worker and planned in the heavy lane (server/heavyLane.ts). */
+export const LARGE_STATEMENT_CHARS = 8192;
 
 export interface ServerDeps {
   config: Config;
@@ -52,6 +56,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   const { config, log } = deps;
   const sessions = new Map<number, Session>();
   const sockets = new Set<Socket>();
+  const heavyLane = new HeavyLane();
   const connections = new Map<PgConnection<Identity>, Promise<void>>();
   /** Connections per client address that have not finished logging in. */
   const pendingLogins = new Map<string, number>();
@@ -97,6 +102,8 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         secretKey: randomBytes(4).readInt32BE(0),
         maxOpenCursors: config.maxOpenCursorsPerSession,
         parser: deps.parser,
+        heavyLane,
+        largeStatementChars: LARGE_STATEMENT_CHARS,
         limits: config.limits,
         onInternalError: (e, ref) => log.warn({ err: e, pid: processId, user: identity.user, ref }, 'statement failed'),
         onEnd: () => sessions.delete(processId),

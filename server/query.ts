@@ -190,6 +190,11 @@ export class QueryStatement {
     );
   }
 
+  /** Planned and prepared, with a plan that is still valid (binding will not plan again). */
+  isDescribed(): boolean {
+    return this.base !== null && this.basePlan?.valid() !== false && this.numericParams.size === 0;
+  }
+
   /** A stale plan's prepared forms must not run again: drop them all. */
   private forgetShapes(): void {
     this.base = null;

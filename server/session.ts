@@ -13,6 +13,7 @@ import type { ParsedStatement } from '../sql/parse.js';
 import { applySet, show } from './commands.js';
 import type { Limits } from './config.js';
 import type { Engine } from './engine.js';
+import type { HeavyLane } from './heavyLane.js';
 import { toPgError, type ErrorLog } from './errors.js';
 import type { Identity } from './identity/identity.js';
 import { QueryStatement, type Portal, type QueryPlanner } from './query.js';
@@ -33,6 +34,9 @@ export interface SessionDeps {
   /** Bound on open cursors (suspended portals), each holding a DuckDB connection. */
   maxOpenCursors: number;
   parser: StatementParser;
+  /** Large statements (over `largeStatementChars`) are planned through it, one at a time. */
+  heavyLane: HeavyLane;
+  largeStatementChars: number;
   limits: Pick<Limits, 'maxPreparedStatements' | 'maxPortals' | 'maxRowBytes'>;
   /** What the client is not told about a failure, under the reference it is given. */
   onInternalError: ErrorLog;
@@ -190,7 +194,7 @@ export class Session implements QuerySession {
     if (prepared.query) {
       const conn = await this.connection();
       const run = this.statement();
-      await run.inEngine(conn, () => prepared.query!.describe(conn, () => run.check()));
+      await this.planning(prepared, () => run.inEngine(conn, () => prepared.query!.describe(conn, () => run.check())));
     }
     if (name === '') this.statements.delete('');
     this.statements.set(name, prepared);
@@ -361,9 +365,17 @@ export class Session implements QuerySession {
   private async bindQuery(prepared: Prepared, req: BindRequest): Promise<Portal> {
     const conn = await this.connection();
     const run = this.statement();
-    return run.inEngine(conn, () =>
-      prepared.query!.bind(conn, req, { timeZone: this.settings.get('TimeZone') }, this.deps.limits.maxRowBytes, () => run.check()),
+    return this.planning(prepared, () =>
+      run.inEngine(conn, () =>
+        prepared.query!.bind(conn, req, { timeZone: this.settings.get('TimeZone') }, this.deps.limits.maxRowBytes, () => run.check()),
+      ),
     );
+  }
+
+  /** Work that may plan the statement: a large statement takes its turn in the heavy lane. */
+  private planning<T>(prepared: Prepared, work: () => Promise<T>): Promise<T> {
+    if (prepared.text.length <= this.deps.largeStatementChars || prepared.query?.isDescribed()) return work();
+    return this.deps.heavyLane.run(work, this.statement().signal);
   }
 
   /** Returns true when the portal has no more rows. */

@@ -5,6 +5,8 @@
  *
  *   node tests/support/hostileFlood.mjs HOST PORT SECONDS [SESSIONS]
  *
+ * (user, password and database: FLOOD_USER, FLOOD_PASSWORD, FLOOD_DATABASE;
+ * default alice / alice / demo, the demo's)
  * Each session loops over the statements of issue 11 that stalled or
  * exhausted the gateway: exponential LIKE / ILIKE, long constant chains,
  * a 2 MB IN list, ARRAY[ nested 600 deep, nested divisions, 3,000 UNION ALL
@@ -21,7 +23,7 @@ if (!host || !port || !seconds) {
 
 const list = (n) => Array.from({ length: n }, (_, i) => i).join(',');
 const plus = (n) => `select ${Array(n).fill('1').join('+')}`;
-export const ATTACKS = [
+const ATTACKS = [
   "select repeat('a', 40) like '%a%a%a%a%a%a%a%a%a%a%b'",
   "select repeat('ab', 100000) ilike '%a%b%a%b%a%b%a%b%a%b%c'",
   plus(900),
@@ -38,7 +40,14 @@ const errors = {};
 const bad = [];
 
 async function session() {
-  const c = new pg.Client({ host, port: Number(port), user: 'alice', password: 'alice', database: 'demo' });
+  const env = process.env;
+  const c = new pg.Client({
+    host,
+    port: Number(port),
+    user: env.FLOOD_USER ?? 'alice',
+    password: env.FLOOD_PASSWORD ?? 'alice',
+    database: env.FLOOD_DATABASE ?? 'demo',
+  });
   c.on('error', () => undefined);
   await c.connect();
   for (let i = 0; Date.now() < until; i++) {
