@@ -8,34 +8,27 @@
  */
 import net from 'node:net';
 import pg from 'pg';
-import { startServe, type ServedGateway } from '../support/lakegateServe.js';
-import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
+import type { ServedGateway } from '../support/lakegateServe.js';
 import { RawConn, fe, parseError, type BackendMessage } from '../support/wire.js';
-import { connected, expectClean, failure, ping, sleep } from './support.js';
+import { expectClean, failure, ping, sleep, startPair, type Pair } from './support.js';
 
+let pair: Pair;
 let g: ServedGateway;
-let reference: RealPostgres;
 let theirs: pg.Client;
 let ours: pg.Client;
 const raws: RawConn[] = [];
 
 beforeAll(async () => {
-  g = await startServe({
+  pair = await startPair({
     maxConnections: 20,
     limits: { maxPreparedStatements: 50, maxPortals: 50, maxPendingLoginsPerAddress: 8 },
   });
-  reference = await startPostgres();
-  theirs = new pg.Client({ host: reference.host, port: reference.port, user: 'postgres', database: 'postgres' });
-  await theirs.connect();
-  ours = await connected(g);
+  ({ g, theirs, ours } = pair);
 }, 120000);
 
 afterAll(async () => {
   for (const r of raws) r.close();
-  await ours?.end();
-  await theirs?.end();
-  await reference?.stop();
-  await g?.stop();
+  await pair?.stop();
 });
 
 async function raw(): Promise<RawConn> {

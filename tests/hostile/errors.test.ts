@@ -7,28 +7,21 @@
  * PostgreSQL the test starts sees exactly the same data.
  */
 import pg from 'pg';
-import { startServe, type ServedGateway } from '../support/lakegateServe.js';
-import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
-import { connected, eventually, expectClean, failure } from './support.js';
+import type { ServedGateway } from '../support/lakegateServe.js';
+import { eventually, expectClean, failure, startPair, type Pair } from './support.js';
 
+let pair: Pair;
 let g: ServedGateway;
-let reference: RealPostgres;
 let theirs: pg.Client;
 let ours: pg.Client;
 
 beforeAll(async () => {
-  g = await startServe({});
-  reference = await startPostgres();
-  theirs = new pg.Client({ host: reference.host, port: reference.port, user: 'postgres', database: 'postgres' });
-  await theirs.connect();
-  ours = await connected(g);
+  pair = await startPair();
+  ({ g, theirs, ours } = pair);
 }, 120000);
 
 afterAll(async () => {
-  await ours?.end();
-  await theirs?.end();
-  await reference?.stop();
-  await g?.stop();
+  await pair?.stop();
 });
 
 /** Statements whose error PostgreSQL and lakegate word identically. */

@@ -11,25 +11,14 @@
  */
 import net from 'node:net';
 import { startServe, type ServedGateway } from '../support/lakegateServe.js';
+import { mulberry32 } from '../support/random.js';
 import { RawConn, fe, frame, parseError, type ErrorFields } from '../support/wire.js';
 import { connected, expectClean, ping } from './support.js';
 
 const SEED = Number(process.env['LAKEGATE_FUZZ_SEED'] ?? Date.now() % 1_000_000);
 const SECONDS = Number(process.env['LAKEGATE_FUZZ_SECONDS'] ?? 20);
 
-/** mulberry32: small, seedable, good enough to pick grammar pieces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = rng(SEED);
+const random = mulberry32(SEED);
 const int = (n: number) => Math.floor(random() * n);
 const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
 const chance = (p: number) => random() < p;

@@ -6,28 +6,19 @@
  * translated by the engine), and the booleans compared.
  */
 import pg from 'pg';
-import { startServe, type ServedGateway } from '../support/lakegateServe.js';
-import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
-import { connected } from './support.js';
+import { startPair, type Pair } from './support.js';
 
-let g: ServedGateway;
-let reference: RealPostgres;
+let pair: Pair;
 let theirs: pg.Client;
 let ours: pg.Client;
 
 beforeAll(async () => {
-  g = await startServe({});
-  reference = await startPostgres();
-  theirs = new pg.Client({ host: reference.host, port: reference.port, user: 'postgres', database: 'postgres' });
-  await theirs.connect();
-  ours = await connected(g);
+  pair = await startPair();
+  ({ theirs, ours } = pair);
 }, 120000);
 
 afterAll(async () => {
-  await ours?.end();
-  await theirs?.end();
-  await reference?.stop();
-  await g?.stop();
+  await pair?.stop();
 });
 
 const TEXTS = ['', 'a', 'abc', 'ABC', 'a_c', 'a%c', 'a\\c', 'a.c', 'a(c)', 'x[y]z', 'line1\nline2', 'pg_catalog', 'pgxcatalog', 'äöü', 'ÄÖÜ', '€uro', '𝄞', 'a+b*c?', '^$|{}', "it's"];

@@ -4,7 +4,8 @@
  * a PostgreSQL SQLSTATE and nothing of lakegate's insides in the text.
  */
 import pg from 'pg';
-import type { ServedGateway } from '../support/lakegateServe.js';
+import { startServe, type ServedGateway } from '../support/lakegateServe.js';
+import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
 
 export interface CapturedError {
   code: string;
@@ -73,3 +74,34 @@ export async function eventually(cond: () => boolean | Promise<boolean>, ms: num
 }
 
 export type Gateway = ServedGateway;
+
+/** A served gateway and the real PostgreSQL it is compared with, each with a logged-in client. */
+export interface Pair {
+  g: ServedGateway;
+  reference: RealPostgres;
+  /** alice on the demo database of the gateway */
+  ours: pg.Client;
+  /** postgres on the reference */
+  theirs: pg.Client;
+  stop(): Promise<void>;
+}
+
+export async function startPair(overrides: Record<string, unknown> = {}): Promise<Pair> {
+  const g = await startServe(overrides);
+  const reference = await startPostgres();
+  const theirs = new pg.Client({ host: reference.host, port: reference.port, user: 'postgres', database: 'postgres' });
+  await theirs.connect();
+  const ours = await connected(g);
+  return {
+    g,
+    reference,
+    ours,
+    theirs,
+    stop: async () => {
+      await ours.end();
+      await theirs.end();
+      await reference.stop();
+      await g.stop();
+    },
+  };
+}
