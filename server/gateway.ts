@@ -2,15 +2,15 @@
  * Assemble a running gateway from a configuration: engine (hardened), planner,
  * users, listener.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { totalmem, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { Engine } from './engine.js';
 import { LARGE_STATEMENT_CHARS, startServer, type RunningServer } from './listener.js';
 import type { QueryPlanner } from './query.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { totalmem, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { LocalUsers } from './users.js';
 import { loadServerSecret } from './serverSecret.js';
 import { StatementParser } from './statementParser.js';
