@@ -124,12 +124,15 @@ function typeNames(v: unknown): unknown[] | undefined {
  * built-in type names). It runs on every statement, so it allocates nothing
  * unless it finds a difference; recursion is bounded by sql/limits.ts's depth.
  */
+/** Marks the `names` list of an inline typeName, the one list compared without pg_catalog. */
+const TYPE_NAMES = '\u0000typeNames';
+
 function firstDifference(a: unknown, b: unknown, key?: string): string | undefined {
   if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b)) return '';
   if (typeof a !== 'object' || a === null || b === null) return a === b ? undefined : '';
   if (Array.isArray(a)) {
-    const aa = key === 'names' ? typeNames(a)! : a;
-    const bb = key === 'names' ? typeNames(b)! : (b as unknown[]);
+    const aa = key === TYPE_NAMES ? typeNames(a)! : a;
+    const bb = key === TYPE_NAMES ? typeNames(b)! : (b as unknown[]);
     if (aa.length !== bb.length) return '/length';
     for (let i = 0; i < aa.length; i++) {
       const d = firstDifference(aa[i], bb[i]);
@@ -145,7 +148,7 @@ function firstDifference(a: unknown, b: unknown, key?: string): string | undefin
     counted++;
     if (bo[k] === undefined) return `/${k}`;
     // names inside a TypeName: compared without a leading pg_catalog
-    const d = firstDifference(ao[k], bo[k], k === 'names' && key === 'typeName' ? 'names' : k);
+    const d = firstDifference(ao[k], bo[k], k === 'names' && key === 'typeName' ? TYPE_NAMES : k);
     if (d !== undefined) return `/${k}${d}`;
   }
   for (const k in bo) if (!LOCATION_KEYS.has(k) && bo[k] !== undefined) counted--;

@@ -322,11 +322,22 @@ const LIKE_OPS: Record<string, { caseInsensitive: boolean; negate: boolean }> = 
 
 const negated = (node: PgNode, negate: boolean): PgNode => (negate ? { BoolExpr: { boolop: 'NOT_EXPR', args: [node] } } : node);
 
-/** One `text LIKE pattern` in linear time (sql/like.ts), with PostgreSQL's escape rules. */
-function likeNode(text: unknown, pattern: unknown, escape: string | null, op: { caseInsensitive: boolean; negate: boolean }): PgNode {
+/**
+ * One `text LIKE pattern` in linear time (sql/like.ts), with PostgreSQL's
+ * escape rules. A native LIKE it produces is itself an A_Expr ~~: it goes
+ * into `done`, so this pass leaves it as it is when it meets it again.
+ */
+function likeNode(
+  text: unknown,
+  pattern: unknown,
+  escape: string | null,
+  op: { caseInsensitive: boolean; negate: boolean },
+  done: WeakSet<object>,
+): PgNode {
   const constant = constString(pattern);
   const node =
     constant !== undefined ? constantLike(text, constant, escape, op.caseInsensitive) : runtimeLike(text, pattern, escape, op.caseInsensitive);
+  if (node['A_Expr']) done.add(node['A_Expr']);
   return negated(node, op.negate);
 }
 
@@ -339,7 +350,6 @@ function likeNode(text: unknown, pattern: unknown, escape: string | null, op: { 
 function rewriteLike(v: Visit, op: string, done: WeakSet<object>): boolean {
   const like = LIKE_OPS[op];
   const f = v.fields;
-  // The native LIKE this pass produces is itself an A_Expr ~~: leave it as it is.
   if (done.has(f)) return true;
   const kind = String(f['kind']);
   if (!like) return false;
@@ -347,12 +357,7 @@ function rewriteLike(v: Visit, op: string, done: WeakSet<object>): boolean {
     const items = arrayFromLiteral(f['rexpr']) ?? f['rexpr'];
     const elements = (items as Fields | undefined)?.['A_ArrayExpr'];
     if (!elements) throw new SqlError('0A000', `${kind === 'AEXPR_OP_ANY' ? 'ANY' : 'ALL'} with ${op} over a non-constant array is not supported`, pos(f['location']));
-    const parts = ((elements['elements'] ?? []) as unknown[]).map((p) => {
-      const node = likeNode(structuredClone(f['lexpr']), p, '\\', like);
-      const inner = node['BoolExpr'] ? (node['BoolExpr']['args'] as PgNode[])[0]! : node;
-      if (inner['A_Expr']) done.add(inner['A_Expr']);
-      return node;
-    });
+    const parts = ((elements['elements'] ?? []) as unknown[]).map((p) => likeNode(structuredClone(f['lexpr']), p, '\\', like, done));
     // x LIKE ANY('{}') is false, LIKE ALL('{}') true, as in PostgreSQL.
     const empty = kind === 'AEXPR_OP_ANY' ? boolConst(false) : boolConst(true);
     replaceNode(v.node, parts.length === 0 ? empty : parts.length === 1 ? parts[0]! : { BoolExpr: { boolop: kind === 'AEXPR_OP_ANY' ? 'OR_EXPR' : 'AND_EXPR', args: parts } });
@@ -369,10 +374,7 @@ function rewriteLike(v: Visit, op: string, done: WeakSet<object>): boolean {
     pattern = p;
     escape = escapeChar(text, explicit['location']);
   }
-  const node = likeNode(f['lexpr'], pattern, escape, like);
-  const inner = node['BoolExpr'] ? (node['BoolExpr']['args'] as PgNode[])[0]! : node;
-  if (inner['A_Expr']) done.add(inner['A_Expr']);
-  replaceNode(v.node, node);
+  replaceNode(v.node, likeNode(f['lexpr'], pattern, escape, like, done));
   return true;
 }
 
