@@ -10,7 +10,7 @@ import pino from 'pino';
 import { createInterface } from 'node:readline';
 import { makeVerifier } from '../protocol/scram.js';
 import { addUser, setPassword } from '../server/usersFileEdit.js';
-import { ConfigSchema, parseConfig, type Config } from '../server/config.js';
+import { parseConfig, type Config } from '../server/config.js';
 import { demoConfig, DEMO_DATABASE, DEMO_USERS } from '../server/demo.js';
 import { createPlanner } from '../server/planner.js';
 import { startGateway } from '../server/gateway.js';
@@ -26,16 +26,6 @@ const USAGE = `usage:
   lakegate hash-password PASSWORD     print a SCRAM-SHA-256 verifier for the users file
   lakegate version`;
 
-/**
- * Every DuckDB call (prepare, execute, fetch) holds a thread of libuv's pool
- * until it returns; with the default four, four long statements would stall
- * every other session, logins included. One thread per possible session, set
- * before the pool starts (an operator's own UV_THREADPOOL_SIZE wins).
- */
-function sizeThreadPool(maxConnections: number): void {
-  process.env['UV_THREADPOOL_SIZE'] ??= String(Math.min(1024, maxConnections + 8));
-}
-
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -48,7 +38,6 @@ async function main(argv: string[]): Promise<number> {
           'data-dir': { type: 'string', default: join(homedir(), '.lakegate', 'demo') },
         },
       });
-      sizeThreadPool(ConfigSchema.shape.maxConnections.parse(undefined));
       const config = await demoConfig({ host: values.host!, port: Number(values.port), dataDir: values['data-dir']! });
       await run(config, true);
       return -1;
@@ -56,9 +45,7 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const { values } = parseArgs({ args: rest, options: { config: { type: 'string' } } });
       if (!values.config) throw new Error('serve needs --config FILE');
-      const config = loadConfig(values.config);
-      sizeThreadPool(config.maxConnections);
-      await run(config, false);
+      await run(loadConfig(values.config), false);
       return -1;
     }
     case 'check-config': {

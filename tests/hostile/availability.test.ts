@@ -7,6 +7,7 @@
  * thread pool and CPU time are its own and measurable.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -155,6 +156,14 @@ describe('bounded statements: refused quickly with PostgreSQL-style errors', () 
 });
 
 describe('one hostile session does not slow the others', () => {
+  test("DuckDB calls run on libuv's pool sized for every session (maxConnections + 8), not Node's default four", async () => {
+    const c = await connected(g);
+    await ping(c); // the pool starts with the first call that needs it
+    await c.end();
+    const threads = Number(/Threads:\s+(\d+)/.exec(fs.readFileSync(`/proc/${g.pid}/status`, 'utf8'))![1]);
+    expect(threads).toBeGreaterThanOrEqual(208);
+  });
+
   test("bystanders' select 1 p99 stays under 100 ms while a hostile session floods the gateway, and logins go through", async () => {
     const bystanders = await Promise.all([1, 2, 3].map(() => connected(g)));
     // The machine is shared: what the bystanders see without any attack sets the floor of what can be asked.

@@ -39,7 +39,8 @@ export async function startServe(overrides: Record<string, unknown> = {}, opts: 
   const base = await demoConfig({ host: '127.0.0.1', port, dataDir: path.join(dir, 'data') });
   const configFile = path.join(dir, 'config.json');
   fs.writeFileSync(configFile, JSON.stringify({ ...base, port, ...overrides }));
-  const child: ChildProcess = spawn(process.execPath, [LAKEGATE_BIN, 'serve', '--config', configFile], {
+  // Through the package's launcher, as `npx lakegate serve` runs: it sizes libuv's thread pool.
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'lakegate.cjs'), 'serve', '--config', configFile], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '', LAKEGATE_LOG_LEVEL: 'info' },
