@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { TLSSocket, type SecureContext } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import * as be from './backend.js';
-import { PgError, SqlState } from './errors.js';
+import { PgError, SqlState, statementTooLong } from './errors.js';
 import { decodeFrontend, FrameReader, type FrontendMessage } from './frontend.js';
 import { FrameStream } from './framing.js';
 import type { ConnectionHooks, Output, QuerySession, StartupInfo } from './handler.js';
@@ -27,6 +27,8 @@ const OUTPUT_HIGH_WATER = 1024 * 1024;
 
 export interface ConnectionOptions {
   maxMessageBytes: number;
+  /** A Query or Parse whose text is longer is refused (54000) before its bytes are decoded. */
+  maxStatementBytes?: number;
   /** A client must finish startup and authentication within this time (PostgreSQL's authentication_timeout). */
   authTimeoutMs: number;
   tls: SecureContext | null;
@@ -304,6 +306,7 @@ export class PgConnection<I> {
       if (!frame) return;
       let msg: FrontendMessage;
       try {
+        this.checkStatementBytes(frame.type, frame.body);
         msg = decodeFrontend(frame.type, frame.body);
       } catch (e) {
         // A well-framed message with bad content (invalid UTF-8): an ERROR for that message, as PostgreSQL answers it.
@@ -317,6 +320,16 @@ export class PgConnection<I> {
       // after a simple query; mid-batch only when the buffer is large.
       await this.out.maybeFlush();
     }
+  }
+
+  /** A query text over the bound costs nothing more than finding its end: refused before it is decoded or parsed. */
+  private checkStatementBytes(type: number, body: Buffer): void {
+    const max = this.opts.maxStatementBytes;
+    if (max === undefined || body.length <= max || (type !== 0x51 && type !== 0x50)) return;
+    const from = type === 0x50 ? body.indexOf(0) + 1 : 0; // Parse: the statement's name comes first
+    const end = body.indexOf(0, from);
+    const bytes = (end < 0 ? body.length : end) - from;
+    if (bytes > max) throw statementTooLong(bytes, max);
   }
 
   /** Report an error for one message: a simple query or FunctionCall ends with ReadyForQuery, an extended one skips to Sync. */

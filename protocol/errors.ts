@@ -108,3 +108,9 @@ export class PgError extends Error {
     return new PgError(SqlState.syntaxError, message, { position });
   }
 }
+
+/** A query text over the configured bound (lakegate's limits.maxStatementBytes; PostgreSQL has none below 1 GB). */
+export const statementTooLong = (bytes: number, max: number): PgError =>
+  new PgError(SqlState.programLimitExceeded, `statement is too long: ${bytes} bytes, at most ${max} are accepted`, {
+    hint: "Split the statement, or raise lakegate's limits.maxStatementBytes.",
+  });

@@ -9,11 +9,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { Engine } from './engine.js';
-import { LARGE_STATEMENT_CHARS, startServer, type RunningServer } from './listener.js';
+import { startServer, type RunningServer } from './listener.js';
 import type { QueryPlanner } from './query.js';
 import { LocalUsers } from './users.js';
 import { loadServerSecret } from './serverSecret.js';
-import { StatementParser } from './statementParser.js';
+import { INLINE_PARSE_CHARS, StatementParser } from './statementParser.js';
 import type { IdentityProvider } from './identity/identity.js';
 import { KeycloakIdentityProvider } from './identity/keycloak.js';
 import { LocalIdentityProvider } from './identity/local.js';
@@ -57,7 +57,7 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
   const parser = new StatementParser({
     limits: { maxNodes: config.limits.maxStatementNodes, maxDepth: config.limits.maxStatementDepth },
     maxStatementBytes: config.limits.maxStatementBytes,
-    inlineChars: LARGE_STATEMENT_CHARS,
+    inlineChars: INLINE_PARSE_CHARS,
     workers: config.limits.parseWorkers,
   });
   const server = await startServer({ config, engine, planner: planner!, parser, identity, log });

@@ -21,7 +21,7 @@ import { HeavyLane } from './heavyLane.js';
 import { Session } from './session.js';
 import type { StatementParser } from './statementParser.js';
 
-/** Statements longer than this are parsed in a worker and planned in the heavy lane (server/heavyLane.ts). */
+/** Statements longer than this are planned in the heavy lane (server/heavyLane.ts). */
 export const LARGE_STATEMENT_CHARS = 8192;
 
 export interface ServerDeps {
@@ -157,6 +157,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
       },
       {
         maxMessageBytes: config.maxMessageBytes,
+        maxStatementBytes: config.limits.maxStatementBytes,
         authTimeoutMs: config.authTimeoutMs,
         tls,
         onInternalError: (e) => log.error({ err: e }, 'internal error'),

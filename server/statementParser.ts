@@ -6,10 +6,18 @@
  * cancelled or times out ends its worker (terminated, replaced on demand).
  */
 import { Worker } from 'node:worker_threads';
+import { statementTooLong } from '../protocol/errors.js';
 import { SqlError } from '../sql/errors.js';
 import type { TreeLimits } from '../sql/limits.js';
 import { parseStatements, type ParsedStatement } from '../sql/parse.js';
 import type { ParseAnswer, ParseJob } from './parseWorker.js';
+
+/**
+ * Messages up to this many characters are parsed on the event loop (tens of
+ * microseconds); longer ones in a worker. Not more: a short text can still be
+ * a deep tree (900 terms of 1+1+… are 1.8 kB and cost milliseconds to parse).
+ */
+export const INLINE_PARSE_CHARS = 1024;
 
 export interface ParserOptions {
   limits: TreeLimits;
@@ -61,13 +69,7 @@ export class StatementParser {
     // At most 3 bytes per UTF-16 unit: most messages are decided without counting.
     if (text.length * 3 > this.opts.maxStatementBytes) {
       const bytes = Buffer.byteLength(text, 'utf8');
-      if (bytes > this.opts.maxStatementBytes) {
-        return Promise.reject(
-          new SqlError('54000', `statement is too long: ${bytes} bytes, at most ${this.opts.maxStatementBytes} are accepted`, undefined, {
-            hint: "Split the statement, or raise lakegate's limits.maxStatementBytes.",
-          }),
-        );
-      }
+      if (bytes > this.opts.maxStatementBytes) return Promise.reject(statementTooLong(bytes, this.opts.maxStatementBytes));
     }
     if (text.length <= this.opts.inlineChars) {
       try {

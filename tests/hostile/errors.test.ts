@@ -42,6 +42,10 @@ const SAME_TEXT = [
   'select * from generate_series(1, 10, 0)',
   'select chr(-1)',
   "select 'a' like 'x' escape 'ab'",
+  // found by the fuzz: an empty name said "relation \"undefined\"" before
+  "select ''::regclass",
+  "select 'a.'::regclass",
+  `select '""'::regclass`,
 ];
 
 /** Statements where lakegate gives PostgreSQL's SQLSTATE but fewer words (no values: they may come from hidden rows). */
