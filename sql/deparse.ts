@@ -10,7 +10,7 @@ import { parseSync } from 'libpg-query';
 import { deparseSync } from 'pgsql-deparser';
 import { MACRO_ARG_COPIES } from './emulation.js';
 import { SqlError } from './errors.js';
-import { expandedSize } from './limits.js';
+import { checkConstantNesting, expandedSize } from './limits.js';
 import { nodeKind, walk, type Fields, type PgNode } from './walk.js';
 
 export function deparse(node: PgNode): string {
@@ -157,6 +157,8 @@ function firstDifference(a: unknown, b: unknown, key?: string): string | undefin
 
 /** Nodes DuckDB's binder may see once macros are expanded (sql/limits.ts). */
 export const MAX_EXPANDED_NODES = 250_000;
+/** Deepest constant subexpression DuckDB is handed to fold (sql/limits.ts checkConstantNesting). */
+export const MAX_CONSTANT_NESTING = 32;
 
 /** The final step of planning: DuckDB SQL text for a tree that passed every check, verified by re-parsing. */
 export function toDuckDbSql(root: PgNode): string {
@@ -165,6 +167,7 @@ export function toDuckDbSql(root: PgNode): string {
       hint: 'Nest fewer function calls and divisions inside one another.',
     });
   }
+  checkConstantNesting(root, MAX_CONSTANT_NESTING);
   protectDuckDbKeywords(root);
   const undo = quoteRawNames(root);
   let sql: string;

@@ -5,7 +5,7 @@
  */
 import { loadParser } from './parse.js';
 import { parseSync } from 'libpg-query';
-import { checkTree, expandedSize } from './limits.js';
+import { checkConstantNesting, checkTree, expandedSize } from './limits.js';
 import { SqlError } from './errors.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 
@@ -91,5 +91,28 @@ describe('expandedSize', () => {
     let t: unknown = leaf();
     for (let i = 0; i < 60; i++) t = macro(t);
     expect(expandedSize(t, 2, 1000)).toBeGreaterThan(1000);
+  });
+});
+
+describe('checkConstantNesting', () => {
+  const chain = (n: number, leaf = '1') => `select ${Array(n).fill(leaf).join(' + ')}`;
+
+  test('a chain of 32 constants passes, 33 are refused with 54001', () => {
+    expect(() => checkConstantNesting(tree(chain(32)), 32)).not.toThrow();
+    expect(refusal(() => checkConstantNesting(tree(chain(33)), 32))).toMatchObject({
+      code: '54001',
+      message: 'statement is too complex: a constant expression nested more than 32 levels',
+    });
+  });
+
+  test('calls, casts and CASE count as levels of a constant expression; a column or parameter ends it', () => {
+    const nested = (n: number) => `select ${'upper('.repeat(n)}'a'${')'.repeat(n)}::text`;
+    expect(() => checkConstantNesting(tree(nested(30)), 32)).not.toThrow();
+    expect(() => checkConstantNesting(tree(nested(40)), 32)).toThrow(/nested more than 32/);
+    // the same depth over a column or a parameter is not folded, so not refused
+    expect(() => checkConstantNesting(tree(chain(200, 'x')), 32)).not.toThrow();
+    expect(() => checkConstantNesting(tree(`select ${Array(200).fill('$1').join(' || ')}`), 32)).not.toThrow();
+    // a long constant chain inside a non-constant expression is still refused
+    expect(() => checkConstantNesting(tree(`select x + (${chain(40).slice(7)}) from t`), 32)).toThrow(/nested more than 32/);
   });
 });

@@ -119,13 +119,18 @@ test(`random SQL for ${SECONDS} s: the server stays up, a bystander answers, eve
   const until = Date.now() + SECONDS * 1000;
   let statements = 0;
   const slow: number[] = [];
+  const long: string[] = [];
   while (Date.now() < until) {
     const sql = statement();
     const raw = chance(0.05) ? Buffer.concat([Buffer.from(sql), bytes(4)]) : Buffer.from(sql);
     conn.send(frame('Q', raw, Buffer.from([0])));
     statements++;
+    const sentAt = performance.now();
     try {
       const ms = await conn.untilReady(30000);
+      const took = performance.now() - sentAt;
+      // Not an error, but worth seeing: what made one statement take long.
+      if (took > 3000) long.push(`${Math.round(took)} ms ← ${sql.slice(0, 200)}`);
       for (const m of ms) if (m.type === 'E') judge(sql, parseError(m.body));
       // a BEGIN from the token soup must not leave every later statement failing with 25P02
       if (ms[ms.length - 1]!.body[0] !== 0x49) await conn.simple('rollback', 30000);
@@ -142,7 +147,7 @@ test(`random SQL for ${SECONDS} s: the server stays up, a bystander answers, eve
   }
   conn.close();
   // eslint-disable-next-line no-console
-  console.log(`fuzz: ${statements} statements; errors by SQLSTATE ${JSON.stringify(codes)}`);
+  console.log(`fuzz: ${statements} statements; errors by SQLSTATE ${JSON.stringify(codes)}${long.length ? `\nlong statements:\n${long.join('\n')}` : ''}`);
   if (process.env['LAKEGATE_FUZZ_ENGINE_TEXTS']) {
     const texts = new Map<string, number>();
     for (const line of g.output().split('\n')) {
