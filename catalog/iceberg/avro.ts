@@ -120,7 +120,9 @@ function container(type: avro.Type, schema: object, records: unknown[], metadata
   return new Promise((resolve, reject) => {
     const meta: Record<string, Buffer> = {};
     for (const [k, v] of Object.entries(metadata)) meta[k] = Buffer.from(v, 'utf8');
-    const encoder = new avro.streams.BlockEncoder(type, { codec: 'null', metadata: meta, writeHeader: 'auto' });
+    // `metadata` is a BlockEncoder option its type declarations leave out.
+    const options = { codec: 'null', metadata: meta, writeHeader: 'auto' } as unknown as ConstructorParameters<typeof avro.streams.BlockEncoder>[1];
+    const encoder = new avro.streams.BlockEncoder(type, options);
     // The header must carry the schema as written, with its field ids (avsc's own export drops field
     // attributes). avsc writes `_schema` verbatim when set; it is set before the first record.
     const internal = encoder as unknown as { _schema?: object };
