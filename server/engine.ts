@@ -29,6 +29,8 @@ const INSTANCE_CONFIG: Record<string, string> = {
   autoload_known_extensions: 'false',
   allow_community_extensions: 'false',
   allow_unsigned_extensions: 'false',
+  // No secret is ever read from (or written to) ~/.duckdb/stored_secrets.
+  allow_persistent_secrets: 'false',
 };
 
 export class Engine {
