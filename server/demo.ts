@@ -51,7 +51,7 @@ export async function seedDemo(dataDir: string): Promise<{ warehouse: string; sq
     try {
       const conn = await instance.connect();
       const metadata = await writeTable(conn, {
-        location: join(paths.warehouse, 'sales.db', 'orders'),
+        location: join(paths.warehouse, 'sales', 'orders'),
         fields: [
           { id: 1, name: 'id', type: 'int', required: false },
           { id: 2, name: 'ssn', type: 'string', required: false },

@@ -2,7 +2,7 @@
  * Creates a small Iceberg v2 table from a DuckDB query: DuckDB writes the
  * Parquet data file with Iceberg field ids, lakegate writes the manifest, the
  * manifest list and the table metadata, in the directory layout pyiceberg
- * uses (`<warehouse>/<namespace>.db/<table>/{data,metadata}`). For the demo's
+ * uses (`<warehouse>/<namespace>/<table>/{data,metadata}`, pyiceberg 0.12). For the demo's
  * seed only: tables lakegate serves are written by real Iceberg writers.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
