@@ -6,7 +6,7 @@
  */
 import type { CatalogTable, CatalogView } from '../sql/catalogView.js';
 import { candidateSchemas, catalogNeeds, type CatalogNeeds } from '../sql/needs.js';
-import type { Caller } from './iceberg/api.js';
+import type { Caller, StorageCredential } from './iceberg/api.js';
 import type { Catalog } from './catalog.js';
 import type { Entry, Listing, UserCatalog } from './userCatalog.js';
 
@@ -21,12 +21,20 @@ type Found = { kind: 'table'; table: CatalogTable } | { kind: 'view'; view: Cata
 /** Views inside views: a bound on how deep the collection goes (resolve.ts refuses cycles). */
 const MAX_ROUNDS = 16;
 
+/** Where a table read by the statement keeps its files, and the credentials the catalog vended for them. */
+export interface TableStorage {
+  location: string;
+  credentials: StorageCredential[];
+}
+
 export class PlanSnapshot implements Catalog {
   constructor(
     private readonly schemas: string[],
     private readonly found: Map<string, Found>,
     readonly listing: Listing | null,
     readonly expiresAt: number,
+    /** the tables the statement may read (looked up by name) */
+    readonly storage: TableStorage[] = [],
   ) {}
 
   valid(): boolean {
@@ -79,6 +87,7 @@ export async function loadSnapshot(user: UserCatalog, caller: Caller, root: unkn
   let listing: Listing | null = null;
   let work: { needs: CatalogNeeds; searchPath: string[] }[] = [{ needs: catalogNeeds(root), searchPath: ctx.searchPath }];
   const seenViews = new Set<string>();
+  const storage: TableStorage[] = [];
   for (let round = 0; work.length > 0 && round < MAX_ROUNDS; round++) {
     const next: typeof work = [];
     for (const { needs, searchPath } of work) {
@@ -96,6 +105,7 @@ export async function loadSnapshot(user: UserCatalog, caller: Caller, root: unkn
             const t = await user.lookup(caller, schema, rel.name);
             expiresAt = Math.min(expiresAt, t.expiresAt);
             const e: Entry | null = t.value;
+            if (e?.kind === 'table') storage.push({ location: e.loaded.metadata.location, credentials: e.loaded.credentials });
             entry = e === null ? null : e.kind === 'table' ? { kind: 'table', table: e.table } : { kind: 'view', view: e.view };
             found.set(key, entry);
           }
@@ -111,5 +121,5 @@ export async function loadSnapshot(user: UserCatalog, caller: Caller, root: unkn
     work = next;
   }
   const schemas = namespaces.value.map((n) => n.join('.'));
-  return new PlanSnapshot(schemas, found, listing, expiresAt);
+  return new PlanSnapshot(schemas, found, listing, expiresAt, storage);
 }

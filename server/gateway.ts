@@ -19,6 +19,7 @@ import { startPolicies } from './policies.js';
 import { startCatalog } from './catalog.js';
 import { defaultExtensionDirectory, ensureExtensions, type ExtensionName } from './extensions.js';
 import type { PlannerDeps } from './planner.js';
+import { StorageSecrets } from './storage.js';
 
 /** Builds the planner on the privileged connection, before the engine is locked. */
 export type PlannerFactory = (admin: DuckDBConnection, config: Config, deps: PlannerDeps) => Promise<QueryPlanner>;
@@ -40,6 +41,7 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
   const extensionDirectory = config.engine.extensionDirectory ?? defaultExtensionDirectory();
   if (extensions.length > 0) await ensureExtensions(extensionDirectory, extensions, log);
   let planner: QueryPlanner | null = null;
+  let secrets: StorageSecrets | null = null;
   let engine: Engine;
   try {
     engine = await Engine.start({
@@ -50,13 +52,15 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
       extensions,
       allowedDirectories: catalog?.storageRoots ?? [],
       prepare: async (admin) => {
-        planner = await makePlanner(admin, config, { catalog: catalog?.service ?? null });
+        planner = await makePlanner(admin, config, { catalog: catalog?.service ?? null, storage: () => secrets });
       },
     });
   } catch (e) {
     catalog?.stop();
     throw e;
   }
+  // The gateway's own connection for object-store secrets (the catalog vends them per table).
+  if (extensions.includes('httpfs')) secrets = new StorageSecrets(await engine.connect(), config.catalog?.storage, catalog?.storageRoots ?? []);
   const server = await startServer({ config, engine, planner: planner!, identity, log });
   return {
     ...server,

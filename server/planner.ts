@@ -15,17 +15,20 @@ import type { CatalogService } from '../catalog/userCatalog.js';
 import { planQuery } from '../sql/query.js';
 import type { Config } from './config.js';
 import type { PlanContext, QueryPlanner } from './query.js';
+import type { StorageSecrets } from './storage.js';
 
 export interface PlannerDeps {
   /** The Iceberg catalog, when the database is one. */
   catalog: CatalogService | null;
+  /** Object-store secrets (known once the engine runs); null for local warehouses. */
+  storage?: () => StorageSecrets | null;
 }
 
 export async function createPlanner(admin: DuckDBConnection, config: Config, deps: PlannerDeps = { catalog: null }): Promise<QueryPlanner> {
   if (config.catalog && deps.catalog) {
     const database = config.catalog.database;
     await installPgCatalog(admin, { database });
-    return icebergPlanner(deps.catalog);
+    return icebergPlanner(deps.catalog, deps.storage ?? (() => null));
   }
   const databases = Object.keys(config.databases);
   if (databases.length !== 1) {
@@ -48,7 +51,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
   };
 }
 
-function icebergPlanner(service: CatalogService): QueryPlanner {
+function icebergPlanner(service: CatalogService, storage: () => StorageSecrets | null): QueryPlanner {
   return {
     async plan(stmt, ctx: PlanContext) {
       const caller = {
@@ -59,11 +62,15 @@ function icebergPlanner(service: CatalogService): QueryPlanner {
       const snapshot = await loadSnapshot(service.forUser(ctx.user), caller, stmt.node, ctx);
       const plan = planQuery(stmt, { ...ctx, catalog: snapshot });
       const listing = snapshot.listing;
+      const secrets = storage();
       return {
         sql: plan.sql,
         explain: plan.kind === 'explain',
         valid: () => snapshot.valid(),
-        ...(listing ? { setup: (conn: DuckDBConnection) => installUserCatalog(conn, snapshot, listing) } : {}),
+        setup: async (conn: DuckDBConnection) => {
+          if (secrets) for (const t of snapshot.storage) await secrets.ensure(t.location, t.credentials);
+          if (listing) await installUserCatalog(conn, snapshot, listing);
+        },
       };
     },
   };
