@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { CatalogService } from '../../catalog/userCatalog.js';
 import { EmbeddedCatalog } from '../../catalog/iceberg/embedded.js';
@@ -64,6 +65,47 @@ function policies(dir: string): string {
   return out;
 }
 
+/**
+ * Iceberg views as Iceberg's JdbcCatalog stores them (pyiceberg's SqlCatalog has
+ * none): a row with iceberg_type = 'VIEW' pointing at view metadata (format v1).
+ */
+function addViews(dir: string): void {
+  const db = new Database(path.join(dir, 'catalog.db'));
+  // pyiceberg 0.12 creates the V1 schema with iceberg_type itself; an older file gets it as JdbcCatalog migrates.
+  const cols = db.prepare(`SELECT name FROM pragma_table_info('iceberg_tables')`).all() as { name: string }[];
+  if (!cols.some((c) => c.name === 'iceberg_type')) db.exec('ALTER TABLE iceberg_tables ADD COLUMN iceberg_type VARCHAR(5)');
+  const view = (name: string, sql: string, fields: [number, string, string][]) => {
+    const file = path.join(dir, 'warehouse', 'sales', name, 'metadata', '00000-view.metadata.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        'view-uuid': `00000000-0000-0000-0000-00000000000${name.length}`,
+        'format-version': 1,
+        location: path.dirname(path.dirname(file)),
+        'current-version-id': 1,
+        versions: [
+          {
+            'version-id': 1,
+            'timestamp-ms': 1700000000000,
+            'schema-id': 0,
+            summary: { operation: 'create' },
+            representations: [{ type: 'sql', sql, dialect: 'spark' }],
+            'default-namespace': ['sales'],
+          },
+        ],
+        'version-log': [{ 'version-id': 1, 'timestamp-ms': 1700000000000 }],
+        schemas: [{ type: 'struct', 'schema-id': 0, fields: fields.map(([id, n, type]) => ({ id, name: n, type, required: false })) }],
+        properties: {},
+      }),
+    );
+    db.prepare(`INSERT INTO iceberg_tables VALUES ('lake', 'sales', ?, ?, NULL, 'VIEW')`).run(name, file);
+  };
+  view('eu_orders', "SELECT id, amount FROM orders WHERE region = 'EU'", [[1, 'id', 'long'], [2, 'amount', 'decimal(10,2)']]);
+  view('peek_salaries', 'SELECT id, salary FROM hr.salaries', [[1, 'id', 'long'], [2, 'salary', 'long']]);
+  db.close();
+}
+
 beforeAll(async () => {
   await loadParser();
   if (!fs.existsSync(PYTHON)) throw new Error('.venv missing: run scripts/setup-python.sh');
@@ -71,6 +113,7 @@ beforeAll(async () => {
   const written = await run(PYTHON, [path.join(REPO_ROOT, 'tests', 'integration', 'python', 'sql_warehouse.py'), root], { timeoutMs: 120_000 });
   if (written.code !== 0) throw new Error(`sql_warehouse.py failed: ${written.stderr}`);
   tables = JSON.parse(written.stdout);
+  addViews(root);
   const polarisDir = policies(root);
   gw = await startInProcess(() => ({
     catalog: {
@@ -146,6 +189,31 @@ describe('reads equal pyiceberg', () => {
   });
 });
 
+describe('Iceberg views', () => {
+  it('a view reads its base table as the user; the names are the view schema', async () => {
+    const alice = await as('alice');
+    const t = tables['sales.orders']!;
+    const expected = t.scans[t.current]!.filter((r) => r['region'] === 'EU').map((r) => ({ id: r['id'], amount: r['amount'] }));
+    expect(await query(alice, 'SELECT * FROM sales.eu_orders ORDER BY id')).toEqual(expected);
+    expect(await query(alice, "SELECT relkind FROM pg_class WHERE relname = 'eu_orders'")).toEqual([{ relkind: 'v' }]);
+    await alice.end();
+  });
+
+  it('a view is not a security boundary: its base table is gated as the querying user', async () => {
+    const carol = await as('carol');
+    expect(await query(carol, 'SELECT * FROM sales.peek_salaries')).toEqual([{ id: '1', salary: '100000' }]);
+    await carol.end();
+    const alice = await as('alice');
+    // alice may load the view but not hr.salaries: the base table does not exist for her
+    const e = await rejection(alice.query('SELECT * FROM sales.peek_salaries'));
+    expect([e.code, e.message]).toEqual(['42P01', 'relation "hr.salaries" does not exist']);
+    await alice.end();
+    const dave = await as('dave');
+    expect((await rejection(dave.query('SELECT * FROM sales.eu_orders'))).message).toBe('relation "sales.eu_orders" does not exist');
+    await dave.end();
+  });
+});
+
 describe('denied is missing', () => {
   const fields = (e: PgError) => ({ code: e.code, severity: e.severity, message: e.message, position: e.position, detail: (e as { detail?: string }).detail, hint: (e as { hint?: string }).hint });
 
@@ -207,7 +275,7 @@ describe('the catalog emulation shows only what the user may load', () => {
     expect(a).toEqual({
       classes: ['sales.evolved', 'sales.orders'],
       namespaces: ['public', 'sales'],
-      infoTables: ['sales.evolved', 'sales.orders'],
+      infoTables: ['sales.eu_orders', 'sales.evolved', 'sales.orders', 'sales.peek_salaries'],
       infoColumns: ['sales'],
       pgTables: ['sales.evolved', 'sales.orders'],
       attributes: '0',
