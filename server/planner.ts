@@ -54,8 +54,10 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
 function icebergPlanner(service: CatalogService, storage: () => StorageSecrets | null): QueryPlanner {
   return {
     async plan(stmt, ctx: PlanContext) {
+      const signal = ctx.signal?.();
       const caller = {
         user: ctx.user,
+        ...(signal ? { signal } : {}),
         ...(ctx.accessToken ? { token: ctx.accessToken } : {}),
         ...(ctx.renewToken ? { refresh: ctx.renewToken } : {}),
       };

@@ -35,6 +35,8 @@ export interface PlanContext {
   accessToken?: () => string;
   /** Renew the token once after the catalog answered 401; false when it cannot be renewed. */
   renewToken?: () => Promise<boolean>;
+  /** Aborted by cancel or statement_timeout while the statement is being planned. */
+  signal?: () => AbortSignal | undefined;
   searchPath: string[];
   settings(name: string): string | undefined;
   backendPid: number;

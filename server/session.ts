@@ -41,6 +41,8 @@ interface Prepared {
 }
 
 type Running = { conn: DuckDBConnection; reason: 'cancel' | 'timeout' | null };
+/** Planning in progress (catalog calls as the user): cancel and statement_timeout abort it. */
+type Planning = { controller: AbortController; reason: 'cancel' | 'timeout' | null };
 
 export class Session implements QuerySession {
   readonly processId: number;
@@ -52,6 +54,7 @@ export class Session implements QuerySession {
   /** The connection statements run on; a suspended portal takes it with it. */
   private conn: DuckDBConnection | null = null;
   private running: Running | null = null;
+  private planning: Planning | null = null;
   private ended = false;
 
   constructor(private readonly deps: SessionDeps) {
@@ -82,6 +85,10 @@ export class Session implements QuerySession {
 
   /** CancelRequest: interrupt whatever this session is running now. */
   cancel(): void {
+    if (this.planning) {
+      this.planning.reason ??= 'cancel';
+      this.planning.controller.abort();
+    }
     if (!this.running) return;
     this.running.reason ??= 'cancel';
     this.running.conn.interrupt();
@@ -137,7 +144,10 @@ export class Session implements QuerySession {
       // In an aborted block only transaction control can be prepared.
       this.tx.checkNotAborted();
     }
-    if (prepared.query) await prepared.query.describe(await this.connection());
+    if (prepared.query) {
+      const conn = await this.connection();
+      await this.planningBudget(() => prepared.query!.describe(conn));
+    }
     if (name === '') this.statements.delete('');
     this.statements.set(name, prepared);
   }
@@ -272,6 +282,7 @@ export class Session implements QuerySession {
         user: this.user,
         roles: this.deps.identity.roles,
         groups: this.deps.identity.groups,
+        signal: () => this.planning?.controller.signal,
         ...(this.deps.identity.credential
           ? { accessToken: () => this.deps.identity.credential!.accessToken(), renewToken: () => this.deps.identity.credential!.renew() }
           : {}),
@@ -291,7 +302,35 @@ export class Session implements QuerySession {
 
   private async bindQuery(prepared: Prepared, req: BindRequest): Promise<Portal> {
     const conn = await this.connection();
-    return prepared.query!.bind(conn, req, { timeZone: this.settings.get('TimeZone') });
+    return this.planningBudget(() => prepared.query!.bind(conn, req, { timeZone: this.settings.get('TimeZone') }));
+  }
+
+  /** Planning (which may call the catalog) under the same cancel and statement_timeout as running. */
+  private async planningBudget<T>(step: () => Promise<T>): Promise<T> {
+    const planning: Planning = { controller: new AbortController(), reason: null };
+    const timeoutMs = this.settings.statementTimeoutMs();
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            planning.reason ??= 'timeout';
+            planning.controller.abort();
+          }, timeoutMs)
+        : null;
+    this.planning = planning;
+    try {
+      return await step();
+    } catch (e) {
+      if (planning.reason) {
+        throw new PgError(
+          SqlState.queryCanceled,
+          planning.reason === 'timeout' ? 'canceling statement due to statement timeout' : 'canceling statement due to user request',
+        );
+      }
+      throw e;
+    } finally {
+      if (timer) clearTimeout(timer);
+      if (this.planning === planning) this.planning = null;
+    }
   }
 
   /** Returns true when the portal has no more rows. */

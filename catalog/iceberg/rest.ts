@@ -69,7 +69,8 @@ export class RestCatalog implements IcebergCatalog {
       let res: Response;
       let text: string;
       try {
-        res = await fetch(url, { headers: h, signal: AbortSignal.timeout(this.opts.timeoutMs) });
+        const timeout = AbortSignal.timeout(this.opts.timeoutMs);
+        res = await fetch(url, { headers: h, signal: caller.signal ? AbortSignal.any([timeout, caller.signal]) : timeout });
         text = await res.text();
       } catch (e) {
         throw new Retryable(`${(e as Error).name}: ${(e as Error).message}`);
@@ -85,6 +86,7 @@ export class RestCatalog implements IcebergCatalog {
         factor: 2,
         randomize: true,
         shouldRetry: ({ error }) => error instanceof Retryable,
+        ...(caller.signal ? { signal: caller.signal } : {}),
       });
     } catch (e) {
       throw new CatalogError('unavailable', `catalog request failed: ${(e as Error).message}`);

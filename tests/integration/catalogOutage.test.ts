@@ -8,6 +8,8 @@
  * - Catalog up: rows (control). Down within the TTL: the cached answer is used.
  *   Down past the TTL: 08006 "the catalog is unavailable", never the old rows.
  *   Up again: rows again.
+ * - A catalog that does not answer: statement_timeout cancels the statement
+ *   while it is still being planned (57014), well before the client's own timeout.
  * - A catalog answering 401 to a session that cannot renew its login: FATAL 28000,
  *   the connection ends; other sessions are unaffected.
  */
@@ -21,7 +23,7 @@ import { connect, rawTypes, rejection } from '../support/clients.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 import { ORDERS } from '../support/target.js';
 
-type Mode = 'up' | 'unauthorized';
+type Mode = 'up' | 'unauthorized' | 'silent';
 let mode: Mode = 'up';
 let server: http.Server | null = null;
 let port = 0;
@@ -35,6 +37,7 @@ function startCatalog(): Promise<void> {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
+    if (mode === 'silent') return; // accepts and never answers
     if (mode === 'unauthorized') return send(401, { error: { message: 'Failed to resolve principal', type: 'NotAuthorizedException', code: 401 } });
     const url = new URL(req.url!, 'http://x');
     const p = url.pathname;
@@ -128,4 +131,23 @@ test('a catalog that answers 401 to a login that cannot be renewed ends that ses
   // the bystander's next statement works (its own answers, asked again past the TTL)
   expect((await bystander.query({ text: 'SELECT id, region FROM sales.orders ORDER BY id', types: rawTypes })).rows).toEqual(expected);
   await bystander.end();
+}, 60_000);
+
+test('statement_timeout covers planning: a silent catalog is canceled with 57014', async () => {
+  await sleep(TTL_MS + 200);
+  const carol = await connect(target(), { user: 'carol', password: 'carol' });
+  mode = 'silent';
+  try {
+    await carol.query('SET statement_timeout = 300');
+    const t0 = Date.now();
+    const e = await rejection(carol.query('SELECT * FROM sales.orders'));
+    expect([e.code, e.message]).toEqual(['57014', 'canceling statement due to statement timeout']);
+    // the catalog client's own timeout is 1000 ms: the statement ended before it
+    expect(Date.now() - t0).toBeLessThan(900);
+  } finally {
+    mode = 'up';
+  }
+  await carol.query('SET statement_timeout = 0');
+  expect((await carol.query({ text: 'SELECT id, region FROM sales.orders ORDER BY id', types: rawTypes })).rows).toEqual(expected);
+  await carol.end();
 }, 60_000);
