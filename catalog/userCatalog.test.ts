@@ -41,7 +41,25 @@ beforeAll(async () => {
   }
   instance.closeSync();
   cat.close();
-  const fetched = await new LocalPolicySource({ path: demoPolicies, serviceName: 'polaris' }).fetch(null);
+  // The demo's polaris service def and roles; policies that let analysts see sales only.
+  const doc = JSON.parse(fs.readFileSync(path.join(demoPolicies, 'polaris.json'), 'utf8'));
+  const policy = (id: number, resources: Record<string, string[]>, accesses: string[]) => ({
+    id,
+    name: `p${id}`,
+    isEnabled: true,
+    resources: Object.fromEntries(Object.entries(resources).map(([k, v]) => [k, { values: v }])),
+    policyItems: [{ accesses: accesses.map((type) => ({ type, isAllowed: true })), roles: ['analyst'] }],
+  });
+  doc.policies = [
+    policy(1, { root: ['*'], catalog: ['demo'] }, ['namespace-list']),
+    policy(2, { root: ['*'], catalog: ['demo'], namespace: ['sales'] }, ['namespace-list', 'namespace-properties-read', 'table-list', 'view-list']),
+    policy(3, { root: ['*'], catalog: ['demo'], namespace: ['sales'], table: ['*'] }, ['table-list', 'table-properties-read', 'view-properties-read']),
+  ];
+  const polDir = path.join(dir, 'polaris');
+  fs.mkdirSync(polDir);
+  fs.writeFileSync(path.join(polDir, 'polaris.json'), JSON.stringify(doc));
+  fs.copyFileSync(path.join(demoPolicies, 'polaris_roles.json'), path.join(polDir, 'polaris_roles.json'));
+  const fetched = await new LocalPolicySource({ path: polDir, serviceName: 'polaris' }).fetch(null);
   if (!fetched.changed) throw new Error('demo polaris policies not loaded');
   engine = compileSnapshot(fetched.snapshot);
 });
