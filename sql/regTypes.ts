@@ -76,6 +76,7 @@ export function regCast(typname: string, arg: unknown, ctx: ResolveContext, loca
     switch (typname) {
       case 'regclass': {
         const parts = splitQualifiedName(literal);
+        if (parts.length > 3) throw new SqlError('42601', `improper relation name (too many dotted names): ${literal}`, at);
         const name = parts[parts.length - 1]!;
         const schema = parts.length >= 2 ? parts[parts.length - 2] : undefined;
         const catalog = parts.length === 3 ? parts[0] : undefined;
