@@ -136,7 +136,8 @@ const PRIMITIVES: Record<string, string> = {
   binary: 'BLOB',
 };
 
-const ident = (name: string): string => (/^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`);
+/** DuckDB prints every STRUCT field name quoted. */
+const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** The DuckDB type iceberg_scan gives a column of this Iceberg type, spelled as DuckDB prints it. */
 export function duckType(t: IcebergType): string {
