@@ -1,9 +1,10 @@
 /**
  * Name resolution of every RangeVar (threats.md §2.2): CTEs by scope, then
  * `db.schema.table`, `schema.table`, or the search_path with pg_catalog
- * implicitly first, as PostgreSQL does. A user table becomes a fully
- * qualified DuckDB reference keeping the user's alias; emulated catalog
- * relations are pointed at the emulation database.
+ * implicitly first, as PostgreSQL does. A user table becomes its trusted
+ * scan (a qualified DuckDB reference, or iceberg_scan of its snapshot) under
+ * the user's alias; a view becomes its own query, checked and resolved as the
+ * same user; emulated catalog relations are pointed at the emulation database.
  */
 import { authorize } from './authorize.js';
 import type { CatalogTable, CatalogView, RelationCatalog } from './catalogView.js';
@@ -30,7 +31,7 @@ export type Resolved =
   | { kind: 'view'; view: CatalogView }
   | { kind: 'emulated'; schema: 'pg_catalog' | 'information_schema'; name: string };
 
-/** A user table the query reads: the policy layer rewrites `node` (a RangeVar wrapper) in place. */
+/** A user table the query reads: the policy layer rewrites `node` (the FROM item holding `table.scan()`) in place. */
 export interface TableReference {
   schema: string;
   name: string;
