@@ -79,9 +79,33 @@ export class PlanSnapshot implements Catalog {
   }
 }
 
-/** Load what `root` needs, as the user, into a snapshot. */
-export async function loadSnapshot(user: UserCatalog, caller: Caller, root: unknown, ctx: SnapshotContext): Promise<PlanSnapshot> {
-  const namespaces = await user.namespaces(caller);
+/**
+ * Waits for a catalog answer unless the statement is canceled first. The load
+ * itself goes on (another session of the same user may share it) and is
+ * bounded by the catalog client's own timeouts.
+ */
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** Load what `root` needs, as the user, into a snapshot; `signal` (cancel, statement_timeout) stops the wait. */
+export async function loadSnapshot(user: UserCatalog, caller: Caller, root: unknown, ctx: SnapshotContext, signal?: AbortSignal): Promise<PlanSnapshot> {
+  const namespaces = await abortable(user.namespaces(caller), signal);
   let expiresAt = namespaces.expiresAt;
   const found = new Map<string, Found>();
   let listing: Listing | null = null;
@@ -92,7 +116,7 @@ export async function loadSnapshot(user: UserCatalog, caller: Caller, root: unkn
     const next: typeof work = [];
     for (const { needs, searchPath } of work) {
       if (needs.listing && !listing) {
-        const l = await user.listing(caller);
+        const l = await abortable(user.listing(caller), signal);
         listing = l.value;
         expiresAt = Math.min(expiresAt, l.expiresAt);
       }
@@ -102,7 +126,7 @@ export async function loadSnapshot(user: UserCatalog, caller: Caller, root: unkn
           const key = `${schema}\u0000${rel.name}`;
           let entry = found.get(key);
           if (!found.has(key)) {
-            const t = await user.lookup(caller, schema, rel.name);
+            const t = await abortable(user.lookup(caller, schema, rel.name), signal);
             expiresAt = Math.min(expiresAt, t.expiresAt);
             const e: Entry | null = t.value;
             if (e?.kind === 'table') storage.push({ location: e.loaded.metadata.location, credentials: e.loaded.credentials });

@@ -135,7 +135,6 @@ export class UserCatalog {
 
   /** A catalog call; after a 401 the token is renewed once and the call made again. */
   private async call<T>(caller: Caller, op: keyof CatalogService['calls'], fn: (c: IcebergCatalog) => Promise<T>): Promise<T> {
-    caller.signal?.throwIfAborted();
     this.service.calls[op]++;
     try {
       return await fn(this.service.client);

@@ -54,14 +54,12 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
 function icebergPlanner(service: CatalogService, storage: () => StorageSecrets | null): QueryPlanner {
   return {
     async plan(stmt, ctx: PlanContext) {
-      const signal = ctx.signal?.();
       const caller = {
         user: ctx.user,
-        ...(signal ? { signal } : {}),
         ...(ctx.accessToken ? { token: ctx.accessToken } : {}),
         ...(ctx.renewToken ? { refresh: ctx.renewToken } : {}),
       };
-      const snapshot = await loadSnapshot(service.forUser(ctx.user), caller, stmt.node, ctx);
+      const snapshot = await loadSnapshot(service.forUser(ctx.user), caller, stmt.node, ctx, ctx.signal?.());
       const plan = planQuery(stmt, { ...ctx, catalog: snapshot });
       const listing = snapshot.listing;
       const secrets = storage();

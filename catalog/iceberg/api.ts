@@ -16,8 +16,6 @@ export interface Caller {
   token?: () => string;
   /** Refresh the token once after a 401; false when it cannot be renewed. */
   refresh?: () => Promise<boolean>;
-  /** The statement was canceled or timed out: stop calling. */
-  signal?: AbortSignal;
 }
 
 /** Storage credentials for a table's files (vended by the catalog, or configured). */

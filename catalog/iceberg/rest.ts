@@ -69,8 +69,7 @@ export class RestCatalog implements IcebergCatalog {
       let res: Response;
       let text: string;
       try {
-        const timeout = AbortSignal.timeout(this.opts.timeoutMs);
-        res = await fetch(url, { headers: h, signal: caller.signal ? AbortSignal.any([timeout, caller.signal]) : timeout });
+        res = await fetch(url, { headers: h, signal: AbortSignal.timeout(this.opts.timeoutMs) });
         text = await res.text();
       } catch (e) {
         throw new Retryable(`${(e as Error).name}: ${(e as Error).message}`);
@@ -86,7 +85,6 @@ export class RestCatalog implements IcebergCatalog {
         factor: 2,
         randomize: true,
         shouldRetry: ({ error }) => error instanceof Retryable,
-        ...(caller.signal ? { signal: caller.signal } : {}),
       });
     } catch (e) {
       throw new CatalogError('unavailable', `catalog request failed: ${(e as Error).message}`);
