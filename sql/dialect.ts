@@ -407,9 +407,13 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
       }
       case 'RangeFunction': {
         // PostgreSQL names a scalar function's only column after the alias (`generate_series(…) s` → column s);
-        // DuckDB would bind `s` to the whole row.
+        // DuckDB would bind `s` to the whole row. Only for the set-returning functions of one scalar column:
+        // a table function (iceberg_scan, pg_get_keywords) keeps its column names under the alias.
         const alias = v.fields['alias'] as Fields | undefined;
-        if (alias && !alias['colnames'] && (v.fields['functions'] ?? []).length === 1) {
+        const fns = (v.fields['functions'] ?? []) as Fields[];
+        const fn = names(fns[0]?.['List']?.['items']?.[0]?.['FuncCall']?.['funcname']);
+        const scalar = ['generate_series', 'unnest'].includes(fn[fn.length - 1] ?? '');
+        if (alias && !alias['colnames'] && fns.length === 1 && scalar) {
           alias['colnames'] = [strNode(String(alias['aliasname']))];
         }
         return;
