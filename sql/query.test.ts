@@ -242,7 +242,7 @@ describe('planQuery: policy hook', () => {
         }
       },
     });
-    expect(p.sql).toMatch(/FROM iceberg_scan('/wh/m.json') AS lg_src )/);
+    expect(p.sql).toMatch(/FROM iceberg_scan\('\/wh\/m\.json'\) AS lg_src \) AS o$/);
   });
 });
 
