@@ -44,6 +44,9 @@ type Running = { conn: DuckDBConnection; reason: 'cancel' | 'timeout' | null };
 /** Planning in progress (catalog calls as the user): cancel and statement_timeout abort it. */
 type Planning = { controller: AbortController; reason: 'cancel' | 'timeout' | null };
 
+const canceled = (reason: 'cancel' | 'timeout' | null): PgError =>
+  new PgError(SqlState.queryCanceled, reason === 'timeout' ? 'canceling statement due to statement timeout' : 'canceling statement due to user request');
+
 export class Session implements QuerySession {
   readonly processId: number;
   readonly secretKey: number;
@@ -305,27 +308,24 @@ export class Session implements QuerySession {
     return this.planningBudget(() => prepared.query!.bind(conn, req, { timeZone: this.settings.get('TimeZone') }));
   }
 
+  /** statement_timeout for one phase of a statement: `fire` once it elapses; returns the timer (null: no timeout). */
+  private statementTimer(fire: () => void): NodeJS.Timeout | null {
+    const timeoutMs = this.settings.statementTimeoutMs();
+    return timeoutMs > 0 ? setTimeout(fire, timeoutMs) : null;
+  }
+
   /** Planning (which may call the catalog) under the same cancel and statement_timeout as running. */
   private async planningBudget<T>(step: () => Promise<T>): Promise<T> {
     const planning: Planning = { controller: new AbortController(), reason: null };
-    const timeoutMs = this.settings.statementTimeoutMs();
-    const timer =
-      timeoutMs > 0
-        ? setTimeout(() => {
-            planning.reason ??= 'timeout';
-            planning.controller.abort();
-          }, timeoutMs)
-        : null;
+    const timer = this.statementTimer(() => {
+      planning.reason ??= 'timeout';
+      planning.controller.abort();
+    });
     this.planning = planning;
     try {
       return await step();
     } catch (e) {
-      if (planning.reason) {
-        throw new PgError(
-          SqlState.queryCanceled,
-          planning.reason === 'timeout' ? 'canceling statement due to statement timeout' : 'canceling statement due to user request',
-        );
-      }
+      if (planning.reason) throw canceled(planning.reason);
       throw e;
     } finally {
       if (timer) clearTimeout(timer);
@@ -336,14 +336,10 @@ export class Session implements QuerySession {
   /** Returns true when the portal has no more rows. */
   private async runPortal(portal: Portal, maxRows: number, out: Output, describe: boolean): Promise<boolean> {
     const running: Running = { conn: portal.conn, reason: null };
-    const timeoutMs = this.settings.statementTimeoutMs();
-    const timer =
-      timeoutMs > 0
-        ? setTimeout(() => {
-            running.reason ??= 'timeout';
-            running.conn.interrupt();
-          }, timeoutMs)
-        : null;
+    const timer = this.statementTimer(() => {
+      running.reason ??= 'timeout';
+      running.conn.interrupt();
+    });
     this.running = running;
     try {
       // Refuse before any row is written: a portal that may suspend will need a connection of its own.
@@ -355,12 +351,7 @@ export class Session implements QuerySession {
       if (!finished) this.detachConnection(portal);
       return finished;
     } catch (e) {
-      if (isInterrupt(e) || running.reason) {
-        throw new PgError(
-          SqlState.queryCanceled,
-          running.reason === 'timeout' ? 'canceling statement due to statement timeout' : 'canceling statement due to user request',
-        );
-      }
+      if (isInterrupt(e) || running.reason) throw canceled(running.reason);
       throw toPgError(e, this.deps.onInternalError);
     } finally {
       if (timer) clearTimeout(timer);
