@@ -14,6 +14,8 @@ import { quoteLiteral } from './engine.js';
 export const DEMO_DATABASE = 'demo';
 export const DEMO_USERS = ['alice', 'bob', 'carol', 'dave', 'erin'];
 export const DEMO_RANGER_SERVICE = 'lakehouse';
+/** The demo's MASK_HASH key (a real deployment keeps its own out of sight). */
+export const DEMO_MASK_KEY = 'lakegate-demo-mask-key';
 
 /** demo/ at the package root, found from this module's location (src or dist). */
 export function demoAssetDir(): string {
@@ -56,5 +58,6 @@ export async function demoConfig(opts: { host: string; port: number; dataDir: st
     databases: { [DEMO_DATABASE]: file },
     usersFile: join(demoAssetDir(), 'users.json'),
     ranger: { source: { kind: 'local', path: join(demoAssetDir(), 'ranger'), serviceName: DEMO_RANGER_SERVICE } },
+    dataGate: { maskKey: DEMO_MASK_KEY },
   });
 }
