@@ -257,7 +257,7 @@ describe('types through parameters (extended query)', () => {
     ['date + 1', 'SELECT $1::date + 1 AS v', ['2024-02-28'], '2024-02-29'],
     ['bytea length', 'SELECT length($1::bytea) AS v', [Buffer.from('hello')], '5'],
     ['two params', 'SELECT $1::int4 + $2::int4 AS v', [20, 22], '42'],
-    ['param in WHERE (int)', 'SELECT ssn AS v FROM sales.orders WHERE id = $1', [2], '222-22-2222'],
+    ['param in WHERE (int)', 'SELECT region AS v FROM sales.orders WHERE id = $1', [2], 'US'],
     ['param in WHERE (text)', 'SELECT amount AS v FROM sales.orders WHERE region = $1 AND id = 1', ['EU'], '100.00'],
   ] as const)('%s', async (_n, sql, values, text) => {
     const r = await raw(sql, [...values]);
