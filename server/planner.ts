@@ -18,9 +18,9 @@ import { toDuckDbSql } from '../sql/deparse.js';
 import { notSupported, SqlError } from '../sql/errors.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import { planQuery } from '../sql/query.js';
-import type { Fields } from '../sql/walk.js';
+import type { Fields, PgNode } from '../sql/walk.js';
 import type { Config } from './config.js';
-import type { QueryPlanner } from './query.js';
+import type { PlanContext, QueryPlan, QueryPlanner } from './query.js';
 
 export interface PlannerDeps {
   /** The policy engine in force (null: none usable, every table is missing). */
@@ -28,6 +28,47 @@ export interface PlannerDeps {
   log: Logger;
   /** Test hook: fault injection into the rewriter. */
   beforeApply?: (table: CatalogTable) => void;
+  /** Plans remembered across statements and sessions (0: none). Default 1000. */
+  planCacheSize?: number;
+}
+
+interface CachedPlan {
+  /** the parse tree the plan was made from (shared through sql/parse.ts's cache) */
+  node: PgNode;
+  /** every session setting the plan read, with the value it read */
+  settings: [string, string | undefined][];
+  plan: QueryPlan;
+}
+
+/**
+ * Plans by statement text and everything a plan folds in: database, user,
+ * roles, groups, search_path, backend pid, the settings it read, and (through
+ * plan.valid()) the policy set and column-tag state it was made with. A
+ * policy change therefore never reaches a statement through a cached plan.
+ */
+class PlanCache {
+  private readonly entries = new Map<string, CachedPlan>();
+  constructor(private readonly max: number) {}
+
+  static key(stmt: ParsedStatement, ctx: PlanContext): string {
+    return [stmt.text, ctx.database, ctx.user, ctx.roles.join('\u0001'), ctx.groups.join('\u0001'), ctx.searchPath.join('\u0001'), ctx.backendPid].join('\u0000');
+  }
+
+  get(key: string, stmt: ParsedStatement, ctx: PlanContext): QueryPlan | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    const fresh = hit.node === stmt.node && hit.plan.valid() && hit.settings.every(([n, v]) => ctx.settings(n) === v);
+    this.entries.delete(key);
+    if (!fresh) return undefined;
+    this.entries.set(key, hit);
+    return hit.plan;
+  }
+
+  set(key: string, entry: CachedPlan): void {
+    if (this.max <= 0) return;
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, entry);
+  }
 }
 
 /**
@@ -69,25 +110,40 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
     log: deps.log.child({ component: 'data-gate' }),
     ...(deps.beforeApply ? { beforeApply: deps.beforeApply } : {}),
   });
+  const cache = new PlanCache(deps.planCacheSize ?? 1000);
+  const planFresh = (stmt: ParsedStatement, ctx: PlanContext, settingsRead: Map<string, string | undefined>): QueryPlan => {
+    const catalog = catalogs.get(ctx.database);
+    if (!catalog) throw new Error(`no catalog for database ${ctx.database}`);
+    const statementGate = gate.begin({ user: ctx.user, roles: new Set(ctx.roles), groups: new Set(ctx.groups) });
+    const policyTarget = policyExplainTarget(stmt);
+    const settings = (n: string) => {
+      const v = ctx.settings(n);
+      settingsRead.set(n, v);
+      return v;
+    };
+    const plan = planQuery(policyTarget ?? stmt, { ...ctx, settings, catalog: statementGate.catalog(catalog) }, {
+      rewriteTables: (tables, qctx) => statementGate.rewrite(tables, qctx),
+    });
+    const valid = () => statementGate.valid();
+    if (policyTarget) return { sql: toDuckDbSql(reportQuery(reportRows(statementGate.applied))), explain: false, valid };
+    if (plan.kind === 'explain' && statementGate.hasPolicyExpressions) {
+      // DuckDB's plan prints filter literals and the mask macro's key pads.
+      throw new SqlError(
+        '42501',
+        'permission denied: EXPLAIN is not available for queries on tables with row filters or masks; EXPLAIN (POLICY) shows which policies apply',
+      );
+    }
+    return { sql: plan.sql, explain: plan.kind === 'explain', valid };
+  };
   return {
     async plan(stmt, ctx) {
-      const catalog = catalogs.get(ctx.database);
-      if (!catalog) throw new Error(`no catalog for database ${ctx.database}`);
-      const statementGate = gate.begin({ user: ctx.user, roles: new Set(ctx.roles), groups: new Set(ctx.groups) });
-      const policyTarget = policyExplainTarget(stmt);
-      const plan = planQuery(policyTarget ?? stmt, { ...ctx, catalog: statementGate.catalog(catalog) }, {
-        rewriteTables: (tables, qctx) => statementGate.rewrite(tables, qctx),
-      });
-      const valid = () => statementGate.valid();
-      if (policyTarget) return { sql: toDuckDbSql(reportQuery(reportRows(statementGate.applied))), explain: false, valid };
-      if (plan.kind === 'explain' && statementGate.hasPolicyExpressions) {
-        // DuckDB's plan prints filter literals and the mask macro's key pads.
-        throw new SqlError(
-          '42501',
-          'permission denied: EXPLAIN is not available for queries on tables with row filters or masks; EXPLAIN (POLICY) shows which policies apply',
-        );
-      }
-      return { sql: plan.sql, explain: plan.kind === 'explain', valid };
+      const key = PlanCache.key(stmt, ctx);
+      const hit = cache.get(key, stmt, ctx);
+      if (hit) return hit;
+      const settingsRead = new Map<string, string | undefined>();
+      const plan = planFresh(stmt, ctx, settingsRead);
+      cache.set(key, { node: stmt.node, settings: [...settingsRead], plan });
+      return plan;
     },
   };
 }

@@ -22,7 +22,7 @@ import { installMaskMacros } from '../../policy/rewrite/macros.js';
 import { parseConfig } from '../../server/config.js';
 import { createPlanner } from '../../server/planner.js';
 import { EMULATION_DB } from '../../sql/emulation.js';
-import { loadParser, parseStatements } from '../../sql/parse.js';
+import { loadParser, parseStatements, parseStatementsUncached } from '../../sql/parse.js';
 import { startPostgres } from '../../tests/support/realPostgres.js';
 import { arg, median, percentile } from '../lib/util.js';
 import { difference, loadPostgres, masked, MASK_KEY, policySet, startLakegate, USER, type Lakegate } from './setup.js';
@@ -181,22 +181,31 @@ if (withPostgres) {
 
 // ------------------------------------------------------------------ 3. planning overhead, in-process
 
-async function planningTimes(kind: 'policies' | 'open'): Promise<{ perQuery: { nr: number; p50us: number }[]; p50us: number; p99us: number }> {
+interface Planning {
+  perQuery: { nr: number; p50us: number }[];
+  p50us: number;
+  p99us: number;
+}
+
+/** parse + plan of each query, warm (caches on, after the first time) or cold (every time from the text). */
+async function planningTimes(kind: 'policies' | 'open', cached: boolean): Promise<Planning> {
   const instance = await DuckDBInstance.create(':memory:');
   const admin = await instance.connect();
   await admin.run(`ATTACH '${db}' AS tpch (READ_ONLY)`);
   const engine = compileSnapshot({ policies: parseServicePolicies(policySet(kind), 'bench'), roles: null, tags: null, userStore: null });
   const config = parseConfig({ databases: { tpch: db }, usersFile: 'unused', dataGate: { maskKey: MASK_KEY } });
-  const planner = await createPlanner(admin, config, { policies: { current: () => engine }, log: pino({ level: 'silent' }) });
+  const planner = await createPlanner(admin, config, { policies: { current: () => engine }, log: pino({ level: 'silent' }), planCacheSize: cached ? 1000 : 0 });
+  const parse = cached ? parseStatements : parseStatementsUncached;
   const ctx = { database: 'tpch', user: USER, roles: [], groups: [], searchPath: ['tpch'], settings: () => undefined, backendPid: 1 };
   const all: number[] = [];
   const perQuery: { nr: number; p50us: number }[] = [];
+  const n = cached ? 2000 : 200;
   for (const { nr, sql } of queries) {
-    for (let i = 0; i < 200; i++) await planner.plan(parseStatements(sql)[0]!, ctx);
+    for (let i = 0; i < 50; i++) await planner.plan(parse(sql)[0]!, ctx);
     const samples: number[] = [];
-    for (let i = 0; i < 500; i++) {
+    for (let i = 0; i < n; i++) {
       const t0 = process.hrtime.bigint();
-      await planner.plan(parseStatements(sql)[0]!, ctx);
+      await planner.plan(parse(sql)[0]!, ctx);
       samples.push(Number(process.hrtime.bigint() - t0) / 1000);
     }
     samples.sort((a, b) => a - b);
@@ -208,8 +217,13 @@ async function planningTimes(kind: 'policies' | 'open'): Promise<{ perQuery: { n
   instance.closeSync();
   return { perQuery, p50us: percentile(all, 50), p99us: percentile(all, 99) };
 }
-log('planning overhead: 22 queries × (200 warm-up + 500 timed) parse + plan, with and without the data gate policies');
-const planning = { policies: await planningTimes('policies'), open: await planningTimes('open') };
+log('planning overhead: 22 queries, parse + plan, warm (statement seen before) and cold (every time from the text), with and without the policies');
+const planning = {
+  warmPolicies: await planningTimes('policies', true),
+  warmOpen: await planningTimes('open', true),
+  coldPolicies: await planningTimes('policies', false),
+  coldOpen: await planningTimes('open', false),
+};
 
 // ------------------------------------------------------------------ 4. MASK_HASH throughput
 

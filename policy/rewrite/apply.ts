@@ -8,11 +8,13 @@
  *
  * Filters see the stored values, masks replace the columns, the user's own
  * predicates, joins and aggregates see only what the derived table exposes.
- * DuckDB has no security barrier and pushes a user's predicate below the
- * WHERE; the CASE makes every column NULL on a row the filters remove, so a
- * predicate evaluated early (`1/(amount-100)`, a failing cast) never sees a
- * removed row's value. The `materialized` fence instead computes the filtered,
- * masked rows in a MATERIALIZED CTE first (measured in bench/).
+ * DuckDB has no security barrier and may evaluate a user's predicate below
+ * the WHERE; the CASE makes every column NULL on a row the filters remove, so
+ * a predicate evaluated early (`1/(amount-100)`, a failing cast) never sees a
+ * removed row's value. The filters are computed once per row, as a column of
+ * an inner SELECT (see fencedByCase). The `materialized` fence instead
+ * computes the filtered, masked rows in a MATERIALIZED CTE first (measured in
+ * bench/).
  *
  * A restricted column (access denied, or a mask that cannot be built) is a
  * NULL of the column's type. Nodes are built to libpg-query's own shapes, so
@@ -180,12 +182,10 @@ export function compileTable(table: CatalogTable, d: Visible, scope: ExpressionS
 
   const condition = noRows ? falseConst() : filters.length > 0 ? and(filters) : null;
   const scan = aliasedScan(table, { aliasname: SOURCE_ALIAS });
-  const fenced = fence === 'case' && condition !== null && !noRows;
-  const targetList = d.columns.map((c, i) => {
-    const v = values[i]!;
-    const plainNull = columns[i]!.state === 'restricted';
-    return resTarget(c.name, fenced && !plainNull ? caseWhen(structuredClone(condition!), v) : v);
-  });
+  if (fence === 'case' && condition !== null && !noRows) {
+    return { subquery: fencedByCase(d, values, columns, condition, scan), columns, filterErrors, hasPolicyExpressions };
+  }
+  const targetList = d.columns.map((c, i) => resTarget(c.name, values[i]!));
   const inner = select({ targetList, fromClause: [scan], ...(condition ? { whereClause: condition } : {}) });
   if (fence === 'case' || condition === null) return { subquery: inner, columns, filterErrors, hasPolicyExpressions };
   const outer = select({
@@ -194,6 +194,30 @@ export function compileTable(table: CatalogTable, d: Visible, scope: ExpressionS
     withClause: { ctes: [{ CommonTableExpr: { ctename: FENCED_CTE, ctematerialized: 'CTEMaterializeAlways', ctequery: inner } }] },
   });
   return { subquery: outer, columns, filterErrors, hasPolicyExpressions };
+}
+
+/**
+ * The CASE fence with the filters evaluated once per row: an inner SELECT
+ * computes them as a column next to the stored columns (under the scan's
+ * alias, so masks and filters keep their references), the outer one keeps
+ * the rows where they hold and exposes each column as CASE WHEN <ok> THEN
+ * <value> END.
+ */
+function fencedByCase(d: Visible, values: PgNode[], columns: ColumnOutcome[], condition: PgNode, scan: PgNode): PgNode {
+  const names = new Set(d.columns.map((c) => c.name));
+  let ok = 'lg_row_ok';
+  while (names.has(ok)) ok = `${ok}_`;
+  const okRef = () => qualified(SOURCE_ALIAS, ok);
+  const inner = select({
+    targetList: [resTarget(ok, condition), ...d.columns.map((c) => resTarget(c.name, qualified(SOURCE_ALIAS, c.name)))],
+    fromClause: [scan],
+  });
+  const targetList = d.columns.map((c, i) => resTarget(c.name, columns[i]!.state === 'restricted' ? values[i]! : caseWhen(okRef(), values[i]!)));
+  return select({
+    targetList,
+    fromClause: [{ RangeSubselect: { subquery: inner, alias: { aliasname: SOURCE_ALIAS } } }],
+    whereClause: okRef(),
+  });
 }
 
 /** The FROM item that replaces the user's reference: the derived table, or the scan itself, under the user's alias. */

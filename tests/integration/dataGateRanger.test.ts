@@ -248,6 +248,10 @@ describe('a policy change reaches the next statement of an open session', () => 
     const bob = await as(g, 'bob');
     const named = { name: 'salary_q', text: 'SELECT salary FROM sales.people WHERE id = $1', types: rawTypes, rowMode: 'array' as const };
     expect((await bob.query({ ...named, values: [1] })).rows).toEqual([['11111']]);
+    // the same simple query text, before and after (a plan the gateway may have cached)
+    const simple = 'SELECT salary FROM sales.people WHERE id = 1';
+    expect(await rows(bob, simple)).toEqual([['11111']]);
+    expect(await rows(bob, simple)).toEqual([['11111']]);
     const jdbc = await JdbcSession.open(g.server.host, g.server.port, 'bob', 'bob');
     try {
       await jdbc.send('PREPARE SELECT salary FROM sales.people WHERE id = ?');
@@ -258,6 +262,7 @@ describe('a policy change reaches the next statement of an open session', () => 
       const probe = await as(g, 'bob');
       await until(async () => (await rows(probe, 'SELECT salary FROM sales.people WHERE id = 1'))[0]?.[0] === '98765', 'the new policy set');
       expect((await bob.query({ ...named, values: [1] })).rows).toEqual([['98765']]);
+      expect(await rows(bob, simple)).toEqual([['98765']]);
       expect(await jdbc.send('EXEC 1')).toEqual({ rows: [['98765']], serverPrepared: true });
 
       // select is withdrawn from analysts: the same statements now fail as for a missing table
