@@ -18,9 +18,10 @@ let engine: PolicyEngine | null;
 const engineWith = (filter: string) =>
   compileSnapshot({
     policies: parseServicePolicies(servicePolicies('s', [P.allow('all', 'sales', '*', '*', { users: ['alice', 'bob'] }), P.filter('f', 'sales', 'orders', [[{ users: ['alice'] }, filter]])]), 't'),
-    roles: null,
+    roles: { rangerRoles: [] },
     tags: null,
     userStore: null,
+    versions: { policyVersion: 1, roleVersion: 1, tagVersion: null, userStoreVersion: null },
   });
 
 const settings: Record<string, string> = { application_name: 'a' };
