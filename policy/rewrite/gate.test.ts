@@ -66,6 +66,8 @@ beforeAll(async () => {
   await conn.run(`INSERT INTO demo.sales.orders VALUES (1, '111-11-1111', 100.00, 'EU'), (2, '222-22-2222', 250.50, 'US'), (3, 'abc', 75.25, 'APAC')`);
   await conn.run('CREATE TABLE demo.sales.people (id INTEGER, name VARCHAR, born DATE, salary BIGINT, owner VARCHAR, tiny TINYINT, tags INTEGER[])');
   await conn.run(`INSERT INTO demo.sales.people VALUES (1, 'Alice Smith', DATE '1990-07-15', 123456789, 'alice', 123, [1]), (2, 'Bob Jones', DATE '1985-02-03', -42, 'bob', -7, [2])`);
+  await conn.run('CREATE TABLE demo.sales.odd ("Weird Name" VARCHAR, "columns" VARCHAR, "MixedCase" INTEGER, "quo""te" VARCHAR)');
+  await conn.run(`INSERT INTO demo.sales.odd VALUES ('Ab1', 'Cd2', 12345, 'Ef3')`);
   await conn.run('CREATE TABLE demo.sales.secret (id INTEGER)');
   await conn.run('INSERT INTO demo.sales.secret VALUES (42)');
   await conn.run(`ATTACH ':memory:' AS ${EMULATION_DB}`);
@@ -316,6 +318,24 @@ describe('mask types through policies', () => {
   it('a CUSTOM expression that does not check restricts the column', async () => {
     const s = people([['name', 'CUSTOM', '(SELECT max(ssn) FROM sales.orders)']]);
     expect(await rows('SELECT name FROM sales.people ORDER BY id', 'alice', s)).toEqual([[null], [null]]);
+  });
+});
+
+describe('odd column names are quoted, never spliced', () => {
+  it('masks and filters on names with spaces, capitals, quotes and DuckDB keywords', async () => {
+    const s = {
+      engine: engineOf(
+        demoPolicies([
+          P.mask('weird', 'sales', 'odd', 'Weird Name', [[{ users: ['alice'] }, 'MASK']]),
+          P.mask('kw', 'sales', 'odd', 'columns', [[{ users: ['alice'] }, 'MASK_SHOW_FIRST_4']]),
+          P.mask('mixed', 'sales', 'odd', 'MixedCase', [[{ users: ['alice'] }, 'MASK']]),
+          P.mask('quote', 'sales', 'odd', 'quo"te', [[{ users: ['alice'] }, 'CUSTOM', "concat({col}, '!')"]]),
+          P.filter('odd rows', 'sales', 'odd', [[{ users: ['alice'] }, '"MixedCase" > 0 AND "columns" IS NOT NULL']]),
+        ]),
+      ),
+    };
+    expect(await rows('SELECT "Weird Name", "columns", "MixedCase", "quo""te" FROM sales.odd', 'alice', s)).toEqual([['Xxn', 'Cd2', 11111, 'Ef3!']]);
+    expect(await rows('SELECT * FROM sales.odd', 'carol', s)).toEqual([['Ab1', 'Cd2', 12345, 'Ef3']]);
   });
 });
 
