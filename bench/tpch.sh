@@ -34,6 +34,7 @@ if [ ! -f "$DATA/tpch.duckdb" ] || [ ! -f "$DATA/queries.json" ]; then
 fi
 log "building lakegate (tsc)"
 npx tsc -p tsconfig.json
+npx tsc -p bench/tpch/tsconfig.json   # the bench itself, type-checked
 OUT=bench/out/tpch-$(date -u +%Y%m%dT%H%M%SZ)
 WORK=$(mktemp -d /tmp/lakegate-tpch.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT

@@ -192,7 +192,7 @@ async function planningTimes(kind: 'policies' | 'open', cached: boolean): Promis
   const instance = await DuckDBInstance.create(':memory:');
   const admin = await instance.connect();
   await admin.run(`ATTACH '${db}' AS tpch (READ_ONLY)`);
-  const engine = compileSnapshot({ policies: parseServicePolicies(policySet(kind), 'bench'), roles: null, tags: null, userStore: null });
+  const engine = compileSnapshot({ policies: parseServicePolicies(policySet(kind), 'bench'), roles: { rangerRoles: [] }, tags: null, userStore: null, versions: { policyVersion: 1, roleVersion: 1, tagVersion: null, userStoreVersion: null } });
   const config = parseConfig({ databases: { tpch: db }, usersFile: 'unused', dataGate: { maskKey: MASK_KEY } });
   const planner = await createPlanner(admin, config, { policies: { current: () => engine }, log: pino({ level: 'silent' }), planCacheSize: cached ? 1000 : 0 });
   const parse = cached ? parseStatements : parseStatementsUncached;
