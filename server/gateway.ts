@@ -16,9 +16,10 @@ import { LocalIdentityProvider } from './identity/local.js';
 import { rangerRoles } from './identity/roles.js';
 import { LoginThrottle } from './identity/throttle.js';
 import { startPolicies } from './policies.js';
+import type { PlannerDeps } from './planner.js';
 
 /** Builds the planner on the privileged connection, before the engine is locked. */
-export type PlannerFactory = (admin: DuckDBConnection, config: Config) => Promise<QueryPlanner>;
+export type PlannerFactory = (admin: DuckDBConnection, config: Config, deps: PlannerDeps) => Promise<QueryPlanner>;
 
 export async function startGateway(config: Config, log: Logger, makePlanner: PlannerFactory): Promise<RunningServer> {
   const policies = await startPolicies(config.ranger, log);
@@ -33,7 +34,7 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
     threads: config.engine.threads,
     memoryLimit: config.engine.memoryLimit,
     prepare: async (admin) => {
-      planner = await makePlanner(admin, config);
+      planner = await makePlanner(admin, config, { policies, log });
     },
   });
   const server = await startServer({ config, engine, planner: planner!, identity, log });
