@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { makeVerifier } from '../protocol/scram.js';
 import { addUser, setPassword } from '../server/usersFileEdit.js';
 import { parseConfig, type Config } from '../server/config.js';
-import { demoConfig, DEMO_DATABASE, DEMO_USERS } from '../server/demo.js';
+import { demoConfig, DEMO_BANNER, DEMO_DATABASE, DEMO_USERS } from '../server/demo.js';
 import { createPlanner } from '../server/planner.js';
 import { startGateway } from '../server/gateway.js';
 import { defaultExtensionDirectory, ensureExtensions } from '../server/extensions.js';
@@ -116,6 +116,7 @@ async function run(config: Config, demo: boolean): Promise<void> {
   const server = await startGateway(config, log, createPlanner);
   if (demo) {
     console.log(`lakegate demo: database "${DEMO_DATABASE}", users ${DEMO_USERS.join(', ')} (password = user name)`);
+    for (const line of DEMO_BANNER) console.log(`  ${line}`);
     console.log(`  psql "host=${server.host} port=${server.port} dbname=${DEMO_DATABASE} user=alice"`);
   }
   console.log(`lakegate listening on ${server.host}:${server.port}`);

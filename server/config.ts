@@ -88,6 +88,25 @@ const CatalogConfigSchema = z.object({
   storage: StorageConfigSchema.optional(),
 });
 export type CatalogConfig = z.output<typeof CatalogConfigSchema>;
+/** The data gate: how row filters, masks and restrictions are applied to every query. */
+const DataGateConfigSchema = z.object({
+  /**
+   * The key of MASK_HASH (HMAC-SHA256 of the value). Without it a MASK_HASH
+   * column is restricted (NULL). Never shown to users; keep the config file private.
+   */
+  maskKey: z.string().min(16, 'maskKey: at least 16 characters').optional(),
+  /** Which mask wins when a tag policy and a resource policy both mask a column. */
+  maskPrecedence: z.enum(['tag', 'resource']).default('tag'),
+  /** Column tags for tables whose catalog carries none: { "<database>.<table>": { "<column>": ["TAG", …] } }. */
+  columnTagsFile: z.string().min(1).optional(),
+  /**
+   * How a row filter is made a barrier against predicates the engine evaluates
+   * early: `case` (every column NULL on removed rows) or `materialized`
+   * (filtered rows computed first). bench/README.md compares them.
+   */
+  fence: z.enum(['case', 'materialized']).default('case'),
+});
+export type DataGateConfig = z.output<typeof DataGateConfigSchema>;
 
 export const ConfigSchema = z.object({
   host: z.string().default('127.0.0.1'),
@@ -102,6 +121,8 @@ export const ConfigSchema = z.object({
   keycloak: KeycloakConfigSchema.optional(),
   /** Ranger policies and roles (roles feed every login, in both modes). */
   ranger: RangerConfigSchema.optional(),
+  /** Row filters, masks and column restriction (needs `ranger`: without a policy set no table is readable). */
+  dataGate: DataGateConfigSchema.default(DataGateConfigSchema.parse({})),
   /** Repeated failed logins per user and per client address. */
   throttle: ThrottleConfigSchema.default(ThrottleConfigSchema.parse({})),
   /**

@@ -17,6 +17,19 @@ export const DEMO_DATABASE = 'demo';
 export const DEMO_USERS = ['alice', 'bob', 'carol', 'dave', 'erin'];
 export const DEMO_RANGER_SERVICE = 'lakehouse';
 export const DEMO_POLARIS_SERVICE = 'polaris';
+/** The demo's MASK_HASH key (a real deployment keeps its own out of sight). */
+export const DEMO_MASK_KEY = 'lakegate-demo-mask-key';
+
+/** What each demo user reads from sales.orders under the demo's policies (demo/ranger/lakehouse.json). */
+export const DEMO_BANNER: readonly string[] = [
+  'select id, ssn, amount, region from sales.orders order by id -- what each user reads:',
+  '  alice (analyst)                       ssn as xxx-xx-1111 (MASK_SHOW_LAST_4), amount, both rows',
+  '  bob   (analyst, engineer)             ssn as HMAC-SHA256 hex (MASK_HASH), amount NULL (MASK_NULL)',
+  '  carol (analyst, engineer, sqe_admin)  everything as stored (MASK_NONE)',
+  '  dave  (no role)                       ERROR: relation "sales.orders" does not exist',
+  "  erin  (analyst)                       only the EU row (row filter region = 'EU'), ssn as alice",
+  'explain (policy) <query> shows the policies behind it',
+];
 
 /** demo/ at the package root, found from this module's location (src or dist). */
 export function demoAssetDir(): string {
@@ -87,5 +100,6 @@ export async function demoConfig(opts: { host: string; port: number; dataDir: st
     },
     usersFile: join(demoAssetDir(), 'users.json'),
     ranger: { source: { kind: 'local', path: join(demoAssetDir(), 'ranger'), serviceName: DEMO_RANGER_SERVICE } },
+    dataGate: { maskKey: DEMO_MASK_KEY },
   });
 }

@@ -52,7 +52,7 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
       extensions,
       allowedDirectories: catalog?.storageRoots ?? [],
       prepare: async (admin) => {
-        planner = await makePlanner(admin, config, { catalog: catalog?.service ?? null, storage: () => secrets });
+        planner = await makePlanner(admin, config, { policies, log, catalog: catalog?.service ?? null, storage: () => secrets });
       },
     });
   } catch (e) {

@@ -46,6 +46,12 @@ export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = { every: 'boo
 /** Allowed built-ins DuckDB reaches only through SQL syntax (WITHIN GROUP, EXTRACT … FROM). */
 export const SYNTAX_ONLY_FUNCTIONS: ReadonlySet<string> = new Set(['percentile_cont', 'percentile_disc', 'extract']);
 
+/**
+ * Scalar built-ins (no aggregates, window or catalog functions): what a policy's
+ * row filter or mask expression may call (policy/rewrite/expressions.ts).
+ */
+export const SCALAR_BUILTINS: ReadonlySet<string> = new Set(SCALAR);
+
 /** The built-ins passed to DuckDB by name (after RENAMED_FUNCTIONS): each must exist there. */
 export const DUCKDB_BUILTINS: readonly string[] = [...AGGREGATES, ...WINDOW, ...SCALAR];
 

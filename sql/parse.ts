@@ -42,7 +42,32 @@ function byteToCharOffset(text: string, byteOffset: number): number {
   return buf.subarray(0, Math.max(0, byteOffset)).toString('utf8').length;
 }
 
+/**
+ * Parsed statements by text: clients send the same statements again and again
+ * (dashboards, drivers' catalog queries). The results are shared, so nothing
+ * may change a ParsedStatement (planQuery works on a copy).
+ */
+const parsed = new Map<string, ParsedStatement[]>();
+const PARSE_CACHE_SIZE = 512;
+const PARSE_CACHE_MAX_TEXT = 64 * 1024;
+
 export function parseStatements(text: string): ParsedStatement[] {
+  const hit = parsed.get(text);
+  if (hit) {
+    parsed.delete(text);
+    parsed.set(text, hit);
+    return hit;
+  }
+  const result = parseStatementsUncached(text);
+  if (text.length <= PARSE_CACHE_MAX_TEXT) {
+    if (parsed.size >= PARSE_CACHE_SIZE) parsed.delete(parsed.keys().next().value!);
+    parsed.set(text, result);
+  }
+  return result;
+}
+
+/** parseStatements without the cache (what a first sight of a statement costs). */
+export function parseStatementsUncached(text: string): ParsedStatement[] {
   // libpg-query rejects the empty string ("Query cannot be empty"); PostgreSQL answers EmptyQueryResponse.
   if (text.trim() === '') return [];
   let result: { stmts?: { stmt?: PgNode; stmt_location?: number; stmt_len?: number }[] };

@@ -198,7 +198,7 @@ describe('planQuery: name resolution', () => {
 });
 
 describe('planQuery: policy hook', () => {
-  it('hands the resolved references to rewriteTables before deparsing', () => {
+  it('hands the resolved references to rewriteTables after the dialect pass, before deparsing', () => {
     const p = planQuery(parseStatements('SELECT o.id FROM sales.orders o WHERE id > 1')[0]!, ctx(), {
       rewriteTables: (tables) => {
         for (const t of tables) {

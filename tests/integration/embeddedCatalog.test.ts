@@ -106,6 +106,31 @@ function addViews(dir: string): void {
   db.close();
 }
 
+/**
+ * The data gate's policies (query service): select on every table for the
+ * demo roles, no masks or filters, so what a user reads is the catalog gate's
+ * doing alone and compares with pyiceberg's scans as stored.
+ */
+function queryPolicies(dir: string): string {
+  const demo = path.join(REPO_ROOT, 'demo', 'ranger');
+  const doc = JSON.parse(fs.readFileSync(path.join(demo, 'lakehouse.json'), 'utf8'));
+  doc.policies = [
+    {
+      id: 1,
+      name: 'the demo roles read everything',
+      isEnabled: true,
+      policyType: 0,
+      resources: { database: { values: ['*'] }, table: { values: ['*'] }, column: { values: ['*'] } },
+      policyItems: [{ accesses: [{ type: 'select', isAllowed: true }], roles: ['analyst', 'engineer'], users: [] }],
+    },
+  ];
+  const out = path.join(dir, 'ranger');
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, 'lakehouse.json'), JSON.stringify(doc));
+  fs.copyFileSync(path.join(demo, 'lakehouse_roles.json'), path.join(out, 'lakehouse_roles.json'));
+  return out;
+}
+
 beforeAll(async () => {
   await loadParser();
   if (!fs.existsSync(PYTHON)) throw new Error('.venv missing: run scripts/setup-python.sh');
@@ -115,7 +140,9 @@ beforeAll(async () => {
   tables = JSON.parse(written.stdout);
   addViews(root);
   const polarisDir = policies(root);
+  const rangerDir = queryPolicies(root);
   gw = await startInProcess(() => ({
+    ranger: { source: { kind: 'local', path: rangerDir, serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
     catalog: {
       database: 'lake',
       cacheTtlMs: 30_000,

@@ -1,8 +1,9 @@
 /**
  * `lakegate demo` serves a real Iceberg table: DATA_DIR holds the warehouse
  * (a *.metadata.json under it) and a SQL catalog that pyiceberg's own
- * SqlCatalog opens and scans; what alice reads through lakegate equals that
- * scan and the demo rows written out here. dave, whom the demo's
+ * SqlCatalog opens and scans; what carol reads through lakegate (the demo's
+ * data gate masks nothing for her role sqe_admin) equals that scan and the
+ * demo rows written out here. dave, whom the demo's
  * polaris-service policies grant nothing, gets 42P01 like for a missing table.
  */
 import fs from 'node:fs';
@@ -34,7 +35,7 @@ test('DATA_DIR holds an Iceberg table: metadata JSON, manifests, Parquet data', 
   expect(all).toContain(path.join(lg.dataDir, 'catalog.db'));
 });
 
-test('pyiceberg reads the demo table; alice reads the same rows through lakegate', async () => {
+test('pyiceberg reads the demo table; carol reads the same rows through lakegate', async () => {
   if (!fs.existsSync(PYTHON)) throw new Error('.venv missing: run scripts/setup-python.sh');
   const script = `
 import json, sys
@@ -52,10 +53,10 @@ print(json.dumps({"rows": [{k: str(v) for k, v in r.items()} for r in rows],
   const expected = ORDERS.map((o) => ({ id: String(o.id), ssn: o.ssn, amount: o.amount, region: o.region }));
   expect(py.rows).toEqual(expected);
 
-  const alice = await connect(lg);
-  const through = await alice.query({ text: 'SELECT id, ssn, amount, region FROM sales.orders ORDER BY id', types: rawTypes });
+  const carol = await connect(lg, { user: 'carol', password: 'carol' });
+  const through = await carol.query({ text: 'SELECT id, ssn, amount, region FROM sales.orders ORDER BY id', types: rawTypes });
   expect(through.rows).toEqual(expected);
-  await alice.end();
+  await carol.end();
 });
 
 test('dave: the demo table does not exist for him, exactly like a missing one', async () => {

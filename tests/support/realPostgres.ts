@@ -51,7 +51,8 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<RealPostgres> {
+/** `settings`: extra postgresql.conf lines (the benchmarks give PostgreSQL more memory than the tests do). */
+export async function startPostgres(settings: string[] = []): Promise<RealPostgres> {
   const bin = findBinDir();
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'lakegate-pg-'));
@@ -90,6 +91,7 @@ export async function startPostgres(): Promise<RealPostgres> {
         'max_connections = 20',
         "timezone = 'UTC'",
         "datestyle = 'ISO, MDY'",
+        ...settings,
       ].join('\n');
       const confPath = join(data, 'postgresql.auto.conf');
       writeFileSync(confPath, conf + '\n');
