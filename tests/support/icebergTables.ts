@@ -80,23 +80,17 @@ export function icebergPython(): string {
   return venv;
 }
 
+function s3Args(s3: S3Access | undefined): string[] {
+  if (!s3) return [];
+  return ['--s3-endpoint', s3.endpoint, '--s3-access-key-id', s3.accessKeyId, '--s3-secret-access-key', s3.secretAccessKey, '--s3-region', s3.region];
+}
+
 function catalogArgs(c: CatalogRef): string[] {
   const args =
     c.kind === 'rest'
       ? ['--catalog', 'rest', '--uri', c.uri, ...(c.warehouse ? ['--warehouse', c.warehouse] : []), ...(c.token ? ['--token', c.token] : [])]
       : ['--catalog', 'sql', '--warehouse-dir', c.warehouseDir];
-  if (c.s3)
-    args.push(
-      '--s3-endpoint',
-      c.s3.endpoint,
-      '--s3-access-key-id',
-      c.s3.accessKeyId,
-      '--s3-secret-access-key',
-      c.s3.secretAccessKey,
-      '--s3-region',
-      c.s3.region,
-    );
-  return args;
+  return [...args, ...s3Args(c.s3)];
 }
 
 /** Runs one of the scripts and parses the JSON object it prints last; rejects with its stderr on failure. */
@@ -132,10 +126,14 @@ function parseWithBigIds(text: string): unknown {
   });
 }
 
-/** Writes every test table through the catalog (see write_tables.py); `replace` drops them first. */
-export async function writeTestTables(c: CatalogRef, opts: { replace?: boolean; timeoutMs?: number } = {}): Promise<TablesManifest> {
+/**
+ * Writes the test tables through the catalog (see write_tables.py): all of them, or the
+ * keys in `only` (e.g. ['lake.customers']); `replace` drops them first.
+ */
+export async function writeTestTables(c: CatalogRef, opts: { replace?: boolean; only?: string[]; timeoutMs?: number } = {}): Promise<TablesManifest> {
   const args = catalogArgs(c);
   if (opts.replace) args.push('--replace');
+  if (opts.only) args.push('--only', opts.only.join(','));
   return (await runScript('write_tables.py', args, opts.timeoutMs ?? 300_000)) as TablesManifest;
 }
 
@@ -151,4 +149,17 @@ export async function referenceScan(
   const args = [...catalogArgs(c), '--table', table, '--reader', opts.reader ?? 'pyiceberg'];
   if (opts.snapshotId) args.push('--snapshot-id', opts.snapshotId);
   return (await runScript('scan.py', args, opts.timeoutMs ?? 180_000)) as ReferenceScan;
+}
+
+/**
+ * DuckDB 1.5.5's own iceberg_scan of a metadata file (duck_scan.py: a privileged,
+ * test-only DuckDB with the signed extensions from the venv's wheels; httpfs for s3://).
+ */
+export async function duckScan(
+  metadataLocation: string,
+  opts: { snapshotId?: string; s3?: S3Access; timeoutMs?: number } = {},
+): Promise<{ columns: { name: string; type: string }[]; rows: unknown[][] }> {
+  const args = ['--metadata-location', metadataLocation, ...s3Args(opts.s3)];
+  if (opts.snapshotId) args.push('--snapshot-id', opts.snapshotId);
+  return (await runScript('duck_scan.py', args, opts.timeoutMs ?? 120_000)) as { columns: { name: string; type: string }[]; rows: unknown[][] };
 }

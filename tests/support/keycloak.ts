@@ -395,3 +395,11 @@ export function keycloakForSuite(opts: KeycloakOptions = {}): () => KeycloakServ
     return kc;
   };
 }
+
+/** An access token for a realm user by the password grant on the lakegate client (password = user name in the fixture). */
+export async function userAccessToken(kc: Pick<KeycloakServer, 'tokenEndpoint' | 'clientId' | 'clientSecret'>, username: string, password = username): Promise<string> {
+  const res = await formPost(kc.tokenEndpoint, { grant_type: 'password', client_id: kc.clientId, client_secret: kc.clientSecret, username, password });
+  const body = (await res.json()) as { access_token?: string };
+  if (res.status !== 200 || !body.access_token) throw new Error(`Keycloak password grant for ${username}: ${res.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
