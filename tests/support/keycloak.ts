@@ -21,6 +21,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { groupAlive, sleep, tailOf } from './serviceProcess.js';
 
 export const KEYCLOAK_VERSION = '26.7.3';
 export const REALM = 'lakegate';
@@ -121,26 +122,6 @@ export function ensureKeycloakDist(): { dist: string; javaHome: string } {
   }
   return { dist: DIST, javaHome };
 }
-
-function tail(file: string, lines = 60): string {
-  try {
-    const all = readFileSync(file, 'utf8').split('\n');
-    return all.slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function formPost(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, {
@@ -259,7 +240,7 @@ export async function startKeycloak(opts: KeycloakOptions = {}): Promise<Keycloa
     }
     const why = exitInfo ? `Keycloak ${exitInfo}` : `Keycloak did not answer ${discovery} with 200 within ${timeoutMs} ms`;
     await stopProcess();
-    throw new Error(`${why} (port ${port}, management port ${managementPort}, log ${logFile}):\n${tail(logFile)}`);
+    throw new Error(`${why} (port ${port}, management port ${managementPort}, log ${logFile}):\n${tailOf(logFile, 60)}`);
   };
 
   const stopProcess = async (): Promise<void> => {
