@@ -56,6 +56,9 @@ describe('Iceberg REST server (RESTCatalogServer, a real Java process)', () => {
   test('history: every snapshot scans to the rows written up to it', async () => {
     const snaps = manifest.tables['lake.history']!.snapshots;
     expect(snaps.map((s) => s.operation)).toEqual(['append', 'append', 'overwrite', 'append']);
+    const times = snaps.map((s) => s.timestampMs);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    expect(times.every((t) => Number.isSafeInteger(t) && Math.abs(t - Date.now()) < 3_600_000)).toBe(true);
     const expected = [range(1, 3), range(1, 5), range(2, 5), range(2, 6)];
     for (const [i, s] of snaps.entries()) {
       const scan = await referenceScan(restRef, 'lake.history', { snapshotId: s.snapshotId });

@@ -24,6 +24,8 @@ export type CatalogRef =
 
 export interface SnapshotEntry {
   snapshotId: string;
+  /** The snapshot's timestamp-ms (for time travel by timestamp). */
+  timestampMs: number;
   operation: string | null;
   what: string;
   deleteFiles?: string[];
@@ -97,7 +99,11 @@ function catalogArgs(c: CatalogRef): string[] {
 function runScript(script: string, args: string[], timeoutMs: number): Promise<unknown> {
   const py = icebergPython();
   return new Promise((resolve, reject) => {
-    const child = spawn(py, [join(SCRIPTS, script), ...args], { cwd: SCRIPTS, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(py, [join(SCRIPTS, script), ...args], {
+      cwd: SCRIPTS,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
