@@ -129,7 +129,7 @@ export async function startS3(opts: S3Options): Promise<S3Server> {
     startupMs: p.startupMs,
     async createBucket(name: string) {
       const r = weedShell(weed, master, `s3.bucket.create -name ${name}`);
-      if (!r.ok) throw new Error(`SeaweedFS: could not create bucket ${name}:\n${r.output}`);
+      if (!r.ok || !r.output.includes(`created bucket ${name}`)) throw new Error(`SeaweedFS: could not create bucket ${name}:\n${r.output}`);
     },
     stop: () => p.stop(),
   };
@@ -147,5 +147,6 @@ function weedShell(weed: string, master: string, command: string): { ok: boolean
   if (!/^[\w.\- ]+$/.test(command)) throw new Error(`weed shell: unexpected command ${command}`);
   const r = spawnSync(weed, ['shell', `-master=${master}`], { input: `${command}\n`, encoding: 'utf8', timeout: 30_000 });
   const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
-  return { ok: r.status === 0 && !/error|failed/i.test(output.replace(/^.*Global Flags.*$/m, '')), output };
+  // weed shell exits 0 after a failed command too: its message is the tell.
+  return { ok: r.status === 0 && !/error|failed/i.test(output), output };
 }
