@@ -119,6 +119,8 @@ export class StatementGate {
         if (!table) return undefined;
         return this.entry(table)?.decision.visible ? table : undefined;
       },
+      // A view is no security boundary: its base tables come back through getTable above.
+      ...(inner.getView ? { getView: (schema: string, name: string) => inner.getView!(schema, name) } : {}),
     };
   }
 
@@ -150,7 +152,7 @@ export class StatementGate {
         if (!entry || !entry.decision.visible) throw new Error('a table the user may not read was resolved');
         this.gate.opts.beforeApply?.(ref.table);
         entry.compiled ??= this.compile(ref.table, entry.decision, ctx);
-        const alias = ref.node['RangeVar']?.['alias'] ?? { aliasname: ref.alias };
+        const alias = ref.node['RangeVar']?.['alias'] ?? ref.node['RangeFunction']?.['alias'] ?? { aliasname: ref.alias };
         replaceNode(ref.node, fromItem(ref.table, entry.compiled, alias));
         this.applied.push({ table: ref.table, decision: entry.decision, compiled: entry.compiled });
       } catch (e) {
