@@ -11,6 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { PgError, SqlState, type SqlStateCode } from '../protocol/errors.js';
 import { INTERNAL_MACRO_DISPLAY } from '../sql/emulation.js';
 import { SqlError } from '../sql/errors.js';
+import { CatalogError } from '../catalog/iceberg/api.js';
+import { CatalogLoginError } from '../catalog/userCatalog.js';
 
 /** Receives what the client is not told, with the reference the client is given. */
 export type ErrorLog = (e: unknown, ref: string) => void;
@@ -89,6 +91,7 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Conversion Error: Type \S+ with value .* can't be cast because the value is out of range for the destination type ([A-Z0-9_]+)/, (m) => e(SqlState.numericValueOutOfRange, `${pgType(m[1]!)} out of range`, true)],
   [/^Conversion Error: Could not cast value .* to ([A-Z0-9_]+)/, (m) => e(SqlState.numericValueOutOfRange, `${pgType(m[1]!)} out of range`)],
   [/^Conversion Error: Type \S+ with value '([^]*)' can't be cast to the destination type ([A-Z0-9_ ]+)/, (m) => e(SqlState.invalidTextRepresentation, `invalid input syntax for type ${pgType(m[2]!)}${quoted(m[1])}`)],
+  [/^Conversion Error: Casting value .* to type DECIMAL.* failed/, () => e(SqlState.numericValueOutOfRange, 'numeric field overflow')],
   [/^Conversion Error: Unimplemented type for cast \((.+?) -> (.+?)\)/, (m) => e(SqlState.cannotCoerce, `cannot cast type ${pgType(m[1]!)} to ${pgType(m[2]!)}`, true)],
   [/^Out of Range Error: Overflow in \w+ of ([A-Z0-9_]+)/, (m) => e(SqlState.numericValueOutOfRange, `${pgType(m[1]!)} out of range`, true)],
   [/^Out of Range Error: cannot take logarithm of zero/, () => e(SqlState.invalidArgumentForLogarithm, 'cannot take logarithm of zero', true)],
@@ -162,8 +165,21 @@ export function toPgError(err: unknown, log: ErrorLog): PgError {
     log(err, ref);
     return new PgError(err.code as SqlStateCode, err.message, { position: err.position, hint: err.hint, detail: withReference(ref) });
   }
+  if (err instanceof CatalogLoginError) {
+    return new PgError(SqlState.invalidAuthorizationSpecification, `terminating connection: ${err.message}`, {
+      severity: 'FATAL',
+      detail: 'The catalog answered 401 and the login could not be renewed.',
+      hint: 'Connect again to log in.',
+    });
+  }
   const ref = newReference();
   log(err, ref);
+  if (err instanceof CatalogError) {
+    // Reachability and malformed answers are the operator's concern; the user learns the catalog is unavailable.
+    return new PgError(SqlState.connectionFailure, 'the catalog is unavailable', {
+      detail: `${err.kind === 'unavailable' ? 'The Iceberg catalog could not be reached.' : 'The Iceberg catalog sent an answer lakegate could not use.'} ${withReference(ref)}`,
+    });
+  }
   const mapped = err instanceof Error ? mapEngineMessage(err.message) : null;
   if (mapped) {
     const { code, message, hint, detail } = mapped.error;

@@ -20,9 +20,13 @@ import { LocalIdentityProvider } from './identity/local.js';
 import { rangerRoles } from './identity/roles.js';
 import { LoginThrottle } from './identity/throttle.js';
 import { startPolicies } from './policies.js';
+import { startCatalog } from './catalog.js';
+import { defaultExtensionDirectory, ensureExtensions, type ExtensionName } from './extensions.js';
+import type { PlannerDeps } from './planner.js';
+import { StorageSecrets } from './storage.js';
 
 /** Builds the planner on the privileged connection, before the engine is locked. */
-export type PlannerFactory = (admin: DuckDBConnection, config: Config) => Promise<QueryPlanner>;
+export type PlannerFactory = (admin: DuckDBConnection, config: Config, deps: PlannerDeps) => Promise<QueryPlanner>;
 
 /** DuckDB's memory_limit unless configured: half of the machine, leaving room for the gateway itself. */
 export const defaultMemoryLimit = (): string => `${Math.max(256, Math.floor(totalmem() / 2 / 2 ** 20))}MiB`;
@@ -41,19 +45,41 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
         loadServerSecret(config.serverSecretFile ?? join(dirname(config.usersFile!), 'lakegate.secret')),
         log,
       );
+  const catalog = config.catalog ? await startCatalog(config.catalog, log) : null;
+  // DuckDB reads Iceberg with its own extension; httpfs only when a table may live in object storage.
+  const extensions: ExtensionName[] = [];
+  if (catalog) {
+    extensions.push('avro', 'iceberg');
+    if (catalog.storageRoots.some((r) => /^s3a?:\/\//.test(r))) extensions.push('httpfs');
+  }
+  const extensionDirectory = config.engine.extensionDirectory ?? defaultExtensionDirectory();
+  if (extensions.length > 0) await ensureExtensions(extensionDirectory, extensions, log);
   let planner: QueryPlanner | null = null;
+  let secrets: StorageSecrets | null = null;
   // A spill folder of our own unless configured, removed again at shutdown.
   const spill = config.engine.tempDirectory ? null : mkdtempSync(join(tmpdir(), 'lakegate-spill-'));
-  const engine = await Engine.start({
-    databases: config.databases,
-    threads: config.engine.threads,
-    memoryLimit: config.engine.memoryLimit ?? defaultMemoryLimit(),
-    tempDirectory: config.engine.tempDirectory ?? spill!,
-    maxTempDirectorySize: config.engine.maxTempDirectorySize,
-    prepare: async (admin) => {
-      planner = await makePlanner(admin, config);
-    },
-  });
+  let engine: Engine;
+  try {
+    engine = await Engine.start({
+      databases: config.databases,
+      threads: config.engine.threads,
+      memoryLimit: config.engine.memoryLimit ?? defaultMemoryLimit(),
+      tempDirectory: config.engine.tempDirectory ?? spill!,
+      maxTempDirectorySize: config.engine.maxTempDirectorySize,
+      extensionDirectory,
+      extensions,
+      allowedDirectories: catalog?.storageRoots ?? [],
+      prepare: async (admin) => {
+        planner = await makePlanner(admin, config, { policies, log, catalog: catalog?.service ?? null, storage: () => secrets });
+      },
+    });
+  } catch (e) {
+    catalog?.stop();
+    if (spill) rmSync(spill, { recursive: true, force: true });
+    throw e;
+  }
+  // The gateway's own connection for object-store secrets (the catalog vends them per table).
+  if (extensions.includes('httpfs')) secrets = new StorageSecrets(await engine.connect(), config.catalog?.storage, catalog?.storageRoots ?? []);
   const parser = new StatementParser({
     limits: { maxNodes: config.limits.maxStatementNodes, maxDepth: config.limits.maxStatementDepth },
     maxStatementBytes: config.limits.maxStatementBytes,
@@ -68,6 +94,7 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
       await identity.close();
       policies.stop();
       await parser.close();
+      catalog?.stop();
       engine.close();
       if (spill) rmSync(spill, { recursive: true, force: true });
     },

@@ -13,7 +13,7 @@ import { PgConnection } from '../protocol/connection.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import { MessageWriter } from '../protocol/writer.js';
 import type { AuthPlan, ConnectionHooks, StartupInfo } from '../protocol/handler.js';
-import type { Config } from './config.js';
+import { databaseNames, type Config } from './config.js';
 import type { Engine } from './engine.js';
 import type { Identity, IdentityProvider } from './identity/identity.js';
 import type { QueryPlanner } from './query.js';
@@ -83,7 +83,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
       return deps.identity.plan(info);
     },
     async open(info: StartupInfo, identity: Identity) {
-      if (!(info.database in config.databases)) {
+      if (!databaseNames(config).includes(info.database)) {
         identity.credential?.close();
         throw new PgError(SqlState.invalidCatalogName, `database "${info.database}" does not exist`, { severity: 'FATAL' });
       }

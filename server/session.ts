@@ -347,7 +347,10 @@ export class Session implements QuerySession {
         user: this.user,
         roles: this.deps.identity.roles,
         groups: this.deps.identity.groups,
-        ...(this.deps.identity.credential ? { accessToken: () => this.deps.identity.credential!.accessToken() } : {}),
+        signal: () => this.run?.signal,
+        ...(this.deps.identity.credential
+          ? { accessToken: () => this.deps.identity.credential!.accessToken(), renewToken: () => this.deps.identity.credential!.renew() }
+          : {}),
         searchPath: this.settings.searchPath(this.user),
         settings: (n) => {
           try {

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { statementTooLong } from '../protocol/errors.js';
 import { SqlError } from '../sql/errors.js';
 import type { TreeLimits } from '../sql/limits.js';
-import { parseStatements, type ParsedStatement } from '../sql/parse.js';
+import { cachedParse, parseStatements, rememberParse, type ParsedStatement } from '../sql/parse.js';
 import type { ParseAnswer, ParseJob } from './parseWorker.js';
 
 /**
@@ -78,9 +78,15 @@ export class StatementParser {
         return Promise.reject(e);
       }
     }
+    const seen = cachedParse(text, this.opts.limits);
+    if (seen) return Promise.resolve(seen);
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<ParsedStatement[]>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, text, resolve, reject, signal };
+      const remember = (statements: ParsedStatement[]) => {
+        rememberParse(text, this.opts.limits, statements);
+        resolve(statements);
+      };
+      const job: Job = { id: this.nextId++, text, resolve: remember, reject, signal };
       if (signal) {
         job.onAbort = () => this.abort(job);
         signal.addEventListener('abort', job.onAbort, { once: true });

@@ -46,11 +46,18 @@ export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = { every: 'boo
 /** Allowed built-ins DuckDB reaches only through SQL syntax (WITHIN GROUP, EXTRACT … FROM). */
 export const SYNTAX_ONLY_FUNCTIONS: ReadonlySet<string> = new Set(['percentile_cont', 'percentile_disc', 'extract']);
 
+/**
+ * Scalar built-ins (no aggregates, window or catalog functions): what a policy's
+ * row filter or mask expression may call (policy/rewrite/expressions.ts).
+ */
+export const SCALAR_BUILTINS: ReadonlySet<string> = new Set(SCALAR);
+
 /** The built-ins passed to DuckDB by name (after RENAMED_FUNCTIONS): each must exist there. */
 export const DUCKDB_BUILTINS: readonly string[] = [...AGGREGATES, ...WINDOW, ...SCALAR];
 
 /** Folded to literals by sql/dialect.ts from the session context. */
 export const FOLDED_FUNCTIONS: ReadonlySet<string> = new Set([
+  'to_regclass',
   'current_database', 'current_catalog', 'current_schema', 'current_schemas', 'current_user', 'session_user',
   'current_role', 'version', 'current_setting', 'pg_backend_pid',
 ]);

@@ -59,11 +59,49 @@ function parseFailure(e: unknown): SqlError {
 }
 
 /**
+ * Parsed statements by text and limits: clients send the same statements again
+ * and again (dashboards, drivers' catalog queries), and a plan is reused only
+ * for the very parse it was made from. The results are shared, so nothing may
+ * change a ParsedStatement (planQuery works on a copy).
+ */
+const parsed = new Map<string, ParsedStatement[]>();
+const PARSE_CACHE_SIZE = 512;
+const PARSE_CACHE_MAX_TEXT = 64 * 1024;
+const cacheKey = (text: string, limits: TreeLimits): string => `${limits.maxNodes}/${limits.maxDepth}\u0000${text}`;
+
+/** The statements of a text parsed before under the same limits, if remembered. */
+export function cachedParse(text: string, limits: TreeLimits = DEFAULT_TREE_LIMITS): ParsedStatement[] | undefined {
+  const key = cacheKey(text, limits);
+  const hit = parsed.get(key);
+  if (hit) {
+    parsed.delete(key);
+    parsed.set(key, hit);
+  }
+  return hit;
+}
+
+/** Remember a parse (of a text short enough to keep). */
+export function rememberParse(text: string, limits: TreeLimits, result: ParsedStatement[]): void {
+  if (text.length > PARSE_CACHE_MAX_TEXT) return;
+  if (parsed.size >= PARSE_CACHE_SIZE) parsed.delete(parsed.keys().next().value!);
+  parsed.set(cacheKey(text, limits), result);
+}
+
+/**
  * Parse a query message into its statements. The whole message is held to
  * `limits` (nodes and nesting summed over its statements) before anything
  * else looks at it.
  */
 export function parseStatements(text: string, limits: TreeLimits = DEFAULT_TREE_LIMITS): ParsedStatement[] {
+  const hit = cachedParse(text, limits);
+  if (hit) return hit;
+  const result = parseStatementsUncached(text, limits);
+  rememberParse(text, limits, result);
+  return result;
+}
+
+/** parseStatements without the cache (what a first sight of a statement costs). */
+export function parseStatementsUncached(text: string, limits: TreeLimits = DEFAULT_TREE_LIMITS): ParsedStatement[] {
   // libpg-query rejects the empty string ("Query cannot be empty"); PostgreSQL answers EmptyQueryResponse.
   if (text.trim() === '') return [];
   let result: { stmts?: { stmt?: PgNode; stmt_location?: number; stmt_len?: number }[] };

@@ -46,12 +46,14 @@ function innerQuery(node: PgNode): { kind: QueryPlan['kind']; query: PgNode } {
 
 export interface PlanOptions {
   /**
-   * Called with the resolved user-table references before the dialect pass
-   * and deparse: the place for the policy rewrite to replace each `node` with
-   * its filtered, masked derived table. Nodes it inserts are trusted (not
-   * authorized again) and must reference tables fully qualified.
+   * Called with the resolved user-table references after the dialect pass,
+   * just before deparse: the place for the policy rewrite to replace each
+   * `node` with its filtered, masked derived table. Nodes it inserts are
+   * trusted (not authorized again), already in DuckDB's dialect (the policy
+   * layer puts its own expressions through applyDialect with `ctx`), and must
+   * reference tables fully qualified.
    */
-  rewriteTables?: (tables: TableReference[]) => void;
+  rewriteTables?: (tables: TableReference[], ctx: QueryContext) => void;
 }
 
 /**
@@ -66,7 +68,6 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   authorize(tree);
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);
-  options.rewriteTables?.(tables);
   applyDialect(tree, ctx);
   bindOutputColumnRefs(tree);
   // pg_settings holds session values, so it is built per statement from ctx.settings.
@@ -76,6 +77,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
       return false;
     }
   });
+  options.rewriteTables?.(tables, ctx);
   return { sql: toDuckDbSql(tree), kind, tables };
 }
 

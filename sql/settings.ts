@@ -4,7 +4,7 @@
  * standard_conforming_strings (libpq escaping), max_index_keys (pgJDBC),
  * server_version and search_path from here.
  */
-import { parseStatements } from './parse.js';
+import { parseStatementsUncached } from './parse.js';
 import type { Fields, PgNode } from './walk.js';
 
 /** [name, default setting, vartype, unit, category] */
@@ -46,7 +46,7 @@ export function settingsRelation(settings: (name: string) => string | undefined,
   });
   const aliasName = String(alias?.['aliasname'] ?? 'pg_settings');
   const text = `SELECT * FROM (VALUES ${rows.join(', ')}) AS s(${COLUMNS.join(', ')})`;
-  const select = parseStatements(text)[0]!.node['SelectStmt']!;
+  const select = parseStatementsUncached(text)[0]!.node['SelectStmt']!;
   const from = (select['fromClause'] as PgNode[])[0]!;
   // keep the user's alias so `s.setting` style references still bind
   const sub: PgNode = { RangeSubselect: { subquery: { SelectStmt: select }, alias: { aliasname: aliasName } } };

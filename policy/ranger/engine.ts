@@ -21,6 +21,13 @@ import { DecisionCache, requestKey } from './decisionCache.js';
 
 export type AuditMode = 'audit-all' | 'audit-none' | 'audit-default';
 
+/**
+ * Which policies a mask or row-filter decision is taken from: Ranger's own order
+ * (tag policies first, a resource policy only with a strictly higher priority),
+ * or one kind alone, for callers that combine the two themselves.
+ */
+export type PolicyScope = 'all' | 'resource' | 'tag';
+
 export interface EngineOptions {
   roles?: RoleStore;
   tags?: TagStore | null;
@@ -67,6 +74,8 @@ export class PolicyEngine {
   /** Null when some policy or tag can answer differently for the same request (conditions, schedules). */
   private readonly caches: { access: DecisionCache<AccessResult>; mask: DecisionCache<DataMaskResult>; filter: DecisionCache<RowFilterResult> } | null;
   private readonly unzonedRepos: ZoneRepos & { zoneName: null };
+  private readonly policyNames = new Map<number, string>();
+  private readonly contextDependent: boolean;
 
   constructor(bundle: ServicePolicies, opts: EngineOptions = {}) {
     this.serviceName = bundle.serviceName;
@@ -126,6 +135,9 @@ export class PolicyEngine {
     this.unzonedRepos = { ...this.unzoned, zoneName: null };
     const repos = [this.unzoned, ...this.zones.values()];
     const dependent = repos.some((r) => r.resource.isContextDependent || (r.tag?.isContextDependent ?? false)) || (this.tags?.hasValidityPeriods ?? false);
+    this.contextDependent = dependent;
+    const zonePolicies = Object.values(bundle.securityZones).flatMap((z) => z.policies);
+    for (const p of [...bundle.policies, ...tagPolicies, ...zonePolicies]) if (p.id !== null && p.id !== undefined) this.policyNames.set(p.id, p.name);
     const capacity = opts.decisionCacheSize ?? 10_000;
     this.caches =
       dependent || capacity === 0
@@ -133,6 +145,20 @@ export class PolicyEngine {
         : { access: new DecisionCache(capacity), mask: new DecisionCache(capacity), filter: new DecisionCache(capacity) };
     this.auditFilters = new AuditFilters(bundle.serviceDef, cfg['ranger.plugin.audit.filters']);
     this.tagAuditFilters = tagDef ? new AuditFilters(tagDef, bundle.tagPolicies?.serviceConfig['ranger.plugin.audit.filters']) : null;
+  }
+
+  /**
+   * True when some policy or tag can answer the same request differently over time
+   * (conditions, validity schedules, tag validity periods): its decisions must not
+   * be remembered, nor plans built on them reused.
+   */
+  get isContextDependent(): boolean {
+    return this.contextDependent;
+  }
+
+  /** The name of a policy of this bundle (resource, tag or zone policy) by id. */
+  policyName(id: number): string | undefined {
+    return this.policyNames.get(id);
   }
 
   /** The role store this engine resolves roles with (also what logins read roles from). */
@@ -349,12 +375,13 @@ export class PolicyEngine {
 
   // ------------------------------------------------------------------ masks and row filters
 
-  evalDataMask(req: AccessRequest): DataMaskResult {
-    return cached(this.caches?.mask, req, () => this.decideMask(req));
+  evalDataMask(req: AccessRequest, scope: PolicyScope = 'all'): DataMaskResult {
+    if (scope !== 'all') return this.decideMask(req, scope);
+    return cached(this.caches?.mask, req, () => this.decideMask(req, scope));
   }
 
-  private decideMask(req: AccessRequest): DataMaskResult {
-    const found = this.evaluateFirstItem(req, 1, (policy, ev, accessType) => {
+  private decideMask(req: AccessRequest, scope: PolicyScope): DataMaskResult {
+    const found = this.evaluateFirstItem(req, 1, scope, (policy, ev, accessType) => {
       const m = policy.matchingMask(ev, accessType);
       if (!m) return null;
       return {
@@ -375,12 +402,13 @@ export class PolicyEngine {
     };
   }
 
-  evalRowFilter(req: AccessRequest): RowFilterResult {
-    return cached(this.caches?.filter, req, () => this.decideRowFilter(req));
+  evalRowFilter(req: AccessRequest, scope: PolicyScope = 'all'): RowFilterResult {
+    if (scope !== 'all') return this.decideRowFilter(req, scope);
+    return cached(this.caches?.filter, req, () => this.decideRowFilter(req, scope));
   }
 
-  private decideRowFilter(req: AccessRequest): RowFilterResult {
-    const found = this.evaluateFirstItem(req, 2, (policy, ev, accessType) => {
+  private decideRowFilter(req: AccessRequest, scope: PolicyScope): RowFilterResult {
+    const found = this.evaluateFirstItem(req, 2, scope, (policy, ev, accessType) => {
       const f = policy.matchingFilter(ev, accessType);
       return f ? { filterExpr: expandRequestExpressions(f.filterExpr, ev.condition) } : null;
     });
@@ -400,6 +428,7 @@ export class PolicyEngine {
   private evaluateFirstItem<T>(
     req: AccessRequest,
     policyType: 1 | 2,
+    scope: PolicyScope,
     pick: (policy: PolicyEvaluator, ev: EvalRequest, accessType: string) => T | null,
   ): { policy: PolicyEvaluator; value: T; audited: boolean } | null {
     const accessType = req.accessType === '' ? ANY_ACCESS : req.accessType;
@@ -412,7 +441,7 @@ export class PolicyEngine {
     let audited = false;
     let winner: { policy: PolicyEvaluator; value: T } | null = null;
 
-    if (repos.tag && tags.length > 0) {
+    if (repos.tag && tags.length > 0 && scope !== 'resource') {
       const candidates = this.tagCandidates(repos.tag, tags, ev.accessTime, policyType);
       candidates.sort((a, b) =>
         policyType === 1
@@ -433,7 +462,7 @@ export class PolicyEngine {
       }
     }
 
-    for (const policy of repos.resource.candidates(ev, policyType)) {
+    for (const policy of scope === 'tag' ? [] : repos.resource.candidates(ev, policyType)) {
       if (winner && policy.priority <= winner.policy.priority) break;
       if (!policy.isApplicable(ev.accessTime)) continue;
       if (!isMatched(policy.matchType(ev), descendantScope, false)) continue;

@@ -56,8 +56,8 @@ describe('cleartext password authentication', () => {
   });
 
   it('psql logs in with the cleartext exchange', async () => {
-    const r = await run('psql', [`host=127.0.0.1 port=${gateway.server.port} dbname=demo user=dave`, '-Atc', 'SELECT region FROM sales.orders WHERE id = 1'], {
-      env: { ...process.env, PGPASSWORD: 'dave' },
+    const r = await run('psql', [`host=127.0.0.1 port=${gateway.server.port} dbname=demo user=erin`, '-Atc', 'SELECT region FROM sales.orders WHERE id = 1'], {
+      env: { ...process.env, PGPASSWORD: 'erin' },
       timeoutMs: 20000,
     });
     expect(r.stderr).toBe('');

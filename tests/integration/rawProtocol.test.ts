@@ -320,7 +320,9 @@ describe('extended query: binary parameters and results', () => {
   });
 
   test('demo table in binary: int4, numeric(10,2), varchar', async () => {
-    const r = await extended(c, 'SELECT id, ssn, amount, region FROM sales.orders WHERE id IN (1,2) ORDER BY id', [], [], [], [1]);
+    // carol (sqe_admin) reads ssn as stored
+    const carol = await login('carol');
+    const r = await extended(carol, 'SELECT id, ssn, amount, region FROM sales.orders WHERE id IN (1,2) ORDER BY id', [], [], [], [1]);
     expect(r.rows.map((row) => [dec.int4(row[0]!), dec.text(row[1]!), dec.numeric(row[2]!), dec.text(row[3]!)])).toEqual([
       [1, '111-11-1111', '100.00', 'EU'],
       [2, '222-22-2222', '250.50', 'US'],

@@ -9,7 +9,7 @@ import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { parseConfig, type Config } from '../../server/config.js';
 import { demoConfig } from '../../server/demo.js';
-import { startGateway } from '../../server/gateway.js';
+import { startGateway, type PlannerFactory } from '../../server/gateway.js';
 import type { RunningServer } from '../../server/listener.js';
 import { createPlanner } from '../../server/planner.js';
 
@@ -19,11 +19,14 @@ export interface InProcessGateway {
   stop(): Promise<void>;
 }
 
-export async function startInProcess(overrides: (dir: string) => Partial<Config>, opts: { logger?: Logger } = {}): Promise<InProcessGateway> {
+export async function startInProcess(
+  overrides: (dir: string) => Partial<Config>,
+  opts: { logger?: Logger; makePlanner?: PlannerFactory } = {},
+): Promise<InProcessGateway> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-ip-'));
   const base = await demoConfig({ host: '127.0.0.1', port: 0, dataDir: path.join(dir, 'data') });
   const config = parseConfig({ ...base, ...overrides(dir) });
-  const server = await startGateway(config, opts.logger ?? pino({ level: 'silent' }), createPlanner);
+  const server = await startGateway(config, opts.logger ?? pino({ level: 'silent' }), opts.makePlanner ?? createPlanner);
   return {
     server,
     dir,

@@ -57,6 +57,8 @@ export interface PostgresOptions {
    * is `password`); default: trust. Unix-socket logins stay trusted.
    */
   hostAuth?: { method: 'scram-sha-256' | 'password'; password: string };
+  /** Extra postgresql.conf lines (the benchmarks give PostgreSQL more memory than the tests do). */
+  settings?: string[];
 }
 
 export async function startPostgres(opts: PostgresOptions = {}): Promise<RealPostgres> {
@@ -107,6 +109,7 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<RealPos
         "datestyle = 'ISO, MDY'",
         // cleartext `password` logins need the stored password in a verifier PostgreSQL can check
         "password_encryption = 'scram-sha-256'",
+        ...(opts.settings ?? []),
       ].join('\n');
       const confPath = join(data, 'postgresql.auto.conf');
       writeFileSync(confPath, conf + '\n');

@@ -182,8 +182,9 @@ public class JdbcChecks {
       }
     });
 
+    // carol (sqe_admin) reads the demo rows as stored; the demo masks ssn for alice
     check("demo_orders", () -> {
-      try (Connection c = connect(); Statement st = c.createStatement();
+      try (Connection c = connect("carol", "carol", "demo"); Statement st = c.createStatement();
           ResultSet rs = st.executeQuery("SELECT id, ssn, amount, region FROM sales.orders WHERE id IN (1, 2) ORDER BY id")) {
         rs.next();
         eq("id", 1, rs.getInt("id"));
@@ -262,7 +263,7 @@ public class JdbcChecks {
     }
 
     check("prepared_demo_where", () -> {
-      try (Connection c = connect();
+      try (Connection c = connect("carol", "carol", "demo");
           PreparedStatement ps = c.prepareStatement("SELECT ssn, amount FROM sales.orders WHERE id = ? AND region = ?")) {
         String[][] expected = {{"111-11-1111", "100.00"}, {"222-22-2222", "250.50"}};
         String[] regions = {"EU", "US"};

@@ -69,13 +69,18 @@ def test_unknown_database():
     assert 'database "nosuchdb" does not exist' in str(ei.value)
 
 
-def test_fetch_orders_decoded(conn):
-    with conn.cursor() as cur:
-        cur.execute("SELECT id, ssn, amount, region FROM sales.orders WHERE id IN (1, 2) ORDER BY id")
-        rows = cur.fetchall()
-        assert [d.name for d in cur.description] == ["id", "ssn", "amount", "region"]
-        assert [d.type_code for d in cur.description][0] == 23
-        assert cur.description[2].type_code == 1700
+def test_fetch_orders_decoded():
+    # carol (sqe_admin) reads ssn as stored; the demo masks it for alice
+    carol = connect(user="carol")
+    try:
+        with carol.cursor() as cur:
+            cur.execute("SELECT id, ssn, amount, region FROM sales.orders WHERE id IN (1, 2) ORDER BY id")
+            rows = cur.fetchall()
+            assert [d.name for d in cur.description] == ["id", "ssn", "amount", "region"]
+            assert [d.type_code for d in cur.description][0] == 23
+            assert cur.description[2].type_code == 1700
+    finally:
+        carol.close()
     assert rows == [
         (1, "111-11-1111", Decimal("100.00"), "EU"),
         (2, "222-22-2222", Decimal("250.50"), "US"),

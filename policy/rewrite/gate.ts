@@ -1,0 +1,191 @@
+/**
+ * The data gate for one statement: the catalog as this user may see it (a
+ * table without `select` is missing, exactly), and the rewrite of every
+ * reference the planner resolved into its filtered, masked derived table.
+ *
+ * One statement uses one policy engine throughout (the one in force when it
+ * began), so a plan never mixes two policy sets; the plan is valid only while
+ * that engine (and the column-tag state) is still the one in force.
+ *
+ * Failing closed: no engine → every table missing; a decision that throws →
+ * the table missing (and logged); anything that throws while rewriting → the
+ * statement fails with 42501, the unrewritten text never reaches the engine.
+ */
+import type { Logger } from 'pino';
+import type { PolicyEngine } from '../ranger/engine.js';
+import type { CatalogTable, RelationCatalog } from '../../sql/catalogView.js';
+import type { DialectContext } from '../../sql/dialect.js';
+import { SqlError } from '../../sql/errors.js';
+import type { TableReference } from '../../sql/resolve.js';
+import { replaceNode } from '../../sql/walk.js';
+import { compileTable, fromItem, SOURCE_ALIAS, type CompiledTable, type FenceMode } from './apply.js';
+import type { ColumnTagSource } from './columnTags.js';
+import { decideTable, type MaskPrecedence, type Subject, type TableDecision } from './decide.js';
+
+export interface DataGateOptions {
+  maskPrecedence: MaskPrecedence;
+  fence: FenceMode;
+  /** A mask key is configured (MASK_HASH can be built). */
+  hashAvailable: boolean;
+  /** Column tags for tables whose catalog carries none. */
+  columnTags: ColumnTagSource | null;
+  log: Logger;
+  /** Test hook: runs while each reference is rewritten (fault injection). */
+  beforeApply?: (table: CatalogTable) => void;
+}
+
+export interface EngineSource {
+  current(): PolicyEngine | null;
+}
+
+interface Entry {
+  decision: TableDecision;
+  compiled?: CompiledTable;
+}
+
+/** A table the statement reads, with what the gate decided and built for it. */
+export interface AppliedTable {
+  table: CatalogTable;
+  decision: Extract<TableDecision, { visible: true }>;
+  compiled: CompiledTable;
+}
+
+const MAX_SUBJECTS_PER_TABLE = 1000;
+
+export class DataGate {
+  /** Per engine, per table object, per subject: decisions (and their compiled form) are pure in these. */
+  private readonly memo = new WeakMap<PolicyEngine, WeakMap<CatalogTable, Map<string, Entry>>>();
+
+  constructor(
+    private readonly engines: EngineSource,
+    readonly opts: DataGateOptions,
+  ) {}
+
+  /** Start a statement for a subject: fixes the engine and tag state it is planned with. */
+  begin(subject: Subject): StatementGate {
+    return new StatementGate(this, this.engines.current(), subject, this.opts.columnTags?.version ?? 0);
+  }
+
+  get currentEngine(): PolicyEngine | null {
+    return this.engines.current();
+  }
+
+  /** The memo for an engine whose decisions are stable; none for time-dependent policy sets. */
+  entries(engine: PolicyEngine | null, table: CatalogTable): Map<string, Entry> | null {
+    if (!engine || engine.isContextDependent) return null;
+    let byTable = this.memo.get(engine);
+    if (!byTable) {
+      byTable = new WeakMap();
+      this.memo.set(engine, byTable);
+    }
+    let bySubject = byTable.get(table);
+    if (!bySubject) {
+      bySubject = new Map();
+      byTable.set(table, bySubject);
+    }
+    if (bySubject.size > MAX_SUBJECTS_PER_TABLE) bySubject.clear();
+    return bySubject;
+  }
+}
+
+export class StatementGate {
+  readonly applied: AppliedTable[] = [];
+  private readonly subjectKey: string;
+  private readonly local = new Map<CatalogTable, Entry>();
+
+  constructor(
+    private readonly gate: DataGate,
+    readonly engine: PolicyEngine | null,
+    readonly subject: Subject,
+    private readonly tagVersion: number,
+  ) {
+    this.subjectKey = `${subject.user}\u0000${[...subject.roles].join('\u0001')}\u0000${[...subject.groups].join('\u0001')}\u0000${tagVersion}`;
+  }
+
+  /** False once the policy set (or the column-tag state) this statement was planned with is no longer in force. */
+  valid(): boolean {
+    const engine = this.gate.currentEngine;
+    if (engine !== this.engine) return false;
+    if (engine?.isContextDependent) return false;
+    return (this.gate.opts.columnTags?.version ?? 0) === this.tagVersion;
+  }
+
+  /** The relation catalog as this user may see it. */
+  catalog(inner: RelationCatalog): RelationCatalog {
+    return {
+      listSchemas: () => inner.listSchemas(),
+      getTable: (schema, name) => {
+        const table = inner.getTable(schema, name);
+        if (!table) return undefined;
+        return this.entry(table)?.decision.visible ? table : undefined;
+      },
+      // A view is no security boundary: its base tables come back through getTable above.
+      ...(inner.getView ? { getView: (schema: string, name: string) => inner.getView!(schema, name) } : {}),
+    };
+  }
+
+  private entry(table: CatalogTable): Entry | null {
+    const hit = this.local.get(table);
+    if (hit) return hit;
+    const memo = this.gate.entries(this.engine, table);
+    let entry = memo?.get(this.subjectKey);
+    if (!entry) {
+      try {
+        const tags = table.columnTags !== undefined ? table.columnTags : this.gate.opts.columnTags?.tagsFor(table.resource);
+        entry = { decision: decideTable(this.engine, this.subject, table, tags, { maskPrecedence: this.gate.opts.maskPrecedence }) };
+      } catch (e) {
+        // Answered like a missing table: an error here must not tell that the table exists.
+        this.gate.opts.log.error({ event: 'data-gate', table: `${table.schema}.${table.name}`, err: (e as Error).message }, 'policy decision failed');
+        return null;
+      }
+      memo?.set(this.subjectKey, entry);
+    }
+    this.local.set(table, entry);
+    return entry;
+  }
+
+  /** planQuery's rewriteTables hook: every reference becomes its derived table, or the statement fails. */
+  rewrite(tables: TableReference[], ctx: DialectContext): void {
+    for (const ref of tables) {
+      try {
+        const entry = this.entry(ref.table);
+        if (!entry || !entry.decision.visible) throw new Error('a table the user may not read was resolved');
+        this.gate.opts.beforeApply?.(ref.table);
+        entry.compiled ??= this.compile(ref.table, entry.decision, ctx);
+        const alias = ref.node['RangeVar']?.['alias'] ?? ref.node['RangeFunction']?.['alias'] ?? { aliasname: ref.alias };
+        replaceNode(ref.node, fromItem(ref.table, entry.compiled, alias));
+        this.applied.push({ table: ref.table, decision: entry.decision, compiled: entry.compiled });
+      } catch (e) {
+        this.gate.opts.log.error(
+          { event: 'data-gate', table: `${ref.table.schema}.${ref.table.name}`, err: (e as Error).message },
+          'policy rewrite failed: statement refused',
+        );
+        throw new SqlError('42501', `permission denied: the data policies of relation "${ref.schema}.${ref.name}" could not be applied`);
+      }
+    }
+  }
+
+  private compile(table: CatalogTable, decision: Extract<TableDecision, { visible: true }>, ctx: DialectContext): CompiledTable {
+    const compiled = compileTable(table, decision, {
+      columns: new Map(table.columns.map((c) => [c.name, c.duckType])),
+      source: SOURCE_ALIAS,
+      user: this.subject.user,
+      roles: this.subject.roles,
+      dialect: ctx,
+      mask: { hashAvailable: this.gate.opts.hashAvailable },
+    }, this.gate.opts.fence);
+    const log = this.gate.opts.log;
+    for (const err of compiled.filterErrors) log.error({ event: 'data-gate', table: `${table.schema}.${table.name}` }, `${err}: no rows shown`);
+    for (const c of compiled.columns) {
+      if (c.state === 'restricted' && c.reason?.includes('cannot be built')) {
+        log.error({ event: 'data-gate', table: `${table.schema}.${table.name}`, column: c.name }, `${c.reason}: column restricted`);
+      }
+    }
+    return compiled;
+  }
+
+  /** Some table the statement reads has a row filter or a mask: its text must not be shown (EXPLAIN). */
+  get hasPolicyExpressions(): boolean {
+    return this.applied.some((a) => a.compiled.hasPolicyExpressions);
+  }
+}
