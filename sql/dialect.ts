@@ -308,13 +308,22 @@ const LIKE_OPS: Record<string, { fn: string; negate: boolean }> = {
 /**
  * PostgreSQL's LIKE escapes with a backslash unless told otherwise; DuckDB's
  * LIKE has no escape character (so dbt's `nspname not like 'pg\_%'` would keep
- * pg_catalog). Every LIKE becomes DuckDB's like_escape with the escape spelled out.
+ * pg_catalog). A LIKE whose pattern is a literal without a backslash means the
+ * same in both and stays DuckDB's own LIKE (which it plans as prefix, suffix
+ * and contains matches, and which cannot fail); every other LIKE becomes
+ * DuckDB's like_escape with the escape spelled out.
  */
 function likeWithEscape(v: Visit, op: string): boolean {
   const like = LIKE_OPS[op];
   const f = v.fields;
   const kind = String(f['kind']);
   if (!like || !(kind === 'AEXPR_LIKE' || kind === 'AEXPR_ILIKE' || kind === 'AEXPR_OP')) return false;
+  const literal = constString(f['rexpr']);
+  if (literal !== undefined && !literal.includes('\\')) {
+    f['kind'] = like.fn === 'like_escape' ? 'AEXPR_LIKE' : 'AEXPR_ILIKE';
+    f['name'] = [strNode(op)];
+    return true;
+  }
   let pattern: unknown = f['rexpr'];
   let escape: unknown = strConst('\\');
   const explicit = (pattern as Fields | undefined)?.['FuncCall'];
