@@ -70,6 +70,8 @@ export class FenceAnalysis<R> {
   /** References a predicate that is not leakproof may read: these keep the fence. */
   readonly fenced = new Set<R>();
   private readonly seen = new Set<R>();
+  /** column references bound to a FROM item of their own SELECT */
+  private readonly local = new WeakSet<object>();
   private readonly ctes = new Map<string, Derived<R>>();
   private readonly memo = new WeakMap<object, Flow<R>>();
   /** open subqueries: the scope depth they stand in, and the outer references they read (correlation) */
@@ -268,7 +270,27 @@ export class FenceAnalysis<R> {
     }
     const flow = this.flow(expr as PgNode, scope);
     const ok = isLeakproof(expr, (n) => this.flow(n, scope), (sublink) => this.subqueryOutput(sublink, scope));
-    if (!ok) this.fence([flow]);
+    if (ok) return;
+    this.fence([flow]);
+    // Bound to no column of this SELECT (a constant, an outer column, an uncorrelated subquery), it may be
+    // placed in any scan of it, after leakproof conjuncts there: failing only when a row reaches it, it
+    // would tell that some hidden row passed them. Every reference this SELECT reads keeps the fence.
+    if (!this.readsLocalColumn(expr)) this.fence(scope.items.map((i) => this.itemAll(i)));
+  }
+
+  /** Some column reference of the expression (outside subqueries) is bound to a FROM item of its own SELECT. */
+  private readsLocalColumn(expr: unknown): boolean {
+    let found = false;
+    const visit = (v: unknown): void => {
+      if (found || typeof v !== 'object' || v === null) return;
+      if (Array.isArray(v)) return v.forEach(visit);
+      const f = v as Fields;
+      if (f['ColumnRef'] && this.local.has(f['ColumnRef'])) found = true;
+      if (f['SubLink']) return visit(f['SubLink']['testexpr']);
+      for (const x of Object.values(f)) visit(x);
+    };
+    visit(expr);
+    return found;
   }
 
   private fence(flows: Flow<R>[]): void {
@@ -417,11 +439,14 @@ export class FenceAnalysis<R> {
         definite = items.length > 0;
       }
       if (found.length > 0) this.correlate(s, found);
+      if (definite && s === scope) this.local.add(f);
       if (definite) return this.union(found);
     }
     // a struct field of a column (`col.field`), or a name this analysis does not know: everything
     if (p.length >= 2 && found.length === 0) {
-      const base = this.resolve({ fields: parts.slice(0, 1) }, scope);
+      const column = { fields: parts.slice(0, 1) };
+      const base = this.resolve(column, scope);
+      if (this.local.has(column)) this.local.add(f);
       if (base !== this.everything) return this.opaque([base]);
     }
     return found.length > 0 ? this.opaque(found) : this.everything;

@@ -172,6 +172,22 @@ describe('predicates that may fail keep the fence: frank gets his rows, the cont
     expect(fences(sql)).toEqual([true]);
   });
 
+  it('a failing conjunct bound to no column of its SELECT fences every reference of it: it could run after leakproof conjuncts on hidden rows', async () => {
+    for (const sql of [
+      "SELECT id FROM sales.oracle WHERE region = 'US' AND CAST('x' AS INTEGER) = 1",
+      "SELECT o.id FROM sales.oracle o, sales.other t WHERE o.region = 'US' AND t.id = o.id AND (SELECT code FROM sales.other) = 'x'",
+      "SELECT id FROM sales.oracle o WHERE EXISTS (SELECT 1 FROM sales.other t WHERE t.id = o.id AND o.code::int = 5)",
+    ]) {
+      expect({ sql, fences: fences(sql) }).toEqual({ sql, fences: [true] });
+    }
+    // the control: hank reaches the failing constant only because a row with region 'US' exists
+    await expect(rows("SELECT id FROM sales.oracle WHERE region = 'US' AND CAST('x' AS INTEGER) = 1", 'hank')).rejects.toThrow(/Could not convert/);
+    expect(await rows("SELECT id FROM sales.oracle WHERE region = 'XX' AND CAST('x' AS INTEGER) = 1", 'hank')).toEqual([]);
+    expect(await rows("SELECT id FROM sales.oracle WHERE region = 'US' AND CAST('x' AS INTEGER) = 1", 'frank')).toEqual([]);
+    // a failing comparison of aggregates reads no stored row and is placed after the aggregation
+    expect(fences('SELECT id FROM sales.oracle GROUP BY id HAVING sum(amount) / 0 > 1')).toEqual([false]);
+  });
+
   it('only the references a failing predicate may read keep the fence', () => {
     expect(fences('SELECT a.id FROM sales.oracle a, sales.oracle b WHERE a.id = b.id AND b.code::int = 5')).toEqual([false, true]);
     // through a subquery's correlation, the outer reference is read too
