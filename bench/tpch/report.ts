@@ -70,7 +70,7 @@ const show = (a: string, b: string, digits = 3) => {
 
 const lines: string[] = [];
 lines.push(
-  `TPC-H SF${r.sf}, ${r.reps} timed runs per query and target after one warm-up run each, interleaved query by query (median per query; totals are sums of medians). ` +
+  `TPC-H SF${r.sf}, ${r.reps} timed runs per query and target after one warm-up run each, in rounds (one run on every target, then the next round; median per query; totals are sums of medians). ` +
     `PostgreSQL ${r.pgVersion || 'not run'}: ${r.pgReps} run(s) per query after a warm-up, JIT on (as shipped) and off; postgres-best is the setting with the smaller total.`,
   '',
 );
