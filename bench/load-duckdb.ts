@@ -1,37 +1,44 @@
 /**
- * Creates bench.t_<rows> in the DuckDB file lakegate's demo will open, prints the
- * checksum row, and measures the "DuckDB direct" reference: the same SELECT * read
- * in-process through @duckdb/node-api (chunks only, and chunks converted to JS values).
- * Must run while lakegate is NOT running (DuckDB holds a file lock).
+ * Writes bench.t_<rows> as an Iceberg table into the warehouse lakegate's demo
+ * serves (DIR), prints the checksum row, and measures the "DuckDB direct"
+ * reference: the same SELECT * read in-process through @duckdb/node-api with
+ * DuckDB's iceberg_scan on the same table (chunks only, and chunks converted to
+ * JS values). Run it before lakegate starts on DIR.
  *
- * usage: tsx bench/load-duckdb.ts --db DIR/demo.duckdb --rows 1000000,10000000 --out results.jsonl [--reps 3] [--latency-seconds 5]
+ * usage: tsx bench/load-duckdb.ts --data-dir DIR --rows 1000000,10000000 --out results.jsonl [--reps 3] [--latency-seconds 5]
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { appendFileSync } from 'node:fs';
-import { checksumSql, COLUMNS, duckdbCreateSql, SCHEMA, tableName } from './lib/dataset.js';
+import { defaultExtensionDirectory, ensureExtensions } from '../server/extensions.js';
+import { checksumSql, COLUMNS, tableName } from './lib/dataset.js';
+import { createIcebergBenchTable } from './lib/icebergTable.js';
 import { arg, median, percentile } from './lib/util.js';
 
-const db = arg('db');
+const dataDir = arg('data-dir');
 const sizes = arg('rows').split(',').map(Number);
 const out = arg('out');
 const reps = Number(arg('reps', '3'));
 const latencyMs = Number(arg('latency-seconds', '5')) * 1000;
 
-const instance = await DuckDBInstance.create(db);
+const extensionDirectory = defaultExtensionDirectory();
+await ensureExtensions(extensionDirectory, ['avro', 'iceberg']);
+const instance = await DuckDBInstance.create(':memory:', { extension_directory: extensionDirectory, autoinstall_known_extensions: 'false' });
 const conn = await instance.connect();
-await conn.run(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+await conn.run('LOAD iceberg');
+/** bench.t_<rows> → iceberg_scan('<metadata>'): the reference reads the very files lakegate reads. */
+const scans = new Map<number, string>();
+const source = (rows: number) => scans.get(rows)!;
 
 for (const rows of sizes) {
   const t0 = performance.now();
-  await conn.run(`DROP TABLE IF EXISTS ${tableName(rows)}`);
-  await conn.run(duckdbCreateSql(rows));
+  const metadata = await createIcebergBenchTable(conn, dataDir, rows);
+  scans.set(rows, `iceberg_scan('${metadata.replace(/'/g, "''")}')`);
   const loadMs = performance.now() - t0;
-  const sum = await conn.runAndReadAll(checksumSql(rows));
+  const sum = await conn.runAndReadAll(checksumSql(rows).split(tableName(rows)).join(`${source(rows)} AS t_${rows}`));
   const checksum = sum.getRowObjectsJS()[0];
   appendFileSync(out, JSON.stringify({ kind: 'checksum', engine: 'duckdb', rows, checksum, loadMs }) + '\n');
-  process.stdout.write(`duckdb: ${tableName(rows)} loaded in ${(loadMs / 1000).toFixed(1)} s\n`);
+  process.stdout.write(`duckdb: ${tableName(rows)} written as Iceberg in ${(loadMs / 1000).toFixed(1)} s\n`);
 }
-await conn.run('CHECKPOINT');
 
 // The in-process reference: how fast DuckDB itself hands the rows to JavaScript.
 for (const rows of sizes) {
@@ -40,7 +47,7 @@ for (const rows of sizes) {
     const n = convert ? 1 : reps; // converting 10M rows to JS values is slow; once is enough to show it
     for (let r = 0; r < n; r++) {
       const t0 = performance.now();
-      const result = await conn.stream(`SELECT * FROM ${tableName(rows)}`);
+      const result = await conn.stream(`SELECT * FROM ${source(rows)}`);
       let count = 0;
       for (;;) {
         const chunk = await result.fetchChunk();
@@ -72,7 +79,7 @@ for (const rows of sizes) {
     let seed = 12345;
     const nextId = (): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return 1 + (seed % rows); };
     await Promise.all(conns.map(async (c) => {
-      const ps = await c.prepare(`SELECT ${COLUMNS.join(', ')} FROM ${tableName(rows)} WHERE id = $1`);
+      const ps = await c.prepare(`SELECT ${COLUMNS.join(', ')} FROM ${source(rows)} WHERE id = $1`);
       while (performance.now() < deadline) {
         const t0 = performance.now();
         ps.bindInteger(1, nextId());

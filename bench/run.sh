@@ -254,8 +254,8 @@ if [ "$LAKEGATE" = 1 ]; then
 fi
 LGDIR="$TMP/lakegate"
 mkdir -p "$LGDIR"
-log "loading DuckDB ($LGDIR/demo.duckdb) and measuring DuckDB direct"
-step "${TSX[@]}" "$HERE/load-duckdb.ts" --db "$LGDIR/demo.duckdb" --rows "$ROWS" --reps "$REPS" \
+log "writing the Iceberg table into $LGDIR (lakegate demo's warehouse) and measuring DuckDB direct (iceberg_scan)"
+step "${TSX[@]}" "$HERE/load-duckdb.ts" --data-dir "$LGDIR" --rows "$ROWS" --reps "$REPS" \
   --latency-seconds "$(( LAT_SECONDS < 5 ? LAT_SECONDS : 5 ))" --out "$RESULTS"
 step "${TSX[@]}" "$HERE/check-data.ts" --out "$RESULTS" --rows "$ROWS" || die "PostgreSQL and DuckDB hold different data"
 

@@ -14,6 +14,7 @@ import { parseConfig, type Config } from '../server/config.js';
 import { demoConfig, DEMO_BANNER, DEMO_DATABASE, DEMO_USERS } from '../server/demo.js';
 import { createPlanner } from '../server/planner.js';
 import { startGateway } from '../server/gateway.js';
+import { defaultExtensionDirectory, ensureExtensions } from '../server/extensions.js';
 
 const VERSION = '0.1.0';
 
@@ -21,6 +22,7 @@ const USAGE = `usage:
   lakegate demo [--port 5433] [--host 127.0.0.1] [--data-dir ~/.lakegate/demo]
   lakegate serve --config FILE
   lakegate check-config FILE
+  lakegate extensions [--dir DIR]      fetch DuckDB's iceberg, avro and httpfs extensions now (default dir ~/.lakegate/extensions)
   lakegate user add --users-file FILE NAME      add a local user (password read from stdin or a prompt)
   lakegate user passwd --users-file FILE NAME   set a local user's password
   lakegate hash-password PASSWORD     print a SCRAM-SHA-256 verifier for the users file
@@ -47,6 +49,13 @@ async function main(argv: string[]): Promise<number> {
       if (!values.config) throw new Error('serve needs --config FILE');
       await run(loadConfig(values.config), false);
       return -1;
+    }
+    case 'extensions': {
+      const { values } = parseArgs({ args: rest, options: { dir: { type: 'string' } } });
+      const dir = values.dir ?? defaultExtensionDirectory();
+      await ensureExtensions(dir, ['avro', 'iceberg', 'httpfs']);
+      console.log(`DuckDB extensions iceberg, avro, httpfs are in ${dir}`);
+      return 0;
     }
     case 'check-config': {
       if (!rest[0]) throw new Error('check-config needs a FILE');

@@ -4,13 +4,15 @@
  * attached data catalog while later ones ask Polaris / Iceberg REST.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CatalogColumn, CatalogTable, RelationCatalog } from '../sql/catalogView.js';
+import type { CatalogColumn, CatalogTable, CatalogView, RelationCatalog } from '../sql/catalogView.js';
 
-export type { CatalogColumn, CatalogTable };
+export type { CatalogColumn, CatalogTable, CatalogView };
 
 export interface Catalog extends RelationCatalog {
   /** every table this user may see, for pg_class / information_schema */
   listTables(): CatalogTable[];
+  /** every view this user may see (relkind v) */
+  listViews?(): CatalogView[];
 }
 
 /** DuckDB's own schemas, never shown as PostgreSQL namespaces. */

@@ -1,8 +1,15 @@
 /**
  * Installs the pg_catalog / information_schema emulation into an attached
  * in-memory DuckDB catalog (sql/emulation.ts EMULATION_DB). It must run
- * before the engine is hardened (no ATTACH or CREATE afterwards). User SQL
- * reaches it only through the planner's pg_catalog/information_schema mapping.
+ * before the engine is hardened (no ATTACH afterwards). User SQL reaches it
+ * only through the planner's pg_catalog/information_schema mapping.
+ *
+ * What differs per user (pg_namespace, pg_class, pg_attribute, and every view
+ * and function over them) reads connection-local temporary tables: a
+ * connection belongs to one session, and before a statement that reads the
+ * emulation runs, installUserCatalog fills them with what that user may load.
+ * A connection that was never filled has no such tables: the statement fails,
+ * it never sees another user's rows.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EMULATION_DB, INFO_SCHEMA, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
@@ -25,7 +32,8 @@ import {
 export interface PgCatalogOptions {
   /** the PostgreSQL database name (also the DuckDB catalog of the data) */
   database: string;
-  catalog: Catalog;
+  /** Fill this connection's own tables from this catalog too (tests plan on the admin connection). */
+  catalog?: Catalog;
   /** role name shown as owner of every object (pg_get_userbyid(10)) */
   owner?: string;
 }
@@ -48,9 +56,38 @@ async function createTable(conn: DuckDBConnection, name: string, columns: string
   }
 }
 
+/** The per-user relations: connection-local tables behind views of the same name. */
+const PER_USER = ['pg_namespace', 'pg_class', 'pg_attribute'] as const;
+const userTable = (name: string) => `temp.main.lg_${name}`;
+
+async function fillTable(conn: DuckDBConnection, target: string, rows: Value[][]): Promise<void> {
+  await conn.run(`DELETE FROM ${target}`);
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500);
+    await conn.run(`INSERT INTO ${target} VALUES ${chunk.map((r) => `(${r.map(sqlLiteral).join(', ')})`).join(', ')}`);
+  }
+}
+
+const installed = new WeakMap<DuckDBConnection, object>();
+
+/**
+ * Make this connection's pg_namespace / pg_class / pg_attribute show exactly
+ * `catalog` (what one user may load). `version` identifies the catalog's
+ * content: the same object twice is filled once.
+ */
+export async function installUserCatalog(conn: DuckDBConnection, catalog: Catalog, version: object = catalog): Promise<void> {
+  if (installed.get(conn) === version) return;
+  installed.delete(conn);
+  const tables = [...catalog.listTables(), ...(catalog.listViews?.() ?? []).map((v) => ({ ...v, relkind: 'v' as const }))];
+  for (const name of PER_USER) await conn.run(`CREATE TEMP TABLE IF NOT EXISTS lg_${name} (${POPULATED_COLUMNS[name]})`);
+  await fillTable(conn, userTable('pg_namespace'), namespaceRows(catalog.listSchemas()));
+  await fillTable(conn, userTable('pg_class'), classRows(tables));
+  await fillTable(conn, userTable('pg_attribute'), attributeRows(tables));
+  installed.set(conn, version);
+}
+
 export async function installPgCatalog(conn: DuckDBConnection, opts: PgCatalogOptions): Promise<void> {
   const owner = opts.owner ?? 'lakegate';
-  const tables = opts.catalog.listTables();
   await conn.run(`ATTACH IF NOT EXISTS ':memory:' AS ${EMULATION_DB}`);
   await conn.run(`CREATE SCHEMA IF NOT EXISTS ${S}`);
   await conn.run(`CREATE SCHEMA IF NOT EXISTS ${EMULATION_DB}.${INFO_SCHEMA}`);
@@ -58,9 +95,11 @@ export async function installPgCatalog(conn: DuckDBConnection, opts: PgCatalogOp
   const types = typeRows();
   await createTable(conn, 'lg_type_names', 'oid BIGINT, formatted VARCHAR', types.names);
   await createTable(conn, 'pg_type', POPULATED_COLUMNS.pg_type, types.rows);
-  await createTable(conn, 'pg_namespace', POPULATED_COLUMNS.pg_namespace, namespaceRows(opts.catalog.listSchemas()));
-  await createTable(conn, 'pg_class', POPULATED_COLUMNS.pg_class, classRows(tables));
-  await createTable(conn, 'pg_attribute', POPULATED_COLUMNS.pg_attribute, attributeRows(tables));
+  // Views over the connection's own tables; created here (empty) so the views can be defined.
+  for (const name of PER_USER) {
+    await conn.run(`CREATE TEMP TABLE IF NOT EXISTS lg_${name} (${POPULATED_COLUMNS[name]})`);
+    await conn.run(`CREATE OR REPLACE VIEW ${S}.${name} AS SELECT * FROM ${userTable(name)}`);
+  }
   await createTable(conn, 'pg_database', POPULATED_COLUMNS.pg_database, [databaseRow(opts.database)]);
   await createTable(conn, 'pg_am', POPULATED_COLUMNS.pg_am, AM_ROWS);
   await createTable(conn, 'pg_collation', POPULATED_COLUMNS.pg_collation, COLLATION_ROWS);
@@ -82,4 +121,5 @@ export async function installPgCatalog(conn: DuckDBConnection, opts: PgCatalogOp
   // pg_settings is built per statement from the session (sql/settings.ts); this table only keeps the name resolvable.
   await conn.run(`CREATE OR REPLACE TABLE ${S}.pg_settings (name VARCHAR, setting VARCHAR)`);
   for (const sql of informationSchemaStatements(opts.database)) await conn.run(sql);
+  if (opts.catalog) await installUserCatalog(conn, opts.catalog);
 }

@@ -51,12 +51,14 @@ export function macroStatements(owner: string): string[] {
        (o, cat) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = 0)`),
     m(`col_description(o, n) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = n)`),
     m(`shobj_description(o, cat) AS CAST(NULL AS VARCHAR)`),
-    // Every object in the emulation is one the Catalog lets this user see.
-    m(`has_table_privilege(a, b) AS true, (a, b, c) AS true`),
+    // The planner turns a relation named by a constant into its OID (42P01 when this user cannot load it);
+    // an OID is true when the relation is in this user's pg_class, NULL otherwise (PostgreSQL: NULL for an unknown OID).
+    m(`lg_visible_rel(r) AS CASE WHEN EXISTS (SELECT 1 FROM ${S}.pg_class lg_hp WHERE lg_hp.oid = TRY_CAST(r AS BIGINT)) THEN true END`),
+    m(`has_table_privilege(a, b) AS ${S}.lg_visible_rel(a), (a, b, c) AS ${S}.lg_visible_rel(b)`),
     m(`has_schema_privilege(a, b) AS true, (a, b, c) AS true`),
     m(`has_database_privilege(a, b) AS true, (a, b, c) AS true`),
-    m(`has_column_privilege(a, b, c) AS true, (a, b, c, d) AS true`),
-    m(`has_any_column_privilege(a, b) AS true, (a, b, c) AS true`),
+    m(`has_column_privilege(a, b, c) AS ${S}.lg_visible_rel(a), (a, b, c, d) AS ${S}.lg_visible_rel(b)`),
+    m(`has_any_column_privilege(a, b) AS ${S}.lg_visible_rel(a), (a, b, c) AS ${S}.lg_visible_rel(b)`),
     m(`pg_has_role(a, b) AS true, (a, b, c) AS true`),
     m(`pg_is_other_temp_schema(n) AS false`),
     m(`pg_my_temp_schema() AS CAST(0 AS BIGINT)`),

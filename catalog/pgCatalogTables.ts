@@ -124,9 +124,12 @@ const classRow = (oid: number, name: string, nsp: number, relkind: string, natts
   null, null, null,
 ];
 
-export function classRows(tables: CatalogTable[]): Value[][] {
+/** A user relation: a table (relkind r) or a view (v). */
+type UserRelation = Pick<CatalogTable, 'schema' | 'name' | 'columns'> & { relkind?: 'r' | 'v' };
+
+export function classRows(tables: UserRelation[]): Value[][] {
   const rows: Value[][] = tables.map((t) =>
-    classRow(relationOid(t.schema, t.name), t.name, namespaceOid(t.schema), 'r', t.columns.length, stableOid('type', t.schema, t.name)),
+    classRow(relationOid(t.schema, t.name), t.name, namespaceOid(t.schema), t.relkind ?? 'r', t.columns.length, stableOid('type', t.schema, t.name)),
   );
   for (const [name, r] of Object.entries(PG_CATALOG_RELATIONS)) rows.push(classRow(r.oid, name, PG_CATALOG_NSP_OID, r.relkind, 0, 0));
   for (const [name, r] of Object.entries(INFORMATION_SCHEMA_RELATIONS)) {
@@ -135,7 +138,7 @@ export function classRows(tables: CatalogTable[]): Value[][] {
   return rows;
 }
 
-export function attributeRows(tables: CatalogTable[]): Value[][] {
+export function attributeRows(tables: UserRelation[]): Value[][] {
   const rows: Value[][] = [];
   for (const t of tables) {
     t.columns.forEach((c, i) => {

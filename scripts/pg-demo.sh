@@ -46,8 +46,11 @@ CREATE SCHEMA sales;
 -- Strings are presented as text: Iceberg/DuckDB strings have no length, and text is PostgreSQL's type for that.
 CREATE TABLE sales.orders(id integer, ssn text, amount decimal(10,2), region text);
 INSERT INTO sales.orders VALUES (1, '111-11-1111', 100.00, 'EU'), (2, '222-22-2222', 250.50, 'US');
-GRANT USAGE ON SCHEMA sales TO PUBLIC;
-GRANT SELECT ON ALL TABLES IN SCHEMA sales TO PUBLIC;
+-- As in the demo's catalog gate (demo/polaris/): analysts may read sales, dave nothing.
+CREATE ROLE analyst;
+GRANT analyst TO alice, bob, carol, erin;
+GRANT USAGE ON SCHEMA sales TO analyst;
+GRANT SELECT ON ALL TABLES IN SCHEMA sales TO analyst;
 SQL
     echo "ready on 127.0.0.1:$port"
     ;;

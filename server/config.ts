@@ -30,6 +30,64 @@ const RangerConfigSchema = z.object({
 });
 export type RangerConfig = z.output<typeof RangerConfigSchema>;
 
+/** S3-compatible object storage, for warehouses outside the local filesystem (httpfs). */
+const StorageConfigSchema = z.object({
+  /** e.g. http://127.0.0.1:8333 for a local S3-compatible server; AWS when absent */
+  endpoint: z.string().url().optional(),
+  region: z.string().default('us-east-1'),
+  /** Keys the gateway reads every table with; absent: only credentials the catalog vends per table. */
+  accessKeyId: z.string().min(1).optional(),
+  secretAccessKey: z.string().min(1).optional(),
+  pathStyle: z.boolean().default(true),
+});
+
+/**
+ * The Iceberg catalog behind the PostgreSQL database: the embedded SQL-catalog
+ * warehouse (pyiceberg's SqlCatalog / Iceberg's JdbcCatalog layout) with the
+ * catalog gate decided locally on polaris-service policies, or Polaris (any
+ * Iceberg REST catalog) called with each user's token.
+ */
+const CatalogConfigSchema = z.object({
+  /** The PostgreSQL database name clients connect to. */
+  database: z.string().min(1).max(63),
+  /** How long a catalog answer (namespaces, a table load, a denial) is used per user. */
+  cacheTtlMs: z.number().int().min(0).default(30_000),
+  /** Table loads in flight at once when a user's whole listing is needed (pg_class …). */
+  loadConcurrency: z.number().int().min(1).max(64).default(8),
+  source: z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('embedded'),
+      /** The SQL catalog's SQLite file (pyiceberg SqlCatalog `uri` sqlite:///FILE). */
+      sqliteFile: z.string().min(1),
+      /** `catalog_name` in that file (pyiceberg: the catalog's name); default: the database name. */
+      catalogName: z.string().min(1).optional(),
+      /** Directories the tables' files live under (pyiceberg's `warehouse`); the only ones the engine may read. */
+      warehouse: z.array(z.string().min(1)).min(1),
+      /** Polaris realm (the `root` resource of the policies). */
+      realm: z.string().min(1).default('POLARIS'),
+      /** The polaris-service policies that decide every catalog call (Ranger Admin or local JSON). */
+      policies: RangerConfigSchema,
+    }),
+    z.object({
+      kind: z.literal('rest'),
+      /** Base URI, e.g. http://polaris:8181/api/catalog */
+      uri: z.string().url(),
+      /** The catalog (Polaris: the catalog name) sent as `warehouse` to /v1/config. */
+      warehouse: z.string().min(1),
+      /** Polaris realm, sent as the Polaris-Realm header when set. */
+      realm: z.string().min(1).optional(),
+      timeoutMs: z.number().int().min(100).default(10_000),
+      /** Retries of idempotent reads on network errors and 5xx (never on 4xx). */
+      retries: z.number().int().min(0).max(10).default(2),
+      /** Ask for vended storage credentials (X-Iceberg-Access-Delegation). */
+      vendedCredentials: z.boolean().default(true),
+      /** Local directories or object-store prefixes (s3://bucket/prefix/) the tables live under. */
+      warehouseRoots: z.array(z.string().min(1)).min(1),
+    }),
+  ]),
+  storage: StorageConfigSchema.optional(),
+});
+export type CatalogConfig = z.output<typeof CatalogConfigSchema>;
 /** The data gate: how row filters, masks and restrictions are applied to every query. */
 const DataGateConfigSchema = z.object({
   /**
@@ -59,8 +117,10 @@ export type DataGateConfig = z.output<typeof DataGateConfigSchema>;
 export const ConfigSchema = z.object({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(5433),
-  /** PostgreSQL database name → DuckDB database file, attached read-only. */
-  databases: z.record(z.string().min(1).max(63), z.string().min(1)),
+  /** PostgreSQL database name → DuckDB database file, attached read-only (without a catalog). */
+  databases: z.record(z.string().min(1).max(63), z.string().min(1)).default({}),
+  /** The Iceberg catalog served as a PostgreSQL database. */
+  catalog: CatalogConfigSchema.optional(),
   /** The local users file (embedded mode); not used when `keycloak` is set. */
   usersFile: z.string().min(1).optional(),
   /** Log in with Keycloak passwords instead of the users file. */
@@ -89,6 +149,8 @@ export const ConfigSchema = z.object({
     .object({
       threads: z.number().int().min(1).optional(),
       memoryLimit: z.string().optional(),
+      /** Where DuckDB's iceberg/avro/httpfs extensions are kept (server/extensions.ts); default ~/.lakegate/extensions. */
+      extensionDirectory: z.string().min(1).optional(),
     })
     .default({}),
 });
@@ -97,7 +159,14 @@ export type Config = z.infer<typeof ConfigSchema>;
 
 function checkIdentity(c: Config): string | null {
   if (!c.keycloak && !c.usersFile) return 'usersFile: required unless keycloak is configured';
+  const count = Object.keys(c.databases).length + (c.catalog ? 1 : 0);
+  if (count !== 1) return 'exactly one database: either `catalog` or one entry in `databases`';
   return null;
+}
+
+/** The PostgreSQL database names clients may connect to. */
+export function databaseNames(c: Config): string[] {
+  return c.catalog ? [c.catalog.database] : Object.keys(c.databases);
 }
 
 export function parseConfig(input: unknown): Config {

@@ -1,19 +1,22 @@
 /**
- * The demo: no external service. Seeds a DuckDB warehouse file with the
- * demo table the first time, and points the server at the demo users file and
+ * The demo: no external service. Seeds a local Iceberg warehouse with the
+ * demo table the first time, and points the server at the demo users file,
  * the demo's Ranger policies and roles (demo/ranger/, the same JSON Ranger
- * Admin serves to a plugin).
+ * Admin serves to a plugin) and its catalog-gate policies (demo/polaris/, the
+ * polaris service Polaris's Ranger authorizer reads).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parseConfig, type Config } from './config.js';
-import { quoteLiteral } from './engine.js';
+import { SqlCatalogFile } from '../catalog/iceberg/sqlCatalog.js';
+import { writeTable } from '../catalog/iceberg/writer.js';
 
 export const DEMO_DATABASE = 'demo';
 export const DEMO_USERS = ['alice', 'bob', 'carol', 'dave', 'erin'];
 export const DEMO_RANGER_SERVICE = 'lakehouse';
+export const DEMO_POLARIS_SERVICE = 'polaris';
 /** The demo's MASK_HASH key (a real deployment keeps its own out of sight). */
 export const DEMO_MASK_KEY = 'lakegate-demo-mask-key';
 
@@ -38,35 +41,63 @@ export function demoAssetDir(): string {
   throw new Error('demo/users.json not found next to the lakegate package');
 }
 
-/** Create DIR/demo.duckdb with schema sales and table orders unless it exists. */
-export async function seedDemo(dataDir: string): Promise<string> {
-  mkdirSync(dataDir, { recursive: true });
-  const file = resolve(dataDir, `${DEMO_DATABASE}.duckdb`);
-  const instance = await DuckDBInstance.create(file);
-  const conn = await instance.connect();
+/** The demo's Iceberg warehouse under DATA_DIR, in pyiceberg's SqlCatalog layout. */
+export function demoWarehouse(dataDir: string): { warehouse: string; sqliteFile: string } {
+  const root = resolve(dataDir);
+  return { warehouse: join(root, 'warehouse'), sqliteFile: join(root, 'catalog.db') };
+}
+
+/**
+ * Create the demo's Iceberg table `sales.orders` in DATA_DIR unless it exists:
+ * DuckDB writes the Parquet file with Iceberg field ids, lakegate writes the
+ * manifests and metadata, and the SQL catalog (SQLite) points at it, exactly
+ * where pyiceberg's SqlCatalog("demo", uri="sqlite:///DATA_DIR/catalog.db",
+ * warehouse="file://DATA_DIR/warehouse") would put it.
+ */
+export async function seedDemo(dataDir: string): Promise<{ warehouse: string; sqliteFile: string }> {
+  const paths = demoWarehouse(dataDir);
+  mkdirSync(paths.warehouse, { recursive: true });
+  const catalog = new SqlCatalogFile(paths.sqliteFile, DEMO_DATABASE, { create: true });
   try {
-    await conn.run('CREATE SCHEMA IF NOT EXISTS public');
-    await conn.run('CREATE SCHEMA IF NOT EXISTS sales');
-    const exists = await conn.runAndReadAll(
-      `SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'sales' AND table_name = 'orders' AND database_name = ${quoteLiteral(DEMO_DATABASE)}`,
-    );
-    if (Number(exists.getRows()[0]![0]) === 0) {
-      await conn.run('CREATE TABLE sales.orders (id INTEGER, ssn VARCHAR, amount DECIMAL(10,2), region VARCHAR)');
-      await conn.run(`INSERT INTO sales.orders VALUES (1, '111-11-1111', 100.00, 'EU'), (2, '222-22-2222', 250.50, 'US')`);
+    if (catalog.entry(['sales'], 'orders')) return paths;
+    const instance = await DuckDBInstance.create(':memory:');
+    try {
+      const conn = await instance.connect();
+      const metadata = await writeTable(conn, {
+        location: join(paths.warehouse, 'sales', 'orders'),
+        fields: [
+          { id: 1, name: 'id', type: 'int', required: false },
+          { id: 2, name: 'ssn', type: 'string', required: false },
+          { id: 3, name: 'amount', type: 'decimal(10,2)', required: false },
+          { id: 4, name: 'region', type: 'string', required: false },
+        ],
+        rows: `VALUES (1, '111-11-1111', CAST(100.00 AS DECIMAL(10,2)), 'EU'), (2, '222-22-2222', CAST(250.50 AS DECIMAL(10,2)), 'US')`,
+      });
+      catalog.createNamespace(['sales']);
+      catalog.register(['sales'], 'orders', metadata);
+    } finally {
+      instance.closeSync();
     }
   } finally {
-    conn.closeSync();
-    instance.closeSync();
+    catalog.close();
   }
-  return file;
+  return paths;
 }
 
 export async function demoConfig(opts: { host: string; port: number; dataDir: string }): Promise<Config> {
-  const file = await seedDemo(opts.dataDir);
+  const { warehouse, sqliteFile } = await seedDemo(opts.dataDir);
   return parseConfig({
     host: opts.host,
     port: opts.port,
-    databases: { [DEMO_DATABASE]: file },
+    catalog: {
+      database: DEMO_DATABASE,
+      source: {
+        kind: 'embedded',
+        sqliteFile,
+        warehouse: [warehouse],
+        policies: { source: { kind: 'local', path: join(demoAssetDir(), 'polaris'), serviceName: DEMO_POLARIS_SERVICE } },
+      },
+    },
     usersFile: join(demoAssetDir(), 'users.json'),
     ranger: { source: { kind: 'local', path: join(demoAssetDir(), 'ranger'), serviceName: DEMO_RANGER_SERVICE } },
     dataGate: { maskKey: DEMO_MASK_KEY },

@@ -7,9 +7,21 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { Engine } from './engine.js';
-import { seedDemo } from './demo.js';
+
+/** A DuckDB file with the demo's rows, attached read-only as database `demo`. */
+async function duckDbDemoFile(dir: string): Promise<string> {
+  const file = path.join(dir, 'demo.duckdb');
+  const instance = await DuckDBInstance.create(file);
+  const c = await instance.connect();
+  await c.run('CREATE SCHEMA sales');
+  await c.run('CREATE TABLE sales.orders (id INTEGER, ssn VARCHAR, amount DECIMAL(10,2), region VARCHAR)');
+  await c.run(`INSERT INTO sales.orders VALUES (1, '111-11-1111', 100.00, 'EU'), (2, '222-22-2222', 250.50, 'US')`);
+  c.closeSync();
+  instance.closeSync();
+  return file;
+}
 
 let dir: string;
 let engine: Engine;
@@ -17,7 +29,7 @@ let conn: DuckDBConnection;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-engine-'));
-  const file = await seedDemo(dir);
+  const file = await duckDbDemoFile(dir);
   fs.writeFileSync(path.join(dir, 'secret.csv'), 'a\nleaked\n');
   engine = await Engine.start({ databases: { demo: file } });
   conn = await engine.connect();

@@ -12,6 +12,15 @@ export interface EngineOptions {
   memoryLimit?: string;
   /** Runs on a privileged connection before the lock-down (catalog emulation, macros). */
   prepare?: (conn: DuckDBConnection) => Promise<void>;
+  /** Where LOAD finds extensions (server/extensions.ts provides them). */
+  extensionDirectory?: string;
+  /** Extensions loaded on the privileged connection before the lock-down. */
+  extensions?: readonly string[];
+  /**
+   * The only directories (or object-store prefixes) the engine may read after
+   * the lock-down: the warehouse roots. DuckDB adds its own temp directory.
+   */
+  allowedDirectories?: readonly string[];
 }
 
 /** Settings applied at creation: nothing can be fetched or loaded behind our back. */
@@ -20,6 +29,8 @@ const INSTANCE_CONFIG: Record<string, string> = {
   autoload_known_extensions: 'false',
   allow_community_extensions: 'false',
   allow_unsigned_extensions: 'false',
+  // No secret is ever read from (or written to) ~/.duckdb/stored_secrets.
+  allow_persistent_secrets: 'false',
 };
 
 export class Engine {
@@ -29,9 +40,11 @@ export class Engine {
     const config: Record<string, string> = { ...INSTANCE_CONFIG };
     if (opts.threads) config['threads'] = String(opts.threads);
     if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
+    if (opts.extensionDirectory) config['extension_directory'] = opts.extensionDirectory;
     const instance = await DuckDBInstance.create(':memory:', config);
     const admin = await instance.connect();
     try {
+      for (const name of opts.extensions ?? []) await admin.run(`LOAD ${quoteIdent(name)}`);
       for (const [name, file] of Object.entries(opts.databases)) {
         await admin.run(`ATTACH ${quoteLiteral(file)} AS ${quoteIdent(name)} (READ_ONLY)`);
       }
@@ -43,6 +56,8 @@ export class Engine {
       // engine computes in UTC.
       await admin.run('SET GLOBAL integer_division = true');
       await admin.run("SET GLOBAL TimeZone = 'UTC'");
+      const allowed = (opts.allowedDirectories ?? []).map((d) => quoteLiteral(d.endsWith('/') ? d : `${d}/`));
+      if (allowed.length > 0) await admin.run(`SET GLOBAL allowed_directories = [${allowed.join(', ')}]`);
       await admin.run('SET GLOBAL enable_external_access = false');
       await admin.run('SET GLOBAL lock_configuration = true');
     } finally {

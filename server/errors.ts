@@ -6,6 +6,8 @@
  */
 import { PgError, SqlState, type SqlStateCode } from '../protocol/errors.js';
 import { SqlError } from '../sql/errors.js';
+import { CatalogError } from '../catalog/iceberg/api.js';
+import { CatalogLoginError } from '../catalog/userCatalog.js';
 
 const ENGINE_CLASSES: [RegExp, SqlStateCode][] = [
   [/^Conversion Error/, SqlState.invalidTextRepresentation],
@@ -82,6 +84,20 @@ export function isInterrupt(e: unknown): boolean {
 export function toPgError(e: unknown, onUnexpected: (e: unknown) => void): PgError {
   if (e instanceof PgError) return e;
   if (e instanceof SqlError) return new PgError(e.code as SqlStateCode, e.message, { position: e.position });
+  if (e instanceof CatalogLoginError) {
+    return new PgError(SqlState.invalidAuthorizationSpecification, `terminating connection: ${e.message}`, {
+      severity: 'FATAL',
+      detail: 'The catalog answered 401 and the login could not be renewed.',
+      hint: 'Connect again to log in.',
+    });
+  }
+  if (e instanceof CatalogError) {
+    // Reachability and malformed answers are the operator's concern; the user learns the catalog is unavailable.
+    onUnexpected(e);
+    return new PgError(SqlState.connectionFailure, 'the catalog is unavailable', {
+      detail: e.kind === 'unavailable' ? 'The Iceberg catalog could not be reached.' : 'The Iceberg catalog sent an answer lakegate could not use.',
+    });
+  }
   if (e instanceof Error) {
     const columnMissing = /^Binder Error: Referenced column "([^"]+)" not found/.exec(e.message);
     if (columnMissing) return new PgError(SqlState.undefinedColumn, `column "${columnMissing[1]}" does not exist`);

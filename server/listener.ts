@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { PgConnection } from '../protocol/connection.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { AuthPlan, ConnectionHooks, StartupInfo } from '../protocol/handler.js';
-import type { Config } from './config.js';
+import { databaseNames, type Config } from './config.js';
 import type { Engine } from './engine.js';
 import type { Identity, IdentityProvider } from './identity/identity.js';
 import type { QueryPlanner } from './query.js';
@@ -49,7 +49,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   const hooks: ConnectionHooks<Identity> = {
     requireTlsForPassword: config.requireTls,
     async plan(info: StartupInfo): Promise<AuthPlan<Identity>> {
-      if (!(info.database in config.databases)) {
+      if (!databaseNames(config).includes(info.database)) {
         throw new PgError(SqlState.invalidCatalogName, `database "${info.database}" does not exist`, { severity: 'FATAL' });
       }
       return deps.identity.plan(info);

@@ -1,14 +1,21 @@
 /**
- * The planner the sessions use: sql/'s query pipeline over the catalog of the
- * attached data, with the data gate (policy/rewrite/) deciding which tables
- * this user may read and rewriting every reference into its filtered, masked
- * derived table. The PostgreSQL catalog emulation and the mask macros are
- * installed on the privileged connection before the engine is locked.
+ * The planner the sessions use: sql/'s query pipeline over the user's catalog,
+ * with the data gate (policy/rewrite/) deciding which tables this user may
+ * read and rewriting every reference into its filtered, masked derived table.
+ * With an Iceberg catalog (the catalog gate), every name a statement needs is
+ * first loaded as the session's user (catalog/planSnapshot.ts); a plan is
+ * valid while those answers are (the catalog cache TTL) and the policies it
+ * was made with are. The PostgreSQL catalog emulation and the mask macros are
+ * installed on the privileged connection before the engine is locked; the
+ * emulation's per-user tables are filled on each session's connection before
+ * a statement that reads them.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { loadDuckDbCatalog, type Catalog } from '../catalog/catalog.js';
-import { installPgCatalog } from '../catalog/pgCatalog.js';
+import { installPgCatalog, installUserCatalog } from '../catalog/pgCatalog.js';
+import { loadSnapshot } from '../catalog/planSnapshot.js';
+import type { CatalogService } from '../catalog/userCatalog.js';
 import type { CatalogTable } from '../sql/catalogView.js';
 import { ColumnTagFile } from '../policy/rewrite/columnTags.js';
 import { DataGate, type EngineSource } from '../policy/rewrite/gate.js';
@@ -21,6 +28,7 @@ import { planQuery } from '../sql/query.js';
 import type { Fields, PgNode } from '../sql/walk.js';
 import type { Config } from './config.js';
 import type { PlanContext, QueryPlan, QueryPlanner } from './query.js';
+import type { StorageSecrets } from './storage.js';
 
 export interface PlannerDeps {
   /** The policy engine in force (null: none usable, every table is missing). */
@@ -30,6 +38,17 @@ export interface PlannerDeps {
   beforeApply?: (table: CatalogTable) => void;
   /** Plans remembered across statements and sessions (0: none). Default 1000. */
   planCacheSize?: number;
+  /** The Iceberg catalog, when the database is one (config.catalog). */
+  catalog?: CatalogService | null;
+  /** Object-store secrets (known once the engine runs); null for local warehouses. */
+  storage?: () => StorageSecrets | null;
+}
+
+/** The catalog a statement is planned over, how long it holds, and what its connection needs first. */
+interface StatementCatalog {
+  catalog: Catalog;
+  valid(): boolean;
+  setup(conn: DuckDBConnection): Promise<void>;
 }
 
 interface CachedPlan {
@@ -89,17 +108,7 @@ export function policyExplainTarget(stmt: ParsedStatement): ParsedStatement | nu
 }
 
 export async function createPlanner(admin: DuckDBConnection, config: Config, deps: PlannerDeps): Promise<QueryPlanner> {
-  const catalogs = new Map<string, Catalog>();
-  const databases = Object.keys(config.databases);
-  if (databases.length !== 1) {
-    // The pg_catalog emulation is one per engine today.
-    throw new Error('lakegate serves exactly one database per process for now');
-  }
-  for (const database of databases) {
-    const catalog = await loadDuckDbCatalog(admin, database);
-    await installPgCatalog(admin, { database, catalog });
-    catalogs.set(database, catalog);
-  }
+  const statementCatalog = await catalogSource(admin, config, deps);
   const dg = config.dataGate;
   await installMaskMacros((sql) => admin.run(sql), dg.maskKey);
   const gate = new DataGate(deps.policies, {
@@ -112,9 +121,8 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
     ...(deps.beforeApply ? { beforeApply: deps.beforeApply } : {}),
   });
   const cache = new PlanCache(deps.planCacheSize ?? 1000);
-  const planFresh = (stmt: ParsedStatement, ctx: PlanContext, settingsRead: Map<string, string | undefined>): QueryPlan => {
-    const catalog = catalogs.get(ctx.database);
-    if (!catalog) throw new Error(`no catalog for database ${ctx.database}`);
+  const planFresh = (stmt: ParsedStatement, ctx: PlanContext, settingsRead: Map<string, string | undefined>, base: StatementCatalog): QueryPlan => {
+    const catalog = base.catalog;
     const statementGate = gate.begin({ user: ctx.user, roles: new Set(ctx.roles), groups: new Set(ctx.groups) });
     const policyTarget = policyExplainTarget(stmt);
     const settings = (n: string) => {
@@ -125,8 +133,9 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
     const plan = planQuery(policyTarget ?? stmt, { ...ctx, settings, catalog: statementGate.catalog(catalog) }, {
       rewriteTables: (tables, qctx, tree) => statementGate.rewrite(tables, qctx, tree),
     });
-    const valid = () => statementGate.valid();
-    if (policyTarget) return { sql: toDuckDbSql(reportQuery(reportRows(statementGate.applied))), explain: false, valid };
+    const valid = () => statementGate.valid() && base.valid();
+    const setup = base.setup;
+    if (policyTarget) return { sql: toDuckDbSql(reportQuery(reportRows(statementGate.applied))), explain: false, valid, setup };
     if (plan.kind === 'explain' && statementGate.hasPolicyExpressions) {
       // DuckDB's plan prints filter literals and the mask macro's key pads.
       throw new SqlError(
@@ -134,7 +143,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
         'permission denied: EXPLAIN is not available for queries on tables with row filters or masks; EXPLAIN (POLICY) shows which policies apply',
       );
     }
-    return { sql: plan.sql, explain: plan.kind === 'explain', valid };
+    return { sql: plan.sql, explain: plan.kind === 'explain', valid, setup };
   };
   return {
     async plan(stmt, ctx) {
@@ -142,9 +151,57 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
       const hit = cache.get(key, stmt, ctx);
       if (hit) return hit;
       const settingsRead = new Map<string, string | undefined>();
-      const plan = planFresh(stmt, ctx, settingsRead);
+      const plan = planFresh(stmt, ctx, settingsRead, await statementCatalog(stmt, ctx));
       cache.set(key, { node: stmt.node, settings: [...settingsRead], plan });
       return plan;
     },
+  };
+}
+
+/**
+ * Where a statement's tables come from: the Iceberg catalog as the session's
+ * user (loaded per statement, cached per user for the TTL), or the attached
+ * DuckDB database (read once at start).
+ */
+async function catalogSource(
+  admin: DuckDBConnection,
+  config: Config,
+  deps: PlannerDeps,
+): Promise<(stmt: ParsedStatement, ctx: PlanContext) => Promise<StatementCatalog>> {
+  if (config.catalog && deps.catalog) {
+    await installPgCatalog(admin, { database: config.catalog.database });
+    const service = deps.catalog;
+    const storage = deps.storage ?? (() => null);
+    return async (stmt, ctx) => {
+      const caller = {
+        user: ctx.user,
+        ...(ctx.accessToken ? { token: ctx.accessToken } : {}),
+        ...(ctx.renewToken ? { refresh: ctx.renewToken } : {}),
+      };
+      const snapshot = await loadSnapshot(service.forUser(ctx.user), caller, stmt.node, ctx, ctx.signal?.());
+      const listing = snapshot.listing;
+      const secrets = storage();
+      return {
+        catalog: snapshot,
+        valid: () => snapshot.valid(),
+        setup: async (conn) => {
+          if (secrets) for (const t of snapshot.storage) await secrets.ensure(t.location, t.credentials);
+          if (listing) await installUserCatalog(conn, snapshot, listing);
+        },
+      };
+    };
+  }
+  const databases = Object.keys(config.databases);
+  if (databases.length !== 1) {
+    // The pg_catalog emulation is one per engine today.
+    throw new Error('lakegate serves exactly one database per process for now');
+  }
+  const database = databases[0]!;
+  const catalog = await loadDuckDbCatalog(admin, database);
+  await installPgCatalog(admin, { database });
+  const fixed: StatementCatalog = { catalog, valid: () => true, setup: (conn) => installUserCatalog(conn, catalog) };
+  return async (_stmt, ctx) => {
+    if (ctx.database !== database) throw new Error(`no catalog for database ${ctx.database}`);
+    return fixed;
   };
 }

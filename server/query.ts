@@ -33,6 +33,10 @@ export interface PlanContext {
   groups: readonly string[];
   /** The session's bearer token for the catalog (Keycloak logins); undefined for local users. */
   accessToken?: () => string;
+  /** Renew the token once after the catalog answered 401; false when it cannot be renewed. */
+  renewToken?: () => Promise<boolean>;
+  /** Aborted by cancel or statement_timeout while the statement is being planned. */
+  signal?: () => AbortSignal | undefined;
   searchPath: string[];
   settings(name: string): string | undefined;
   backendPid: number;
@@ -48,6 +52,11 @@ export interface QueryPlan {
    * before its next Bind, never run on a stale plan.
    */
   valid(): boolean;
+  /**
+   * Prepares a connection before the plan's SQL is prepared on it (the
+   * user's own catalog emulation tables); runs on every connection used.
+   */
+  setup?(conn: DuckDBConnection): Promise<void>;
 }
 
 /** sql/ + catalog/ + policy/ behind one call: check, resolve, gate, rewrite, print. */
@@ -194,6 +203,7 @@ export class QueryStatement {
   private async planAndPrepare(conn: DuckDBConnection, casts: Map<number, ParamCast>) {
     const node = casts.size > 0 ? castParams(this.stmt.node, casts) : this.stmt.node;
     const plan = await this.planner.plan(casts.size > 0 ? { ...this.stmt, node } : this.stmt, this.ctx);
+    await plan.setup?.(conn);
     return { plan, prepared: await conn.prepare(plan.sql) };
   }
 
@@ -235,6 +245,7 @@ export class QueryStatement {
     const shape = await this.shapeFor(conn, values);
     let prepared = shape.preparedOn.get(conn);
     if (!prepared) {
+      await this.basePlan?.setup?.(conn);
       prepared = await conn.prepare(shape.sql);
       shape.preparedOn.set(conn, prepared);
     }

@@ -41,6 +41,11 @@ interface Prepared {
 }
 
 type Running = { conn: DuckDBConnection; reason: 'cancel' | 'timeout' | null };
+/** Planning in progress (catalog calls as the user): cancel and statement_timeout abort it. */
+type Planning = { controller: AbortController; reason: 'cancel' | 'timeout' | null };
+
+const canceled = (reason: 'cancel' | 'timeout' | null): PgError =>
+  new PgError(SqlState.queryCanceled, reason === 'timeout' ? 'canceling statement due to statement timeout' : 'canceling statement due to user request');
 
 export class Session implements QuerySession {
   readonly processId: number;
@@ -52,6 +57,7 @@ export class Session implements QuerySession {
   /** The connection statements run on; a suspended portal takes it with it. */
   private conn: DuckDBConnection | null = null;
   private running: Running | null = null;
+  private planning: Planning | null = null;
   private ended = false;
 
   constructor(private readonly deps: SessionDeps) {
@@ -82,6 +88,10 @@ export class Session implements QuerySession {
 
   /** CancelRequest: interrupt whatever this session is running now. */
   cancel(): void {
+    if (this.planning) {
+      this.planning.reason ??= 'cancel';
+      this.planning.controller.abort();
+    }
     if (!this.running) return;
     this.running.reason ??= 'cancel';
     this.running.conn.interrupt();
@@ -137,7 +147,10 @@ export class Session implements QuerySession {
       // In an aborted block only transaction control can be prepared.
       this.tx.checkNotAborted();
     }
-    if (prepared.query) await prepared.query.describe(await this.connection());
+    if (prepared.query) {
+      const conn = await this.connection();
+      await this.planningBudget(() => prepared.query!.describe(conn));
+    }
     if (name === '') this.statements.delete('');
     this.statements.set(name, prepared);
   }
@@ -272,7 +285,10 @@ export class Session implements QuerySession {
         user: this.user,
         roles: this.deps.identity.roles,
         groups: this.deps.identity.groups,
-        ...(this.deps.identity.credential ? { accessToken: () => this.deps.identity.credential!.accessToken() } : {}),
+        signal: () => this.planning?.controller.signal,
+        ...(this.deps.identity.credential
+          ? { accessToken: () => this.deps.identity.credential!.accessToken(), renewToken: () => this.deps.identity.credential!.renew() }
+          : {}),
         searchPath: this.settings.searchPath(this.user),
         settings: (n) => {
           try {
@@ -289,20 +305,41 @@ export class Session implements QuerySession {
 
   private async bindQuery(prepared: Prepared, req: BindRequest): Promise<Portal> {
     const conn = await this.connection();
-    return prepared.query!.bind(conn, req, { timeZone: this.settings.get('TimeZone') });
+    return this.planningBudget(() => prepared.query!.bind(conn, req, { timeZone: this.settings.get('TimeZone') }));
+  }
+
+  /** statement_timeout for one phase of a statement: `fire` once it elapses; returns the timer (null: no timeout). */
+  private statementTimer(fire: () => void): NodeJS.Timeout | null {
+    const timeoutMs = this.settings.statementTimeoutMs();
+    return timeoutMs > 0 ? setTimeout(fire, timeoutMs) : null;
+  }
+
+  /** Planning (which may call the catalog) under the same cancel and statement_timeout as running. */
+  private async planningBudget<T>(step: () => Promise<T>): Promise<T> {
+    const planning: Planning = { controller: new AbortController(), reason: null };
+    const timer = this.statementTimer(() => {
+      planning.reason ??= 'timeout';
+      planning.controller.abort();
+    });
+    this.planning = planning;
+    try {
+      return await step();
+    } catch (e) {
+      if (planning.reason) throw canceled(planning.reason);
+      throw e;
+    } finally {
+      if (timer) clearTimeout(timer);
+      if (this.planning === planning) this.planning = null;
+    }
   }
 
   /** Returns true when the portal has no more rows. */
   private async runPortal(portal: Portal, maxRows: number, out: Output, describe: boolean): Promise<boolean> {
     const running: Running = { conn: portal.conn, reason: null };
-    const timeoutMs = this.settings.statementTimeoutMs();
-    const timer =
-      timeoutMs > 0
-        ? setTimeout(() => {
-            running.reason ??= 'timeout';
-            running.conn.interrupt();
-          }, timeoutMs)
-        : null;
+    const timer = this.statementTimer(() => {
+      running.reason ??= 'timeout';
+      running.conn.interrupt();
+    });
     this.running = running;
     try {
       // Refuse before any row is written: a portal that may suspend will need a connection of its own.
@@ -314,12 +351,7 @@ export class Session implements QuerySession {
       if (!finished) this.detachConnection(portal);
       return finished;
     } catch (e) {
-      if (isInterrupt(e) || running.reason) {
-        throw new PgError(
-          SqlState.queryCanceled,
-          running.reason === 'timeout' ? 'canceling statement due to statement timeout' : 'canceling statement due to user request',
-        );
-      }
+      if (isInterrupt(e) || running.reason) throw canceled(running.reason);
       throw toPgError(e, this.deps.onInternalError);
     } finally {
       if (timer) clearTimeout(timer);

@@ -42,9 +42,27 @@ export interface CatalogTable {
   columnTags?: Readonly<Record<string, readonly string[]>> | null;
 }
 
+/**
+ * A view from the catalog. It is not a security boundary: its query is
+ * checked like the user's own and its base tables are resolved and gated as
+ * the querying user.
+ */
+export interface CatalogView {
+  schema: string;
+  name: string;
+  /** the view's output columns (its stored schema), names applied to the query's output */
+  columns: CatalogColumn[];
+  /** the parsed SelectStmt wrapper of the view's SQL; resolution works on a copy */
+  query: PgNode;
+  /** where the view's unqualified names are looked up */
+  defaultSchema: string;
+}
+
 export interface RelationCatalog {
   /** schemas this user may see, in the PostgreSQL database the session is connected to */
   listSchemas(): string[];
   /** undefined when missing or not visible to this user: the two are indistinguishable */
   getTable(schema: string, name: string): CatalogTable | undefined;
+  /** A view of that name, when the catalog has views (tables are looked up first). */
+  getView?(schema: string, name: string): CatalogView | undefined;
 }

@@ -15,6 +15,7 @@ import {
   PGC_SCHEMA,
 } from './emulation.js';
 import { RENAMED_FUNCTIONS } from './functions.js';
+import { RELATION_ARGUMENT } from './needs.js';
 import { SqlError, pos } from './errors.js';
 import { regCast, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
@@ -77,7 +78,30 @@ function isByteaCast(n: unknown): boolean {
   return parts[parts.length - 1] === 'bytea' && !t?.['typeName']?.['arrayBounds'];
 }
 
+/**
+ * A relation named by a constant in to_regclass / has_*_privilege is resolved
+ * now, as the user: its OID, or (to_regclass) NULL when this user cannot see it.
+ */
+function relationArguments(name: string, args: unknown[], f: Fields, ctx: DialectContext): PgNode | undefined {
+  const at = RELATION_ARGUMENT[name]?.(args.length);
+  if (at === undefined) return undefined;
+  const literal = constString(args[at]);
+  if (name === 'to_regclass') {
+    if (literal === undefined) throw new SqlError('0A000', 'to_regclass() needs a constant argument', pos(f['location']));
+    try {
+      return regCast('regclass', args[at], ctx, f['location']);
+    } catch (e) {
+      if (e instanceof SqlError && e.code === '42P01') return { TypeCast: { arg: strConst(null), typeName: { names: [strNode('pg_catalog'), strNode('int8')], typemod: -1 } } };
+      throw e;
+    }
+  }
+  if (literal !== undefined) args[at] = regCast('regclass', args[at], ctx, f['location']);
+  return undefined;
+}
+
 function foldFunction(name: string, args: unknown[], f: Fields, ctx: DialectContext): PgNode | undefined {
+  const relation = relationArguments(name, args, f, ctx);
+  if (relation) return relation;
   switch (name) {
     case 'current_database':
     case 'current_catalog':
@@ -392,9 +416,13 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
       }
       case 'RangeFunction': {
         // PostgreSQL names a scalar function's only column after the alias (`generate_series(…) s` → column s);
-        // DuckDB would bind `s` to the whole row.
+        // DuckDB would bind `s` to the whole row. Only for the set-returning functions of one scalar column:
+        // a table function (iceberg_scan, pg_get_keywords) keeps its column names under the alias.
         const alias = v.fields['alias'] as Fields | undefined;
-        if (alias && !alias['colnames'] && (v.fields['functions'] ?? []).length === 1) {
+        const fns = (v.fields['functions'] ?? []) as Fields[];
+        const fn = names(fns[0]?.['List']?.['items']?.[0]?.['FuncCall']?.['funcname']);
+        const scalar = ['generate_series', 'unnest'].includes(fn[fn.length - 1] ?? '');
+        if (alias && !alias['colnames'] && fns.length === 1 && scalar) {
           alias['colnames'] = [strNode(String(alias['aliasname']))];
         }
         return;

@@ -57,6 +57,7 @@ export const DUCKDB_BUILTINS: readonly string[] = [...AGGREGATES, ...WINDOW, ...
 
 /** Folded to literals by sql/dialect.ts from the session context. */
 export const FOLDED_FUNCTIONS: ReadonlySet<string> = new Set([
+  'to_regclass',
   'current_database', 'current_catalog', 'current_schema', 'current_schemas', 'current_user', 'session_user',
   'current_role', 'version', 'current_setting', 'pg_backend_pid',
 ]);

@@ -1,4 +1,5 @@
 import type { RelationCatalog } from './catalogView.js';
+import type { PgNode } from './walk.js';
 import { SqlError } from './errors.js';
 import { loadParser, parseStatements } from './parse.js';
 import { PlanCache, planQuery, type QueryContext } from './query.js';
@@ -71,6 +72,10 @@ describe('planQuery: deny by default', () => {
     expect(refusal('SELECT pg_get_keywords()').code).toBe('42883');
     expect(refusal("SELECT * FROM lower('x')").code).toBe('42883');
     expect(plan('SELECT * FROM generate_series(1, 2)').sql).toContain('FROM generate_series(1, 2)');
+    expect(plan('SELECT s FROM generate_series(1, 2) s').sql).toContain('generate_series(1, 2) AS s(s)');
+    // a table function keeps its own column names under an alias
+    expect(plan('SELECT k.word FROM pg_catalog.pg_get_keywords() k').sql).toContain('pg_get_keywords() AS k');
+    expect(plan('SELECT k.word FROM pg_catalog.pg_get_keywords() k').sql).not.toContain('AS k(k)');
   });
 
   it('refuses node kinds not on the allowlist with 0A000', () => {
@@ -206,6 +211,39 @@ describe('planQuery: policy hook', () => {
     });
     expect(p.sql).toMatch(/FROM \( ?SELECT id FROM demo\.sales\.orders WHERE id < 10 ?\) AS o WHERE id > 1/);
   });
+
+  it("an Iceberg table's scan keeps its columns: under the user's alias, and inside a derived table under another", () => {
+    const iceberg: RelationCatalog = {
+      listSchemas: () => ['sales'],
+      getTable: (schema, name) =>
+        schema === 'sales' && name === 'orders'
+          ? {
+              schema,
+              name,
+              columns: [{ name: 'id', duckType: 'INTEGER', nullable: true }, { name: 'region', duckType: 'VARCHAR', nullable: true }],
+              resource: { database: schema, table: name },
+              scan: () => (parseStatements("SELECT * FROM iceberg_scan('/wh/m.json')")[0]!.node['SelectStmt']!['fromClause'] as PgNode[])[0]!,
+            }
+          : undefined,
+    };
+    expect(plan('SELECT o.id FROM sales.orders o', ctx({ catalog: iceberg })).sql).toContain("FROM iceberg_scan('/wh/m.json') AS o(id, region)");
+    const p = planQuery(parseStatements('SELECT o.id FROM sales.orders o')[0]!, ctx({ catalog: iceberg }), {
+      rewriteTables: (tables) => {
+        for (const t of tables) {
+          // as the data gate does: the scan under an alias of its own, inside the derived table
+          const scan = t.table.scan();
+          scan['RangeFunction']!['alias'] = { aliasname: 'lg_src' };
+          const derived = parseStatements(`SELECT * FROM (SELECT lg_src.id FROM x AS lg_src) AS ${t.alias}`)[0]!;
+          const from = (derived.node['SelectStmt']!['fromClause'] as PgNode[])[0]!;
+          const inner = from['RangeSubselect']!['subquery']['SelectStmt'];
+          inner['fromClause'] = [scan];
+          for (const k of Object.keys(t.node)) delete t.node[k];
+          Object.assign(t.node, from);
+        }
+      },
+    });
+    expect(p.sql).toMatch(/FROM iceberg_scan\('\/wh\/m\.json'\) AS lg_src \) AS o$/);
+  });
 });
 
 describe('PlanCache', () => {
@@ -257,6 +295,7 @@ describe('planQuery: dialect', () => {
     expect(plan("SELECT 'pg_catalog.array_in'::regproc").sql).toContain("'array_in'");
     expect(plan("SELECT 'pg_catalog'::regnamespace").sql).toContain('11');
     expect(refusal("SELECT 'nosuch'::regclass").code).toBe('42P01');
+    expect(refusal("SELECT 'a.b.c.d'::regclass")).toMatchObject({ code: '42601', message: 'improper relation name (too many dotted names): a.b.c.d' });
     expect(plan('SELECT oid::regclass FROM pg_class').sql).toContain('lakegate_pg.pgc.regclass_out(oid');
   });
 

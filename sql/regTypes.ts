@@ -76,11 +76,14 @@ export function regCast(typname: string, arg: unknown, ctx: ResolveContext, loca
     switch (typname) {
       case 'regclass': {
         const parts = splitQualifiedName(literal);
+        if (parts.length > 3) throw new SqlError('42601', `improper relation name (too many dotted names): ${literal}`, at);
         const name = parts[parts.length - 1]!;
         const schema = parts.length >= 2 ? parts[parts.length - 2] : undefined;
         const catalog = parts.length === 3 ? parts[0] : undefined;
         const r = resolveRelation({ catalog, schema, name }, ctx, location);
-        return intConst(r.kind === 'table' ? relationOid(r.table.schema, r.table.name) : relationOid(r.schema, r.name));
+        if (r.kind === 'table') return intConst(relationOid(r.table.schema, r.table.name));
+        if (r.kind === 'view') return intConst(relationOid(r.view.schema, r.view.name));
+        return intConst(relationOid(r.schema, r.name));
       }
       case 'regtype':
         return intConst(typeOid(literal, at));

@@ -1,11 +1,14 @@
 /**
  * Name resolution of every RangeVar (threats.md §2.2): CTEs by scope, then
  * `db.schema.table`, `schema.table`, or the search_path with pg_catalog
- * implicitly first, as PostgreSQL does. A user table becomes a fully
- * qualified DuckDB reference keeping the user's alias; emulated catalog
- * relations are pointed at the emulation database.
+ * implicitly first, as PostgreSQL does. A user table becomes its trusted
+ * scan (a qualified DuckDB reference, or iceberg_scan of its snapshot) under
+ * the user's alias; a view becomes its own query, checked and resolved as the
+ * same user; emulated catalog relations are pointed at the emulation database.
  */
-import type { CatalogTable, RelationCatalog } from './catalogView.js';
+import { authorize } from './authorize.js';
+import type { CatalogTable, CatalogView, RelationCatalog } from './catalogView.js';
+import { nameTargets } from './colnames.js';
 import {
   EMULATION_DB,
   INFO_SCHEMA,
@@ -14,7 +17,7 @@ import {
   PGC_SCHEMA,
 } from './emulation.js';
 import { SqlError, pos, undefinedTable } from './errors.js';
-import { names, strNode, walk, type Fields, type PathStep, type PgNode } from './walk.js';
+import { names, replaceNode, strNode, walk, type Fields, type PathStep, type PgNode } from './walk.js';
 
 export interface ResolveContext {
   database: string;
@@ -25,9 +28,10 @@ export interface ResolveContext {
 
 export type Resolved =
   | { kind: 'table'; table: CatalogTable }
+  | { kind: 'view'; view: CatalogView }
   | { kind: 'emulated'; schema: 'pg_catalog' | 'information_schema'; name: string };
 
-/** A user table the query reads: the policy layer rewrites `node` (a RangeVar wrapper) in place. */
+/** A user table the query reads: the policy layer rewrites `node` (the FROM item holding `table.scan()`) in place. */
 export interface TableReference {
   schema: string;
   name: string;
@@ -51,7 +55,9 @@ function lookupIn(schema: string, name: string, ctx: ResolveContext): Resolved |
     return name in INFORMATION_SCHEMA_RELATIONS ? { kind: 'emulated', schema, name } : undefined;
   }
   const table = ctx.catalog.getTable(schema, name);
-  return table ? { kind: 'table', table } : undefined;
+  if (table) return { kind: 'table', table };
+  const view = ctx.catalog.getView?.(schema, name);
+  return view ? { kind: 'view', view } : undefined;
 }
 
 /** Resolve a possibly qualified relation name, or throw as PostgreSQL would. */
@@ -77,7 +83,7 @@ export function resolveRelation(
 }
 
 /** CTEs visible at this point of the tree, by name, judged from the ancestors (inner WITH lists shadow outer ones). */
-function ctesInScope(path: readonly PathStep[]): Map<string, Fields> {
+export function ctesInScope(path: readonly PathStep[]): Map<string, Fields> {
   const visible = new Map<string, Fields>();
   path.forEach((step, i) => {
     if (step.kind !== 'SelectStmt') return;
@@ -114,16 +120,74 @@ class CteNames {
   }
 }
 
+/** Views being expanded, innermost last: a view that reaches itself is refused, not expanded forever. */
+const MAX_VIEW_DEPTH = 16;
+
 /**
- * Rewrites every RangeVar in place; returns the user tables read. Column
- * references qualified with a schema (`sales.orders.id`) are shortened to the
- * alias, which is all DuckDB knows the rewritten reference by.
+ * The FROM item that reads a table: its trusted scan under the user's alias.
+ * A table function (iceberg_scan) is given the table's column names, which
+ * pins them (and keeps the dialect pass from naming a one-column function's
+ * output after the alias).
+ */
+function tableItem(table: CatalogTable, alias: Fields, location: unknown): PgNode {
+  const scan = table.scan();
+  const inner = scan['RangeVar'] ?? scan['RangeFunction'];
+  if (!inner) throw new SqlError('XX000', `table ${table.schema}.${table.name} has no readable scan`);
+  const a: Fields = { ...alias };
+  if (scan['RangeFunction'] && !a['colnames'] && table.columns.length > 0) a['colnames'] = table.columns.map((c) => strNode(c.name));
+  inner['alias'] = a;
+  if (scan['RangeVar']) inner['location'] = location;
+  return scan;
+}
+
+/**
+ * A view reference becomes its query as a derived table, resolved on its own
+ * (the outer query's CTEs are not in its scope; its unqualified names are
+ * looked up in its default namespace) as the same user, after the same
+ * allowlist as the user's SQL.
+ */
+function viewItem(view: CatalogView, alias: Fields, ctx: ResolveContext, state: ResolveState): PgNode {
+  const key = `${view.schema}.${view.name}`;
+  if (state.views.includes(key) || state.views.length >= MAX_VIEW_DEPTH) {
+    throw new SqlError('42P17', `infinite recursion detected in view "${key}"`);
+  }
+  const body = structuredClone(view.query);
+  authorize(body);
+  nameTargets(body);
+  state.views.push(key);
+  try {
+    resolveInto(body, { ...ctx, searchPath: [view.defaultSchema] }, state);
+  } finally {
+    state.views.pop();
+  }
+  const a: Fields = { ...alias };
+  if (!a['colnames']) a['colnames'] = view.columns.map((c) => strNode(c.name));
+  return { RangeSubselect: { subquery: body, alias: a } };
+}
+
+interface ResolveState {
+  tables: TableReference[];
+  cteNames: CteNames;
+  views: string[];
+}
+
+/**
+ * Rewrites every RangeVar in place; returns the user tables read, those
+ * read through views included. Column references qualified with a schema
+ * (`sales.orders.id`) are shortened to the alias, which is all DuckDB knows
+ * the rewritten reference by.
  */
 export function resolveRelations(root: unknown, ctx: ResolveContext): TableReference[] {
-  const tables: TableReference[] = [];
+  const state: ResolveState = { tables: [], cteNames: new CteNames(), views: [] };
+  resolveInto(root, ctx, state);
+  state.cteNames.renameAll(root);
+  return state.tables;
+}
+
+function resolveInto(root: unknown, ctx: ResolveContext, state: ResolveState): void {
   /** written qualifier (`sales.orders`, `demo.sales.orders`) → alias; only for references the user did not alias */
   const qualified = new Map<string, string>();
-  const cteNames = new CteNames();
+  const { tables, cteNames } = state;
   walk(root, ({ kind, node, fields: f, path }) => {
     if (kind !== 'RangeVar') return;
     // Rewrite the fields object itself: a RangeVar stored inline has no wrapper to swap.
@@ -159,15 +223,11 @@ export function resolveRelations(root: unknown, ctx: ResolveContext): TableRefer
       });
       return false;
     }
-    rewrite({
-      catalogname: ctx.database,
-      schemaname: resolved.table.schema,
-      relname: resolved.table.name,
-      inh: true,
-      relpersistence: 'p',
-      alias,
-      location,
-    });
+    if (resolved.kind === 'view') {
+      replaceNode(node, viewItem(resolved.view, alias, ctx, state));
+      return false;
+    }
+    replaceNode(node, tableItem(resolved.table, alias, location));
     tables.push({
       schema: resolved.table.schema,
       name: resolved.table.name,
@@ -177,9 +237,7 @@ export function resolveRelations(root: unknown, ctx: ResolveContext): TableRefer
     });
     return false;
   });
-  cteNames.renameAll(root);
   if (qualified.size > 0) shortenQualifiedColumns(root, qualified);
-  return tables;
 }
 
 function shortenQualifiedColumns(root: unknown, qualified: Map<string, string>): void {

@@ -289,13 +289,21 @@ async function main(): Promise<void> {
   const users = await createUsers(kc, CONC);
   say(`created ${users.length} Keycloak users via the admin REST API`);
 
-  // The demo DuckDB file, seeded by the build under test.
-  const demo = (await import(join(GATEWAY_ROOT, 'dist', 'server', 'demo.js'))) as { seedDemo(dir: string): Promise<string> };
-  const dbFile = await demo.seedDemo(join(OUT, 'data'));
+  // The demo's Iceberg warehouse, seeded by the build under test.
+  const demo = (await import(join(GATEWAY_ROOT, 'dist', 'server', 'demo.js'))) as { seedDemo(dir: string): Promise<{ warehouse: string; sqliteFile: string }> };
+  const seeded = await demo.seedDemo(join(OUT, 'data'));
   const common = {
     host: '127.0.0.1',
     port: 0,
-    databases: { demo: dbFile },
+    catalog: {
+      database: 'demo',
+      source: {
+        kind: 'embedded',
+        sqliteFile: seeded.sqliteFile,
+        warehouse: [seeded.warehouse],
+        policies: { source: { kind: 'local', path: join(GATEWAY_ROOT, 'demo', 'polaris'), serviceName: 'polaris' } },
+      },
+    },
     ranger: { source: { kind: 'local', path: join(GATEWAY_ROOT, 'demo', 'ranger'), serviceName: 'lakehouse' } },
     throttle: { maxFailuresPerUser: 1_000_000, maxFailuresPerAddress: 1_000_000, windowMs: 60_000, failureDelayMs: 0, maxTrackedKeys: 100_000 },
   };

@@ -80,7 +80,7 @@ export class FenceAnalysis<R> {
   private readonly everything: Flow<R>;
 
   constructor(
-    private readonly refOf: (rangeVar: PgNode) => R | undefined,
+    private readonly refOf: (fromItem: PgNode) => R | undefined,
     private readonly columnsOf: (ref: R) => ReadonlyMap<string, ColumnInfo>,
     all: Iterable<R>,
   ) {
@@ -193,13 +193,14 @@ export class FenceAnalysis<R> {
     const kind = nodeKind(node);
     const f = kind ? node[kind]! : {};
     const aliasOf = (fallback: string | null) => (f['alias']?.['aliasname'] !== undefined ? lower(f['alias']['aliasname']) : fallback);
+    // A table reference is whatever FROM item holds its scan (a RangeVar, or iceberg_scan under the user's alias).
+    const ref = this.refOf(node);
+    if (ref !== undefined) {
+      this.seen.add(ref);
+      return [{ kind: 'table', alias: aliasOf(lower(f['relname'] ?? ''))!, ref, columns: this.columnsOf(ref) }];
+    }
     switch (kind) {
       case 'RangeVar': {
-        const ref = this.refOf(node);
-        if (ref !== undefined) {
-          this.seen.add(ref);
-          return [{ kind: 'table', alias: aliasOf(lower(f['relname']))!, ref, columns: this.columnsOf(ref) }];
-        }
         const cte = f['schemaname'] === undefined && f['catalogname'] === undefined ? this.ctes.get(lower(f['relname'])) : undefined;
         // Catalog emulation carries no user rows; anything else unknown may carry every reference.
         const source = cte ? renamed(cte, f['alias']?.['colnames']) : { outputs: null, all: f['catalogname'] === EMULATION_DB ? this.none : this.everything };

@@ -125,6 +125,8 @@ export class StatementGate {
         if (!table) return undefined;
         return this.entry(table)?.decision.visible ? table : undefined;
       },
+      // A view is no security boundary: its base tables come back through getTable above.
+      ...(inner.getView ? { getView: (schema: string, name: string) => inner.getView!(schema, name) } : {}),
     };
   }
 
@@ -165,7 +167,7 @@ export class StatementGate {
     for (const ref of tables) {
       this.guarded(ref, () => {
         const { entry, compiled: c } = compiled.get(ref)!;
-        const alias = ref.node['RangeVar']?.['alias'] ?? { aliasname: ref.alias };
+        const alias = ref.node['RangeVar']?.['alias'] ?? ref.node['RangeFunction']?.['alias'] ?? { aliasname: ref.alias };
         const fence = fenced.has(ref);
         replaceNode(ref.node, fromItem(ref.table, c, alias, fence));
         this.applied.push({ table: ref.table, decision: entry.decision as Extract<TableDecision, { visible: true }>, compiled: c, fenced: fence && c.unfenced !== null });

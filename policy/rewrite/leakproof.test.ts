@@ -13,8 +13,10 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
 import { installPgCatalog } from '../../catalog/pgCatalog.js';
+import type { RelationCatalog } from '../../sql/catalogView.js';
 import { EMULATION_DB } from '../../sql/emulation.js';
 import { loadParser, parseStatements } from '../../sql/parse.js';
+import type { PgNode } from '../../sql/walk.js';
 import { gateRows, planWithGate, type GateSetup } from '../../tests/support/dataGate.js';
 import { P, rangerRoles, servicePolicies } from '../../tests/support/rangerPolicies.js';
 import { PolicyEngine } from '../ranger/engine.js';
@@ -65,12 +67,12 @@ const setup = (extra: Partial<GateSetup> = {}): GateSetup => ({
 });
 
 /** Whether each reference to sales.oracle got the fence, in the order they appear. */
-function fences(sql: string, user = 'frank', extra: Partial<GateSetup> = {}): boolean[] {
-  const { statement } = planWithGate(catalog, sql, user, setup(extra));
+function fences(sql: string, user = 'frank', extra: Partial<GateSetup> = {}, cat: RelationCatalog = catalog): boolean[] {
+  const { statement } = planWithGate(cat, sql, user, setup(extra));
   return statement.applied.filter((a) => a.table.name === 'oracle').map((a) => a.fenced);
 }
 
-const rows = (sql: string, user: string) => gateRows(conn, catalog, sql, user, setup());
+const rows = (sql: string, user: string, cat: RelationCatalog = catalog) => gateRows(conn, cat, sql, user, setup());
 
 describe('leakproof predicates: no fence, and exactly the rows of the filter', () => {
   it.each([
@@ -118,6 +120,23 @@ describe('leakproof predicates: no fence, and exactly the rows of the filter', (
 
   it('without leakproof pushdown every filtered reference keeps the fence', () => {
     expect(fences("SELECT id FROM sales.oracle WHERE code = '5'", 'frank', { leakproofPushdown: false })).toEqual([true]);
+  });
+
+  it('a table read through a table function (as iceberg_scan reads Iceberg tables) is judged the same way', async () => {
+    const base = catalog.getTable('sales', 'oracle')!;
+    const node = (parseStatements("SELECT * FROM query_table('demo.sales.oracle')")[0]!.node['SelectStmt']!['fromClause'] as PgNode[])[0]!;
+    const scan = () => structuredClone(node); // each use its own copy, as catalog/iceberg/tables.ts gives
+    const scanned: RelationCatalog = {
+      listSchemas: () => catalog.listSchemas(),
+      getTable: (schema, name) => (schema === 'sales' && name === 'oracle' ? { ...base, scan } : catalog.getTable(schema, name)),
+    };
+    const leakproof = "SELECT o.id FROM sales.oracle o WHERE o.code = '5'";
+    expect(fences(leakproof, 'frank', {}, scanned)).toEqual([false]);
+    expect(await rows(leakproof, 'frank', scanned)).toEqual([[1]]);
+    const failing = 'SELECT o.id FROM sales.oracle o WHERE o.code::int = 5';
+    expect(fences(failing, 'frank', {}, scanned)).toEqual([true]);
+    expect(await rows(failing, 'frank', scanned)).toEqual([[1]]);
+    await expect(rows(failing, 'hank', scanned)).rejects.toThrow(/Could not convert string/);
   });
 
   it('a table without a row filter never gets a fence', () => {

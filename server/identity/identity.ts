@@ -19,6 +19,11 @@ export interface Identity {
 export interface SessionCredential {
   /** The current access token (a bearer token for downstream services). */
   accessToken(): string;
+  /**
+   * Renew the access token now (the catalog answered 401): resolves true with
+   * a new token, false when it cannot be renewed (the credential has ended).
+   */
+  renew(): Promise<boolean>;
   /** null while the credential is usable; else why the session must end. */
   endedReason(): string | null;
   /** Stop refreshing (the session is over). */

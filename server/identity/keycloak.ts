@@ -197,6 +197,7 @@ export class KeycloakIdentityProvider implements IdentityProvider {
 export class KeycloakCredential implements SessionCredential {
   private timer: NodeJS.Timeout | null = null;
   private ended: string | null = null;
+  private renewing: Promise<boolean> | null = null;
   onClose: (() => void) | null = null;
 
   constructor(
@@ -211,6 +212,21 @@ export class KeycloakCredential implements SessionCredential {
 
   accessToken(): string {
     return this.tokens.accessToken;
+  }
+
+  /** One refresh now, whatever the schedule; concurrent callers share it. */
+  renew(): Promise<boolean> {
+    if (this.ended !== null) return Promise.resolve(false);
+    this.renewing ??= (async () => {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      const before = this.tokens.accessToken;
+      await this.refresh();
+      return this.ended === null && this.tokens.accessToken !== before;
+    })().finally(() => {
+      this.renewing = null;
+    });
+    return this.renewing;
   }
 
   endedReason(): string | null {

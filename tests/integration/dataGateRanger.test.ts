@@ -114,6 +114,8 @@ function rangerSection(over: Partial<NonNullable<Config['ranger']>> = {}): Confi
 async function gateway(over: Partial<Config> = {}, makePlanner?: Parameters<typeof startInProcess>[1] extends infer O ? O extends { makePlanner?: infer M } ? M : never : never) {
   const g = await startInProcess(
     () => ({
+      // its own DuckDB file instead of the demo's Iceberg catalog
+      catalog: undefined,
       databases: { demo: dataFile },
       ranger: rangerSection(),
       dataGate: { maskKey: MASK_KEY, maskPrecedence: 'tag', columnTagsFile: tagsFile, fence: 'case' },

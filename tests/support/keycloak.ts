@@ -21,6 +21,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { groupAlive, sleep, tailOf } from './serviceProcess.js';
 
 export const KEYCLOAK_VERSION = '26.7.3';
 export const REALM = 'lakegate';
@@ -121,26 +122,6 @@ export function ensureKeycloakDist(): { dist: string; javaHome: string } {
   }
   return { dist: DIST, javaHome };
 }
-
-function tail(file: string, lines = 60): string {
-  try {
-    const all = readFileSync(file, 'utf8').split('\n');
-    return all.slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function formPost(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, {
@@ -248,6 +229,7 @@ export async function startKeycloak(opts: KeycloakOptions = {}): Promise<Keycloa
           await res.arrayBuffer();
           server.startupMs = Date.now() - t0;
           running = true;
+          await warmUp();
           return;
         }
         await res.arrayBuffer();
@@ -259,7 +241,18 @@ export async function startKeycloak(opts: KeycloakOptions = {}): Promise<Keycloa
     }
     const why = exitInfo ? `Keycloak ${exitInfo}` : `Keycloak did not answer ${discovery} with 200 within ${timeoutMs} ms`;
     await stopProcess();
-    throw new Error(`${why} (port ${port}, management port ${managementPort}, log ${logFile}):\n${tail(logFile)}`);
+    throw new Error(`${why} (port ${port}, management port ${managementPort}, log ${logFile}):\n${tailOf(logFile, 60)}`);
+  };
+
+  // A fresh JVM answers its first password grant slowly (class loading, JIT, the first
+  // password hash): on a loaded machine past the 5 s a gateway allows a login. One grant
+  // for the bootstrap admin warms that path, so tests see the server as clients will.
+  const warmUp = async (): Promise<void> => {
+    try {
+      await server.adminToken();
+    } catch {
+      // a real failure shows in the test that needs Keycloak
+    }
   };
 
   const stopProcess = async (): Promise<void> => {
@@ -394,4 +387,12 @@ export function keycloakForSuite(opts: KeycloakOptions = {}): () => KeycloakServ
     if (!kc) throw new Error('Keycloak did not start (see the beforeAll error)');
     return kc;
   };
+}
+
+/** An access token for a realm user by the password grant on the lakegate client (password = user name in the fixture). */
+export async function userAccessToken(kc: Pick<KeycloakServer, 'tokenEndpoint' | 'clientId' | 'clientSecret'>, username: string, password = username): Promise<string> {
+  const res = await formPost(kc.tokenEndpoint, { grant_type: 'password', client_id: kc.clientId, client_secret: kc.clientSecret, username, password });
+  const body = (await res.json()) as { access_token?: string };
+  if (res.status !== 200 || !body.access_token) throw new Error(`Keycloak password grant for ${username}: ${res.status} ${JSON.stringify(body)}`);
+  return body.access_token;
 }

@@ -1,0 +1,75 @@
+/**
+ * Table metadata as the gateway reads it: the snapshot a reference reads
+ * (current, by id, by ref, as of a time), DuckDB types of Iceberg types, and
+ * column tags by field id (a rename keeps them; what cannot be read is null).
+ */
+import { chooseSnapshot, columnTagsFor, duckType, TableMetadataSchema } from './metadata.js';
+
+const meta = (over: Record<string, unknown> = {}) =>
+  TableMetadataSchema.parse({
+    'format-version': 2,
+    location: '/wh/t',
+    'current-schema-id': 1,
+    schemas: [
+      { 'schema-id': 0, fields: [{ id: 1, name: 'id', type: 'long', required: true }, { id: 2, name: 'name', type: 'string', required: false }] },
+      { 'schema-id': 1, fields: [{ id: 1, name: 'id', type: 'long', required: true }, { id: 2, name: 'label', type: 'string', required: false }] },
+    ],
+    'current-snapshot-id': 20n,
+    snapshots: [
+      { 'snapshot-id': 10n, 'timestamp-ms': 1000, 'schema-id': 0 },
+      { 'snapshot-id': 20n, 'timestamp-ms': 2000, 'schema-id': 1 },
+    ],
+    'snapshot-log': [
+      { 'snapshot-id': 10n, 'timestamp-ms': 1000 },
+      { 'snapshot-id': 20n, 'timestamp-ms': 2000 },
+    ],
+    refs: { main: { 'snapshot-id': 20n, type: 'branch' }, v1: { 'snapshot-id': 10n, type: 'tag' } },
+    properties: { 'sqe.column-tags': '{"name": ["PII"], "id": ["KEY"]}' },
+    ...over,
+  });
+
+describe('chooseSnapshot', () => {
+  it('current with the current schema; time travel with the snapshot schema', () => {
+    expect(chooseSnapshot(meta(), { kind: 'current' })).toMatchObject({ snapshotId: 20n, schema: { 'schema-id': 1 } });
+    expect(chooseSnapshot(meta(), { kind: 'id', id: 10n })).toMatchObject({ snapshotId: 10n, schema: { 'schema-id': 0 } });
+    expect(chooseSnapshot(meta(), { kind: 'ref', name: 'v1' })).toMatchObject({ snapshotId: 10n });
+    expect(chooseSnapshot(meta(), { kind: 'time', epochMs: 1999 })).toMatchObject({ snapshotId: 10n });
+    expect(chooseSnapshot(meta(), { kind: 'time', epochMs: 2000 })).toMatchObject({ snapshotId: 20n });
+  });
+  it('an empty table, and selectors that name nothing', () => {
+    expect(chooseSnapshot(meta({ 'current-snapshot-id': -1, snapshots: [], refs: {}, 'snapshot-log': [] }), { kind: 'current' }).snapshotId).toBeNull();
+    expect(() => chooseSnapshot(meta(), { kind: 'id', id: 30n })).toThrow('snapshot 30 does not exist');
+    expect(() => chooseSnapshot(meta(), { kind: 'ref', name: 'nope' })).toThrow('branch or tag "nope" does not exist');
+    expect(() => chooseSnapshot(meta(), { kind: 'time', epochMs: 999 })).toThrow(/no snapshot at or before/);
+  });
+});
+
+describe('duckType', () => {
+  // checked against DuckDB's iceberg_scan of a pyiceberg table with these types (column types of the result)
+  it('primitive and nested types as DuckDB names them', () => {
+    expect(['boolean', 'int', 'long', 'float', 'double', 'date', 'time', 'timestamp', 'timestamptz', 'string', 'uuid', 'binary', 'fixed[16]', 'decimal(38, 9)'].map((t) => duckType(t))).toEqual([
+      'BOOLEAN', 'INTEGER', 'BIGINT', 'FLOAT', 'DOUBLE', 'DATE', 'TIME', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE', 'VARCHAR', 'UUID', 'BLOB', 'BLOB', 'DECIMAL(38,9)',
+    ]);
+    expect(duckType({ type: 'list', 'element-id': 3, element: 'int', 'element-required': false })).toBe('INTEGER[]');
+    expect(duckType({ type: 'map', 'key-id': 4, key: 'string', 'value-id': 5, value: 'long', 'value-required': false })).toBe('MAP(VARCHAR, BIGINT)');
+    expect(duckType({ type: 'struct', fields: [{ id: 6, name: 'Zip Code', type: 'string', required: false }, { id: 7, name: 'n', type: 'int', required: true }] })).toBe('STRUCT("Zip Code" VARCHAR, "n" INTEGER)');
+    expect(() => duckType('geometry')).toThrow('unsupported Iceberg type geometry');
+  });
+});
+
+describe('column tags', () => {
+  it('follow the field id through a rename', () => {
+    const m = meta();
+    const current = chooseSnapshot(m, { kind: 'current' }).schema;
+    expect(columnTagsFor(m, current)).toEqual({ id: ['KEY'], label: ['PII'] });
+    const old = chooseSnapshot(m, { kind: 'id', id: 10n }).schema;
+    expect(columnTagsFor(m, old)).toEqual({ id: ['KEY'], name: ['PII'] });
+  });
+  it('absent → undefined; unreadable (not JSON, wrong shape, a name no schema had) → null', () => {
+    const current = chooseSnapshot(meta(), { kind: 'current' }).schema;
+    expect(columnTagsFor(meta({ properties: {} }), current)).toBeUndefined();
+    for (const bad of ['{', '{"name": "PII"}', '["name"]', '{"ghost": ["PII"]}']) {
+      expect([bad, columnTagsFor(meta({ properties: { 'sqe.column-tags': bad } }), current)]).toEqual([bad, null]);
+    }
+  });
+});

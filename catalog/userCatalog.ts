@@ -1,0 +1,282 @@
+/**
+ * Name resolution through the Iceberg catalog, as one user, the way SQE does
+ * it: the catalog's namespaces are listed and each is probed with a
+ * namespace-metadata load (a 403 hides it); a table or view load answered 403
+ * or 404 is a relation that does not exist, whichever it was. Answers are
+ * cached per user for `ttlMs` (denials and misses too, so a second look costs
+ * the same either way); past the TTL nothing is served without asking again.
+ *
+ * A 401 makes the session renew its token once; a catalog that still refuses
+ * it ends the session (CatalogLoginError). A catalog that cannot be reached
+ * fails the statement (CatalogError 'unavailable').
+ */
+import type { CatalogTable, CatalogView } from '../sql/catalogView.js';
+import { SqlError } from '../sql/errors.js';
+import { CatalogError, type Caller, type IcebergCatalog, type LoadedTable } from './iceberg/api.js';
+import type { SnapshotSelector } from './iceberg/metadata.js';
+import { catalogTable, catalogView } from './iceberg/tables.js';
+
+export interface CatalogCacheOptions {
+  /** How long an answer of the catalog is used for a user (ms). */
+  ttlMs: number;
+  /** Table loads in flight at once while listing everything a user may load. */
+  loadConcurrency: number;
+}
+
+/** The session's login is no longer accepted by the catalog: the session ends. */
+export class CatalogLoginError extends Error {
+  constructor(readonly user: string) {
+    super(`the catalog no longer accepts the login of user "${user}"`);
+    this.name = 'CatalogLoginError';
+  }
+}
+
+export interface Timed<T> {
+  value: T;
+  expiresAt: number;
+}
+
+export type Entry =
+  | { kind: 'table'; ns: string[]; name: string; loaded: LoadedTable; table: CatalogTable }
+  | { kind: 'view'; ns: string[]; name: string; view: CatalogView };
+
+/** Everything a user may load: the catalog emulation (pg_class …) shows exactly this. */
+export interface Listing {
+  schemas: string[];
+  tables: CatalogTable[];
+  views: CatalogView[];
+}
+
+const hidden = (e: unknown) => e instanceof CatalogError && (e.kind === 'forbidden' || e.kind === 'not-found');
+
+/** One cache slot: a shared in-flight load, then its answer until it expires. Failures are not kept. */
+class Slot<T> {
+  private pending: Promise<Timed<T>> | null = null;
+  private done: Timed<T> | null = null;
+
+  get(load: () => Promise<T>, ttlMs: number): Promise<Timed<T>> {
+    if (this.done && Date.now() < this.done.expiresAt) return Promise.resolve(this.done);
+    if (!this.pending) {
+      const started = Date.now();
+      this.pending = load().then(
+        (value) => {
+          this.done = { value, expiresAt: started + ttlMs };
+          this.pending = null;
+          return this.done;
+        },
+        (e: unknown) => {
+          this.pending = null;
+          throw e;
+        },
+      );
+    }
+    return this.pending;
+  }
+
+  /** A value learned elsewhere (a listing loads every table). */
+  put(value: Timed<T>): void {
+    if (!this.done || this.done.expiresAt < value.expiresAt) this.done = value;
+  }
+}
+
+export class CatalogService {
+  private readonly users = new Map<string, UserCatalog>();
+  /** Round trips made, by call; the bench reads them. */
+  readonly calls = { listNamespaces: 0, loadNamespace: 0, listTables: 0, listViews: 0, loadTable: 0, loadView: 0 };
+
+  constructor(
+    readonly client: IcebergCatalog,
+    readonly opts: CatalogCacheOptions,
+  ) {}
+
+  forUser(user: string): UserCatalog {
+    let u = this.users.get(user);
+    if (!u) {
+      u = new UserCatalog(this, user);
+      this.users.set(user, u);
+    }
+    return u;
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}
+
+function splitSelector(name: string): { base: string; selector: SnapshotSelector } | null {
+  const at = name.lastIndexOf('@');
+  if (at <= 0 || at === name.length - 1) return null;
+  const base = name.slice(0, at);
+  const spec = name.slice(at + 1);
+  if (/^-?\d+$/.test(spec)) return { base, selector: { kind: 'id', id: BigInt(spec) } };
+  if (/^\d{4}-\d{2}-\d{2}([ T].*)?$/.test(spec)) {
+    // A time without a zone is UTC, as the engine computes.
+    const iso = spec.replace(' ', 'T');
+    const ms = Date.parse(/([zZ]|[+-]\d{2}(:?\d{2})?)$/.test(iso) || !iso.includes('T') ? iso : `${iso}Z`);
+    if (Number.isNaN(ms)) throw new SqlError('22007', `invalid time travel timestamp "${spec}"`);
+    return { base, selector: { kind: 'time', epochMs: ms } };
+  }
+  return { base, selector: { kind: 'ref', name: spec } };
+}
+
+export class UserCatalog {
+  private readonly namespaceSlot = new Slot<string[][]>();
+  private readonly listingSlot = new Slot<Listing>();
+  private readonly entries = new Map<string, Slot<Entry | null>>();
+
+  constructor(
+    private readonly service: CatalogService,
+    readonly user: string,
+  ) {}
+
+  private get ttl(): number {
+    return this.service.opts.ttlMs;
+  }
+
+  /** A catalog call; after a 401 the token is renewed once and the call made again. */
+  private async call<T>(caller: Caller, op: keyof CatalogService['calls'], fn: (c: IcebergCatalog) => Promise<T>): Promise<T> {
+    this.service.calls[op]++;
+    try {
+      return await fn(this.service.client);
+    } catch (e) {
+      if (!(e instanceof CatalogError) || e.kind !== 'unauthorized') throw e;
+      if (!caller.refresh || !(await caller.refresh())) throw new CatalogLoginError(this.user);
+      this.service.calls[op]++;
+      try {
+        return await fn(this.service.client);
+      } catch (again) {
+        if (again instanceof CatalogError && again.kind === 'unauthorized') throw new CatalogLoginError(this.user);
+        throw again;
+      }
+    }
+  }
+
+  /** The namespaces this user may see: listed level by level, each probed with a metadata load. */
+  namespaces(caller: Caller): Promise<Timed<string[][]>> {
+    return this.namespaceSlot.get(async () => {
+      const visible: string[][] = [];
+      const walk = async (parent: string[]): Promise<void> => {
+        let children: string[][];
+        try {
+          children = await this.call(caller, 'listNamespaces', (c) => c.listNamespaces(caller, parent));
+        } catch (e) {
+          if (hidden(e)) return;
+          throw e;
+        }
+        for (const ns of children) {
+          try {
+            await this.call(caller, 'loadNamespace', (c) => c.loadNamespace(caller, ns));
+          } catch (e) {
+            if (hidden(e)) continue;
+            throw e;
+          }
+          visible.push(ns);
+          await walk(ns);
+        }
+      };
+      await walk([]);
+      return visible;
+    }, this.ttl);
+  }
+
+  private async namespaceOf(caller: Caller, schema: string): Promise<{ ns: string[] | null; expiresAt: number }> {
+    const t = await this.namespaces(caller);
+    return { ns: t.value.find((n) => n.join('.') === schema) ?? null, expiresAt: t.expiresAt };
+  }
+
+  /**
+   * A table or view by PostgreSQL schema and name; null when missing or not
+   * loadable. `name@<snapshot id | timestamp | branch or tag>` reads a table
+   * as of that snapshot.
+   */
+  async lookup(caller: Caller, schema: string, name: string): Promise<Timed<Entry | null>> {
+    const { ns, expiresAt } = await this.namespaceOf(caller, schema);
+    if (!ns) return { value: null, expiresAt };
+    const exact = await this.entry(caller, ns, name);
+    if (exact.value || !name.includes('@')) return exact;
+    const travel = splitSelector(name);
+    if (!travel) return exact;
+    const base = await this.entry(caller, ns, travel.base);
+    if (!base.value) return base;
+    if (base.value.kind !== 'table') throw new SqlError('0A000', `time travel on view "${schema}.${travel.base}" is not supported`);
+    const table = catalogTable(ns, travel.base, base.value.loaded, travel.selector);
+    return { value: { ...base.value, table: { ...table, name: travel.base } }, expiresAt: base.expiresAt };
+  }
+
+  private slot(ns: readonly string[], name: string): Slot<Entry | null> {
+    const key = `${ns.join('\u001f')}\u0000${name}`;
+    let s = this.entries.get(key);
+    if (!s) {
+      s = new Slot();
+      this.entries.set(key, s);
+    }
+    return s;
+  }
+
+  /** Load as a table, then as a view; both refused or missing → null. */
+  private entry(caller: Caller, ns: string[], name: string): Promise<Timed<Entry | null>> {
+    return this.slot(ns, name).get(async () => {
+      try {
+        const loaded = await this.call(caller, 'loadTable', (c) => c.loadTable(caller, ns, name));
+        return { kind: 'table', ns, name, loaded, table: catalogTable(ns, name, loaded, { kind: 'current' }) };
+      } catch (e) {
+        if (!hidden(e)) throw e;
+      }
+      try {
+        const loaded = await this.call(caller, 'loadView', (c) => c.loadView(caller, ns, name));
+        return { kind: 'view', ns, name, view: catalogView(ns, name, loaded) };
+      } catch (e) {
+        if (!hidden(e)) throw e;
+      }
+      return null;
+    }, this.ttl);
+  }
+
+  /** Every table and view this user may load, for the catalog emulation. */
+  listing(caller: Caller): Promise<Timed<Listing>> {
+    return this.listingSlot.get(async () => {
+      const namespaces = (await this.namespaces(caller)).value;
+      const names: { ns: string[]; name: string }[] = [];
+      for (const ns of namespaces) {
+        for (const op of ['listTables', 'listViews'] as const) {
+          try {
+            const found = await this.call(caller, op, (c) => (op === 'listTables' ? c.listTables(caller, ns) : c.listViews(caller, ns)));
+            for (const name of found) names.push({ ns, name });
+          } catch (e) {
+            if (!hidden(e)) throw e;
+          }
+        }
+      }
+      const entries = await inParallel(names, this.service.opts.loadConcurrency, async ({ ns, name }) => {
+        try {
+          return (await this.entry(caller, ns, name)).value;
+        } catch (e) {
+          // A table whose metadata lakegate cannot read is left out of the listing, not the whole listing.
+          if (e instanceof SqlError) return null;
+          throw e;
+        }
+      });
+      const schemas = [...new Set(namespaces.map((n) => n.join('.')))];
+      const tables: CatalogTable[] = [];
+      const views: CatalogView[] = [];
+      for (const e of entries) {
+        if (e?.kind === 'table') tables.push(e.table);
+        else if (e?.kind === 'view') views.push(e.view);
+      }
+      return { schemas, tables, views };
+    }, this.ttl);
+  }
+}
+
+async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,52 @@
+/**
+ * The Iceberg catalog a gateway serves: the embedded warehouse (with its
+ * polaris-service policies) or a REST catalog, behind the per-user cache.
+ */
+import type { Logger } from 'pino';
+import { EmbeddedCatalog } from '../catalog/iceberg/embedded.js';
+import { RestCatalog } from '../catalog/iceberg/rest.js';
+import { CatalogService } from '../catalog/userCatalog.js';
+import type { CatalogConfig } from './config.js';
+import { startPolicies } from './policies.js';
+
+export interface RunningCatalog {
+  service: CatalogService;
+  /** What the engine may read after the lock-down. */
+  storageRoots: readonly string[];
+  stop(): void;
+}
+
+export async function startCatalog(cfg: CatalogConfig, log: Logger): Promise<RunningCatalog> {
+  const s = cfg.source;
+  const cache = { ttlMs: cfg.cacheTtlMs, loadConcurrency: cfg.loadConcurrency };
+  if (s.kind === 'embedded') {
+    const policies = await startPolicies(s.policies, log.child({ component: 'polaris-policies' }));
+    const client = new EmbeddedCatalog({
+      sqliteFile: s.sqliteFile,
+      catalogName: s.catalogName ?? cfg.database,
+      realm: s.realm,
+      warehouseRoots: s.warehouse,
+      policies: () => policies.current(),
+    });
+    const service = new CatalogService(client, cache);
+    return {
+      service,
+      storageRoots: client.storageRoots,
+      stop: () => {
+        policies.stop();
+        service.close();
+      },
+    };
+  }
+  const client = new RestCatalog({
+    uri: s.uri,
+    warehouse: s.warehouse,
+    realm: s.realm,
+    timeoutMs: s.timeoutMs,
+    retries: s.retries,
+    vendedCredentials: s.vendedCredentials,
+    storageRoots: s.warehouseRoots,
+  });
+  const service = new CatalogService(client, cache);
+  return { service, storageRoots: client.storageRoots, stop: () => service.close() };
+}
