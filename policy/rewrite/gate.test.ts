@@ -5,18 +5,18 @@
  * control (a user who may read the same thing).
  */
 import { createHmac } from 'node:crypto';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import pino from 'pino';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
 import { EMULATION_DB } from '../../sql/emulation.js';
-import { loadParser, parseStatements } from '../../sql/parse.js';
+import { parseStatements } from '../../sql/parse.js';
 import { planQuery } from '../../sql/query.js';
 import { P, rangerRoles, servicePolicies } from '../../tests/support/rangerPolicies.js';
 import { PolicyEngine } from '../ranger/engine.js';
 import { parseRangerRoles, parseServicePolicies } from '../ranger/model.js';
 import { RoleStore } from '../ranger/roles.js';
 import type { ColumnTagSource } from './columnTags.js';
-import { gateContext, gateRefusal, gateRows, planWithGate, type GateSetup } from '../../tests/support/dataGate.js';
+import { demoDuckDb, gateContext, gateRefusal, gateRows, planWithGate, type GateSetup } from '../../tests/support/dataGate.js';
 import { DataGate } from './gate.js';
 import { installMaskMacros } from './macros.js';
 
@@ -55,11 +55,7 @@ function engineOf(doc: Record<string, unknown>): PolicyEngine {
 }
 
 beforeAll(async () => {
-  await loadParser();
-  instance = await DuckDBInstance.create(':memory:');
-  conn = await instance.connect();
-  await conn.run(`ATTACH ':memory:' AS demo`);
-  await conn.run('CREATE SCHEMA demo.sales');
+  ({ instance, conn } = await demoDuckDb());
   await conn.run('CREATE TABLE demo.sales.orders (id INTEGER, ssn VARCHAR, amount DECIMAL(10,2), region VARCHAR)');
   await conn.run(`INSERT INTO demo.sales.orders VALUES (1, '111-11-1111', 100.00, 'EU'), (2, '222-22-2222', 250.50, 'US'), (3, 'abc', 75.25, 'APAC')`);
   await conn.run('CREATE TABLE demo.sales.people (id INTEGER, name VARCHAR, born DATE, salary BIGINT, owner VARCHAR, tiny TINYINT, tags INTEGER[])');

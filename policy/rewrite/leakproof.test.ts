@@ -10,14 +10,14 @@
  * rows without an error, and hank, who may see row 2, gets the error row 2
  * causes — the error frank would get if the fence were not there.
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
 import { installPgCatalog } from '../../catalog/pgCatalog.js';
 import type { RelationCatalog } from '../../sql/catalogView.js';
 import { EMULATION_DB } from '../../sql/emulation.js';
-import { loadParser, parseStatements } from '../../sql/parse.js';
+import { parseStatements } from '../../sql/parse.js';
 import type { PgNode } from '../../sql/walk.js';
-import { gateRows, planWithGate, type GateSetup } from '../../tests/support/dataGate.js';
+import { demoDuckDb, gateRows, planWithGate, type GateSetup } from '../../tests/support/dataGate.js';
 import { P, rangerRoles, servicePolicies } from '../../tests/support/rangerPolicies.js';
 import { PolicyEngine } from '../ranger/engine.js';
 import { parseRangerRoles, parseServicePolicies } from '../ranger/model.js';
@@ -31,11 +31,7 @@ let conn: DuckDBConnection;
 let catalog: Catalog;
 
 beforeAll(async () => {
-  await loadParser();
-  instance = await DuckDBInstance.create(':memory:');
-  conn = await instance.connect();
-  await conn.run(`ATTACH ':memory:' AS demo`);
-  await conn.run('CREATE SCHEMA demo.sales');
+  ({ instance, conn } = await demoDuckDb());
   await conn.run(
     'CREATE TABLE demo.sales.oracle (id INTEGER, code VARCHAR, amount DECIMAL(10,2), d DATE, ts TIMESTAMP, n BIGINT, f DOUBLE, flag BOOLEAN, region VARCHAR)',
   );

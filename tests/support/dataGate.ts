@@ -3,7 +3,7 @@
  * tests of policy/rewrite/: plan a statement as a user under a policy engine,
  * run it, or catch its refusal.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import pino from 'pino';
 import type { PolicyEngine } from '../../policy/ranger/engine.js';
 import type { FenceMode } from '../../policy/rewrite/apply.js';
@@ -11,7 +11,7 @@ import type { ColumnTagSource } from '../../policy/rewrite/columnTags.js';
 import { DataGate, type DataGateOptions } from '../../policy/rewrite/gate.js';
 import type { CatalogTable, RelationCatalog } from '../../sql/catalogView.js';
 import { SqlError } from '../../sql/errors.js';
-import { parseStatements } from '../../sql/parse.js';
+import { loadParser, parseStatements } from '../../sql/parse.js';
 import { planQuery, type QueryContext } from '../../sql/query.js';
 
 export interface GateSetup {
@@ -62,4 +62,14 @@ export function gateRefusal(catalog: RelationCatalog, sql: string, user: string,
     throw e;
   }
   throw new Error(`planned for ${user}: ${sql}`);
+}
+
+/** An in-memory DuckDB with the database `demo` and its schema `sales`, for the tables a suite creates. */
+export async function demoDuckDb(): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
+  await loadParser();
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  await conn.run(`ATTACH ':memory:' AS demo`);
+  await conn.run('CREATE SCHEMA demo.sales');
+  return { instance, conn };
 }
