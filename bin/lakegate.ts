@@ -120,11 +120,18 @@ async function run(config: Config, demo: boolean): Promise<void> {
     console.log(`  psql "host=${server.host} port=${server.port} dbname=${DEMO_DATABASE} user=alice"`);
   }
   console.log(`lakegate listening on ${server.host}:${server.port}`);
-  const stop = () => {
+  let stopping = false;
+  const stop = (signal: string) => {
+    // A second signal while shutting down: leave at once.
+    if (stopping) process.exit(1);
+    stopping = true;
+    log.info({ event: 'shutdown', signal }, 'shutting down: no new connections, running statements stopped, sessions ended with 57P01');
+    // Bounded even if the engine does not let go: the configured grace, then a little for closing.
+    setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5000).unref();
     server.close().finally(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main(process.argv.slice(2)).then(

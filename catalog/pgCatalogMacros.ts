@@ -74,6 +74,21 @@ export function macroStatements(owner: string): string[] {
     // error() raises "Invalid Input Error: division by zero", which the server reports as 22012
     m(`${INTERNAL_MACROS.divide}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a / b END`),
     m(`${INTERNAL_MACROS.modulo}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a % b END`),
+    // PostgreSQL's limit on a built string (1 GB less the header), with its words; the error() also keeps
+    // a huge constant repeat() from being folded at prepare time, where no interrupt reaches it.
+    m(`${INTERNAL_MACROS.repeat}(s, n) AS CASE WHEN n > 0 AND strlen(s) > 0 AND n > 1073741819 // strlen(s)
+        THEN error('requested length too large') ELSE repeat(s, greatest(n, 0)) END`),
+    m(`${INTERNAL_MACROS.lpad}(s, n) AS CASE WHEN n > 268435454 THEN error('requested length too large') ELSE lpad(s, greatest(n, 0), ' ') END,
+       (s, n, f) AS CASE WHEN n > 268435454 THEN error('requested length too large') ELSE lpad(s, greatest(n, 0), f) END`),
+    m(`${INTERNAL_MACROS.rpad}(s, n) AS CASE WHEN n > 268435454 THEN error('requested length too large') ELSE rpad(s, greatest(n, 0), ' ') END,
+       (s, n, f) AS CASE WHEN n > 268435454 THEN error('requested length too large') ELSE rpad(s, greatest(n, 0), f) END`),
+    // A LIKE pattern → RE2, token by token (sql/like.ts): an escaped character, %, _ or one character.
+    // list_aggr(…, 'string_agg'), not array_to_string: the engine must know the type of a parameter's translation
+    // at prepare time; the empty list (an empty pattern) aggregates to NULL, hence the coalesce.
+    m(`${INTERNAL_MACROS.likeRegex}(p, tokens) AS CASE WHEN p IS NOT NULL THEN coalesce(list_aggr(list_transform(regexp_extract_all(p, tokens), t ->
+        CASE WHEN length(t) = 2 THEN (CASE WHEN regexp_matches(t[2], '^[[:punct:]]$') THEN '\\' || t[2] ELSE t[2] END)
+        WHEN t = '%' THEN '.*' WHEN t = '_' THEN '.'
+        WHEN regexp_matches(t, '^[[:punct:]]$') THEN '\\' || t ELSE t END), 'string_agg', ''), '') END`),
     m(`pg_get_keywords() AS TABLE SELECT * FROM (VALUES
         ('all', 'R', true, 'reserved'), ('and', 'R', true, 'reserved'), ('as', 'R', false, 'reserved'),
         ('from', 'R', false, 'reserved'), ('select', 'R', true, 'reserved'), ('table', 'R', true, 'reserved'),

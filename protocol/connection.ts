@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { TLSSocket, type SecureContext } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import * as be from './backend.js';
-import { PgError, SqlState } from './errors.js';
+import { PgError, SqlState, statementTooLong } from './errors.js';
 import { decodeFrontend, FrameReader, type FrontendMessage } from './frontend.js';
 import { FrameStream } from './framing.js';
 import type { ConnectionHooks, Output, QuerySession, StartupInfo } from './handler.js';
@@ -27,6 +27,8 @@ const OUTPUT_HIGH_WATER = 1024 * 1024;
 
 export interface ConnectionOptions {
   maxMessageBytes: number;
+  /** A Query or Parse whose text is longer is refused (54000) before its bytes are decoded. */
+  maxStatementBytes?: number;
   /** A client must finish startup and authentication within this time (PostgreSQL's authentication_timeout). */
   authTimeoutMs: number;
   tls: SecureContext | null;
@@ -67,6 +69,10 @@ class SocketOutput implements Output {
   }
 }
 
+/** What PostgreSQL sends every session when the server shuts down (SIGTERM: a fast shutdown). */
+export const adminShutdown = (): PgError =>
+  new PgError(SqlState.adminShutdown, 'terminating connection due to administrator command', { severity: 'FATAL' });
+
 export class PgConnection<I> {
   private socket: Duplex;
   private readonly frames: FrameStream;
@@ -75,6 +81,7 @@ export class PgConnection<I> {
   private session: QuerySession | null = null;
   /** After an error in an extended-query batch, skip everything up to Sync. */
   private skipToSync = false;
+  private terminating = false;
 
   constructor(
     private readonly raw: Socket,
@@ -85,6 +92,19 @@ export class PgConnection<I> {
     raw.setNoDelay(true);
     this.frames = new FrameStream(raw, opts.maxMessageBytes);
     this.out = new SocketOutput(raw);
+    // A client that hangs up stops its statement in every phase, rows flowing or not.
+    raw.once('close', () => this.session?.interrupt('disconnect'));
+  }
+
+  /**
+   * Server shutdown: a running statement is interrupted, and the client gets
+   * FATAL 57P01 (at once when idle, else when its statement stops).
+   */
+  terminate(): void {
+    if (this.terminating) return;
+    this.terminating = true;
+    this.session?.interrupt('shutdown');
+    this.frames.abort(adminShutdown());
   }
 
   async run(): Promise<void> {
@@ -218,8 +238,13 @@ export class PgConnection<I> {
       await this.out.flush();
       const body = await this.passwordMessage();
       if (!body) return null;
+      // One NUL, at the end: a password cut short at an inner NUL would be checked as a different one.
+      if (body.indexOf(0) !== body.length - 1) throw PgError.protocol('invalid password packet size');
+      // An empty password is checked like any other, so it costs the same time and counts for throttling;
+      // it is then refused in PostgreSQL's words.
       const password = new FrameReader(body).cstring();
-      identity = password === '' ? null : await plan.verify(password);
+      identity = await plan.verify(password);
+      if (password === '') throw new PgError(SqlState.invalidPassword, 'empty password returned by client', { severity: 'FATAL' });
     } else {
       const outcome = await this.scram(plan.verifier, plan.identity);
       if (outcome === undefined) return null;
@@ -279,13 +304,44 @@ export class PgConnection<I> {
     for (;;) {
       const frame = await this.frames.next(false);
       if (!frame) return;
-      const msg = decodeFrontend(frame.type, frame.body);
+      let msg: FrontendMessage;
+      try {
+        this.checkStatementBytes(frame.type, frame.body);
+        msg = decodeFrontend(frame.type, frame.body);
+      } catch (e) {
+        // A well-framed message with bad content (invalid UTF-8): an ERROR for that message, as PostgreSQL answers it.
+        if (!(e instanceof PgError) || e.severity === 'FATAL') throw e;
+        await this.messageFailed(session, frame.type, e);
+        continue;
+      }
       if (msg.type === 'Terminate') return;
       await this.dispatch(session, msg);
       // Answers go out when the client waits for them: on Sync, Flush and
       // after a simple query; mid-batch only when the buffer is large.
       await this.out.maybeFlush();
     }
+  }
+
+  /** A query text over the bound costs nothing more than finding its end: refused before it is decoded or parsed. */
+  private checkStatementBytes(type: number, body: Buffer): void {
+    const max = this.opts.maxStatementBytes;
+    if (max === undefined || body.length <= max || (type !== 0x51 && type !== 0x50)) return;
+    const from = type === 0x50 ? body.indexOf(0) + 1 : 0; // Parse: the statement's name comes first
+    const end = body.indexOf(0, from);
+    const bytes = (end < 0 ? body.length : end) - from;
+    if (bytes > max) throw statementTooLong(bytes, max);
+  }
+
+  /** Report an error for one message: a simple query or FunctionCall ends with ReadyForQuery, an extended one skips to Sync. */
+  private async messageFailed(session: QuerySession, type: number, err: PgError): Promise<void> {
+    const simple = type === 0x51 || type === 0x46; // 'Q', 'F'
+    if (!simple && this.skipToSync) return;
+    await this.guard(session, () => Promise.reject(err));
+    if (simple) {
+      this.skipToSync = false;
+      be.readyForQuery(this.out.writer, session.transactionStatus());
+      await this.out.flush();
+    } else this.skipToSync = true;
   }
 
   private async dispatch(session: QuerySession, msg: FrontendMessage): Promise<void> {
@@ -305,6 +361,11 @@ export class PgConnection<I> {
       await this.guard(session, () => session.simpleQuery(msg.sql, this.out));
       be.readyForQuery(this.out.writer, session.transactionStatus());
       await this.out.flush();
+      return;
+    }
+    if (msg.type === 'Unsupported' && msg.code === 'F') {
+      // FunctionCall is answered like a simple query: its error, then ReadyForQuery, flushed.
+      await this.messageFailed(session, 0x46, PgError.featureNotSupported('the fastpath function call interface is not supported'));
       return;
     }
     if (this.skipToSync) return;
@@ -337,7 +398,6 @@ export class PgConnection<I> {
       case 'Password':
         throw PgError.protocol('unexpected password message after authentication');
       case 'Unsupported':
-        if (msg.code === 'F') throw PgError.featureNotSupported('the fastpath function call interface is not supported');
         if (msg.code === 'd' || msg.code === 'c' || msg.code === 'f') {
           throw PgError.protocol('unexpected COPY message: no COPY is in progress');
         }
@@ -356,7 +416,8 @@ export class PgConnection<I> {
       await step();
       return true;
     } catch (e) {
-      const err = e instanceof PgError ? e : this.internal(e);
+      // Shutting down: whatever stopped the statement, the client hears why.
+      const err = this.terminating ? adminShutdown() : e instanceof PgError ? e : this.internal(e);
       if (err.severity === 'FATAL') throw err;
       session.errorOccurred();
       be.errorResponse(this.out.writer, err);

@@ -31,10 +31,22 @@ export const SqlState = {
   numericValueOutOfRange: '22003',
   divisionByZero: '22012',
   dataException: '22000',
+  cardinalityViolation: '21000',
+  invalidArgumentForLogarithm: '2201E',
+  invalidArgumentForPowerFunction: '2201F',
+  invalidRegularExpression: '2201B',
+  ambiguousColumn: '42702',
+  groupingError: '42803',
+  ambiguousFunction: '42725',
+  invalidColumnReference: '42P10',
+  syntaxErrorOrAccessRuleViolation: '42000',
   invalidDatetimeFormat: '22007',
   datetimeFieldOverflow: '22008',
+  characterNotInRepertoire: '22021',
+  invalidEscapeSequence: '22025',
   nameTooLong: '42622',
   datatypeMismatch: '42804',
+  cannotCoerce: '42846',
   indeterminateDatatype: '42P18',
   undefinedParameter: '42P02',
   queryCanceled: '57014',
@@ -45,6 +57,9 @@ export const SqlState = {
   noActiveSqlTransaction: '25P01',
   readOnlySqlTransaction: '25006',
   programLimitExceeded: '54000',
+  statementTooComplex: '54001',
+  tooManyColumns: '54011',
+  tooManyArguments: '54023',
   outOfMemory: '53200',
   tooManyConnections: '53300',
   internalError: 'XX000',
@@ -93,3 +108,9 @@ export class PgError extends Error {
     return new PgError(SqlState.syntaxError, message, { position });
   }
 }
+
+/** A query text over the configured bound (lakegate's limits.maxStatementBytes; PostgreSQL has none below 1 GB). */
+export const statementTooLong = (bytes: number, max: number): PgError =>
+  new PgError(SqlState.programLimitExceeded, `statement is too long: ${bytes} bytes, at most ${max} are accepted`, {
+    hint: "Split the statement, or raise lakegate's limits.maxStatementBytes.",
+  });

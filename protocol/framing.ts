@@ -21,6 +21,8 @@ export class FrameStream {
   private waiter: (() => void) | null = null;
   private ended = false;
   private failure: Error | null = null;
+  /** Set by abort(): the next read throws it (the server is shutting down). */
+  private aborted: Error | null = null;
   private socket: Duplex;
   private readonly onData = (chunk: Buffer) => {
     this.buffered.push(chunk);
@@ -96,10 +98,17 @@ export class FrameStream {
     return out;
   }
 
+  /** Make a pending or the next read throw `e` instead of waiting for the client. */
+  abort(e: Error): void {
+    this.aborted = e;
+    this.wake();
+  }
+
   /** The next frame, or null when the peer has gone. */
   async next(startup: boolean): Promise<Frame | null> {
     const headerLen = startup ? 4 : 5;
     for (;;) {
+      if (this.aborted) throw this.aborted;
       const head = this.peek(headerLen);
       if (head) {
         const type = startup ? 0 : head[0]!;

@@ -3,6 +3,7 @@
  * complete frame. Names follow the PostgreSQL documentation.
  */
 import { PgError } from './errors.js';
+import { decodeUtf8 } from './types/utf8.js';
 
 export type FrontendMessage =
   | { type: 'Query'; sql: string }
@@ -56,6 +57,15 @@ export class FrameReader {
     return s;
   }
 
+  /** A NUL-terminated string that must be valid UTF-8 (22021 otherwise, as PostgreSQL's pq_getmsgstring). */
+  text(): string {
+    const end = this.body.indexOf(0, this.pos);
+    if (end < 0) throw PgError.protocol('invalid string in message');
+    const s = decodeUtf8(this.body.subarray(this.pos, end));
+    this.pos = end + 1;
+    return s;
+  }
+
   bytes(n: number): Buffer {
     this.need(n);
     const b = this.body.subarray(this.pos, this.pos + n);
@@ -86,8 +96,8 @@ export class FrameReader {
 }
 
 function decodeBind(r: FrameReader): FrontendMessage {
-  const portal = r.cstring();
-  const statement = r.cstring();
+  const portal = r.text();
+  const statement = r.text();
   const nFormats = r.count(2);
   const paramFormats: number[] = [];
   for (let i = 0; i < nFormats; i++) paramFormats.push(r.int16());
@@ -115,11 +125,11 @@ export function decodeFrontend(type: number, body: Buffer): FrontendMessage {
   let msg: FrontendMessage;
   switch (String.fromCharCode(type)) {
     case 'Q':
-      msg = { type: 'Query', sql: r.cstring() };
+      msg = { type: 'Query', sql: r.text() };
       break;
     case 'P': {
-      const name = r.cstring();
-      const sql = r.cstring();
+      const name = r.text();
+      const sql = r.text();
       const n = r.count(4);
       const paramOids: number[] = [];
       for (let i = 0; i < n; i++) paramOids.push(r.int32() >>> 0);
@@ -130,13 +140,13 @@ export function decodeFrontend(type: number, body: Buffer): FrontendMessage {
       msg = decodeBind(r);
       break;
     case 'D':
-      msg = { type: 'Describe', kind: describeKind(r.byte()), name: r.cstring() };
+      msg = { type: 'Describe', kind: describeKind(r.byte()), name: r.text() };
       break;
     case 'E':
-      msg = { type: 'Execute', portal: r.cstring(), maxRows: r.int32() };
+      msg = { type: 'Execute', portal: r.text(), maxRows: r.int32() };
       break;
     case 'C':
-      msg = { type: 'Close', kind: describeKind(r.byte()), name: r.cstring() };
+      msg = { type: 'Close', kind: describeKind(r.byte()), name: r.text() };
       break;
     case 'H':
       return { type: 'Flush' };

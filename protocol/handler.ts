@@ -61,6 +61,12 @@ export interface QuerySession {
   sync(): Promise<void>;
   /** Called after an error was reported: a transaction block becomes failed. */
   errorOccurred(): void;
+  /**
+   * Stop whatever runs now, in any phase, and start nothing new: the client
+   * hung up, or the server is shutting down (the statement then fails with
+   * FATAL 57P01).
+   */
+  interrupt(reason: 'disconnect' | 'shutdown'): void;
   transactionStatus(): TransactionStatus;
   end(): Promise<void>;
 }

@@ -75,15 +75,29 @@ export class ScramExchange {
   private clientFirstBare = '';
   private serverFirst = '';
   private nonce = '';
+  /** The gs2 header of client-first ('n,,' or 'y,,'): client-final's c= must carry exactly it. */
+  private gs2Header = '';
 
   constructor(private readonly verifier: ScramVerifier) {}
 
   /** Returns the server-first-message. */
   start(clientFirst: string): string {
-    // gs2 header: 'n' (no channel binding) or 'y' (client supports it, we offer none); 'p=' is refused.
-    const m = /^([ny]),(a=[^,]*)?,(.*)$/s.exec(clientFirst);
+    // gs2 header: 'n' (no channel binding) or 'y' (client supports it, we offer none).
+    const m = /^([nyp])(=[^,]*)?,([^,]*),(.*)$/s.exec(clientFirst);
     if (!m) throw malformed();
-    this.clientFirstBare = m[3]!;
+    if (m[1] === 'p' || m[2] !== undefined) {
+      throw new PgError(SqlState.protocolViolation, 'malformed SCRAM message', {
+        severity: 'FATAL',
+        detail: 'The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message includes channel binding data.',
+      });
+    }
+    // PostgreSQL supports no authorization identity: a= is refused, whatever it names.
+    if (m[3] !== '') {
+      if (!m[3]!.startsWith('a=')) throw malformed();
+      throw new PgError(SqlState.featureNotSupported, 'client uses authorization identity, but it is not supported', { severity: 'FATAL' });
+    }
+    this.gs2Header = `${m[1]},,`;
+    this.clientFirstBare = m[4]!;
     const attrs = attributes(this.clientFirstBare);
     const clientNonce = attrs.get('r');
     if (!clientNonce || attrs.has('m')) throw malformed();
@@ -99,8 +113,9 @@ export class ScramExchange {
     const withoutProof = clientFinal.slice(0, proofAt);
     const attrs = attributes(withoutProof);
     if (attrs.get('r') !== this.nonce) throw malformed();
-    const cbind = attrs.get('c');
-    if (cbind !== 'biws' && cbind !== 'eSws') throw malformed();
+    if (attrs.get('c') !== Buffer.from(this.gs2Header).toString('base64')) {
+      throw new PgError(SqlState.protocolViolation, 'unexpected SCRAM channel-binding attribute in client-final-message', { severity: 'FATAL' });
+    }
     const proof = Buffer.from(clientFinal.slice(proofAt + 3), 'base64');
     if (proof.length !== 32) return null;
     const authMessage = `${this.clientFirstBare},${this.serverFirst},${withoutProof}`;

@@ -3,12 +3,20 @@
  * (no per-message allocation) and the whole batch is handed to the socket at
  * once, which is what makes streaming a DuckDB chunk cheap.
  */
+import { PgError, SqlState } from './errors.js';
+
+/** Buffers larger than this are not kept once handed to the socket: one huge row must not pin its memory. */
+const KEEP_BYTES = 1024 * 1024;
+
 export class MessageWriter {
   buf: Buffer;
   pos = 0;
   private msgStart = -1;
+  /** Where the message being bounded starts (-1: none), and its bound. */
+  private boundFrom = -1;
+  private bound = Infinity;
 
-  constructor(initialSize = 64 * 1024) {
+  constructor(private readonly initialSize = 64 * 1024) {
     this.buf = Buffer.allocUnsafe(initialSize);
   }
 
@@ -16,8 +24,37 @@ export class MessageWriter {
     return this.pos;
   }
 
+  /**
+   * Bound the message that starts at the current position to `max` bytes:
+   * growing it further throws PostgreSQL's 53200 (its string buffers stop at
+   * 1 GB) before anything is allocated. endBound() lifts it.
+   */
+  startBound(max: number): void {
+    this.boundFrom = this.pos;
+    this.bound = max;
+  }
+
+  endBound(): void {
+    if (this.boundFrom >= 0 && this.pos - this.boundFrom > this.bound) throw this.tooLarge(0);
+    this.boundFrom = -1;
+  }
+
+  /** Drop a bounded message that could not be finished. */
+  abandonBound(): void {
+    if (this.boundFrom >= 0) this.pos = this.boundFrom;
+    this.boundFrom = -1;
+  }
+
+  private tooLarge(more: number): PgError {
+    const held = this.pos - this.boundFrom;
+    return new PgError(SqlState.outOfMemory, 'out of memory', {
+      detail: `Cannot enlarge string buffer containing ${held} bytes by ${more} more bytes.`,
+    });
+  }
+
   ensure(bytes: number): void {
     const need = this.pos + bytes;
+    if (this.boundFrom >= 0 && need - this.boundFrom > this.bound) throw this.tooLarge(bytes);
     if (need <= this.buf.length) return;
     let size = this.buf.length * 2;
     while (size < need) size *= 2;
@@ -98,7 +135,7 @@ export class MessageWriter {
       out = Buffer.from(this.buf.subarray(0, this.pos));
     } else {
       out = this.buf.subarray(0, this.pos);
-      this.buf = Buffer.allocUnsafe(this.buf.length);
+      this.buf = Buffer.allocUnsafe(this.buf.length > KEEP_BYTES ? this.initialSize : this.buf.length);
     }
     this.pos = 0;
     return out;
@@ -107,5 +144,7 @@ export class MessageWriter {
   reset(): void {
     this.pos = 0;
     this.msgStart = -1;
+    this.boundFrom = -1;
+    if (this.buf.length > KEEP_BYTES) this.buf = Buffer.allocUnsafe(this.initialSize);
   }
 }

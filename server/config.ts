@@ -30,6 +30,30 @@ const RangerConfigSchema = z.object({
 });
 export type RangerConfig = z.output<typeof RangerConfigSchema>;
 
+/**
+ * Bounds that keep one session from stalling or exhausting the others
+ * (README, "Limits"). PostgreSQL has no equivalent of the statement bounds;
+ * the row bound is PostgreSQL's own (1 GB less one byte).
+ */
+const LimitsSchema = z.object({
+  /** Longest query text, in UTF-8 bytes (54000 beyond). */
+  maxStatementBytes: z.number().int().min(1024).default(1024 * 1024),
+  /** Most parse-tree nodes in one query message (54001 beyond). */
+  maxStatementNodes: z.number().int().min(100).default(10_000),
+  /** Deepest nesting of a statement: operators, subqueries, UNION arms (54001 beyond). */
+  maxStatementDepth: z.number().int().min(16).max(2000).default(256),
+  /** Named prepared statements per session (54000 beyond). */
+  maxPreparedStatements: z.number().int().min(1).default(1000),
+  /** Portals per session (54000 beyond). */
+  maxPortals: z.number().int().min(1).default(1000),
+  /** Largest message lakegate builds for a client, a DataRow above all (53200 out of memory beyond). */
+  maxRowBytes: z.number().int().min(1024).max(0x3fffffff).default(0x3fffffff),
+  /** Connections from one address that have not finished logging in (53300 beyond). */
+  maxPendingLoginsPerAddress: z.number().int().min(1).default(32),
+  /** Worker threads that parse long statements off the event loop. */
+  parseWorkers: z.number().int().min(1).max(16).default(2),
+});
+export type Limits = z.output<typeof LimitsSchema>;
 /** S3-compatible object storage, for warehouses outside the local filesystem (httpfs). */
 const StorageConfigSchema = z.object({
   /** e.g. http://127.0.0.1:8333 for a local S3-compatible server; AWS when absent */
@@ -145,14 +169,28 @@ export const ConfigSchema = z.object({
   maxConnections: z.number().int().min(1).default(200),
   authTimeoutMs: z.number().int().min(100).default(60000),
   maxOpenCursorsPerSession: z.number().int().min(1).default(8),
+  limits: LimitsSchema.default(LimitsSchema.parse({})),
+  /** SIGTERM: how long running statements get to end before every connection is closed. */
+  shutdownTimeoutMs: z.number().int().min(0).default(5000),
+  /**
+   * A file holding the server secret (created with 32 random bytes if missing).
+   * Mock SCRAM salts of unknown users derive from it, so they stay the same
+   * across restarts and across instances sharing the file. Default: next to usersFile.
+   */
+  serverSecretFile: z.string().min(1).optional(),
   engine: z
     .object({
       threads: z.number().int().min(1).optional(),
+      /** DuckDB memory_limit, e.g. "4GB"; default: half of the machine's memory. */
       memoryLimit: z.string().optional(),
+      /** Where DuckDB spills what does not fit in memoryLimit; default: a fresh folder under the OS temp dir. */
+      tempDirectory: z.string().min(1).optional(),
+      /** DuckDB max_temp_directory_size. */
+      maxTempDirectorySize: z.string().default('10GiB'),
       /** Where DuckDB's iceberg/avro/httpfs extensions are kept (server/extensions.ts); default ~/.lakegate/extensions. */
       extensionDirectory: z.string().min(1).optional(),
     })
-    .default({}),
+    .default({ maxTempDirectorySize: '10GiB' }),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

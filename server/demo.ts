@@ -99,6 +99,7 @@ export async function demoConfig(opts: { host: string; port: number; dataDir: st
       },
     },
     usersFile: join(demoAssetDir(), 'users.json'),
+    serverSecretFile: join(opts.dataDir, 'lakegate.secret'),
     ranger: { source: { kind: 'local', path: join(demoAssetDir(), 'ranger'), serviceName: DEMO_RANGER_SERVICE } },
     dataGate: { maskKey: DEMO_MASK_KEY },
   });

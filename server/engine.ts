@@ -9,7 +9,11 @@ export interface EngineOptions {
   /** DuckDB database files to attach read-only, by PostgreSQL database name. */
   databases: Record<string, string>;
   threads?: number;
+  /** DuckDB memory_limit; past it a statement fails with 53200 (or spills to tempDirectory). */
   memoryLimit?: string;
+  /** Where DuckDB spills, and how much it may write there. */
+  tempDirectory?: string;
+  maxTempDirectorySize?: string;
   /** Runs on a privileged connection before the lock-down (catalog emulation, macros). */
   prepare?: (conn: DuckDBConnection) => Promise<void>;
   /** Where LOAD finds extensions (server/extensions.ts provides them). */
@@ -40,6 +44,8 @@ export class Engine {
     const config: Record<string, string> = { ...INSTANCE_CONFIG };
     if (opts.threads) config['threads'] = String(opts.threads);
     if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
+    if (opts.tempDirectory) config['temp_directory'] = opts.tempDirectory;
+    if (opts.maxTempDirectorySize) config['max_temp_directory_size'] = opts.maxTempDirectorySize;
     if (opts.extensionDirectory) config['extension_directory'] = opts.extensionDirectory;
     const instance = await DuckDBInstance.create(':memory:', config);
     const admin = await instance.connect();

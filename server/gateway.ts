@@ -2,6 +2,9 @@
  * Assemble a running gateway from a configuration: engine (hardened), planner,
  * users, listener.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { totalmem, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -9,7 +12,8 @@ import { Engine } from './engine.js';
 import { startServer, type RunningServer } from './listener.js';
 import type { QueryPlanner } from './query.js';
 import { LocalUsers } from './users.js';
-import { randomBytes } from 'node:crypto';
+import { loadServerSecret } from './serverSecret.js';
+import { INLINE_PARSE_CHARS, StatementParser } from './statementParser.js';
 import type { IdentityProvider } from './identity/identity.js';
 import { KeycloakIdentityProvider } from './identity/keycloak.js';
 import { LocalIdentityProvider } from './identity/local.js';
@@ -24,13 +28,23 @@ import { StorageSecrets } from './storage.js';
 /** Builds the planner on the privileged connection, before the engine is locked. */
 export type PlannerFactory = (admin: DuckDBConnection, config: Config, deps: PlannerDeps) => Promise<QueryPlanner>;
 
+/** DuckDB's memory_limit unless configured: half of the machine, leaving room for the gateway itself. */
+export const defaultMemoryLimit = (): string => `${Math.max(256, Math.floor(totalmem() / 2 / 2 ** 20))}MiB`;
+
 export async function startGateway(config: Config, log: Logger, makePlanner: PlannerFactory): Promise<RunningServer> {
   const policies = await startPolicies(config.ranger, log);
   const roles = rangerRoles(() => policies.current()?.roleStore ?? null);
   const throttle = new LoginThrottle(config.throttle);
   const identity: IdentityProvider = config.keycloak
     ? new KeycloakIdentityProvider(config.keycloak, roles, throttle, log.child({ component: 'keycloak' }))
-    : new LocalIdentityProvider(LocalUsers.load(config.usersFile!), config.localAuth, roles, throttle, randomBytes(32), log);
+    : new LocalIdentityProvider(
+        LocalUsers.load(config.usersFile!),
+        config.localAuth,
+        roles,
+        throttle,
+        loadServerSecret(config.serverSecretFile ?? join(dirname(config.usersFile!), 'lakegate.secret')),
+        log,
+      );
   const catalog = config.catalog ? await startCatalog(config.catalog, log) : null;
   // DuckDB reads Iceberg with its own extension; httpfs only when a table may live in object storage.
   const extensions: ExtensionName[] = [];
@@ -42,12 +56,16 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
   if (extensions.length > 0) await ensureExtensions(extensionDirectory, extensions, log);
   let planner: QueryPlanner | null = null;
   let secrets: StorageSecrets | null = null;
+  // A spill folder of our own unless configured, removed again at shutdown.
+  const spill = config.engine.tempDirectory ? null : mkdtempSync(join(tmpdir(), 'lakegate-spill-'));
   let engine: Engine;
   try {
     engine = await Engine.start({
       databases: config.databases,
       threads: config.engine.threads,
-      memoryLimit: config.engine.memoryLimit,
+      memoryLimit: config.engine.memoryLimit ?? defaultMemoryLimit(),
+      tempDirectory: config.engine.tempDirectory ?? spill!,
+      maxTempDirectorySize: config.engine.maxTempDirectorySize,
       extensionDirectory,
       extensions,
       allowedDirectories: catalog?.storageRoots ?? [],
@@ -57,19 +75,28 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
     });
   } catch (e) {
     catalog?.stop();
+    if (spill) rmSync(spill, { recursive: true, force: true });
     throw e;
   }
   // The gateway's own connection for object-store secrets (the catalog vends them per table).
   if (extensions.includes('httpfs')) secrets = new StorageSecrets(await engine.connect(), config.catalog?.storage, catalog?.storageRoots ?? []);
-  const server = await startServer({ config, engine, planner: planner!, identity, log });
+  const parser = new StatementParser({
+    limits: { maxNodes: config.limits.maxStatementNodes, maxDepth: config.limits.maxStatementDepth },
+    maxStatementBytes: config.limits.maxStatementBytes,
+    inlineChars: INLINE_PARSE_CHARS,
+    workers: config.limits.parseWorkers,
+  });
+  const server = await startServer({ config, engine, planner: planner!, parser, identity, log });
   return {
     ...server,
     close: async () => {
       await server.close();
       await identity.close();
       policies.stop();
+      await parser.close();
       catalog?.stop();
       engine.close();
+      if (spill) rmSync(spill, { recursive: true, force: true });
     },
   };
 }

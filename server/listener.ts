@@ -8,19 +8,27 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Logger } from 'pino';
+import * as be from '../protocol/backend.js';
 import { PgConnection } from '../protocol/connection.js';
 import { PgError, SqlState } from '../protocol/errors.js';
+import { MessageWriter } from '../protocol/writer.js';
 import type { AuthPlan, ConnectionHooks, StartupInfo } from '../protocol/handler.js';
 import { databaseNames, type Config } from './config.js';
 import type { Engine } from './engine.js';
 import type { Identity, IdentityProvider } from './identity/identity.js';
 import type { QueryPlanner } from './query.js';
+import { HeavyLane } from './heavyLane.js';
 import { Session } from './session.js';
+import type { StatementParser } from './statementParser.js';
+
+/** Statements longer than this are planned in the heavy lane (server/heavyLane.ts). */
+export const LARGE_STATEMENT_CHARS = 8192;
 
 export interface ServerDeps {
   config: Config;
   engine: Engine;
   planner: QueryPlanner;
+  parser: StatementParser;
   identity: IdentityProvider;
   log: Logger;
 }
@@ -28,13 +36,35 @@ export interface ServerDeps {
 export interface RunningServer {
   port: number;
   host: string;
+  /**
+   * Stop accepting, stop every running statement, and end every connection
+   * with FATAL 57P01 as PostgreSQL's fast shutdown does; connections still
+   * open after config.shutdownTimeoutMs are cut.
+   */
   close(): Promise<void>;
+}
+
+/** PostgreSQL's refusal when no connection slot is left, written before the client has said anything. */
+function refuseConnection(socket: Socket): void {
+  const w = new MessageWriter(256);
+  be.errorResponse(w, new PgError(SqlState.tooManyConnections, 'sorry, too many clients already', { severity: 'FATAL' }));
+  socket.end(w.take());
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   const { config, log } = deps;
   const sessions = new Map<number, Session>();
   const sockets = new Set<Socket>();
+  const heavyLane = new HeavyLane();
+  const connections = new Map<PgConnection<Identity>, Promise<void>>();
+  /** Connections per client address that have not finished logging in. */
+  const pendingLogins = new Map<string, number>();
+  const loginDone = (address: string): void => {
+    const n = (pendingLogins.get(address) ?? 1) - 1;
+    if (n <= 0) pendingLogins.delete(address);
+    else pendingLogins.set(address, n);
+  };
   const tls: SecureContext | null = config.tls
     ? createSecureContext({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) })
     : null;
@@ -49,12 +79,14 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   const hooks: ConnectionHooks<Identity> = {
     requireTlsForPassword: config.requireTls,
     async plan(info: StartupInfo): Promise<AuthPlan<Identity>> {
-      if (!databaseNames(config).includes(info.database)) {
-        throw new PgError(SqlState.invalidCatalogName, `database "${info.database}" does not exist`, { severity: 'FATAL' });
-      }
+      // The database is checked only once the password is proven, as PostgreSQL does: a stranger learns nothing of it.
       return deps.identity.plan(info);
     },
     async open(info: StartupInfo, identity: Identity) {
+      if (!databaseNames(config).includes(info.database)) {
+        identity.credential?.close();
+        throw new PgError(SqlState.invalidCatalogName, `database "${info.database}" does not exist`, { severity: 'FATAL' });
+      }
       if (sessions.size >= config.maxConnections) {
         // The login's credential would otherwise keep refreshing for a session that never opened.
         identity.credential?.close();
@@ -69,7 +101,11 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         processId,
         secretKey: randomBytes(4).readInt32BE(0),
         maxOpenCursors: config.maxOpenCursorsPerSession,
-        onInternalError: (e) => log.error({ err: e, pid: processId }, 'internal error'),
+        parser: deps.parser,
+        heavyLane,
+        largeStatementChars: LARGE_STATEMENT_CHARS,
+        limits: config.limits,
+        onInternalError: (e, ref) => log.warn({ err: e, pid: processId, user: identity.user, ref }, 'statement failed'),
         onEnd: () => sessions.delete(processId),
       });
       sessions.set(processId, session);
@@ -83,22 +119,55 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
     },
   };
 
+  let closing = false;
   const server: Server = createServer((socket) => {
+    socket.on('error', () => undefined);
     // Sockets still logging in count too: beyond twice the session limit, new ones are dropped at once.
-    if (sockets.size >= config.maxConnections * 2) {
+    if (closing || sockets.size >= config.maxConnections * 2) {
       socket.destroy();
       return;
     }
+    // One address cannot hold every login slot with idle sockets.
+    const address = socket.remoteAddress ?? '';
+    if ((pendingLogins.get(address) ?? 0) >= config.limits.maxPendingLoginsPerAddress) {
+      log.warn({ event: 'login', remote: address, outcome: 'too-many-pending' }, 'connection refused');
+      refuseConnection(socket);
+      return;
+    }
+    pendingLogins.set(address, (pendingLogins.get(address) ?? 0) + 1);
+    let pending = true;
+    const settleLogin = () => {
+      if (pending) loginDone(address);
+      pending = false;
+    };
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-    const conn = new PgConnection(socket, hooks, {
-      maxMessageBytes: config.maxMessageBytes,
-      authTimeoutMs: config.authTimeoutMs,
-      tls,
-      onInternalError: (e) => log.error({ err: e }, 'internal error'),
+    socket.on('close', () => {
+      sockets.delete(socket);
+      settleLogin();
     });
-    conn.run().catch((e) => log.error({ err: e }, 'connection failed'));
+    const conn = new PgConnection(
+      socket,
+      {
+        ...hooks,
+        open: async (info, identity) => {
+          const session = await hooks.open(info, identity);
+          settleLogin();
+          return session;
+        },
+      },
+      {
+        maxMessageBytes: config.maxMessageBytes,
+        maxStatementBytes: config.limits.maxStatementBytes,
+        authTimeoutMs: config.authTimeoutMs,
+        tls,
+        onInternalError: (e) => log.error({ err: e }, 'internal error'),
+      },
+    );
+    const running = conn
+      .run()
+      .catch((e) => log.error({ err: e }, 'connection failed'))
+      .finally(() => connections.delete(conn));
+    connections.set(conn, running);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -111,8 +180,16 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
     port,
     host: config.host,
     close: async () => {
+      closing = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const conn of connections.keys()) conn.terminate();
+      const ended = Promise.all(connections.values());
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownTimeoutMs)));
+      await Promise.race([ended, late]);
+      clearTimeout(timer);
       for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopped;
     },
   };
 }

@@ -16,6 +16,7 @@ import type {
 import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest, Output } from '../protocol/handler.js';
+import { PG_MAX_TARGET_ENTRIES, tooManyColumns } from '../sql/limits.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import type { PgNode } from '../sql/walk.js';
 import { walk } from '../sql/walk.js';
@@ -154,6 +155,7 @@ export class QueryStatement {
   private basePlan: QueryPlan | null = null;
   private numericParams = new Set<number>();
   private casts = new Map<number, ParamCast>();
+  private checkpoint: () => void = () => undefined;
 
   constructor(
     private readonly stmt: ParsedStatement,
@@ -162,10 +164,15 @@ export class QueryStatement {
     private readonly ctx: PlanContext,
   ) {}
 
-  /** Plan and prepare, learning parameter and column types; nothing runs. */
-  async describe(conn: DuckDBConnection): Promise<void> {
+  /**
+   * Plan and prepare, learning parameter and column types; nothing runs.
+   * `checkpoint` throws once the statement was stopped (timeout, cancel):
+   * called between planning and preparing, so a stopped statement goes no further.
+   */
+  async describe(conn: DuckDBConnection, checkpoint: () => void = () => undefined): Promise<void> {
     if (this.base && this.basePlan?.valid() !== false) return;
     this.forgetShapes();
+    this.checkpoint = checkpoint;
     this.numericParams = numericCastParams(this.stmt.node);
     for (const n of this.numericParams) this.casts.set(n, { type: 'numeric', typmods: [NUMERIC_PRECISION, 0] });
     let { plan, prepared } = await this.planAndPrepare(conn, this.casts);
@@ -192,6 +199,11 @@ export class QueryStatement {
     );
   }
 
+  /** Planned and prepared, with a plan that is still valid (binding will not plan again). */
+  isDescribed(): boolean {
+    return this.base !== null && this.basePlan?.valid() !== false && this.numericParams.size === 0;
+  }
+
   /** A stale plan's prepared forms must not run again: drop them all. */
   private forgetShapes(): void {
     this.base = null;
@@ -203,6 +215,7 @@ export class QueryStatement {
   private async planAndPrepare(conn: DuckDBConnection, casts: Map<number, ParamCast>) {
     const node = casts.size > 0 ? castParams(this.stmt.node, casts) : this.stmt.node;
     const plan = await this.planner.plan(casts.size > 0 ? { ...this.stmt, node } : this.stmt, this.ctx);
+    this.checkpoint();
     await plan.setup?.(conn);
     return { plan, prepared: await conn.prepare(plan.sql) };
   }
@@ -214,6 +227,11 @@ export class QueryStatement {
         throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i}`);
       }
       paramTypes.push(prepared.parameterType(i));
+    }
+    // PostgreSQL's limit, checked again now that `*` is expanded (RowDescription counts columns in an int16).
+    if (prepared.columnCount > PG_MAX_TARGET_ENTRIES) {
+      prepared.destroySync();
+      throw tooManyColumns();
     }
     const names: string[] = [];
     const types: DuckDBType[] = [];
@@ -233,8 +251,9 @@ export class QueryStatement {
     return shape.names.map((name, c) => pgFieldFor(name, shape.types[c]!, formatOf(formats, c)));
   }
 
-  async bind(conn: DuckDBConnection, req: BindRequest, fmt: FormatContext): Promise<Portal> {
-    await this.describe(conn);
+  /** `maxRowBytes`: the largest DataRow the portal may build (53200 beyond, as PostgreSQL's string buffers). */
+  async bind(conn: DuckDBConnection, req: BindRequest, fmt: FormatContext, maxRowBytes: number, checkpoint?: () => void): Promise<Portal> {
+    await this.describe(conn, checkpoint);
     const values = req.params.map((raw, i) => {
       const format = (req.paramFormats.length === 1 ? req.paramFormats[0] : req.paramFormats[i]) ?? 0;
       if (format !== 0 && format !== 1) throw PgError.protocol(`unsupported format code: ${format}`);
@@ -250,7 +269,7 @@ export class QueryStatement {
       shape.preparedOn.set(conn, prepared);
     }
     const fields = this.fields(req.resultFormats, shape)!;
-    const encoder = this.explain ? null : createRowEncoder(shape.types, req.resultFormats.map((f) => f as 0 | 1), fmt);
+    const encoder = this.explain ? null : createRowEncoder(shape.types, req.resultFormats.map((f) => f as 0 | 1), fmt, maxRowBytes);
     return new Portal(conn, prepared, values, fields, encoder);
   }
 
@@ -282,6 +301,9 @@ function formatOf(formats: number[], column: number): 0 | 1 {
 }
 
 type BoundValue = ReturnType<typeof decodeParam>;
+
+/** Encoding pauses for a flush once this much waits in the writer. */
+const ENCODE_PAUSE_BYTES = 1024 * 1024;
 
 /** A bound query: the rows it has left to give, on the connection it runs on. */
 export class Portal {
@@ -328,9 +350,10 @@ export class Portal {
       }
       const chunk = this.pending;
       const take = Math.min(chunk.rowCount - this.pendingRow, limit - sent);
-      this.encoder.encodeChunk(chunk, out.writer, this.pendingRow, this.pendingRow + take);
-      this.pendingRow += take;
-      sent += take;
+      // Large rows are flushed as they come, not a whole chunk of them at once.
+      const next = this.encoder.encodeChunk(chunk, out.writer, this.pendingRow, this.pendingRow + take, ENCODE_PAUSE_BYTES);
+      sent += next - this.pendingRow;
+      this.pendingRow = next;
       if (this.pendingRow >= chunk.rowCount) this.pending = null;
       await out.maybeFlush();
       if (sent >= limit) {

@@ -8,14 +8,19 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest, Output, QuerySession, StartupInfo } from '../protocol/handler.js';
-import { parseOne, parseStatements, type ParsedStatement } from '../sql/parse.js';
+import { SqlError } from '../sql/errors.js';
+import type { ParsedStatement } from '../sql/parse.js';
 import { applySet, show } from './commands.js';
+import type { Limits } from './config.js';
 import type { Engine } from './engine.js';
-import { isInterrupt, toPgError } from './errors.js';
+import type { HeavyLane } from './heavyLane.js';
+import { toPgError, type ErrorLog } from './errors.js';
 import type { Identity } from './identity/identity.js';
 import { QueryStatement, type Portal, type QueryPlanner } from './query.js';
 import { route, type Route } from './router.js';
 import { SessionSettings } from './settings.js';
+import { StatementRun } from './statementRun.js';
+import type { StatementParser } from './statementParser.js';
 import { writeTextResult, type TextResult } from './textResult.js';
 import { TransactionState } from './transaction.js';
 
@@ -28,7 +33,13 @@ export interface SessionDeps {
   secretKey: number;
   /** Bound on open cursors (suspended portals), each holding a DuckDB connection. */
   maxOpenCursors: number;
-  onInternalError(e: unknown): void;
+  parser: StatementParser;
+  /** Large statements (over `largeStatementChars`) are planned through it, one at a time. */
+  heavyLane: HeavyLane;
+  largeStatementChars: number;
+  limits: Pick<Limits, 'maxPreparedStatements' | 'maxPortals' | 'maxRowBytes'>;
+  /** What the client is not told about a failure, under the reference it is given. */
+  onInternalError: ErrorLog;
   onEnd(): void;
 }
 
@@ -40,13 +51,6 @@ interface Prepared {
   query?: QueryStatement;
 }
 
-type Running = { conn: DuckDBConnection; reason: 'cancel' | 'timeout' | null };
-/** Planning in progress (catalog calls as the user): cancel and statement_timeout abort it. */
-type Planning = { controller: AbortController; reason: 'cancel' | 'timeout' | null };
-
-const canceled = (reason: 'cancel' | 'timeout' | null): PgError =>
-  new PgError(SqlState.queryCanceled, reason === 'timeout' ? 'canceling statement due to statement timeout' : 'canceling statement due to user request');
-
 export class Session implements QuerySession {
   readonly processId: number;
   readonly secretKey: number;
@@ -56,8 +60,12 @@ export class Session implements QuerySession {
   private readonly portals = new Map<string, { stmt: Prepared; portal: Portal | null; done: boolean }>();
   /** The connection statements run on; a suspended portal takes it with it. */
   private conn: DuckDBConnection | null = null;
-  private running: Running | null = null;
-  private planning: Planning | null = null;
+  /** The statement in progress: from its first message to its completion (or Sync), with its timer. */
+  private run: StatementRun | null = null;
+  /** A message is being worked on now (a CancelRequest only stops work in progress, as in PostgreSQL). */
+  private busy = false;
+  /** The client left or the server is shutting down: nothing new starts. */
+  private stopped: 'disconnect' | 'shutdown' | null = null;
   private ended = false;
 
   constructor(private readonly deps: SessionDeps) {
@@ -88,33 +96,62 @@ export class Session implements QuerySession {
 
   /** CancelRequest: interrupt whatever this session is running now. */
   cancel(): void {
-    if (this.planning) {
-      this.planning.reason ??= 'cancel';
-      this.planning.controller.abort();
-    }
-    if (!this.running) return;
-    this.running.reason ??= 'cancel';
-    this.running.conn.interrupt();
+    if (this.busy) this.run?.stop('cancel');
+  }
+
+  interrupt(reason: 'disconnect' | 'shutdown'): void {
+    this.stopped ??= reason;
+    this.run?.stop(reason);
+  }
+
+  /** The statement run this message belongs to: the current one, or a new one with its own timer. */
+  private statement(): StatementRun {
+    this.run ??= new StatementRun(this.settings.statementTimeoutMs());
+    if (this.stopped) this.run.stop(this.stopped);
+    this.run.check();
+    return this.run;
+  }
+
+  /** The statement is complete (or failed): its timer stops. */
+  private endStatement(): void {
+    this.run?.end();
+    this.run = null;
   }
 
   // ---- simple query --------------------------------------------------------
 
   async simpleQuery(sql: string, out: Output): Promise<void> {
-    return this.reportingErrors(() => this.simpleQueryImpl(sql, out));
+    // A simple query is its own statement: whatever an earlier extended batch left is over.
+    this.endStatement();
+    try {
+      await this.reportingErrors(() => this.simpleQueryImpl(sql, out));
+    } finally {
+      this.endStatement();
+    }
   }
 
   private async simpleQueryImpl(sql: string, out: Output): Promise<void> {
-    const stmts = parseStatements(sql);
+    const stmts = await this.parseText(sql);
     if (stmts.length === 0) {
       be.emptyQueryResponse(out.writer);
       return;
     }
-    for (const stmt of stmts) {
+    for (const [i, stmt] of stmts.entries()) {
+      // Each statement of the message gets its own statement_timeout (the first one's covers the parse).
+      if (i > 0) this.endStatement();
+      this.statement();
       const prepared = this.prepare(stmt.text, stmt, []);
       await this.runToCompletion(prepared, out);
     }
     // A multi-statement message outside a block is one implicit transaction in
     // PostgreSQL; with read-only statements there is nothing to commit.
+  }
+
+  /** Parse a query message under the current statement's timeout and cancel. */
+  private async parseText(sql: string): Promise<ParsedStatement[]> {
+    const run = this.statement();
+    const stmts = await run.step(() => this.deps.parser.parse(sql, run.signal));
+    return stmts;
   }
 
   private async runToCompletion(prepared: Prepared, out: Output): Promise<void> {
@@ -141,15 +178,23 @@ export class Session implements QuerySession {
     if (name !== '' && this.statements.has(name)) {
       throw new PgError(SqlState.duplicatePreparedStatement, `prepared statement "${name}" already exists`);
     }
-    const stmt = parseOne(sql);
-    const prepared = this.prepare(sql, stmt, paramOids);
+    const max = this.deps.limits.maxPreparedStatements;
+    if (name !== '' && this.statements.size - (this.statements.has('') ? 1 : 0) >= max) {
+      throw new PgError(SqlState.programLimitExceeded, `too many prepared statements (at most ${max} per session)`, {
+        hint: 'Close or DEALLOCATE prepared statements that are no longer needed.',
+      });
+    }
+    const stmts = await this.parseText(sql);
+    if (stmts.length > 1) throw new SqlError('42601', 'cannot insert multiple commands into a prepared statement');
+    const prepared = this.prepare(sql, stmts[0], paramOids);
     if (prepared.route.kind === 'query' || prepared.route.kind === 'empty') {
       // In an aborted block only transaction control can be prepared.
       this.tx.checkNotAborted();
     }
     if (prepared.query) {
       const conn = await this.connection();
-      await this.planningBudget(() => prepared.query!.describe(conn));
+      const run = this.statement();
+      await this.planning(prepared, () => run.inEngine(conn, () => prepared.query!.describe(conn, () => run.check())));
     }
     if (name === '') this.statements.delete('');
     this.statements.set(name, prepared);
@@ -166,6 +211,12 @@ export class Session implements QuerySession {
     }
     if (req.portal !== '' && this.portals.has(req.portal)) {
       throw new PgError(SqlState.duplicateCursor, `portal "${req.portal}" already exists`);
+    }
+    const maxPortals = this.deps.limits.maxPortals;
+    if (req.portal !== '' && this.portals.size - (this.portals.has('') ? 1 : 0) >= maxPortals) {
+      throw new PgError(SqlState.programLimitExceeded, `too many portals (at most ${maxPortals} per session)`, {
+        hint: 'Close portals that are no longer needed.',
+      });
     }
     const expected = prepared.query?.paramOids.length ?? 0;
     if (req.params.length !== expected) {
@@ -205,7 +256,9 @@ export class Session implements QuerySession {
   }
 
   async execute(name: string, maxRows: number, out: Output): Promise<void> {
-    return this.reportingErrors(() => this.executeImpl(name, maxRows, out));
+    await this.reportingErrors(() => this.executeImpl(name, maxRows, out));
+    // PostgreSQL stops statement_timeout when an Execute completes (or is suspended).
+    this.endStatement();
   }
 
   private async executeImpl(name: string, maxRows: number, out: Output): Promise<void> {
@@ -239,12 +292,14 @@ export class Session implements QuerySession {
   }
 
   async sync(): Promise<void> {
+    this.endStatement();
     // Outside a block each Sync ends the implicit transaction, which closes its portals.
     if (!this.tx.active) this.closeAllPortals();
   }
 
   async end(): Promise<void> {
     this.ended = true;
+    this.endStatement();
     this.deps.identity.credential?.close();
     this.deps.onEnd();
     this.closeAllPortals();
@@ -265,10 +320,17 @@ export class Session implements QuerySession {
         hint: 'Connect again to log in.',
       });
     }
+    this.busy = true;
     try {
       await step();
     } catch (e) {
+      // Whatever an interrupted step threw (an engine error, a cut-short result), the reason is what counts.
+      const reason = this.run?.reason ?? this.stopped;
+      this.endStatement();
+      if (reason) throw StatementRun.errorFor(reason);
       throw toPgError(e, this.deps.onInternalError);
+    } finally {
+      this.busy = false;
     }
   }
 
@@ -285,7 +347,7 @@ export class Session implements QuerySession {
         user: this.user,
         roles: this.deps.identity.roles,
         groups: this.deps.identity.groups,
-        signal: () => this.planning?.controller.signal,
+        signal: () => this.run?.signal,
         ...(this.deps.identity.credential
           ? { accessToken: () => this.deps.identity.credential!.accessToken(), renewToken: () => this.deps.identity.credential!.renew() }
           : {}),
@@ -305,58 +367,32 @@ export class Session implements QuerySession {
 
   private async bindQuery(prepared: Prepared, req: BindRequest): Promise<Portal> {
     const conn = await this.connection();
-    return this.planningBudget(() => prepared.query!.bind(conn, req, { timeZone: this.settings.get('TimeZone') }));
+    const run = this.statement();
+    return this.planning(prepared, () =>
+      run.inEngine(conn, () =>
+        prepared.query!.bind(conn, req, { timeZone: this.settings.get('TimeZone') }, this.deps.limits.maxRowBytes, () => run.check()),
+      ),
+    );
   }
 
-  /** statement_timeout for one phase of a statement: `fire` once it elapses; returns the timer (null: no timeout). */
-  private statementTimer(fire: () => void): NodeJS.Timeout | null {
-    const timeoutMs = this.settings.statementTimeoutMs();
-    return timeoutMs > 0 ? setTimeout(fire, timeoutMs) : null;
-  }
-
-  /** Planning (which may call the catalog) under the same cancel and statement_timeout as running. */
-  private async planningBudget<T>(step: () => Promise<T>): Promise<T> {
-    const planning: Planning = { controller: new AbortController(), reason: null };
-    const timer = this.statementTimer(() => {
-      planning.reason ??= 'timeout';
-      planning.controller.abort();
-    });
-    this.planning = planning;
-    try {
-      return await step();
-    } catch (e) {
-      if (planning.reason) throw canceled(planning.reason);
-      throw e;
-    } finally {
-      if (timer) clearTimeout(timer);
-      if (this.planning === planning) this.planning = null;
-    }
+  /** Work that may plan the statement: a large statement takes its turn in the heavy lane. */
+  private planning<T>(prepared: Prepared, work: () => Promise<T>): Promise<T> {
+    if (prepared.text.length <= this.deps.largeStatementChars || prepared.query?.isDescribed()) return work();
+    return this.deps.heavyLane.run(work, this.statement().signal);
   }
 
   /** Returns true when the portal has no more rows. */
   private async runPortal(portal: Portal, maxRows: number, out: Output, describe: boolean): Promise<boolean> {
-    const running: Running = { conn: portal.conn, reason: null };
-    const timer = this.statementTimer(() => {
-      running.reason ??= 'timeout';
-      running.conn.interrupt();
-    });
-    this.running = running;
-    try {
-      // Refuse before any row is written: a portal that may suspend will need a connection of its own.
-      if (maxRows > 0 && !portal.ownsConnection && this.openCursors() >= this.deps.maxOpenCursors) {
-        throw new PgError(SqlState.programLimitExceeded, `too many open cursors (at most ${this.deps.maxOpenCursors} per session)`);
-      }
-      if (describe) be.rowDescription(out.writer, portal.fields);
-      const finished = await portal.run(maxRows, out);
-      if (!finished) this.detachConnection(portal);
-      return finished;
-    } catch (e) {
-      if (isInterrupt(e) || running.reason) throw canceled(running.reason);
-      throw toPgError(e, this.deps.onInternalError);
-    } finally {
-      if (timer) clearTimeout(timer);
-      this.running = null;
+    const run = this.statement();
+    // Refuse before any row is written: a portal that may suspend will need a connection of its own.
+    if (maxRows > 0 && !portal.ownsConnection && this.openCursors() >= this.deps.maxOpenCursors) {
+      throw new PgError(SqlState.programLimitExceeded, `too many open cursors (at most ${this.deps.maxOpenCursors} per session)`);
     }
+    if (describe) be.rowDescription(out.writer, portal.fields);
+    // An interrupted stream can end early without an error: inEngine checks the reason after it, so a cut-short result is never reported complete.
+    const finished = await run.inEngine(portal.conn, () => portal.run(maxRows, out));
+    if (!finished) this.detachConnection(portal);
+    return finished;
   }
 
   /** A suspended portal keeps its connection (its stream lives there); the session takes a fresh one. */

@@ -8,7 +8,9 @@
  */
 import { parseSync } from 'libpg-query';
 import { deparseSync } from 'pgsql-deparser';
+import { MACRO_ARG_COPIES } from './emulation.js';
 import { SqlError } from './errors.js';
+import { checkConstantNesting, expandedSize } from './limits.js';
 import { nodeKind, walk, type Fields, type PgNode } from './walk.js';
 
 export function deparse(node: PgNode): string {
@@ -82,56 +84,101 @@ function protectDuckDbKeywords(root: PgNode): void {
 const PLAIN = /^[a-z_][a-z0-9_]*$/;
 const quoteIdent = (name: string): string => (PLAIN.test(name) ? name : `"${name.replace(/"/g, '""')}"`);
 
-/** Quote, in the copy to be printed, the names the deparser writes without quoting. */
-function quoteRawNames(root: PgNode): void {
+/** One name changed for printing, to be put back afterwards. */
+type Undo = [holder: Fields, key: string, original: unknown];
+
+/** Quote, for printing only, the names the deparser writes without quoting; returns how to undo it. */
+function quoteRawNames(root: PgNode): Undo[] {
+  const undo: Undo[] = [];
+  const quote = (holder: Fields, key: string): void => {
+    const name = holder[key];
+    if (typeof name !== 'string') return;
+    const quoted = quoteIdent(name);
+    if (quoted === name) return;
+    undo.push([holder, key, name]);
+    holder[key] = quoted;
+  };
   walk(root, ({ kind, fields, path }) => {
     const parent = path[path.length - 1];
-    if (kind === 'CommonTableExpr' && typeof fields['ctename'] === 'string') fields['ctename'] = quoteIdent(fields['ctename']);
+    if (kind === 'CommonTableExpr') quote(fields, 'ctename');
     if (kind === 'WindowDef') {
-      for (const k of ['name', 'refname']) if (typeof fields[k] === 'string') fields[k] = quoteIdent(fields[k]);
+      quote(fields, 'name');
+      quote(fields, 'refname');
     }
-    if (kind === 'Alias' && parent?.kind === 'JoinExpr' && typeof fields['aliasname'] === 'string') {
-      fields['aliasname'] = quoteIdent(fields['aliasname']);
-    }
+    if (kind === 'Alias' && parent?.kind === 'JoinExpr') quote(fields, 'aliasname');
   });
+  return undo;
 }
 
 const LOCATION_KEYS = new Set(['location', 'stmt_location', 'stmt_len', 'list_start', 'list_end', 'rexpr_list_start', 'rexpr_list_end']);
 
-/** The tree without what printing cannot preserve: source locations, and pg_catalog on built-in type names. */
-function normalized(value: unknown, key?: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => normalized(v));
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Fields)) {
-    if (LOCATION_KEYS.has(k)) continue;
-    if (k === 'names' && key === 'typeName' && Array.isArray(v)) {
-      const parts = (v as Fields[]).map((n) => n?.['String']?.sval);
-      out[k] = parts[0] === 'pg_catalog' ? parts.slice(1) : parts;
-      continue;
-    }
-    out[k] = normalized(v, k);
-  }
-  return out;
+/** A type's name as printing preserves it: pg_catalog on built-in type names is dropped. */
+function typeNames(v: unknown): unknown[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  return v.length > 0 && (v[0] as Fields | undefined)?.['String']?.sval === 'pg_catalog' ? v.slice(1) : v;
 }
 
-function firstDifference(a: unknown, b: unknown, path = ''): string | undefined {
-  if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b)) return path || '(root)';
-  if (typeof a !== 'object' || a === null || b === null) return a === b ? undefined : path || '(root)';
-  const keys = new Set([...Object.keys(a as Fields), ...Object.keys(b as Fields)]);
-  for (const k of keys) {
-    const d = firstDifference((a as Fields)[k], (b as Fields)[k], `${path}/${k}`);
-    if (d) return d;
+/**
+ * The first path where the re-parsed tree differs from the authorized one,
+ * ignoring what printing cannot preserve (source locations, pg_catalog on
+ * built-in type names). It runs on every statement, so it allocates nothing
+ * unless it finds a difference; recursion is bounded by sql/limits.ts's depth.
+ */
+/** Marks the `names` list of an inline typeName, the one list compared without pg_catalog. */
+const TYPE_NAMES = '\u0000typeNames';
+
+function firstDifference(a: unknown, b: unknown, key?: string): string | undefined {
+  if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b)) return '';
+  if (typeof a !== 'object' || a === null || b === null) return a === b ? undefined : '';
+  if (Array.isArray(a)) {
+    const aa = key === TYPE_NAMES ? typeNames(a)! : a;
+    const bb = key === TYPE_NAMES ? typeNames(b)! : (b as unknown[]);
+    if (aa.length !== bb.length) return '/length';
+    for (let i = 0; i < aa.length; i++) {
+      const d = firstDifference(aa[i], bb[i]);
+      if (d !== undefined) return `/${i}${d}`;
+    }
+    return undefined;
   }
-  return undefined;
+  const ao = a as Fields;
+  const bo = b as Fields;
+  let counted = 0;
+  for (const k in ao) {
+    if (LOCATION_KEYS.has(k) || ao[k] === undefined) continue;
+    counted++;
+    if (bo[k] === undefined) return `/${k}`;
+    // names inside a TypeName: compared without a leading pg_catalog
+    const d = firstDifference(ao[k], bo[k], k === 'names' && key === 'typeName' ? TYPE_NAMES : k);
+    if (d !== undefined) return `/${k}${d}`;
+  }
+  for (const k in bo) if (!LOCATION_KEYS.has(k) && bo[k] !== undefined) counted--;
+  return counted === 0 ? undefined : '/(keys)';
 }
+
+/** Nodes DuckDB's binder may see once macros are expanded (sql/limits.ts). */
+export const MAX_EXPANDED_NODES = 250_000;
+/** Deepest constant subexpression DuckDB is handed to fold (sql/limits.ts checkConstantNesting). */
+export const MAX_CONSTANT_NESTING = 32;
 
 /** The final step of planning: DuckDB SQL text for a tree that passed every check, verified by re-parsing. */
 export function toDuckDbSql(root: PgNode): string {
+  if (expandedSize(root, MACRO_ARG_COPIES, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES) {
+    throw new SqlError('54001', 'statement is too complex: its expansion exceeds the engine\'s limit', undefined, {
+      hint: 'Nest fewer function calls and divisions inside one another.',
+    });
+  }
+  checkConstantNesting(root, MAX_CONSTANT_NESTING);
   protectDuckDbKeywords(root);
-  const printed = structuredClone(root);
-  quoteRawNames(printed);
-  const sql = deparse(printed);
+  const undo = quoteRawNames(root);
+  let sql: string;
+  try {
+    sql = deparse(root);
+  } finally {
+    for (let i = undo.length - 1; i >= 0; i--) {
+      const [holder, key, original] = undo[i]!;
+      holder[key] = original;
+    }
+  }
   let reparsed: { stmts?: { stmt?: unknown }[] };
   try {
     reparsed = parseSync(sql) as typeof reparsed;
@@ -139,10 +186,10 @@ export function toDuckDbSql(root: PgNode): string {
     reparsed = {};
   }
   const stmts = reparsed.stmts ?? [];
-  const diff = stmts.length === 1 ? firstDifference(normalized(stmts[0]!.stmt), normalized(root)) : '(statement count)';
-  if (diff) {
-    // Never hand DuckDB text whose meaning differs from what was authorized.
-    throw new SqlError('0A000', `this statement cannot be translated safely (at ${diff})`);
+  const diff = stmts.length === 1 ? firstDifference(stmts[0]!.stmt, root) : '(statement count)';
+  if (diff !== undefined) {
+    // Never hand DuckDB text whose meaning differs from what was authorized; where it differs is for the log only.
+    throw new SqlError('0A000', 'this statement cannot be translated safely', undefined, { internal: `re-parsed tree differs at ${diff || '(root)'}` });
   }
   return sql;
 }

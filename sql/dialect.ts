@@ -19,7 +19,9 @@ import { RELATION_ARGUMENT } from './needs.js';
 import { SqlError, pos } from './errors.js';
 import { regCast, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
+import { constantLike, escapeChar, runtimeLike } from './like.js';
 import {
+  boolConst,
   inTableFunctionPosition,
   intConst,
   names,
@@ -57,7 +59,8 @@ export function existingSearchPath(ctx: DialectContext, includeImplicit: boolean
 /** `version()` as DBeaver and friends parse it: the PostgreSQL flavour first. */
 export function versionString(ctx: DialectContext): string {
   const server = (ctx.settings('server_version') ?? '16.4').split(' ')[0];
-  return `PostgreSQL ${server} (lakegate 0.1.0) on x86_64-pc-linux-gnu, compiled by node ${process.versions.node}, 64-bit`;
+  // Nothing about the runtime behind it: a version string is not an inventory for an attacker.
+  return `PostgreSQL ${server} (lakegate 0.1.0) on x86_64-pc-linux-gnu, 64-bit`;
 }
 
 function constString(n: unknown): string | undefined {
@@ -151,6 +154,12 @@ const SVF_FOLDS: Record<string, (ctx: DialectContext) => PgNode> = {
   SVFOP_CURRENT_SCHEMA: (ctx) => strConst(existingSearchPath(ctx, false)[0] ?? null),
 };
 
+const SIZE_GUARDED: Readonly<Record<string, string>> = {
+  repeat: INTERNAL_MACROS.repeat,
+  lpad: INTERNAL_MACROS.lpad,
+  rpad: INTERNAL_MACROS.rpad,
+};
+
 function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>): void {
   const f = v.fields;
   const parts = names(f['funcname']);
@@ -168,6 +177,12 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   if (name in EMULATED_FUNCTIONS || (asTable && EMULATED_TABLE_FUNCTIONS.has(name))) {
     f['funcname'] = emulated(name);
     if (EMULATED_FUNCTIONS[name]?.searchPath) f['args'] = [...args, arrayOf(effectiveSearchPath(ctx))];
+    return;
+  }
+  // PostgreSQL refuses to build a string over 1 GB; DuckDB would try (sql/emulation.ts INTERNAL_MACROS).
+  const guarded = SIZE_GUARDED[name];
+  if (guarded && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog')) {
+    f['funcname'] = emulated(guarded);
     return;
   }
   // length(bytea) counts bytes; DuckDB's length has no BLOB form. Recognisable only on a bytea cast or literal.
@@ -322,51 +337,77 @@ function arrayFromLiteral(n: unknown): PgNode | undefined {
   return values ? arrayOf(values) : undefined;
 }
 
-const LIKE_OPS: Record<string, { fn: string; negate: boolean }> = {
-  '~~': { fn: 'like_escape', negate: false },
-  '!~~': { fn: 'like_escape', negate: true },
-  '~~*': { fn: 'ilike_escape', negate: false },
-  '!~~*': { fn: 'ilike_escape', negate: true },
+const LIKE_OPS: Record<string, { caseInsensitive: boolean; negate: boolean }> = {
+  '~~': { caseInsensitive: false, negate: false },
+  '!~~': { caseInsensitive: false, negate: true },
+  '~~*': { caseInsensitive: true, negate: false },
+  '!~~*': { caseInsensitive: true, negate: true },
 };
 
+const negated = (node: PgNode, negate: boolean): PgNode => (negate ? { BoolExpr: { boolop: 'NOT_EXPR', args: [node] } } : node);
+
 /**
- * PostgreSQL's LIKE escapes with a backslash unless told otherwise; DuckDB's
- * LIKE has no escape character (so dbt's `nspname not like 'pg\_%'` would keep
- * pg_catalog). A LIKE whose pattern is a literal without a backslash means the
- * same in both and stays DuckDB's own LIKE (which it plans as prefix, suffix
- * and contains matches, and which cannot fail); every other LIKE becomes
- * DuckDB's like_escape with the escape spelled out.
+ * One `text LIKE pattern` in linear time (sql/like.ts), with PostgreSQL's
+ * escape rules. A native LIKE it produces is itself an A_Expr ~~: it goes
+ * into `done`, so this pass leaves it as it is when it meets it again.
  */
-function likeWithEscape(v: Visit, op: string): boolean {
+function likeNode(
+  text: unknown,
+  pattern: unknown,
+  escape: string | null,
+  op: { caseInsensitive: boolean; negate: boolean },
+  done: WeakSet<object>,
+): PgNode {
+  const constant = constString(pattern);
+  const node =
+    constant !== undefined ? constantLike(text, constant, escape, op.caseInsensitive) : runtimeLike(text, pattern, escape, op.caseInsensitive);
+  if (node['A_Expr']) done.add(node['A_Expr']);
+  return negated(node, op.negate);
+}
+
+/**
+ * PostgreSQL's LIKE escapes with a backslash unless told otherwise (dbt's
+ * `nspname not like 'pg\_%'`); DuckDB's LIKE has no escape character and its
+ * escaping and case-insensitive forms backtrack exponentially. Every LIKE is
+ * rewritten by sql/like.ts; `LIKE ANY/ALL (ARRAY[…])` becomes an OR/AND of them.
+ */
+function rewriteLike(v: Visit, op: string, done: WeakSet<object>): boolean {
   const like = LIKE_OPS[op];
   const f = v.fields;
+  if (done.has(f)) return true;
   const kind = String(f['kind']);
-  if (!like || !(kind === 'AEXPR_LIKE' || kind === 'AEXPR_ILIKE' || kind === 'AEXPR_OP')) return false;
-  const literal = constString(f['rexpr']);
-  if (literal !== undefined && !literal.includes('\\')) {
-    f['kind'] = like.fn === 'like_escape' ? 'AEXPR_LIKE' : 'AEXPR_ILIKE';
-    f['name'] = [strNode(op)];
+  if (!like) return false;
+  if (kind === 'AEXPR_OP_ANY' || kind === 'AEXPR_OP_ALL') {
+    const items = arrayFromLiteral(f['rexpr']) ?? f['rexpr'];
+    const elements = (items as Fields | undefined)?.['A_ArrayExpr'];
+    if (!elements) throw new SqlError('0A000', `${kind === 'AEXPR_OP_ANY' ? 'ANY' : 'ALL'} with ${op} over a non-constant array is not supported`, pos(f['location']));
+    const parts = ((elements['elements'] ?? []) as unknown[]).map((p) => likeNode(structuredClone(f['lexpr']), p, '\\', like, done));
+    // x LIKE ANY('{}') is false, LIKE ALL('{}') true, as in PostgreSQL.
+    const empty = kind === 'AEXPR_OP_ANY' ? boolConst(false) : boolConst(true);
+    replaceNode(v.node, parts.length === 0 ? empty : parts.length === 1 ? parts[0]! : { BoolExpr: { boolop: kind === 'AEXPR_OP_ANY' ? 'OR_EXPR' : 'AND_EXPR', args: parts } });
     return true;
   }
+  if (!(kind === 'AEXPR_LIKE' || kind === 'AEXPR_ILIKE' || kind === 'AEXPR_OP')) return false;
   let pattern: unknown = f['rexpr'];
-  let escape: unknown = strConst('\\');
+  let escape: string | null = '\\';
   const explicit = (pattern as Fields | undefined)?.['FuncCall'];
   if (explicit && names(explicit['funcname']).pop() === 'like_escape') {
-    [pattern, escape] = explicit['args'] as unknown[];
+    const [p, e] = explicit['args'] as unknown[];
+    const text = constString(e);
+    if (text === undefined) throw new SqlError('0A000', 'ESCAPE with an escape character that is not a constant is not supported', pos(explicit['location']));
+    pattern = p;
+    escape = escapeChar(text, explicit['location']);
   }
-  const call: PgNode = {
-    FuncCall: { funcname: [strNode(like.fn)], args: [f['lexpr'], pattern, escape], funcformat: 'COERCE_EXPLICIT_CALL' },
-  };
-  replaceNode(v.node, like.negate ? { BoolExpr: { boolop: 'NOT_EXPR', args: [call] } } : call);
+  replaceNode(v.node, likeNode(f['lexpr'], pattern, escape, like, done));
   return true;
 }
 
-function transformAExpr(v: Visit): void {
+function transformAExpr(v: Visit, done: WeakSet<object>): void {
   const f = v.fields;
   const parts = names(f['name']);
   const op = parts[parts.length - 1] ?? '';
   if (parts.length === 2) f['name'] = [strNode(op)];
-  if (likeWithEscape(v, op)) return;
+  if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
   if (kind === 'AEXPR_OP' && (op === '/' || op === '%') && f['lexpr']) {
     const macro = op === '/' ? INTERNAL_MACROS.divide : INTERNAL_MACROS.modulo;
@@ -408,9 +449,11 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
       case 'TypeCast':
         return transformTypeCast(v, ctx);
       case 'A_Expr':
-        return transformAExpr(v);
+        return transformAExpr(v, done);
       case 'SubLink': {
         const op = names(v.fields['operName']);
+        // DuckDB would match each row's pattern by backtracking (sql/like.ts).
+        if (LIKE_OPS[op[op.length - 1] ?? '']) throw new SqlError('0A000', `${op[op.length - 1]} ANY/ALL over a subquery is not supported`, pos(v.fields['location']));
         if (op.length === 2) v.fields['operName'] = [strNode(op[1]!)];
         return;
       }

@@ -113,9 +113,36 @@ export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean 
 
 /**
  * Helpers the planner itself calls (not user-callable): PostgreSQL raises
- * 22012 on division by zero where DuckDB returns NULL.
+ * 22012 on division by zero where DuckDB returns NULL; PostgreSQL refuses
+ * strings over 1 GB (54000) where DuckDB would build them; LIKE patterns
+ * known only at run time are translated to RE2 (sql/like.ts).
  */
-export const INTERNAL_MACROS = { divide: 'lg_div', modulo: 'lg_mod' } as const;
+export const INTERNAL_MACROS = {
+  divide: 'lg_div',
+  modulo: 'lg_mod',
+  repeat: 'lg_repeat',
+  lpad: 'lg_lpad',
+  rpad: 'lg_rpad',
+  likeRegex: 'lg_like_re',
+} as const;
+
+/**
+ * The most times any macro of the emulation names one of its parameters in
+ * its body. DuckDB copies the argument for each mention, so nested macro
+ * calls multiply; sql/limits.ts bounds the expanded size with this factor
+ * (catalog/pgCatalogMacros.test.ts checks it against the definitions).
+ */
+export const MACRO_ARG_COPIES = 16;
+
+/** What a user sees for an internal macro in an error: the PostgreSQL operator or function it stands for. */
+export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
+  [INTERNAL_MACROS.divide]: 'operator /',
+  [INTERNAL_MACROS.modulo]: 'operator %',
+  [INTERNAL_MACROS.repeat]: 'function repeat',
+  [INTERNAL_MACROS.lpad]: 'function lpad',
+  [INTERNAL_MACROS.rpad]: 'function rpad',
+  [INTERNAL_MACROS.likeRegex]: 'operator ~~',
+};
 
 /** Table functions implemented as table macros in EMULATION_DB.PGC_SCHEMA. */
 export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_keywords']);

@@ -3,16 +3,27 @@
  * bin → server → {protocol, catalog, policy} → sql), so the server maps a
  * SqlError onto its PgError by `code` and `position`.
  */
+export interface SqlErrorExtras {
+  hint?: string;
+  /** What went wrong inside lakegate (a parse-tree path …): for the server log only, never sent to the client. */
+  internal?: string;
+}
+
 export class SqlError extends Error {
   override readonly name = 'SqlError';
+  readonly hint?: string;
+  readonly internal?: string;
   constructor(
     /** SQLSTATE, e.g. 42601 */
     readonly code: string,
     message: string,
     /** 1-based character position in the statement text, as PostgreSQL reports it */
     readonly position?: number,
+    extras: SqlErrorExtras = {},
   ) {
     super(message);
+    this.hint = extras.hint;
+    this.internal = extras.internal;
   }
 }
 

@@ -264,7 +264,8 @@ describe('planQuery: dialect', () => {
     expect(p.sql).toContain("'alice' AS \"current_user\"");
     expect(p.sql).toContain("'demo' AS \"current_catalog\"");
     expect(p.sql).toContain("'sales' AS \"current_schema\"");
-    expect(p.sql).toMatch(/'PostgreSQL 16\.4 \(lakegate 0\.1\.0\) on x86_64-pc-linux-gnu, compiled by .*, 64-bit' AS version/);
+    expect(p.sql).toContain("'PostgreSQL 16.4 (lakegate 0.1.0) on x86_64-pc-linux-gnu, 64-bit' AS version");
+    expect(p.sql).not.toMatch(/node|v\d+\.\d+/);
     expect(p.sql).toContain("'psql' AS current_setting");
     expect(p.sql).toContain('777 AS pg_backend_pid');
     expect(refusal("SELECT current_setting('nope')")).toMatchObject({ code: '42704', message: 'unrecognized configuration parameter "nope"' });

@@ -14,7 +14,7 @@ import { bindOutputColumnRefs } from './outputRefs.js';
 import type { ParsedStatement } from './parse.js';
 import { resolveRelations, type TableReference } from './resolve.js';
 import { settingsRelation } from './settings.js';
-import { nodeKind, replaceNode, walk, type PgNode } from './walk.js';
+import { cloneTree, nodeKind, replaceNode, walk, type PgNode } from './walk.js';
 
 export interface QueryContext {
   /** the PostgreSQL database name, which is also the DuckDB catalog holding the data */
@@ -64,7 +64,7 @@ export interface PlanOptions {
 export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, options: PlanOptions = {}): QueryPlan {
   const original = 'node' in stmt && 'kind' in stmt && 'text' in stmt ? (stmt as ParsedStatement).node : (stmt as PgNode);
   // Plans mutate the tree; the caller's parse result stays intact for logging and re-planning.
-  const tree = structuredClone(original);
+  const tree = cloneTree(original);
   const { kind } = innerQuery(tree);
   authorize(tree);
   nameTargets(tree);

@@ -12,8 +12,11 @@ import { intConst, strConst, strNode, type Fields, type PgNode } from './walk.js
 
 /** Split `schema."Table"` the way PostgreSQL's regclassin does. */
 export function splitQualifiedName(text: string): string[] {
+  // PostgreSQL's stringToQualifiedNameList: an empty or unquoted-empty part, or a trailing dot, is invalid
+  const invalid = () => new SqlError('42602', `invalid name syntax`);
   const parts: string[] = [];
   let i = 0;
+  let more = true;
   while (i < text.length) {
     let part = '';
     if (text[i] === '"') {
@@ -30,11 +33,14 @@ export function splitQualifiedName(text: string): string[] {
     } else {
       while (i < text.length && text[i] !== '.') part += text[i++];
       part = part.trim().toLowerCase();
+      if (part === '') throw invalid();
     }
     parts.push(part);
-    if (text[i] === '.') i++;
-    else if (i < text.length) throw new SqlError('42602', `invalid name syntax`);
+    more = text[i] === '.';
+    if (more) i++;
+    else if (i < text.length) throw invalid();
   }
+  if (more) throw invalid();
   return parts;
 }
 

@@ -31,10 +31,15 @@ const isObject = (x: unknown): x is Fields => typeof x === 'object' && x !== nul
 /** Kind of a wrapped node: exactly one key, starting upper-case, holding an object. */
 export function nodeKind(x: unknown): string | undefined {
   if (!isObject(x)) return undefined;
-  const keys = Object.keys(x);
-  if (keys.length !== 1) return undefined;
-  const k = keys[0]!;
-  return /^[A-Z]/.test(k) && isObject(x[k]) ? k : undefined;
+  // Runs for every object of every walk: no key array, no regular expression.
+  let k: string | undefined;
+  for (const key in x) {
+    if (k !== undefined) return undefined;
+    k = key;
+  }
+  if (k === undefined) return undefined;
+  const c = k.charCodeAt(0);
+  return c >= 65 && c <= 90 && isObject(x[k]) ? k : undefined;
 }
 
 /**
@@ -60,6 +65,18 @@ const INLINE_KINDS: Readonly<Record<string, string | null>> = {
   'A_Const.bsval': null,
 };
 
+/** INLINE_KINDS as lookups that build no strings: holder kind → key → kind, and `*.key` → kind. */
+const INLINE_BY_HOLDER = new Map<string, Map<string, string | null>>();
+const INLINE_ANY_HOLDER = new Map<string, string | null>();
+for (const [k, v] of Object.entries(INLINE_KINDS)) {
+  const [holder, key] = k.split('.') as [string, string];
+  if (holder === '*') INLINE_ANY_HOLDER.set(key, v);
+  else {
+    if (!INLINE_BY_HOLDER.has(holder)) INLINE_BY_HOLDER.set(holder, new Map());
+    INLINE_BY_HOLDER.get(holder)!.set(key, v);
+  }
+}
+
 /** Kind reported for an unwrapped object the walker has no type for; authorization refuses it. */
 export const unknownInline = (holderKind: string | undefined, key: string | undefined): string =>
   `unknown field ${holderKind ?? '?'}.${key ?? '?'}`;
@@ -74,13 +91,15 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
   const path: PathStep[] = [];
   const visitValue = (value: unknown, holderKind: string | undefined, key: string | undefined): void => {
     if (Array.isArray(value)) {
-      value.forEach((item, i) => {
-        const last = path[path.length - 1];
+      const last = path[path.length - 1];
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
+        if (typeof item !== 'object' || item === null) continue;
         if (last) last.index = i;
         visitValue(item, holderKind, key);
-      });
-      const last = path[path.length - 1];
-      if (last) delete last.index;
+      }
+      // Reset, not deleted: deleting a property would send every path step to slow dictionary mode.
+      if (last) last.index = undefined;
       return;
     }
     if (!isObject(value)) return;
@@ -88,6 +107,11 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
     if (kind) {
       const fields = value[kind]!;
       if (visitor({ kind, node: value as PgNode, fields, path }) === false) return;
+      // Untouched (the usual case): straight on to the children.
+      if (value[kind] === fields) {
+        visitFields(fields, kind);
+        return;
+      }
       // The visitor may have replaced the node in place: visit what is there now.
       let current = kind;
       for (let guard = 0; guard < 8; guard++) {
@@ -102,8 +126,8 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
       if (k3) visitFields(value[k3]!, k3);
       return;
     }
-    const exact = `${holderKind}.${key}`;
-    const typed = exact in INLINE_KINDS ? INLINE_KINDS[exact] : INLINE_KINDS[`*.${key}`];
+    const exact = INLINE_BY_HOLDER.get(holderKind ?? '')?.get(key ?? '');
+    const typed = exact !== undefined ? exact : INLINE_ANY_HOLDER.get(key ?? '');
     if (typed === null) return visitFields(value, undefined);
     if (typed === undefined && Object.keys(value).length === 0) return;
     const inlineKind = typed ?? unknownInline(holderKind, key);
@@ -111,10 +135,10 @@ export function walk(root: unknown, visitor: (v: Visit) => void | false): void {
     visitFields(value, inlineKind);
   };
   const visitFields = (holder: Fields, kind: string | undefined): void => {
-    for (const key of Object.keys(holder)) {
+    for (const key in holder) {
       const v = holder[key];
       if (typeof v !== 'object' || v === null) continue;
-      path.push({ holder, kind, key });
+      path.push({ holder, kind, key, index: undefined });
       visitValue(v, kind, key);
       path.pop();
     }
@@ -155,3 +179,20 @@ export const strConst = (sval: string | null): PgNode =>
 export const intConst = (ival: number): PgNode =>
   ival === 0 ? { A_Const: { ival: {} } } : { A_Const: { ival: { ival } } };
 export const boolConst = (b: boolean): PgNode => ({ A_Const: { boolval: b ? { boolval: true } : {} } });
+
+/**
+ * A deep copy of a parse tree (plain JSON: objects, arrays, strings, numbers,
+ * booleans). Faster than structuredClone on these trees; recursion is bounded
+ * by sql/limits.ts's depth limit.
+ */
+export function cloneTree<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneTree(value[i]);
+    return out as T;
+  }
+  const out: Fields = {};
+  for (const k in value as Fields) out[k] = cloneTree((value as Fields)[k]);
+  return out as T;
+}

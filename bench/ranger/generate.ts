@@ -19,6 +19,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mulberry32 } from '../../tests/support/random.js';
 
 const SERVICE_DEF = process.env.RANGER_HIVE_SERVICEDEF ?? '/work/shared/ranger-conformance/service-defs/ranger-servicedef-hive.json';
 
@@ -32,17 +33,7 @@ const GROUPS = 100;
 const ROLES = 30;
 const MASK_TYPES = ['MASK', 'MASK_SHOW_LAST_4', 'MASK_HASH', 'MASK_NULL'];
 
-/** mulberry32 */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 const user = (i: number) => `u${String(i).padStart(4, '0')}`;
 const group = (i: number) => `grp_${String(i).padStart(3, '0')}`;

@@ -233,7 +233,7 @@ if (withPostgres) {
   enter('postgres load');
   log('starting PostgreSQL and loading the same data');
   // A reasonably sized server for 24 GiB and 2 cores; everything else (JIT, parallel workers, planner costs) as PostgreSQL ships it.
-  const server = await startPostgres(["shared_buffers = '4GB'", "work_mem = '256MB'", "effective_cache_size = '12GB'", "max_wal_size = '4GB'"]);
+  const server = await startPostgres({ settings: ["shared_buffers = '4GB'", "work_mem = '256MB'", "effective_cache_size = '12GB'", "max_wal_size = '4GB'"] });
   try {
     await loadPostgres(server, join(data, 'csv'), log);
     const c = await pgTarget('postgres', { host: server.host, port: server.port, user: 'postgres', database: 'tpch', query_timeout: (pgTimeoutS + 30) * 1000 });

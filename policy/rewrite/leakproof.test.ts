@@ -176,7 +176,7 @@ describe('predicates that may fail keep the fence: frank gets his rows, the cont
     ['a DATE compared with a timestamp literal or date + interval', "SELECT id FROM sales.oracle WHERE d < TIMESTAMP '2001-01-01' OR d < DATE '2001-01-01' + INTERVAL '1 day'"],
     ['a function call', 'SELECT id FROM sales.oracle WHERE length(code) = 1'],
     ['CASE and COALESCE', "SELECT id FROM sales.oracle WHERE coalesce(code, 'x') = '5' AND CASE WHEN id = 1 THEN true END"],
-    ['LIKE with a backslash in the pattern (like_escape can fail)', "SELECT id FROM sales.oracle WHERE code LIKE 'a\\'"],
+    ['LIKE with a pattern read from the row (the engine translates it, and a trailing escape fails on that row)', "SELECT id FROM sales.oracle WHERE code LIKE region || '\\'"],
     ['IN (subquery) of another type', 'SELECT id FROM sales.oracle WHERE code IN (SELECT n FROM sales.other)'],
     ['USING on columns of other types', 'SELECT id FROM sales.oracle JOIN (SELECT id, n AS code FROM sales.other) t USING (code)'],
     ['HAVING on an output alias that is a cast', 'SELECT code::int AS k FROM sales.oracle GROUP BY 1 HAVING k > 0'],

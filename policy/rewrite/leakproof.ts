@@ -14,8 +14,12 @@
  *   columns as stored, literals, parameters, or values computed after the
  *   filters (aggregates), and whose types DuckDB compares without casting a
  *   row value in a way that can fail (see `comparable`);
- * - LIKE / ILIKE of a stored string column with a literal pattern (DuckDB's
- *   own LIKE, which cannot fail; like_escape can);
+ * - LIKE / ILIKE of a stored string column with a literal pattern, in the
+ *   two forms sql/like.ts gives it: DuckDB's own LIKE, and
+ *   regexp_full_match with a constant pattern (RE2 compiles a constant
+ *   pattern once, while binding, so an invalid one fails whatever the rows
+ *   hold; matching itself cannot fail). A pattern read from the row goes
+ *   through the engine's own translation, which can fail on a row;
  * - EXISTS (subquery): the subquery's own clauses are judged where they stand.
  *
  * Not leakproof, among others: casts of row values, arithmetic on row values
@@ -318,6 +322,14 @@ export function isLeakproof<R>(n: unknown, flowOf: (n: PgNode) => Flow<R>, subqu
         return value?.k === 'value' && value.type.t === 'string' && constOf(f['rexpr'])?.['sval'] !== undefined;
       }
       return false;
+    }
+    case 'FuncCall': {
+      // Only the builtin by its bare name: a qualified name could be a macro of another schema.
+      const name = names(f['funcname']);
+      const args = (f['args'] ?? []) as unknown[];
+      if (name.length !== 1 || name[0] !== 'regexp_full_match' || args.length !== 2 || f['agg_star'] || f['over']) return false;
+      const value = op(args[0]);
+      return value?.k === 'value' && value.type.t === 'string' && constOf(args[1])?.['sval'] !== undefined;
     }
     case 'SubLink': {
       const type = String(f['subLinkType']);

@@ -86,7 +86,8 @@ export class KeycloakIdentityProvider implements IdentityProvider {
       await this.throttle.delay();
       return null;
     }
-    const outcome = await this.passwordGrant(user, password);
+    // An empty password is a wrong one: refused like any other (counted, after the same delay), without asking Keycloak.
+    const outcome: GrantOutcome = password === '' ? { kind: 'bad-credentials' } : await this.passwordGrant(user, password);
     switch (outcome.kind) {
       case 'bad-credentials':
         this.throttle.recordFailure(user, remoteAddress);

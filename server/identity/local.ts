@@ -30,9 +30,15 @@ export class LocalIdentityProvider implements IdentityProvider {
     const allowed = this.throttle.allows(name, remoteAddress);
     if (!user) this.log.info({ event: 'login', user: name, outcome: 'unknown-user', remote: remoteAddress });
     if (!allowed) this.log.warn({ event: 'login', user: name, outcome: 'throttled', remote: remoteAddress });
-    // A throttled login runs against a mock verifier: it fails exactly like a wrong password.
+    // A throttled login runs against a mock verifier: it fails exactly like a wrong password. A real
+    // user's mock keeps the real salt and iteration count, so a locked-out account looks as it always does;
+    // an unknown user's salt derives from the server secret and the name, the same at every attempt.
     const usable = user && allowed ? user : null;
-    const verifier = usable ? usable.verifier : mockVerifier(name, this.serverSecret);
+    const verifier = usable
+      ? usable.verifier
+      : user
+        ? { ...mockVerifier(name, this.serverSecret), salt: user.verifier.salt, iterations: user.verifier.iterations }
+        : mockVerifier(name, this.serverSecret);
     const identity = (): Identity | null => (usable ? { user: usable.name, groups: [], roles: this.roles.rolesFor(usable.name, []) } : null);
     const settle = async (ok: boolean) => {
       if (ok) {

@@ -27,8 +27,12 @@ export interface FormatContext {
 }
 
 export interface RowEncoder {
-  /** Append one complete DataRow message per row of rows [from, to) of the chunk. */
-  encodeChunk(chunk: DuckDBDataChunk, out: MessageWriter, from: number, to: number): void;
+  /**
+   * Append one complete DataRow message per row of rows [from, to) of the
+   * chunk; stop early once the writer holds `pauseAtBytes` (so that large
+   * rows are flushed before more are encoded). Returns the next row to encode.
+   */
+  encodeChunk(chunk: DuckDBDataChunk, out: MessageWriter, from: number, to: number, pauseAtBytes?: number): number;
 }
 
 /**

@@ -22,9 +22,11 @@ function putInt32(buf: Uint8Array, at: number, v: number): void {
 
 /**
  * `formats` follows Bind's result-format rule: empty = all text, one entry =
- * that format for every column, else one per column.
+ * that format for every column, else one per column. `maxRowBytes`: the
+ * largest DataRow (53200 beyond, before the memory is taken; PostgreSQL's own
+ * bound is 1 GB less one byte).
  */
-export function createRowEncoder(types: DuckDBType[], formats: (0 | 1)[], ctx: FormatContext): RowEncoder {
+export function createRowEncoder(types: DuckDBType[], formats: (0 | 1)[], ctx: FormatContext, maxRowBytes = 0x3fffffff): RowEncoder {
   if (formats.length > 1 && formats.length !== types.length) {
     // PostgreSQL reports this as an ERROR (08P01), not FATAL: the session survives.
     throw new PgError(SqlState.protocolViolation, `bind message has ${formats.length} result formats but query has ${types.length} columns`);
@@ -39,38 +41,53 @@ export function createRowEncoder(types: DuckDBType[], formats: (0 | 1)[], ctx: F
   const n = codecs.length;
 
   return {
-    encodeChunk(chunk: DuckDBDataChunk, out: MessageWriter, from: number, to: number): void {
+    encodeChunk(chunk: DuckDBDataChunk, out: MessageWriter, from: number, to: number, pauseAtBytes = Infinity): number {
       const count = chunk.rowCount;
       for (let c = 0; c < n; c++) codecs[c]!.load(columnVector(chunk, c), count);
-      for (let row = from; row < to; row++) {
-        out.ensure(7 + 4 * n);
-        const start = out.pos;
-        let buf = out.buf;
-        buf[start] = 68; // 'D'
-        buf[start + 5] = n >> 8;
-        buf[start + 6] = n & 0xff;
-        out.pos = start + 7;
-        const byte = row >> 3;
-        const bit = 1 << (row & 7);
-        for (let c = 0; c < n; c++) {
-          const codec = codecs[c]!;
-          if (out.pos + 4 > out.buf.length) out.ensure(4);
-          const lenAt = out.pos;
-          // Validity read inline: a megamorphic valid() call per value is measurable here.
-          const v = codec.validity;
-          if (v !== null && (v[byte]! & bit) === 0) {
-            buf = out.buf;
-            buf[lenAt] = buf[lenAt + 1] = buf[lenAt + 2] = buf[lenAt + 3] = 0xff;
-            out.pos = lenAt + 4;
-            continue;
-          }
-          out.pos = lenAt + 4;
-          if (binary[c]) codec.binary(out, row);
-          else codec.text(out, row);
-          putInt32(out.buf, lenAt, out.pos - lenAt - 4);
-        }
-        putInt32(out.buf, start + 1, out.pos - start - 1);
+      try {
+        return encodeRows(out, from, to, pauseAtBytes);
+      } catch (e) {
+        // A row that would pass the bound is dropped whole; the rows before it stay.
+        out.abandonBound();
+        throw e;
       }
     },
   };
+
+  /** Rows [from, to) as DataRows, each bounded to maxRowBytes; stops early once the writer holds pauseAtBytes. */
+  function encodeRows(out: MessageWriter, from: number, to: number, pauseAtBytes: number): number {
+    for (let row = from; row < to; row++) {
+      out.startBound(maxRowBytes);
+      out.ensure(7 + 4 * n);
+      const start = out.pos;
+      let buf = out.buf;
+      buf[start] = 68; // 'D'
+      buf[start + 5] = n >> 8;
+      buf[start + 6] = n & 0xff;
+      out.pos = start + 7;
+      const byte = row >> 3;
+      const bit = 1 << (row & 7);
+      for (let c = 0; c < n; c++) {
+        const codec = codecs[c]!;
+        if (out.pos + 4 > out.buf.length) out.ensure(4);
+        const lenAt = out.pos;
+        // Validity read inline: a megamorphic valid() call per value is measurable here.
+        const v = codec.validity;
+        if (v !== null && (v[byte]! & bit) === 0) {
+          buf = out.buf;
+          buf[lenAt] = buf[lenAt + 1] = buf[lenAt + 2] = buf[lenAt + 3] = 0xff;
+          out.pos = lenAt + 4;
+          continue;
+        }
+        out.pos = lenAt + 4;
+        if (binary[c]) codec.binary(out, row);
+        else codec.text(out, row);
+        putInt32(out.buf, lenAt, out.pos - lenAt - 4);
+      }
+      putInt32(out.buf, start + 1, out.pos - start - 1);
+      out.endBound();
+      if (out.pos >= pauseAtBytes) return row + 1;
+    }
+    return to;
+  }
 }

@@ -21,6 +21,7 @@ import {
   type Infinite,
 } from '../../protocol/types/input.js';
 import { parseNumericBinary, parseNumericText, type NumericValue } from '../../protocol/types/numeric.js';
+import { decodeUtf8 } from '../../protocol/types/utf8.js';
 import { parseUuidText } from '../../protocol/types/uuid.js';
 import type { DecodedParam, FormatContext } from './api.js';
 import { pgTypeOf } from './describe.js';
@@ -41,6 +42,12 @@ const ARRAY_ELEMENT_OID: Record<number, number> = {
 
 const DUCK_DATE_INFINITY = 2147483647;
 const DUCK_TS_INFINITY = 9223372036854775807n;
+/** PostgreSQL's IS_VALID_DATE / IS_VALID_TIMESTAMP bounds, relative to 2000-01-01 (datatype/timestamp.h). */
+const PG_MIN_DATE = -2451545;
+const PG_END_DATE = 2145031949;
+const PG_MIN_TIMESTAMP = -211813488000000000n;
+const PG_END_TIMESTAMP = 9223371331200000000n;
+const MICROS_PER_DAY_BIG = 86_400_000_000n;
 
 export function decodeParam(
   index: number,
@@ -60,20 +67,21 @@ export function decodeParam(
   const kind = kindFor(index, oid, format, target);
   const type = duckTypeFor(kind, target);
   if (raw === null) return { value: null, type };
-  return format === 1 ? decodeBinary(index, kind, raw) : decodeText(kind, raw.toString('utf8'), ctx);
+  return format === 1 ? decodeBinary(index, kind, raw) : decodeText(kind, decodeUtf8(raw), ctx);
 }
 
 /** A one-dimensional array → a DuckDB LIST of the element type, every element read by its own rules. */
 function decodeArray(index: number, kind: Kind, format: 0 | 1, raw: Buffer, ctx: FormatContext): DecodedParam {
   let items: (string | Buffer | null)[] | null;
+  const text = format === 1 ? '' : decodeUtf8(raw);
   try {
-    items = format === 1 ? (parseArrayBinary(raw)?.items ?? null) : parseArrayText(raw.toString('utf8'));
+    items = format === 1 ? (parseArrayBinary(raw)?.items ?? null) : parseArrayText(text);
   } catch {
     throw new PgError(SqlState.featureNotSupported, `multidimensional array parameters are not supported (parameter $${index + 1})`);
   }
   if (!items) {
     if (format === 1) throw new PgError(SqlState.invalidBinaryRepresentation, `incorrect binary data format in bind parameter ${index + 1}`);
-    throw new PgError(SqlState.invalidTextRepresentation, `malformed array literal: "${raw.toString('utf8')}"`);
+    throw new PgError(SqlState.invalidTextRepresentation, `malformed array literal: "${text}"`);
   }
   const decoded = items.map((it) =>
     it === null ? null : typeof it === 'string' ? decodeText(kind, it, ctx) : decodeBinary(index, kind, it),
@@ -209,13 +217,26 @@ function decodeBinary(index: number, kind: Kind, b: Buffer): DecodedParam {
     case 'date': {
       need(4);
       const d = b.readInt32BE(0);
+      const finite = d !== 2147483647 && d !== -2147483648;
+      // date_recv accepts what date_in does: 4714-11-24 BC to 5874897-12-31.
+      if (finite && (d < PG_MIN_DATE || d >= PG_END_DATE)) throw new PgError(SqlState.datetimeFieldOverflow, 'date out of range');
       return { value: dateOf(d === 2147483647 ? 'infinity' : d === -2147483648 ? '-infinity' : d + PG_EPOCH_DAYS), type: DATE };
     }
-    case 'time': need(8); return { value: timeValue(b.readBigInt64BE(0)), type: TIME };
+    case 'time': {
+      need(8);
+      const t = b.readBigInt64BE(0);
+      if (t < 0n || t > MICROS_PER_DAY_BIG) throw new PgError(SqlState.datetimeFieldOverflow, 'time out of range');
+      return { value: timeValue(t), type: TIME };
+    }
     case 'timestamp':
     case 'timestamptz': {
       need(8);
       const v = b.readBigInt64BE(0);
+      const finite = v !== 0x7fffffffffffffffn && v !== -0x8000000000000000n;
+      // PostgreSQL's range (4714-11-24 BC to 294276 AD), within what DuckDB can hold (to 294247 AD).
+      if (finite && (v < PG_MIN_TIMESTAMP || v >= PG_END_TIMESTAMP || v + PG_EPOCH_MICROS_BIG >= DUCK_TS_INFINITY)) {
+        throw new PgError(SqlState.datetimeFieldOverflow, 'timestamp out of range');
+      }
       const t: bigint | Infinite = v === 0x7fffffffffffffffn ? 'infinity' : v === -0x8000000000000000n ? '-infinity' : v + PG_EPOCH_MICROS_BIG;
       return kind === 'timestamp' ? { value: timestampValue(microsOf(t)), type: TIMESTAMP } : { value: timestampTZValue(microsOf(t)), type: TIMESTAMPTZ };
     }
@@ -225,10 +246,10 @@ function decodeBinary(index: number, kind: Kind, b: Buffer): DecodedParam {
     case 'jsonb': {
       // jsonb_send: a version byte (1), then the text.
       if (b.length < 1 || b[0] !== 1) throw bad();
-      return { value: b.toString('utf8', 1), type: VARCHAR };
+      return { value: decodeUtf8(b.subarray(1)), type: VARCHAR };
     }
     default:
       // text, varchar, json: the UTF-8 bytes themselves.
-      return { value: b.toString('utf8'), type: VARCHAR };
+      return { value: decodeUtf8(b), type: VARCHAR };
   }
 }

@@ -51,8 +51,17 @@ function freePort(): Promise<number> {
   });
 }
 
-/** `settings`: extra postgresql.conf lines (the benchmarks give PostgreSQL more memory than the tests do). */
-export async function startPostgres(settings: string[] = []): Promise<RealPostgres> {
+export interface PostgresOptions {
+  /**
+   * TCP logins check a password with this method (the postgres user's password
+   * is `password`); default: trust. Unix-socket logins stay trusted.
+   */
+  hostAuth?: { method: 'scram-sha-256' | 'password'; password: string };
+  /** Extra postgresql.conf lines (the benchmarks give PostgreSQL more memory than the tests do). */
+  settings?: string[];
+}
+
+export async function startPostgres(opts: PostgresOptions = {}): Promise<RealPostgres> {
   const bin = findBinDir();
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'lakegate-pg-'));
@@ -75,7 +84,14 @@ export async function startPostgres(settings: string[] = []): Promise<RealPostgr
   const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
 
   try {
-    run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    const auth = ['-A', 'trust'];
+    if (opts.hostAuth) {
+      const pwfile = join(dir, 'pwfile');
+      writeFileSync(pwfile, `${opts.hostAuth.password}\n`);
+      if (asRoot) chownSync(pwfile, uid, gid);
+      auth.splice(0, 2, '--auth-local=trust', `--auth-host=${opts.hostAuth.method}`, `--pwfile=${pwfile}`);
+    }
+    run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', ...auth, '-E', 'UTF8', '--locale=C', '--no-sync']);
     // The free port can be taken between probing and binding (parallel test workers): retry.
     let port = 0;
     for (let attempt = 1; ; attempt++) {
@@ -91,7 +107,9 @@ export async function startPostgres(settings: string[] = []): Promise<RealPostgr
         'max_connections = 20',
         "timezone = 'UTC'",
         "datestyle = 'ISO, MDY'",
-        ...settings,
+        // cleartext `password` logins need the stored password in a verifier PostgreSQL can check
+        "password_encryption = 'scram-sha-256'",
+        ...(opts.settings ?? []),
       ].join('\n');
       const confPath = join(data, 'postgresql.auto.conf');
       writeFileSync(confPath, conf + '\n');

@@ -1,6 +1,7 @@
 import { PolicyResourceIndex } from './resourceIndex.js';
 import { createPolicyResourcesMatcher } from './policyResourcesMatcher.js';
 import type { MatchContext, PolicyResourceLike, PolicyResourcesLike, RequestResource, ServiceDefLike } from './types.js';
+import { mulberry32 } from '../../../tests/support/random.js';
 
 const hive: ServiceDefLike = {
   resources: [
@@ -24,16 +25,7 @@ const hdfs: ServiceDefLike = {
 };
 
 /** A small deterministic PRNG so failures reproduce. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const ATOMS = ['a', 'b', 'A', 'ab', 'Ba', 'x'];
 const WILD = ['*', '?', 'a*', '*b', 'a*b', '?a', '*', '**', 'A?', '{USER}', '{USER}*', '${{dept}}'];

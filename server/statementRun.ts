@@ -1,0 +1,88 @@
+/**
+ * One statement in progress, from its first message to its completion:
+ * statement_timeout, CancelRequest, a client that hangs up and server
+ * shutdown all stop it the same way, in whatever phase it is — parsing in a
+ * worker (its signal aborts), planning (checked between steps), preparing or
+ * executing in DuckDB (the connection is interrupted) — and the reason, not
+ * whatever the interrupted step threw, decides the error the client sees.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { PgError, SqlState } from '../protocol/errors.js';
+
+export type StopReason = 'cancel' | 'timeout' | 'disconnect' | 'shutdown';
+
+export class StatementRun {
+  reason: StopReason | null = null;
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | null;
+  /** The engine connection working for this statement right now. */
+  private engine: DuckDBConnection | null = null;
+
+  constructor(timeoutMs: number) {
+    this.timer = timeoutMs > 0 ? setTimeout(() => this.stop('timeout'), timeoutMs) : null;
+    this.timer?.unref();
+  }
+
+  /** PostgreSQL's answer for each way a statement is stopped. */
+  static errorFor(reason: StopReason): PgError {
+    switch (reason) {
+      case 'timeout':
+        return new PgError(SqlState.queryCanceled, 'canceling statement due to statement timeout');
+      case 'cancel':
+        return new PgError(SqlState.queryCanceled, 'canceling statement due to user request');
+      case 'disconnect':
+        return new PgError(SqlState.connectionFailure, 'connection to client lost', { severity: 'FATAL' });
+      case 'shutdown':
+        return new PgError(SqlState.adminShutdown, 'terminating connection due to administrator command', { severity: 'FATAL' });
+    }
+  }
+
+  /** Aborted when the statement is stopped (for work off the event loop). */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  stop(reason: StopReason): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.end();
+    this.controller.abort(StatementRun.errorFor(reason));
+    this.engine?.interrupt();
+  }
+
+  /** Throws the stop's error once the statement was stopped. */
+  check(): void {
+    if (this.reason) throw StatementRun.errorFor(this.reason);
+  }
+
+  /** Run a step that can be stopped through `signal`, and check afterwards. */
+  async step<T>(work: () => Promise<T>): Promise<T> {
+    this.check();
+    const result = await work();
+    this.check();
+    return result;
+  }
+
+  /**
+   * Run a step on an engine connection, which a stop interrupts. Checked
+   * afterwards too: an interrupted stream can end without an error, and a
+   * cut-short result must never be reported complete.
+   */
+  async inEngine<T>(conn: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+    this.check();
+    this.engine = conn;
+    try {
+      const result = await work();
+      this.check();
+      return result;
+    } finally {
+      this.engine = null;
+    }
+  }
+
+  /** The statement is over: its timer stops. */
+  end(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
