@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# TPC-H through the data gate (bench/README.md, "Data gate"): DuckDB direct, lakegate with no
-# policies, lakegate with row filters and masks (two fences), PostgreSQL 15, in one run.
-#   bash bench/tpch.sh [--sf 1] [--reps 3] [--pg-reps 1] [--pg-timeout-s 60] [--no-postgres] [--hash-rows 5000000]
+# TPC-H through the data gate (bench/README.md, "Data gate"): DuckDB direct (with and without the
+# policies as views), lakegate with no policies, with row filters and masks (leakproof pushdown, and
+# every filtered table fenced), PostgreSQL 15 (JIT on and off), in one run.
+#   bash bench/tpch.sh [--sf 1] [--reps 3] [--pg-reps 1] [--pg-timeout-s 60] [--lg-timeout-s 120]
+#                      [--no-postgres] [--materialized] [--hash-rows 5000000]
 # Data: DuckDB's tpch extension from PyPI (duckdb==1.5.5, duckdb-extension-tpch==1.5.5) in
 # .tools/tpch-venv, generated once per scale factor into bench/out/tpch-data-sf<SF>/ (kept).
 # Measures the working tree (builds dist/ with tsc first). Output: bench/out/tpch-<UTC>/.
@@ -11,9 +13,9 @@ SF=1 PASS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --sf) SF=$2; shift 2 ;;
-    --reps|--pg-reps|--pg-timeout-s|--hash-rows) PASS+=("$1" "$2"); shift 2 ;;
-    --no-postgres) PASS+=("$1"); shift ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    --reps|--pg-reps|--pg-timeout-s|--lg-timeout-s|--hash-rows) PASS+=("$1" "$2"); shift 2 ;;
+    --no-postgres|--materialized) PASS+=("$1"); shift ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "tpch.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -22,13 +24,13 @@ command -v psql >/dev/null || { echo "tpch.sh: psql not found (apt-get install p
 log() { printf '[tpch %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
 VENV=.tools/tpch-venv
-if ! "$VENV/bin/python" -c 'import duckdb, duckdb_extension_tpch; assert duckdb.__version__ == "1.5.5"' 2>/dev/null; then
-  log "installing duckdb==1.5.5 and duckdb-extension-tpch==1.5.5 into $VENV"
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q 'duckdb==1.5.5' 'duckdb-extension-tpch==1.5.5'
-fi
 DATA=bench/out/tpch-data-sf$SF
 if [ ! -f "$DATA/tpch.duckdb" ] || [ ! -f "$DATA/queries.json" ]; then
+  if ! "$VENV/bin/python" -c 'import duckdb, duckdb_extension_tpch; assert duckdb.__version__ == "1.5.5"' 2>/dev/null; then
+    log "installing duckdb==1.5.5 and duckdb-extension-tpch==1.5.5 into $VENV"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q 'duckdb==1.5.5' 'duckdb-extension-tpch==1.5.5'
+  fi
   log "generating TPC-H SF$SF into $DATA"
   "$VENV/bin/python" bench/tpch/generate.py "$DATA" "$SF"
 fi
@@ -40,9 +42,11 @@ WORK=$(mktemp -d /tmp/lakegate-tpch.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$OUT"
 START=$(date +%s)
-node_modules/.bin/tsx bench/tpch/run.ts --data "$DATA" --bin dist/bin/lakegate.js --work "$WORK" --out "$OUT" ${PASS[@]+"${PASS[@]}"}
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+# Bounded: every query has a timeout (lakegate --lg-timeout-s, PostgreSQL --pg-timeout-s); the whole run at most 90 minutes.
+timeout --signal=TERM 5400 node_modules/.bin/tsx bench/tpch/run.ts --data "$DATA" --bin dist/bin/lakegate.js --work "$WORK" --out "$OUT" ${PASS[@]+"${PASS[@]}"}
 {
   node_modules/.bin/tsx bench/tpch/report.ts --in "$OUT/results.json"
   echo
-  echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/^Mem:/{print $2}') GiB; node $(node --version); lakegate $(git rev-parse --short HEAD)$(git diff --quiet || echo ' + working tree'); load average at the end $(cut -d' ' -f1-3 /proc/loadavg); $(( $(date +%s) - START )) s."
+  echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/^Mem:/{print $2}') GiB; node $(node --version); lakegate $(git rev-parse --short HEAD)$(git diff --quiet || echo ' + working tree'); load average at the start $LOAD_START, at the end $(cut -d' ' -f1-3 /proc/loadavg); $(( $(date +%s) - START )) s."
 } | tee "$OUT/report.md"

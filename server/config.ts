@@ -129,6 +129,12 @@ const DataGateConfigSchema = z.object({
    * (filtered rows computed first). bench/README.md compares them.
    */
   fence: z.enum(['case', 'materialized']).default('case'),
+  /**
+   * Leave the fence off a filtered table when every predicate of the statement
+   * that may read it is leakproof (cannot fail on any row), so the engine can
+   * push them into the scan (the default). false: always fence.
+   */
+  leakproofPushdown: z.boolean().optional(),
 });
 export type DataGateConfig = z.output<typeof DataGateConfigSchema>;
 

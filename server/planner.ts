@@ -114,6 +114,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
   const gate = new DataGate(deps.policies, {
     maskPrecedence: dg.maskPrecedence,
     fence: dg.fence,
+    leakproofPushdown: dg.leakproofPushdown ?? true,
     hashAvailable: dg.maskKey !== undefined,
     columnTags: dg.columnTagsFile ? new ColumnTagFile(dg.columnTagsFile, deps.log.child({ component: 'column-tags' })) : null,
     log: deps.log.child({ component: 'data-gate' }),
@@ -130,7 +131,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
       return v;
     };
     const plan = planQuery(policyTarget ?? stmt, { ...ctx, settings, catalog: statementGate.catalog(catalog) }, {
-      rewriteTables: (tables, qctx) => statementGate.rewrite(tables, qctx),
+      rewriteTables: (tables, qctx, tree) => statementGate.rewrite(tables, qctx, tree),
     });
     const valid = () => statementGate.valid() && base.valid();
     const setup = base.setup;

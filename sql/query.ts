@@ -51,9 +51,10 @@ export interface PlanOptions {
    * `node` with its filtered, masked derived table. Nodes it inserts are
    * trusted (not authorized again), already in DuckDB's dialect (the policy
    * layer puts its own expressions through applyDialect with `ctx`), and must
-   * reference tables fully qualified.
+   * reference tables fully qualified. `tree` is the whole statement as it
+   * stands (the policy layer reads how the statement uses each reference).
    */
-  rewriteTables?: (tables: TableReference[], ctx: QueryContext) => void;
+  rewriteTables?: (tables: TableReference[], ctx: QueryContext, tree: PgNode) => void;
 }
 
 /**
@@ -77,7 +78,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
       return false;
     }
   });
-  options.rewriteTables?.(tables, ctx);
+  options.rewriteTables?.(tables, ctx, tree);
   return { sql: toDuckDbSql(tree), kind, tables };
 }
 

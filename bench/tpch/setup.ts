@@ -45,8 +45,15 @@ export interface Lakegate {
   stop(): Promise<void>;
 }
 
+/** The data-gate settings of one lakegate variant. */
+export interface GateVariant {
+  fence: 'case' | 'materialized';
+  /** false: every filtered table fenced, whatever the query (default true) */
+  leakproofPushdown?: boolean;
+}
+
 /** Start `lakegate serve` for one variant; resolves once it listens. */
-export async function startLakegate(bin: string, work: string, name: string, db: string, kind: 'policies' | 'open', fence: 'case' | 'materialized'): Promise<Lakegate> {
+export async function startLakegate(bin: string, work: string, name: string, db: string, kind: 'policies' | 'open', gate: GateVariant): Promise<Lakegate> {
   const dir = join(work, name);
   mkdirSync(join(dir, 'ranger'), { recursive: true });
   writeFileSync(join(dir, 'ranger', 'tpch.json'), JSON.stringify(policySet(kind)));
@@ -58,7 +65,7 @@ export async function startLakegate(bin: string, work: string, name: string, db:
     databases: { tpch: db },
     usersFile: join(dir, 'users.json'),
     ranger: { source: { kind: 'local', path: join(dir, 'ranger'), serviceName: 'tpch' }, refreshMs: 600000, maxStalenessMs: 3600000 },
-    dataGate: { maskKey: MASK_KEY, fence },
+    dataGate: { maskKey: MASK_KEY, ...gate },
     maxConnections: 10,
   };
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));

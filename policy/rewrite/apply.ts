@@ -16,6 +16,12 @@
  * computes the filtered, masked rows in a MATERIALIZED CTE first (measured in
  * bench/).
  *
+ * The fence also keeps DuckDB from pushing the user's own predicates into the
+ * scan. A reference whose statement reads it only through leakproof
+ * predicates (flows.ts, leakproof.ts) gets the `unfenced` form instead: the
+ * same columns, filters and masks, without the CASE — such predicates cannot
+ * fail on a removed row, so evaluating them early tells nothing.
+ *
  * A restricted column (access denied, or a mask that cannot be built) is a
  * NULL of the column's type. Nodes are built to libpg-query's own shapes, so
  * the planner's re-parse check holds for them.
@@ -46,6 +52,8 @@ export interface ColumnOutcome {
 export interface CompiledTable {
   /** The derived table's SELECT, or null when nothing applies (the scan is used as it is). */
   subquery: PgNode | null;
+  /** When `subquery` is a fence: the filtered, masked SELECT without it, for references read only through leakproof predicates. */
+  unfenced: PgNode | null;
   columns: ColumnOutcome[];
   /** Row filters that failed to compile (every row is filtered out then). */
   filterErrors: string[];
@@ -178,22 +186,24 @@ export function compileTable(table: CatalogTable, d: Visible, scope: ExpressionS
       values.push(qualified(SOURCE_ALIAS, c.name));
     }
   }
-  if (!changed) return { subquery: null, columns, filterErrors, hasPolicyExpressions };
+  if (!changed) return { subquery: null, unfenced: null, columns, filterErrors, hasPolicyExpressions };
 
   const condition = noRows ? falseConst() : filters.length > 0 ? and(filters) : null;
-  const scan = aliasedScan(table, { aliasname: SOURCE_ALIAS });
-  if (fence === 'case' && condition !== null && !noRows) {
-    return { subquery: fencedByCase(d, values, columns, condition, scan), columns, filterErrors, hasPolicyExpressions };
-  }
+  const scan = () => aliasedScan(table, { aliasname: SOURCE_ALIAS });
   const targetList = d.columns.map((c, i) => resTarget(c.name, values[i]!));
-  const inner = select({ targetList, fromClause: [scan], ...(condition ? { whereClause: condition } : {}) });
-  if (fence === 'case' || condition === null) return { subquery: inner, columns, filterErrors, hasPolicyExpressions };
+  const inner = select({ targetList, fromClause: [scan()], ...(condition ? { whereClause: condition } : {}) });
+  // No filter, or no row at all (every column a constant): nothing to fence.
+  if (condition === null || noRows) return { subquery: inner, unfenced: null, columns, filterErrors, hasPolicyExpressions };
+  const unfenced = structuredClone(inner);
+  if (fence === 'case') {
+    return { subquery: fencedByCase(d, values, columns, condition, scan()), unfenced, columns, filterErrors, hasPolicyExpressions };
+  }
   const outer = select({
     targetList: [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }],
     fromClause: [{ RangeVar: { relname: FENCED_CTE, inh: true, relpersistence: 'p' } }],
     withClause: { ctes: [{ CommonTableExpr: { ctename: FENCED_CTE, ctematerialized: 'CTEMaterializeAlways', ctequery: inner } }] },
   });
-  return { subquery: outer, columns, filterErrors, hasPolicyExpressions };
+  return { subquery: outer, unfenced, columns, filterErrors, hasPolicyExpressions };
 }
 
 /**
@@ -220,9 +230,14 @@ function fencedByCase(d: Visible, values: PgNode[], columns: ColumnOutcome[], co
   });
 }
 
-/** The FROM item that replaces the user's reference: the derived table, or the scan itself, under the user's alias. */
-export function fromItem(table: CatalogTable, compiled: CompiledTable, alias: Fields): PgNode {
+/**
+ * The FROM item that replaces the user's reference: the derived table (fenced
+ * unless `fenced` is false and there is an unfenced form), or the scan itself,
+ * under the user's alias.
+ */
+export function fromItem(table: CatalogTable, compiled: CompiledTable, alias: Fields, fenced: boolean): PgNode {
   if (!compiled.subquery) return aliasedScan(table, structuredClone(alias));
-  return { RangeSubselect: { subquery: structuredClone(compiled.subquery), alias: structuredClone(alias) } };
+  const subquery = !fenced && compiled.unfenced ? compiled.unfenced : compiled.subquery;
+  return { RangeSubselect: { subquery: structuredClone(subquery), alias: structuredClone(alias) } };
 }
 

@@ -17,14 +17,18 @@ import type { CatalogTable, RelationCatalog } from '../../sql/catalogView.js';
 import type { DialectContext } from '../../sql/dialect.js';
 import { SqlError } from '../../sql/errors.js';
 import type { TableReference } from '../../sql/resolve.js';
-import { replaceNode } from '../../sql/walk.js';
+import { replaceNode, type PgNode } from '../../sql/walk.js';
 import { compileTable, fromItem, SOURCE_ALIAS, type CompiledTable, type FenceMode } from './apply.js';
 import type { ColumnTagSource } from './columnTags.js';
 import { decideTable, type MaskPrecedence, type Subject, type TableDecision } from './decide.js';
+import { FenceAnalysis, type ColumnInfo } from './flows.js';
+import { valueTypeOf } from './leakproof.js';
 
 export interface DataGateOptions {
   maskPrecedence: MaskPrecedence;
   fence: FenceMode;
+  /** false: every filtered reference is fenced, whatever reads it (default true: only those a non-leakproof predicate may read). */
+  leakproofPushdown?: boolean;
   /** A mask key is configured (MASK_HASH can be built). */
   hashAvailable: boolean;
   /** Column tags for tables whose catalog carries none. */
@@ -48,6 +52,8 @@ export interface AppliedTable {
   table: CatalogTable;
   decision: Extract<TableDecision, { visible: true }>;
   compiled: CompiledTable;
+  /** the reference got the fenced form (false: unfenced, or nothing to fence) */
+  fenced: boolean;
 }
 
 const MAX_SUBJECTS_PER_TABLE = 1000;
@@ -145,23 +151,56 @@ export class StatementGate {
   }
 
   /** planQuery's rewriteTables hook: every reference becomes its derived table, or the statement fails. */
-  rewrite(tables: TableReference[], ctx: DialectContext): void {
+  rewrite(tables: TableReference[], ctx: DialectContext, tree: PgNode): void {
+    const compiled = new Map<TableReference, { entry: Entry; compiled: CompiledTable }>();
     for (const ref of tables) {
-      try {
+      this.guarded(ref, () => {
         const entry = this.entry(ref.table);
         if (!entry || !entry.decision.visible) throw new Error('a table the user may not read was resolved');
         this.gate.opts.beforeApply?.(ref.table);
         entry.compiled ??= this.compile(ref.table, entry.decision, ctx);
+        compiled.set(ref, { entry, compiled: entry.compiled });
+      });
+    }
+    // Read before any reference is replaced: the analysis needs the statement as the user wrote it.
+    const fenced = this.fencedReferences(tables, compiled, tree);
+    for (const ref of tables) {
+      this.guarded(ref, () => {
+        const { entry, compiled: c } = compiled.get(ref)!;
         const alias = ref.node['RangeVar']?.['alias'] ?? ref.node['RangeFunction']?.['alias'] ?? { aliasname: ref.alias };
-        replaceNode(ref.node, fromItem(ref.table, entry.compiled, alias));
-        this.applied.push({ table: ref.table, decision: entry.decision, compiled: entry.compiled });
-      } catch (e) {
-        this.gate.opts.log.error(
-          { event: 'data-gate', table: `${ref.table.schema}.${ref.table.name}`, err: (e as Error).message },
-          'policy rewrite failed: statement refused',
-        );
-        throw new SqlError('42501', `permission denied: the data policies of relation "${ref.schema}.${ref.name}" could not be applied`);
-      }
+        const fence = fenced.has(ref);
+        replaceNode(ref.node, fromItem(ref.table, c, alias, fence));
+        this.applied.push({ table: ref.table, decision: entry.decision as Extract<TableDecision, { visible: true }>, compiled: c, fenced: fence && c.unfenced !== null });
+      });
+    }
+  }
+
+  private guarded(ref: TableReference, step: () => void): void {
+    try {
+      step();
+    } catch (e) {
+      this.gate.opts.log.error(
+        { event: 'data-gate', table: `${ref.table.schema}.${ref.table.name}`, err: (e as Error).message },
+        'policy rewrite failed: statement refused',
+      );
+      throw new SqlError('42501', `permission denied: the data policies of relation "${ref.schema}.${ref.name}" could not be applied`);
+    }
+  }
+
+  /** The references that keep the fence: all of them, unless leakproof pushdown is on and the analysis clears some. */
+  private fencedReferences(tables: TableReference[], compiled: Map<TableReference, { compiled: CompiledTable }>, tree: PgNode): Set<TableReference> {
+    const candidates = tables.filter((r) => compiled.get(r)!.compiled.unfenced !== null);
+    const all = new Set(tables);
+    if (candidates.length === 0 || this.gate.opts.leakproofPushdown === false) return all;
+    try {
+      const byNode = new Map<object, TableReference>(tables.map((r) => [r.node, r]));
+      const analysis = new FenceAnalysis<TableReference>((n) => byNode.get(n), (r) => columnInfo(r.table, compiled.get(r)!.compiled), tables);
+      analysis.run(tree);
+      return analysis.fenced;
+    } catch (e) {
+      // Fail closed, and keep the statement working: every reference keeps its fence.
+      this.gate.opts.log.error({ event: 'data-gate', err: (e as Error).message }, 'leakproof analysis failed: every reference fenced');
+      return all;
     }
   }
 
@@ -188,4 +227,15 @@ export class StatementGate {
   get hasPolicyExpressions(): boolean {
     return this.applied.some((a) => a.compiled.hasPolicyExpressions);
   }
+}
+
+/** How the unfenced derived table shows each column, for the analysis. */
+function columnInfo(table: CatalogTable, compiled: CompiledTable): Map<string, ColumnInfo> {
+  const state = new Map(compiled.columns.map((c) => [c.name, c.state]));
+  return new Map(
+    table.columns.map((c) => {
+      const s = state.get(c.name);
+      return [c.name.toLowerCase(), { type: valueTypeOf(c.duckType), exposure: s === 'raw' ? 'raw' : s === 'restricted' ? 'constant' : 'masked' }];
+    }),
+  );
 }

@@ -77,6 +77,19 @@ describe('MASK (mask({col})), Hive defaults X x n, others kept', () => {
     expect(await masked("mask({col}, -1, 'x', -1)", 'VARCHAR', 'aB1')).toBe('xB1');
   });
 
+  it('every ASCII character (the translate path) as Hive masks it; the same characters with one non-ASCII letter (the regexp path) agree', async () => {
+    let ascii = '\t\n';
+    for (let c = 0x20; c < 0x7f; c++) ascii += String.fromCharCode(c);
+    // Hive by hand: A–Z → X, a–z → x, 0–9 → n, every other ASCII character kept
+    const byHand = (v: string, u: string, l: string, d: string) => v.replace(/[A-Z]/g, u).replace(/[a-z]/g, l).replace(/[0-9]/g, d);
+    expect(await masked('mask({col})', 'VARCHAR', ascii)).toBe(byHand(ascii, 'X', 'x', 'n'));
+    expect(await masked('mask({col})', 'VARCHAR', `${ascii}é`)).toBe(`${byHand(ascii, 'X', 'x', 'n')}x`);
+    // replacements that are quotes, backslashes or outside ASCII
+    expect(await masked("mask({col}, '''', '\\', '•')", 'VARCHAR', ascii)).toBe(byHand(ascii, "'", '\\', '•'));
+    expect(await masked("mask({col}, '''', '\\', '•')", 'VARCHAR', `É${ascii}`)).toBe(`'${byHand(ascii, "'", '\\', '•')}`);
+    expect(await masked("mask_show_last_n({col}, 4, 'x', 'x', 'x', -1, '1')", 'VARCHAR', ascii)).toBe(byHand(ascii.slice(0, -4), 'x', 'x', 'x') + ascii.slice(-4));
+  });
+
   it('NULL stays NULL', async () => {
     expect(await masked('mask({col})', 'VARCHAR', null)).toBeNull();
     expect(await masked('mask({col})', 'INTEGER', null)).toBeNull();

@@ -163,6 +163,21 @@ describe('error oracles', () => {
     expect((await rejection(alice.query(castSql))).code).toBe('22P02');
   });
 
+  test('leakproof predicates run without the fence and still see only the filtered rows (control: alice sees the US row)', async () => {
+    const erin = await as('erin');
+    const alice = await as('alice');
+    const cases: [string, string[][], string[][]][] = [
+      ["select id from sales.orders where region = 'US'", [], [['2']]],
+      ['select id from sales.orders where amount between 200 and 300', [], [['2']]],
+      ["select id from sales.orders where region in ('EU', 'US') and id >= 1 order by id", [['1']], [['1'], ['2']]],
+      ["select id from sales.orders where ssn like '%2222'", [], [['2']]],
+    ];
+    for (const [sql, erinRows, aliceRows] of cases) {
+      expect({ sql, rows: await text(erin, sql) }).toEqual({ sql, rows: erinRows });
+      expect({ sql, rows: await text(alice, sql) }).toEqual({ sql, rows: aliceRows });
+    }
+  });
+
   test('engine errors never quote a value: a failing cast on raw and on masked values', async () => {
     for (const user of ['carol', 'alice']) {
       const c = await as(user);
