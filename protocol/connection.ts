@@ -82,6 +82,8 @@ export class PgConnection<I> {
   /** After an error in an extended-query batch, skip everything up to Sync. */
   private skipToSync = false;
   private terminating = false;
+  /** A FATAL ErrorResponse went out: nothing more may follow it. */
+  private fatalSent = false;
 
   constructor(
     private readonly raw: Socket,
@@ -105,6 +107,23 @@ export class PgConnection<I> {
     this.terminating = true;
     this.session?.interrupt('shutdown');
     this.frames.abort(adminShutdown());
+  }
+
+  /**
+   * The shutdown's grace period is over and the statement has not stopped
+   * (a busy engine may not reach its next interrupt check in time): the
+   * client still gets FATAL 57P01, as from PostgreSQL's fast shutdown, then
+   * the socket goes. Whole messages only are ever buffered, so the error
+   * cannot split one.
+   */
+  cut(): void {
+    if (!this.fatalSent && !this.socket.destroyed && this.socket.writable) {
+      this.fatalSent = true;
+      be.errorResponse(this.out.writer, adminShutdown());
+      this.socket.write(this.out.writer.take());
+    }
+    this.socket.end(() => this.socket.destroy());
+    setTimeout(() => this.socket.destroy(), 200).unref();
   }
 
   async run(): Promise<void> {
@@ -141,6 +160,8 @@ export class PgConnection<I> {
   private async fatal(e: unknown): Promise<void> {
     const err = e instanceof PgError ? e : this.internal(e);
     if (this.socket.destroyed) return;
+    if (this.fatalSent) return;
+    this.fatalSent = true;
     const fatal = new PgError(err.code, err.message, { severity: 'FATAL', detail: err.detail, hint: err.hint });
     be.errorResponse(this.out.writer, fatal);
     await this.out.flush().catch(() => undefined);

@@ -188,6 +188,8 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
       const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownTimeoutMs)));
       await Promise.race([ended, late]);
       clearTimeout(timer);
+      for (const conn of connections.keys()) conn.cut();
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 250))]);
       for (const s of sockets) s.destroy();
       await stopped;
     },

@@ -124,4 +124,22 @@ describe('SIGTERM: a bounded, graceful shutdown', () => {
       await g.stop();
     }
   }, 60000);
+
+  test('no grace period at all: a running statement\'s client still gets FATAL 57P01, then the socket closes', async () => {
+    // no grace at all: the engine cannot have stopped the scan before the connection is cut
+    const g = await startServe({ shutdownTimeoutMs: 0 });
+    try {
+      const busy = await connected(g);
+      const running = busy.query('select count(*) from generate_series(1, 10000000000000)').then(
+        () => null,
+        (e: { code: string; message: string; severity: string }) => e,
+      );
+      await sleep(500);
+      g.signal('SIGTERM');
+      expect(await running).toMatchObject({ code: '57P01', message: 'terminating connection due to administrator command', severity: 'FATAL' });
+      expect(await g.exited()).toBe('0');
+    } finally {
+      await g.stop();
+    }
+  }, 60000);
 });
