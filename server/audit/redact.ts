@@ -1,0 +1,71 @@
+/**
+ * The statement text an audit event may carry: every literal replaced by a
+ * numbered placeholder (`$n`, as pg_stat_statements writes them, numbered past
+ * the statement's own parameters) and every comment dropped, found with
+ * PostgreSQL's own scanner (libpg-query). A password in CREATE ROLE, a value
+ * in a predicate or a key in a function call never reaches the audit trail.
+ *
+ * Text the scanner cannot read is not recorded at all (fail closed), and the
+ * result is cut at Ranger's request-data bound.
+ */
+import { scanSync } from 'libpg-query';
+import { loadParser } from '../../sql/parse.js';
+
+/** Ranger's AuthzAuditEvent MAX_REQUEST_DATA_FIELD_SIZE. */
+export const MAX_REQUEST_DATA_CHARS = 1800;
+export const UNREADABLE = '<statement not recorded: it does not scan>';
+
+interface Token {
+  start: number;
+  end: number;
+  text: string;
+  tokenName: string;
+}
+
+const LITERAL_NAMES = new Set(['SCONST', 'USCONST', 'BCONST', 'XCONST', 'ICONST', 'FCONST']);
+const COMMENT_NAMES = new Set(['SQL_COMMENT', 'C_COMMENT']);
+
+/**
+ * The scanner names some constant tokens UNKNOWN (bit strings, hex strings,
+ * Unicode strings); a token of that kind is a literal by its first characters.
+ */
+function isLiteral(t: Token): boolean {
+  if (LITERAL_NAMES.has(t.tokenName)) return true;
+  if (t.tokenName !== 'UNKNOWN') return false;
+  const s = t.text;
+  return s.startsWith("'") || /^([bBxXeEnN]|[uU]&)'/.test(s) || /^\$[^0-9]?[^$]*\$/.test(s) || /^\.?[0-9]/.test(s);
+}
+
+function paramNumber(t: Token): number {
+  return t.tokenName === 'PARAM' ? Number(t.text.slice(1)) || 0 : 0;
+}
+
+/** Load the scanner (once); redact() needs it. */
+export const loadRedactor = loadParser;
+
+export function redact(sql: string): string {
+  let tokens: Token[];
+  try {
+    tokens = (scanSync(sql) as { tokens: Token[] }).tokens;
+  } catch {
+    return UNREADABLE;
+  }
+  let next = tokens.reduce((m, t) => Math.max(m, paramNumber(t)), 0);
+  let out = '';
+  let prevEnd = -1;
+  let space = false;
+  for (const t of tokens) {
+    // A comment counts as the space it stands in for.
+    space ||= prevEnd >= 0 && t.start > prevEnd;
+    prevEnd = t.end;
+    if (COMMENT_NAMES.has(t.tokenName)) {
+      space = true;
+      continue;
+    }
+    if (out !== '' && space) out += ' ';
+    space = false;
+    out += isLiteral(t) ? `$${++next}` : t.text;
+    if (out.length > MAX_REQUEST_DATA_CHARS) return `${out.slice(0, MAX_REQUEST_DATA_CHARS - 1)}…`;
+  }
+  return out;
+}
