@@ -41,6 +41,9 @@ export interface PlanContext {
   searchPath: string[];
   settings(name: string): string | undefined;
   backendPid: number;
+  /** The client's address and application_name, for the audit trail. */
+  clientAddress?: string;
+  clientType?: string;
 }
 
 export interface QueryPlan {

@@ -43,10 +43,35 @@ function paramNumber(t: Token): number {
 /** Load the scanner (once); redact() needs it. */
 export const loadRedactor = loadParser;
 
+/** Only the start of a long statement is scanned (the output is cut anyway); past it, the whole. */
+const SCAN_PREFIX_CHARS = 16 * 1024;
+const MEMO_SIZE = 1000;
+const memo = new Map<string, string>();
+
+/** The redacted text of a statement (remembered for the statements seen last). */
 export function redact(sql: string): string {
+  const hit = memo.get(sql);
+  if (hit !== undefined) return hit;
+  const out = redactText(sql);
+  if (memo.size >= MEMO_SIZE) memo.clear();
+  memo.set(sql, out);
+  return out;
+}
+
+function scan(sql: string): Token[] {
+  return (scanSync(sql) as { tokens: Token[] }).tokens;
+}
+
+function redactText(sql: string): string {
   let tokens: Token[];
   try {
-    tokens = (scanSync(sql) as { tokens: Token[] }).tokens;
+    try {
+      tokens = sql.length > SCAN_PREFIX_CHARS ? scan(sql.slice(0, SCAN_PREFIX_CHARS)) : scan(sql);
+    } catch (e) {
+      // The cut fell inside a string or a comment: scan it all.
+      if (sql.length <= SCAN_PREFIX_CHARS) throw e;
+      tokens = scan(sql);
+    }
   } catch {
     return UNREADABLE;
   }
