@@ -37,7 +37,7 @@ const table: CatalogTable = {
 
 function policies(opts: { maskAudited?: boolean; serviceConfig?: Record<string, string> } = {}) {
   const read = P.allow('analysts read sales', 'sales', '*', '*', { roles: ['analyst'] });
-  const mask = { ...P.mask('ssn', 'sales', 'orders', 'ssn', [[{ roles: ['engineer'] }, 'MASK_HASH'], [{ roles: ['analyst'] }, 'MASK_SHOW_LAST_4']]), isAuditEnabled: opts.maskAudited ?? true };
+  const mask: Record<string, unknown> = { ...P.mask('ssn', 'sales', 'orders', 'ssn', [[{ roles: ['engineer'] }, 'MASK_HASH'], [{ roles: ['analyst'] }, 'MASK_SHOW_LAST_4']]), isAuditEnabled: opts.maskAudited ?? true };
   const filter = P.filter('bob EU', 'sales', 'orders', [[{ users: ['bob'] }, "region = 'EU'"]]);
   const doc = servicePolicies('lakehouse', [read, mask, filter]);
   if (opts.serviceConfig) doc['serviceConfig'] = opts.serviceConfig;

@@ -32,14 +32,20 @@ class DropReporter {
   }
 }
 
-/** JSON lines through pino, to stdout or a file; each line is one event and nothing else. */
+/** JSON lines through pino's asynchronous destination (sonic-boom), to stdout or a file; each line is one event and nothing else. */
 export class LineSink implements AuditSink {
-  private readonly dest: pino.DestinationStream & { end?(): void; flush?(cb?: (e?: Error) => void): void; on?(ev: string, fn: () => void): void };
-  private readonly logger: Logger;
+  private readonly dest: pino.DestinationStream & {
+    end?(): void;
+    flush?(cb?: (e?: Error) => void): void;
+    on?(ev: string, fn: () => void): void;
+    once?(ev: string, fn: () => void): void;
+  };
+  private readonly isStdout: boolean;
   private drops = 0;
   private readonly reporter: DropReporter;
 
   constructor(target: { file: string } | { fd: 1 }, log: Logger, maxBufferBytes = 16 * 1024 * 1024) {
+    this.isStdout = !('file' in target);
     const where = 'file' in target ? { dest: target.file, mkdir: true } : { dest: 1 };
     this.dest = pino.destination({ ...where, sync: false, maxLength: maxBufferBytes }) as LineSink['dest'];
     this.reporter = new DropReporter(log, 'file' in target ? 'file' : 'stdout');
@@ -47,7 +53,6 @@ export class LineSink implements AuditSink {
       this.drops++;
       this.reporter.report(this.drops, 'the destination is not keeping up');
     });
-    this.logger = pino({ base: null, timestamp: false, formatters: { level: () => ({}) } }, this.dest);
   }
 
   get dropped(): number {
@@ -55,20 +60,20 @@ export class LineSink implements AuditSink {
   }
 
   write(e: AuthzAuditEvent): void {
-    this.logger.info(e);
+    this.dest.write(`${JSON.stringify(e)}\n`);
   }
 
   close(): Promise<void> {
     return new Promise((resolve) => {
-      const done = () => {
-        if (this.dest !== (process.stdout as unknown)) this.dest.end?.();
-        resolve();
-      };
-      if (this.dest.flush) this.dest.flush(() => done());
-      else done();
+      if (this.isStdout) {
+        // stdout stays open for whoever else writes there; only what is buffered is written out.
+        this.dest.flush?.(() => resolve());
+        return;
+      }
+      this.dest.once?.('close', () => resolve());
+      this.dest.end?.();
     });
-  }
-}
+  }}
 
 export interface HttpSinkOptions {
   url: string;
