@@ -63,8 +63,6 @@ interface CachedPlan {
   /** every session setting the plan read, with the value it read */
   settings: [string, string | undefined][];
   plan: QueryPlan;
-  /** what the plan read, audited again on every use */
-  audit: StatementAudit | null;
 }
 
 /**
@@ -168,10 +166,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
     async plan(stmt, ctx) {
       const key = PlanCache.key(stmt, ctx);
       const hit = cache.get(key, stmt, ctx);
-      if (hit) {
-        auditStatement(stmt, ctx, hit.audit);
-        return hit.plan;
-      }
+      if (hit) return hit.plan;
       const settingsRead = new Map<string, string | undefined>();
       const base = await statementCatalog(stmt, ctx);
       const trace: { gate?: StatementGate } = {};
@@ -192,10 +187,11 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
         }
         throw e;
       }
+      // Audited when it runs (QueryPlan.audit at each Bind), not when it is planned or described.
       const record: StatementAudit | null = audit && trace.gate ? { engine: trace.gate.engine, applied: [...trace.gate.applied], hidden: [], unloaded: [] } : null;
-      cache.set(key, { node: stmt.node, settings: [...settingsRead], plan, audit: record });
-      auditStatement(stmt, ctx, record);
-      return plan;
+      const audited: QueryPlan = record ? { ...plan, audit: () => auditStatement(stmt, ctx, record) } : plan;
+      cache.set(key, { node: stmt.node, settings: [...settingsRead], plan: audited });
+      return audited;
     },
   };
 }

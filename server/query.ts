@@ -61,6 +61,8 @@ export interface QueryPlan {
    * user's own catalog emulation tables); runs on every connection used.
    */
   setup?(conn: DuckDBConnection): Promise<void>;
+  /** Records one execution in the audit trail (called at every Bind: a prepared statement run ten times is audited ten times). */
+  audit?(): void;
 }
 
 /** sql/ + catalog/ + policy/ behind one call: check, resolve, gate, rewrite, print. */
@@ -273,7 +275,9 @@ export class QueryStatement {
     }
     const fields = this.fields(req.resultFormats, shape)!;
     const encoder = this.explain ? null : createRowEncoder(shape.types, req.resultFormats.map((f) => f as 0 | 1), fmt, maxRowBytes);
-    return new Portal(conn, prepared, values, fields, encoder);
+    const portal = new Portal(conn, prepared, values, fields, encoder);
+    this.basePlan?.audit?.();
+    return portal;
   }
 
   private async shapeFor(conn: DuckDBConnection, values: BoundValue[]): Promise<Shape> {

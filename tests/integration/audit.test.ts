@@ -161,6 +161,21 @@ test('a row filter is audited with its policy; a MASK_SHOW_LAST_4 user reads thr
   expect(got.map((e) => [e.access, e.result, e.policy])).toEqual([...one, ...one]);
 }, 60_000);
 
+test('a named prepared statement is audited at each execution, not once at Parse', async () => {
+  const from = lastSeq();
+  const alice = await login('alice');
+  for (const id of [1, 2, 3]) {
+    const r = await alice.query({ name: 'one_order', text: 'select id from sales.orders where id = $1', values: [id] });
+    expect(r.rows.length).toBe(id <= 2 ? 1 : 0);
+  }
+  await alice.end();
+  const selects = (all: AuthzAuditEvent[]) => all.filter(since(from)).filter((e) => e.reqUser === 'alice' && e.repo === 'lakehouse' && e.access === 'select');
+  const got = selects(await events((a) => selects(a).length >= 3));
+  expect(got.map((e) => [e.resource, e.result, e.policy, e.reqData])).toEqual(
+    [1, 2, 3].map(() => ['sales/orders', 1, READ_POLICY, 'select id from sales.orders where id = $1']),
+  );
+}, 60_000);
+
 test('dave (no grant) gets 42P01 and a denied event; the catalog gate’s refusal is audited too; control: carol reads the table', async () => {
   const carol = await login('carol');
   expect((await carol.query('select count(*)::int as n from sales.orders')).rows[0].n).toBe(2);
