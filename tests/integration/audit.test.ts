@@ -208,6 +208,18 @@ test('a refused write is audited with its command and redacted values', async ()
   expect(got[0]!.reason).toContain('42501');
 }, 60_000);
 
+test('EXPLAIN of a masked table, refused with 42501, is audited as a refused select', async () => {
+  const from = lastSeq();
+  const alice = await login('alice');
+  expect((await rejection(alice.query("explain select * from sales.orders where ssn = '111-11-1111'"))).code).toBe('42501');
+  await alice.end();
+  const refused = (all: AuthzAuditEvent[]) => all.filter(since(from)).filter((x) => x.reqUser === 'alice' && x.result === 0);
+  const got = refused(await events((a) => refused(a).length >= 1));
+  expect(got).toHaveLength(1);
+  expect(got[0]).toMatchObject({ repo: 'lakehouse', access: 'select', resType: '@statement', reqData: 'explain select * from sales.orders where ssn = $1' });
+  expect(got[0]!.reason).toContain('42501');
+}, 60_000);
+
 test('the HTTP sink got every event, in batches of at most 5; no password and no mask key anywhere in the trail', async () => {
   const inFile = fileEvents();
   const deadline = Date.now() + 5000;
