@@ -46,10 +46,13 @@ export const loadRedactor = loadParser;
 /** Only the start of a long statement is scanned (the output is cut anyway); past it, the whole. */
 const SCAN_PREFIX_CHARS = 16 * 1024;
 const MEMO_SIZE = 1000;
+/** Only short texts are remembered, so the memo stays within a few MB. */
+const MEMO_TEXT_CHARS = 4096;
 const memo = new Map<string, string>();
 
-/** The redacted text of a statement (remembered for the statements seen last). */
+/** The redacted text of a statement (short ones remembered: a prepared statement runs again and again). */
 export function redact(sql: string): string {
+  if (sql.length > MEMO_TEXT_CHARS) return redactText(sql);
   const hit = memo.get(sql);
   if (hit !== undefined) return hit;
   const out = redactText(sql);

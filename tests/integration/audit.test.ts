@@ -259,6 +259,8 @@ describe('a sink that hangs', () => {
   }, 60_000);
 
   test('queries are not slowed, every event still reaches the file, the dropped ones are counted and logged', async () => {
+    // SCRAM this time: a failed proof is a refused login too
+    expect((await rejection(connect({ host: '127.0.0.1', port: gw2.server.port }, { user: 'alice', password: 'Scram-Wrong-77' }))).code).toBe('28P01');
     const c = await connect({ host: '127.0.0.1', port: gw2.server.port }, { user: 'alice', password: PASSWORD['alice']! });
     const times: number[] = [];
     for (let i = 0; i < 30; i++) {
@@ -280,6 +282,9 @@ describe('a sink that hangs', () => {
     })();
     // one select event per query, none lost to the hanging sink
     expect(lines.split('\n').filter((l) => l.includes('"access":"select"') && l.includes('"repo":"lakehouse"'))).toHaveLength(30);
+    const logins = lines.split('\n').filter((l) => l.includes('"access":"login"')).map((l) => JSON.parse(l) as AuthzAuditEvent);
+    expect(logins.map((e) => [e.reqUser, e.result])).toEqual([['alice', 0], ['alice', 1]]);
+    expect(lines).not.toContain('Scram-Wrong-77');
     const drops = logLines.filter((l) => l['event'] === 'audit-dropped');
     expect(drops.length).toBeGreaterThan(0);
     expect(drops[0]!['dropped']).toBeGreaterThan(0);
