@@ -29,7 +29,16 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Audi
       warehouseRoots: s.warehouse,
       policies: () => policies.current(),
       ...(audit?.enabled
-        ? { onDecision: (d) => audit.catalogDecision({ engine: d.engine, user: d.user, operation: d.operation, allowed: d.decision.allowed, checks: d.decision.checks }) }
+        ? {
+            onDecision: (d) =>
+              audit.catalogDecision({
+                engine: d.engine,
+                subject: { user: d.caller.user, clientIp: d.caller.clientAddress ?? null, sessionId: d.caller.sessionId ?? null },
+                operation: d.operation,
+                allowed: d.decision.allowed,
+                checks: d.decision.checks,
+              }),
+          }
         : {}),
     });
     const service = new CatalogService(client, cache);

@@ -215,6 +215,8 @@ async function catalogSource(
         user: ctx.user,
         ...(ctx.accessToken ? { token: ctx.accessToken } : {}),
         ...(ctx.renewToken ? { refresh: ctx.renewToken } : {}),
+        ...(ctx.clientAddress !== undefined ? { clientAddress: ctx.clientAddress } : {}),
+        sessionId: ctx.backendPid,
       };
       const snapshot = await loadSnapshot(service.forUser(ctx.user), caller, stmt.node, ctx, ctx.signal?.());
       const listing = snapshot.listing;

@@ -28,7 +28,7 @@ export interface EmbeddedCatalogOptions {
   /** The polaris-service policy engine; null (not loaded, or stale) denies everything. */
   policies: () => PolicyEngine | null;
   /** Told every decision on an entity that exists (what Polaris's own authorizer would audit). */
-  onDecision?: (d: { engine: PolicyEngine; user: string; operation: string; decision: PolarisDecision }) => void;
+  onDecision?: (d: { engine: PolicyEngine; caller: Caller; operation: string; decision: PolarisDecision }) => void;
 }
 
 const sameNs = (a: Namespace, b: Namespace) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -57,7 +57,7 @@ export class EmbeddedCatalog implements IcebergCatalog {
     const engine = this.opts.policies();
     const decision = engine !== null ? authorizePolaris(engine, { principal: { name: caller.user }, operation, targets: [target] }) : null;
     const allowed = decision?.allowed === true;
-    if (exists && engine && decision) this.opts.onDecision?.({ engine, user: caller.user, operation, decision });
+    if (exists && engine && decision) this.opts.onDecision?.({ engine, caller, operation, decision });
     if (!exists) throw new CatalogError('not-found', `${what} does not exist`, 404);
     if (!allowed) throw new CatalogError('forbidden', `Principal '${caller.user}' is not authorized for op '${operation}'`, 403);
   }

@@ -48,7 +48,8 @@ export interface LoginOutcome {
 /** One Polaris authorization, as catalog/polaris/authorization.ts decided it. */
 export interface CatalogDecisionAudit {
   engine: PolicyEngine;
-  user: string;
+  /** the session whose statement made the catalog call (a cached answer serves the user's other sessions) */
+  subject: AuditSubject;
   operation: string;
   allowed: boolean;
   checks: readonly { resourceName: string; accessType: string; result: AccessResult }[];
@@ -176,7 +177,7 @@ export class Auditor {
     const resourceName = deciding?.resourceName ?? '';
     const colon = resourceName.indexOf(':');
     this.emit({
-      reqUser: d.user,
+      ...this.subject(d.subject),
       repo: d.engine.serviceName,
       repoType: d.engine.serviceDef.id ?? 0,
       access: [...new Set(d.checks.map((c) => c.accessType))].join(','),

@@ -124,6 +124,7 @@ test('logins: allowed with the session id and address; refused for a wrong passw
 test('a masked read: the catalog gate’s load, the select, each mask with its policy id, and the redacted text', async () => {
   const from = lastSeq();
   const bob = await login('bob', { application_name: 'audit-it' });
+  const pid = String((bob as unknown as { processID: number }).processID);
   const r = await bob.query("select id, ssn, amount from sales.orders where region = 'US' and id > 1");
   expect(r.rows).toHaveLength(1);
   await bob.end();
@@ -131,7 +132,8 @@ test('a masked read: the catalog gate’s load, the select, each mask with its p
   const all = await events((a) => mine(a).some((e) => e.access === maskFor('amount', 'engineer')));
   const got = mine(all);
   const load = got.find((e) => e.action === 'LOAD_TABLE')!;
-  expect(load).toMatchObject({ repo: 'polaris', result: 1, policy: LOAD_TABLE_POLICY });
+  // the catalog call was made for this session's statement
+  expect(load).toMatchObject({ repo: 'polaris', result: 1, policy: LOAD_TABLE_POLICY, sess: pid, cliIP: '127.0.0.1' });
   expect(load.resource.endsWith('demo/sales/orders')).toBe(true);
   const query = got.filter((e) => e.repo === 'lakehouse').map((e) => [e.access, e.resource, e.result, e.policy]);
   expect(query).toEqual([
@@ -141,7 +143,7 @@ test('a masked read: the catalog gate’s load, the select, each mask with its p
   ]);
   for (const e of got.filter((x) => x.repo === 'lakehouse')) {
     expect(e.reqData).toBe('select id, ssn, amount from sales.orders where region = $1 and id > $2');
-    expect(e).toMatchObject({ cliIP: '127.0.0.1', cliType: 'audit-it', repoType: lakehouse['serviceDef']['id'] ?? 0 });
+    expect(e).toMatchObject({ cliIP: '127.0.0.1', cliType: 'audit-it', sess: pid, repoType: lakehouse['serviceDef']['id'] ?? 0 });
   }
 }, 60_000);
 
