@@ -82,6 +82,13 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   const hooks: ConnectionHooks<Identity> = {
     requireTlsForPassword: config.requireTls,
     async plan(info: StartupInfo): Promise<AuthPlan<Identity>> {
+      if (config.requireTls && !info.tls) {
+        // The protocol refuses the password next; no password has been asked for.
+        deps.audit?.login(
+          { user: info.user, clientIp: info.remoteAddress, clientType: info.params['application_name'] ?? null },
+          { database: info.database, allowed: false, reason: 'password authentication requires an encrypted connection' },
+        );
+      }
       // The database is checked only once the password is proven, as PostgreSQL does: a stranger learns nothing of it.
       return deps.identity.plan(info);
     },

@@ -292,3 +292,16 @@ describe('a sink that hangs', () => {
     expect(drops[0]!['dropped']).toBeGreaterThan(0);
   }, 60_000);
 });
+
+test('requireTls: a login without TLS is refused and audited before any password is asked', async () => {
+  const file3 = path.join(dir, 'tls', 'events.jsonl');
+  const gw3 = await startInProcess(() => ({ usersFile, requireTls: true, audit: { destination: 'file', file: file3 } }));
+  try {
+    const e = await rejection(connect({ host: '127.0.0.1', port: gw3.server.port }, { user: 'carol', password: PASSWORD['carol']!, ssl: false }));
+    expect(e.code).toBe('28000');
+  } finally {
+    await gw3.stop();
+  }
+  const got = fs.readFileSync(file3, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as AuthzAuditEvent);
+  expect(got.map((x) => [x.reqUser, x.access, x.result, x.reason])).toEqual([['carol', 'login', 0, 'password authentication requires an encrypted connection']]);
+}, 120_000);
