@@ -41,6 +41,18 @@ export class PlanSnapshot implements Catalog {
     return Date.now() < this.expiresAt;
   }
 
+  /** Names looked up for the statement that the catalog did not load (refused or missing), leaving out names found in another schema. */
+  unloaded(): { schema: string; name: string }[] {
+    const found = new Set<string>();
+    const missing: { schema: string; name: string }[] = [];
+    for (const [key, entry] of this.found) {
+      const [schema, name] = key.split('\u0000') as [string, string];
+      if (entry) found.add(name);
+      else missing.push({ schema, name });
+    }
+    return missing.filter((m) => !found.has(m.name));
+  }
+
   listSchemas(): string[] {
     // Every PostgreSQL database has `public`; clients assume it (search_path "$user", public).
     return [...new Set(['public', ...this.schemas])].sort();

@@ -8,6 +8,7 @@ import { RestCatalog } from '../catalog/iceberg/rest.js';
 import { CatalogService } from '../catalog/userCatalog.js';
 import type { CatalogConfig } from './config.js';
 import { startPolicies } from './policies.js';
+import type { Auditor } from './audit/auditor.js';
 
 export interface RunningCatalog {
   service: CatalogService;
@@ -16,7 +17,7 @@ export interface RunningCatalog {
   stop(): void;
 }
 
-export async function startCatalog(cfg: CatalogConfig, log: Logger): Promise<RunningCatalog> {
+export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Auditor): Promise<RunningCatalog> {
   const s = cfg.source;
   const cache = { ttlMs: cfg.cacheTtlMs, loadConcurrency: cfg.loadConcurrency };
   if (s.kind === 'embedded') {
@@ -27,6 +28,18 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger): Promise<Run
       realm: s.realm,
       warehouseRoots: s.warehouse,
       policies: () => policies.current(),
+      ...(audit?.enabled
+        ? {
+            onDecision: (d) =>
+              audit.catalogDecision({
+                engine: d.engine,
+                subject: { user: d.caller.user, clientIp: d.caller.clientAddress ?? null, sessionId: d.caller.sessionId ?? null },
+                operation: d.operation,
+                allowed: d.decision.allowed,
+                checks: d.decision.checks,
+              }),
+          }
+        : {}),
     });
     const service = new CatalogService(client, cache);
     return {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { KeycloakConfigSchema } from './identity/keycloak.js';
 import { ThrottleConfigSchema } from './identity/throttle.js';
+import { AuditConfigSchema } from './audit/config.js';
 
 /** Where Ranger policies and roles come from: Ranger Admin, or local JSON in the same shapes. */
 const RangerConfigSchema = z.object({
@@ -153,6 +154,8 @@ export const ConfigSchema = z.object({
   ranger: RangerConfigSchema.optional(),
   /** Row filters, masks and column restriction (needs `ranger`: without a policy set no table is readable). */
   dataGate: DataGateConfigSchema.default(DataGateConfigSchema.parse({})),
+  /** The audit trail: Ranger audit events as JSON lines (stdout or a file) and/or batches to an HTTP sink. */
+  audit: AuditConfigSchema.default(AuditConfigSchema.parse({})),
   /** Repeated failed logins per user and per client address. */
   throttle: ThrottleConfigSchema.default(ThrottleConfigSchema.parse({})),
   /**

@@ -24,6 +24,8 @@ import { startCatalog } from './catalog.js';
 import { defaultExtensionDirectory, ensureExtensions, type ExtensionName } from './extensions.js';
 import type { PlannerDeps } from './planner.js';
 import { StorageSecrets } from './storage.js';
+import { startAuditor } from './audit/start.js';
+import { auditedIdentity } from './identity/audited.js';
 
 /** Builds the planner on the privileged connection, before the engine is locked. */
 export type PlannerFactory = (admin: DuckDBConnection, config: Config, deps: PlannerDeps) => Promise<QueryPlanner>;
@@ -33,9 +35,10 @@ export const defaultMemoryLimit = (): string => `${Math.max(256, Math.floor(tota
 
 export async function startGateway(config: Config, log: Logger, makePlanner: PlannerFactory): Promise<RunningServer> {
   const policies = await startPolicies(config.ranger, log);
+  const audit = await startAuditor(config.audit, policies.current()?.serviceName ?? 'lakegate', log);
   const roles = rangerRoles(() => policies.current()?.roleStore ?? null);
   const throttle = new LoginThrottle(config.throttle);
-  const identity: IdentityProvider = config.keycloak
+  const provider: IdentityProvider = config.keycloak
     ? new KeycloakIdentityProvider(config.keycloak, roles, throttle, log.child({ component: 'keycloak' }))
     : new LocalIdentityProvider(
         LocalUsers.load(config.usersFile!),
@@ -45,7 +48,8 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
         loadServerSecret(config.serverSecretFile ?? join(dirname(config.usersFile!), 'lakegate.secret')),
         log,
       );
-  const catalog = config.catalog ? await startCatalog(config.catalog, log) : null;
+  const identity = auditedIdentity(provider, audit);
+  const catalog = config.catalog ? await startCatalog(config.catalog, log, audit) : null;
   // DuckDB reads Iceberg with its own extension; httpfs only when a table may live in object storage.
   const extensions: ExtensionName[] = [];
   if (catalog) {
@@ -70,11 +74,12 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
       extensions,
       allowedDirectories: catalog?.storageRoots ?? [],
       prepare: async (admin) => {
-        planner = await makePlanner(admin, config, { policies, log, catalog: catalog?.service ?? null, storage: () => secrets });
+        planner = await makePlanner(admin, config, { policies, log, catalog: catalog?.service ?? null, storage: () => secrets, audit });
       },
     });
   } catch (e) {
     catalog?.stop();
+    await audit.close();
     if (spill) rmSync(spill, { recursive: true, force: true });
     throw e;
   }
@@ -86,7 +91,7 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
     inlineChars: INLINE_PARSE_CHARS,
     workers: config.limits.parseWorkers,
   });
-  const server = await startServer({ config, engine, planner: planner!, parser, identity, log });
+  const server = await startServer({ config, engine, planner: planner!, parser, identity, log, audit });
   return {
     ...server,
     close: async () => {
@@ -96,6 +101,7 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
       await parser.close();
       catalog?.stop();
       engine.close();
+      await audit.close();
       if (spill) rmSync(spill, { recursive: true, force: true });
     },
   };

@@ -16,6 +16,7 @@ import type { AuthPlan, ConnectionHooks, StartupInfo } from '../protocol/handler
 import { databaseNames, type Config } from './config.js';
 import type { Engine } from './engine.js';
 import type { Identity, IdentityProvider } from './identity/identity.js';
+import type { Auditor } from './audit/auditor.js';
 import type { QueryPlanner } from './query.js';
 import { HeavyLane } from './heavyLane.js';
 import { Session } from './session.js';
@@ -31,6 +32,8 @@ export interface ServerDeps {
   parser: StatementParser;
   identity: IdentityProvider;
   log: Logger;
+  /** The audit trail (logins here; statements through the sessions). */
+  audit?: Auditor;
 }
 
 export interface RunningServer {
@@ -79,17 +82,27 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   const hooks: ConnectionHooks<Identity> = {
     requireTlsForPassword: config.requireTls,
     async plan(info: StartupInfo): Promise<AuthPlan<Identity>> {
+      if (config.requireTls && !info.tls) {
+        // The protocol refuses the password next; no password has been asked for.
+        deps.audit?.login(
+          { user: info.user, clientIp: info.remoteAddress, clientType: info.params['application_name'] ?? null },
+          { database: info.database, allowed: false, reason: 'password authentication requires an encrypted connection' },
+        );
+      }
       // The database is checked only once the password is proven, as PostgreSQL does: a stranger learns nothing of it.
       return deps.identity.plan(info);
     },
     async open(info: StartupInfo, identity: Identity) {
+      const who = (pid: number | null) => ({ user: identity.user, clientIp: info.remoteAddress, sessionId: pid, clientType: info.params['application_name'] ?? null });
       if (!databaseNames(config).includes(info.database)) {
         identity.credential?.close();
+        deps.audit?.login(who(null), { database: info.database, allowed: false, reason: 'the database does not exist' });
         throw new PgError(SqlState.invalidCatalogName, `database "${info.database}" does not exist`, { severity: 'FATAL' });
       }
       if (sessions.size >= config.maxConnections) {
         // The login's credential would otherwise keep refreshing for a session that never opened.
         identity.credential?.close();
+        deps.audit?.login(who(null), { database: info.database, allowed: false, reason: 'too many connections' });
         throw new PgError(SqlState.tooManyConnections, 'sorry, too many clients already', { severity: 'FATAL' });
       }
       const processId = newProcessId();
@@ -107,9 +120,11 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         limits: config.limits,
         onInternalError: (e, ref) => log.warn({ err: e, pid: processId, user: identity.user, ref }, 'statement failed'),
         onEnd: () => sessions.delete(processId),
+        ...(deps.audit ? { audit: deps.audit } : {}),
       });
       sessions.set(processId, session);
       log.info({ event: 'login', user: identity.user, roles: identity.roles, groups: identity.groups, database: info.database, pid: processId, outcome: 'ok' });
+      deps.audit?.login(who(processId), { database: info.database, allowed: true });
       return session;
     },
     cancel(processId: number, secretKey: number) {

@@ -29,6 +29,8 @@ import type { Fields, PgNode } from '../sql/walk.js';
 import type { Config } from './config.js';
 import type { PlanContext, QueryPlan, QueryPlanner } from './query.js';
 import type { StorageSecrets } from './storage.js';
+import type { Auditor, RelationName, StatementAudit } from './audit/auditor.js';
+import type { StatementGate } from '../policy/rewrite/gate.js';
 
 export interface PlannerDeps {
   /** The policy engine in force (null: none usable, every table is missing). */
@@ -42,6 +44,8 @@ export interface PlannerDeps {
   catalog?: CatalogService | null;
   /** Object-store secrets (known once the engine runs); null for local warehouses. */
   storage?: () => StorageSecrets | null;
+  /** The audit trail: what each planned statement read and what the data gate applied, or what it was refused. */
+  audit?: Auditor;
 }
 
 /** The catalog a statement is planned over, how long it holds, and what its connection needs first. */
@@ -49,6 +53,8 @@ interface StatementCatalog {
   catalog: Catalog;
   valid(): boolean;
   setup(conn: DuckDBConnection): Promise<void>;
+  /** Names the catalog did not load for this statement (refused or missing). */
+  unloaded?(): RelationName[];
 }
 
 interface CachedPlan {
@@ -73,14 +79,14 @@ class PlanCache {
     return [stmt.text, ctx.database, ctx.user, ctx.roles.join('\u0001'), ctx.groups.join('\u0001'), ctx.searchPath.join('\u0001'), ctx.backendPid].join('\u0000');
   }
 
-  get(key: string, stmt: ParsedStatement, ctx: PlanContext): QueryPlan | undefined {
+  get(key: string, stmt: ParsedStatement, ctx: PlanContext): CachedPlan | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
     const fresh = hit.node === stmt.node && hit.plan.valid() && hit.settings.every(([n, v]) => ctx.settings(n) === v);
     this.entries.delete(key);
     if (!fresh) return undefined;
     this.entries.set(key, hit);
-    return hit.plan;
+    return hit;
   }
 
   set(key: string, entry: CachedPlan): void {
@@ -121,9 +127,16 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
     ...(deps.beforeApply ? { beforeApply: deps.beforeApply } : {}),
   });
   const cache = new PlanCache(deps.planCacheSize ?? 1000);
-  const planFresh = (stmt: ParsedStatement, ctx: PlanContext, settingsRead: Map<string, string | undefined>, base: StatementCatalog): QueryPlan => {
+  const planFresh = (
+    stmt: ParsedStatement,
+    ctx: PlanContext,
+    settingsRead: Map<string, string | undefined>,
+    base: StatementCatalog,
+    trace: { gate?: StatementGate },
+  ): QueryPlan => {
     const catalog = base.catalog;
     const statementGate = gate.begin({ user: ctx.user, roles: new Set(ctx.roles), groups: new Set(ctx.groups) });
+    trace.gate = statementGate;
     const policyTarget = policyExplainTarget(stmt);
     const settings = (n: string) => {
       const v = ctx.settings(n);
@@ -145,15 +158,41 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
     }
     return { sql: plan.sql, explain: plan.kind === 'explain', valid, setup };
   };
+  const audit = deps.audit?.enabled ? deps.audit : null;
+  const auditStatement = (stmt: ParsedStatement, ctx: PlanContext, a: StatementAudit | null) => {
+    if (!audit || !a) return;
+    audit.statement({ user: ctx.user, clientIp: ctx.clientAddress ?? null, sessionId: ctx.backendPid, clientType: ctx.clientType ?? null }, stmt.text, a);
+  };
   return {
     async plan(stmt, ctx) {
       const key = PlanCache.key(stmt, ctx);
       const hit = cache.get(key, stmt, ctx);
-      if (hit) return hit;
+      if (hit) return hit.plan;
       const settingsRead = new Map<string, string | undefined>();
-      const plan = planFresh(stmt, ctx, settingsRead, await statementCatalog(stmt, ctx));
-      cache.set(key, { node: stmt.node, settings: [...settingsRead], plan });
-      return plan;
+      const base = await statementCatalog(stmt, ctx);
+      const trace: { gate?: StatementGate } = {};
+      let plan: QueryPlan;
+      try {
+        plan = planFresh(stmt, ctx, settingsRead, base, trace);
+      } catch (e) {
+        // A relation the user may not read (42P01, as if missing) or a statement refused (42501) is a decision to audit.
+        const code = e instanceof SqlError ? e.code : undefined;
+        if (audit && trace.gate && (code === '42P01' || code === '42501')) {
+          auditStatement(stmt, ctx, {
+            engine: trace.gate.engine,
+            applied: [...trace.gate.applied],
+            hidden: trace.gate.hidden().map(({ table, decision }) => ({ resource: table.resource ?? null, name: { schema: table.schema, name: table.name }, decision })),
+            unloaded: code === '42P01' ? base.unloaded?.() ?? [] : [],
+            error: { code, message: (e as Error).message },
+          });
+        }
+        throw e;
+      }
+      // Audited when it runs (QueryPlan.audit at each Bind), not when it is planned or described.
+      const record: StatementAudit | null = audit && trace.gate ? { engine: trace.gate.engine, applied: [...trace.gate.applied], hidden: [], unloaded: [] } : null;
+      const audited: QueryPlan = record ? { ...plan, audit: () => auditStatement(stmt, ctx, record) } : plan;
+      cache.set(key, { node: stmt.node, settings: [...settingsRead], plan: audited });
+      return audited;
     },
   };
 }
@@ -177,6 +216,8 @@ async function catalogSource(
         user: ctx.user,
         ...(ctx.accessToken ? { token: ctx.accessToken } : {}),
         ...(ctx.renewToken ? { refresh: ctx.renewToken } : {}),
+        ...(ctx.clientAddress !== undefined ? { clientAddress: ctx.clientAddress } : {}),
+        sessionId: ctx.backendPid,
       };
       const snapshot = await loadSnapshot(service.forUser(ctx.user), caller, stmt.node, ctx, ctx.signal?.());
       const listing = snapshot.listing;
@@ -184,6 +225,7 @@ async function catalogSource(
       return {
         catalog: snapshot,
         valid: () => snapshot.valid(),
+        unloaded: () => snapshot.unloaded(),
         setup: async (conn) => {
           if (secrets) for (const t of snapshot.storage) await secrets.ensure(t.location, t.credentials);
           if (listing) await installUserCatalog(conn, snapshot, listing);

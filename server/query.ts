@@ -41,6 +41,9 @@ export interface PlanContext {
   searchPath: string[];
   settings(name: string): string | undefined;
   backendPid: number;
+  /** The client's address and application_name, for the audit trail. */
+  clientAddress?: string;
+  clientType?: string;
 }
 
 export interface QueryPlan {
@@ -58,6 +61,8 @@ export interface QueryPlan {
    * user's own catalog emulation tables); runs on every connection used.
    */
   setup?(conn: DuckDBConnection): Promise<void>;
+  /** Records one execution in the audit trail (called at every Bind: a prepared statement run ten times is audited ten times). */
+  audit?(): void;
 }
 
 /** sql/ + catalog/ + policy/ behind one call: check, resolve, gate, rewrite, print. */
@@ -270,7 +275,9 @@ export class QueryStatement {
     }
     const fields = this.fields(req.resultFormats, shape)!;
     const encoder = this.explain ? null : createRowEncoder(shape.types, req.resultFormats.map((f) => f as 0 | 1), fmt, maxRowBytes);
-    return new Portal(conn, prepared, values, fields, encoder);
+    const portal = new Portal(conn, prepared, values, fields, encoder);
+    this.basePlan?.audit?.();
+    return portal;
   }
 
   private async shapeFor(conn: DuckDBConnection, values: BoundValue[]): Promise<Shape> {

@@ -16,8 +16,9 @@ import type { Engine } from './engine.js';
 import type { HeavyLane } from './heavyLane.js';
 import { toPgError, type ErrorLog } from './errors.js';
 import type { Identity } from './identity/identity.js';
+import type { Auditor } from './audit/auditor.js';
 import { QueryStatement, type Portal, type QueryPlanner } from './query.js';
-import { route, type Route } from './router.js';
+import { commandName, route, type Route } from './router.js';
 import { SessionSettings } from './settings.js';
 import { StatementRun } from './statementRun.js';
 import type { StatementParser } from './statementParser.js';
@@ -41,6 +42,8 @@ export interface SessionDeps {
   /** What the client is not told about a failure, under the reference it is given. */
   onInternalError: ErrorLog;
   onEnd(): void;
+  /** Statements refused by the router are audited here; the planner audits what it decides. */
+  audit?: Auditor;
 }
 
 /** A statement kept by name (Parse): either a query or a gateway command. */
@@ -80,6 +83,10 @@ export class Session implements QuerySession {
 
   get database(): string {
     return this.deps.info.database;
+  }
+
+  private get auditSubject() {
+    return { user: this.user, clientIp: this.deps.info.remoteAddress, sessionId: this.processId, clientType: this.deps.info.params['application_name'] ?? null };
   }
 
   initialParameters(): [string, string][] {
@@ -339,7 +346,10 @@ export class Session implements QuerySession {
   private prepare(text: string, stmt: ParsedStatement | undefined, paramOids: number[]): Prepared {
     if (!stmt) return { text, parsed: undefined, route: { kind: 'empty' } };
     const r = route(stmt);
-    if (r.kind === 'refused') throw r.error;
+    if (r.kind === 'refused') {
+      this.deps.audit?.refused(this.auditSubject, this.database, stmt.text, commandName(stmt.kind), r.error);
+      throw r.error;
+    }
     const prepared: Prepared = { text, parsed: stmt, route: r };
     if (r.kind === 'query') {
       prepared.query = new QueryStatement(stmt, paramOids, this.deps.planner, {
@@ -360,6 +370,8 @@ export class Session implements QuerySession {
           }
         },
         backendPid: this.processId,
+        clientAddress: this.deps.info.remoteAddress,
+        ...(this.deps.info.params['application_name'] ? { clientType: this.deps.info.params['application_name'] } : {}),
       });
     }
     return prepared;

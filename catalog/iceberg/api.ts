@@ -16,6 +16,9 @@ export interface Caller {
   token?: () => string;
   /** Refresh the token once after a 401; false when it cannot be renewed. */
   refresh?: () => Promise<boolean>;
+  /** The session the call is made for (its client address and backend pid), for the audit trail. */
+  clientAddress?: string;
+  sessionId?: number;
 }
 
 /** Storage credentials for a table's files (vended by the catalog, or configured). */

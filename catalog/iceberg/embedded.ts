@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { PolicyEngine } from '../../policy/ranger/engine.js';
-import { authorizePolaris, polarisPath, type PolarisPath } from '../polaris/authorization.js';
+import { authorizePolaris, polarisPath, type PolarisDecision, type PolarisPath } from '../polaris/authorization.js';
 import { CatalogError, type Caller, type IcebergCatalog, type LoadedTable, type LoadedView, type Namespace } from './api.js';
 import { parseIcebergJson } from './json.js';
 import { TableMetadataSchema, ViewMetadataSchema } from './metadata.js';
@@ -27,6 +27,8 @@ export interface EmbeddedCatalogOptions {
   warehouseRoots: readonly string[];
   /** The polaris-service policy engine; null (not loaded, or stale) denies everything. */
   policies: () => PolicyEngine | null;
+  /** Told every decision on an entity that exists (what Polaris's own authorizer would audit). */
+  onDecision?: (d: { engine: PolicyEngine; caller: Caller; operation: string; decision: PolarisDecision }) => void;
 }
 
 const sameNs = (a: Namespace, b: Namespace) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -53,7 +55,9 @@ export class EmbeddedCatalog implements IcebergCatalog {
 
   private authorize(caller: Caller, operation: string, target: PolarisPath, exists: boolean, what: string): void {
     const engine = this.opts.policies();
-    const allowed = engine !== null && authorizePolaris(engine, { principal: { name: caller.user }, operation, targets: [target] }).allowed;
+    const decision = engine !== null ? authorizePolaris(engine, { principal: { name: caller.user }, operation, targets: [target] }) : null;
+    const allowed = decision?.allowed === true;
+    if (exists && engine && decision) this.opts.onDecision?.({ engine, caller, operation, decision });
     if (!exists) throw new CatalogError('not-found', `${what} does not exist`, 404);
     if (!allowed) throw new CatalogError('forbidden', `Principal '${caller.user}' is not authorized for op '${operation}'`, 403);
   }

@@ -40,6 +40,8 @@ export interface PolicyRef {
 export interface RowFilterDecision {
   expr: string;
   policy: PolicyRef;
+  /** The policies' audit setting and the service's audit filters want it audited. */
+  audited: boolean;
 }
 
 export interface MaskDecision {
@@ -50,6 +52,7 @@ export interface MaskDecision {
   /** CUSTOM's value expression. */
   valueExpr: string | null;
   policy: PolicyRef;
+  audited: boolean;
 }
 
 export interface ColumnDecision {
@@ -59,15 +62,26 @@ export interface ColumnDecision {
   readable: boolean;
   /** The policy that denied it (when one did; -1 when nothing allowed it). */
   denyPolicy: PolicyRef | null;
+  /** A restriction is to be audited (the column access decision's audit flag). */
+  audited?: boolean;
   mask: MaskDecision | null;
 }
 
+/** The table access decision as the audit trail records it. */
+export interface AccessAudit {
+  policyId: number;
+  policyVersion: number | null;
+  audited: boolean;
+  zoneName: string | null;
+}
+
 export type TableDecision =
-  | { visible: false; reason: string }
+  | { visible: false; reason: string; access?: AccessAudit }
   | {
       visible: true;
       resource: PolicyResource;
       accessPolicy: PolicyRef | null;
+      access: AccessAudit;
       /** AND-ed together. */
       rowFilters: RowFilterDecision[];
       /** Set when no row may be shown whatever the filters say (tag state unknown). */
@@ -186,22 +200,23 @@ export function decideTable(
 
   const tableReq = reqs.table('select', tableTags);
   const access = engine.isAccessAllowed(tableReq);
-  if (!access.isAllowed) return { visible: false, reason: 'select is not allowed on the table' };
+  const accessAudit: AccessAudit = { policyId: access.policyId, policyVersion: access.policyVersion, audited: access.isAudited, zoneName: access.zoneName };
+  if (!access.isAllowed) return { visible: false, reason: 'select is not allowed on the table', access: accessAudit };
 
   const rowFilters: RowFilterDecision[] = [];
   const filterResource = engine.evalRowFilter(tableReq, 'resource');
   const filterTag = engine.evalRowFilter(tableReq, 'tag');
   // Row filters AND together: the resource policy's and the tag policies' winner both apply.
-  if (filterResource.filterExpr !== null) rowFilters.push({ expr: filterResource.filterExpr, policy: ref(engine, filterResource.policyId) });
+  if (filterResource.filterExpr !== null) rowFilters.push({ expr: filterResource.filterExpr, policy: ref(engine, filterResource.policyId), audited: filterResource.isAudited });
   if (filterTag.filterExpr !== null && filterTag.policyId !== filterResource.policyId) {
-    rowFilters.push({ expr: filterTag.filterExpr, policy: ref(engine, filterTag.policyId, deciding(engine, filterTag.policyId, tableReq, 'filter')) });
+    rowFilters.push({ expr: filterTag.filterExpr, policy: ref(engine, filterTag.policyId, deciding(engine, filterTag.policyId, tableReq, 'filter')), audited: filterTag.isAudited });
   }
 
   const columns: ColumnDecision[] = table.columns.map((c) => {
     const colReq = reqs.column(c.name, tagsOf(tagged[c.name] ?? [], 'SELF'));
     const colAccess = engine.isAccessAllowed(colReq);
     if (!colAccess.isAllowed) {
-      return { name: c.name, duckType: c.duckType, readable: false, denyPolicy: ref(engine, colAccess.policyId), mask: null };
+      return { name: c.name, duckType: c.duckType, readable: false, denyPolicy: ref(engine, colAccess.policyId), audited: colAccess.isAudited, mask: null };
     }
     const won = combine(engine.evalDataMask(colReq, 'resource'), engine.evalDataMask(colReq, 'tag'), (m) => m.maskType !== null, opts.maskPrecedence);
     const mask: MaskDecision | null = won
@@ -210,6 +225,7 @@ export function decideTable(
           transformer: won.result.transformer,
           valueExpr: won.result.maskedValue,
           policy: ref(engine, won.result.policyId, won.fromTag ? deciding(engine, won.result.policyId, colReq, 'mask') : undefined),
+          audited: won.result.isAudited,
         }
       : null;
     return { name: c.name, duckType: c.duckType, readable: true, denyPolicy: null, mask };
@@ -220,6 +236,7 @@ export function decideTable(
     visible: true,
     resource,
     accessPolicy: access.policyId >= 0 ? ref(engine, access.policyId) : null,
+    access: accessAudit,
     rowFilters,
     noRows: columnTags === null ? 'the column tags of the table could not be read' : null,
     columns,

@@ -223,6 +223,13 @@ export class StatementGate {
     return compiled;
   }
 
+  /** Tables this statement looked up that the data gate hid from the user (for the audit trail). */
+  hidden(): { table: CatalogTable; decision: Extract<TableDecision, { visible: false }> }[] {
+    const out: { table: CatalogTable; decision: Extract<TableDecision, { visible: false }> }[] = [];
+    for (const [table, entry] of this.local) if (!entry.decision.visible) out.push({ table, decision: entry.decision });
+    return out;
+  }
+
   /** Some table the statement reads has a row filter or a mask: its text must not be shown (EXPLAIN). */
   get hasPolicyExpressions(): boolean {
     return this.applied.some((a) => a.compiled.hasPolicyExpressions);
