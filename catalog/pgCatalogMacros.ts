@@ -37,8 +37,18 @@ export function macroStatements(owner: string): string[] {
     m(`pg_get_viewdef(v) AS CAST(NULL AS VARCHAR), (v, p) AS CAST(NULL AS VARCHAR)`),
     m(`pg_get_partkeydef(r) AS CAST(NULL AS VARCHAR)`),
     m(`pg_get_statisticsobjdef_columns(s) AS CAST(NULL AS VARCHAR)`),
-    m(`pg_get_function_result(f) AS CAST(NULL AS VARCHAR)`),
-    m(`pg_get_function_arguments(f) AS CAST(NULL AS VARCHAR)`),
+    // PostgreSQL's own texts for the built-ins in pg_proc (catalog/pgProc.ts); NULL for an unknown OID, as there
+    m(`pg_get_function_result(f) AS (SELECT min(lg_pt.result) FROM ${S}.lg_proc_text lg_pt WHERE lg_pt.oid = f)`),
+    m(`pg_get_function_arguments(f) AS (SELECT min(lg_pa.arguments) FROM ${S}.lg_proc_text lg_pa WHERE lg_pa.oid = f)`),
+    m(`pg_get_function_identity_arguments(f) AS (SELECT min(lg_pi.identity_arguments) FROM ${S}.lg_proc_text lg_pi WHERE lg_pi.oid = f)`),
+    m(`pg_get_function_sqlbody(f) AS CAST(NULL AS VARCHAR)`),
+    // every listed function is a pg_catalog built-in, always on the path (information_schema's are not)
+    m(`pg_function_is_visible(f) AS EXISTS (SELECT 1 FROM ${S}.pg_proc lg_fv WHERE lg_fv.oid = f AND lg_fv.pronamespace = 11)`),
+    // by name or OID; the size of the data in object storage is not known here (like the relation sizes)
+    m(`pg_database_size(d) AS CAST(0 AS BIGINT)`),
+    // PostgreSQL parses the name with the type grammar; here: a known type name, alias or array form, else NULL
+    m(`to_regtype(n) AS (SELECT min(lg_rt.oid) FROM ${S}.lg_type_lookup lg_rt
+        WHERE lg_rt.name = regexp_replace(lower(trim(CAST(n AS VARCHAR))), '^pg_catalog[.]', ''))`),
     m(`pg_relation_is_publishable(r) AS false`),
     // Sizes live in object storage and are not known here; PostgreSQL says 0 for relations without storage.
     m(`pg_total_relation_size(r) AS CAST(0 AS BIGINT)`),

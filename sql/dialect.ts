@@ -252,7 +252,7 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     tn['names'] = [strNode(mapped.replace('[]', ''))];
     if (mapped.endsWith('[]')) tn['arrayBounds'] = [{ Integer: { ival: -1 } }];
     if (mapped === 'varchar') delete tn['typmods'];
-  } else if (parts.length === 2 && typname === 'text') tn['names'] = [strNode('text')];
+  } else if (parts.length === 2) tn['names'] = [strNode(typname)]; // pg_catalog.date: the engine's own type
   // '{a,b}'::text[] → ARRAY['a','b']::text[]: DuckDB cannot read PostgreSQL's array text form
   const lit = constString(f['arg']);
   if (isArray && lit !== undefined) {

@@ -75,6 +75,9 @@ function qualifierAllowed(schema: string, name: string): boolean {
   return schema === 'information_schema' && name === '_pg_expandarray';
 }
 
+/** Every function name user SQL may call (the catalog emulation lists them in pg_proc). */
+export const ALLOWED_FUNCTION_NAMES: ReadonlySet<string> = new Set([...SCALAR_ALLOWED, ...TABLE_ALLOWED]);
+
 export function isAllowedFunction(nameParts: string[], asTable: boolean): boolean {
   if (nameParts.length === 0 || nameParts.length > 2) return false;
   const name = nameParts[nameParts.length - 1]!;
