@@ -207,8 +207,8 @@ const TYPE_MAP: Record<string, string | null> = {
   timetz: null, timestamp: null, timestamptz: null, interval: null, uuid: null, json: null, bit: null,
   numeric: null, decimal: null,
   name: 'varchar', char: 'varchar', bpchar: 'varchar', unknown: 'varchar', jsonb: 'json', bytea: 'blob',
-  oid: 'bigint', xid: 'bigint', cid: 'bigint', regproc: 'varchar', varbit: 'bit',
-  int2vector: 'smallint[]', oidvector: 'bigint[]',
+  oid: 'int8', xid: 'int8', cid: 'int8', regproc: 'varchar', varbit: 'bit',
+  int2vector: 'int2[]', oidvector: 'int8[]',
 };
 
 function transformTypeCast(v: Visit, ctx: DialectContext): void {

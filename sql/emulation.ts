@@ -164,7 +164,7 @@ export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_ke
  */
 export const EMULATED_ARRAY_COLUMNS: ReadonlySet<string> = new Set([
   'attacl', 'attfdwoptions', 'attoptions', 'conexclop', 'confdelsetcols', 'conffeqop', 'confkey', 'conkey', 'conpfeqop',
-  'conppeqop', 'datacl', 'extcondition', 'extconfig', 'indclass', 'indcollation', 'indkey', 'indoption', 'nspacl',
+  'conppeqop', 'datacl', 'extcondition', 'extconfig', 'indclass', 'indcollation', 'indkey', 'indoption', 'lanacl', 'nspacl',
   'polroles', 'prattrs', 'proacl', 'proallargtypes', 'proargmodes', 'proargnames', 'proargtypes', 'proconfig',
-  'protrftypes', 'relacl', 'reloptions', 'rolconfig', 'stxkeys', 'stxkind', 'typacl', 'useconfig',
+  'protrftypes', 'relacl', 'reloptions', 'rolconfig', 'spcacl', 'spcoptions', 'stxkeys', 'stxkind', 'typacl', 'useconfig',
 ]);
