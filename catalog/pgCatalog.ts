@@ -16,8 +16,8 @@ import { EMULATION_DB, INFO_SCHEMA, OWNER_OID, PGC_SCHEMA } from '../sql/emulati
 import type { Catalog } from './catalog.js';
 import { informationSchemaStatements } from './informationSchema.js';
 import { macroStatements } from './pgCatalogMacros.js';
-import { LANGUAGE_ROWS, PROC_TEXT_COLUMNS, procRows, procTextRows } from './pgProc.js';
-import { PG_PROC_ROWS } from './pgProcRows.js';
+import { KEYWORD_COLUMNS, LANGUAGE_ROWS, PROC_TEXT_COLUMNS, procRows, procTextRows } from './pgProc.js';
+import { PG_KEYWORDS, PG_PROC_ROWS } from './pgBuiltins.js';
 import {
   AM_ROWS,
   attributeRows,
@@ -146,6 +146,7 @@ export async function installPgCatalog(conn: DuckDBConnection, opts: PgCatalogOp
   await createTable(conn, 'pg_collation', POPULATED_COLUMNS.pg_collation, COLLATION_ROWS);
   await createTable(conn, 'pg_proc', POPULATED_COLUMNS.pg_proc, procRows(PG_PROC_ROWS));
   await createTable(conn, 'lg_proc_text', PROC_TEXT_COLUMNS, procTextRows(PG_PROC_ROWS));
+  await createTable(conn, 'lg_keywords', KEYWORD_COLUMNS, PG_KEYWORDS.map((k) => [...k]));
   await createTable(conn, 'pg_language', POPULATED_COLUMNS.pg_language, LANGUAGE_ROWS);
   await createTable(conn, 'pg_tablespace', POPULATED_COLUMNS.pg_tablespace, TABLESPACE_ROWS);
   // type names to_regtype accepts: typname, the formatted name, and the grammar's aliases

@@ -99,10 +99,7 @@ export function macroStatements(owner: string): string[] {
         CASE WHEN length(t) = 2 THEN (CASE WHEN regexp_matches(t[2], '^[[:punct:]]$') THEN '\\' || t[2] ELSE t[2] END)
         WHEN t = '%' THEN '.*' WHEN t = '_' THEN '.'
         WHEN regexp_matches(t, '^[[:punct:]]$') THEN '\\' || t ELSE t END), 'string_agg', ''), '') END`),
-    m(`pg_get_keywords() AS TABLE SELECT * FROM (VALUES
-        ('all', 'R', true, 'reserved'), ('and', 'R', true, 'reserved'), ('as', 'R', false, 'reserved'),
-        ('from', 'R', false, 'reserved'), ('select', 'R', true, 'reserved'), ('table', 'R', true, 'reserved'),
-        ('user', 'R', true, 'reserved'), ('where', 'R', false, 'reserved'))
-        AS k(word, catcode, barelabel, catdesc)`),
+    // PostgreSQL's keyword list (catalog/pgBuiltins.ts): pgJDBC's getSQLKeywords and DBeaver read it
+    m(`pg_get_keywords() AS TABLE SELECT * FROM ${S}.lg_keywords`),
   ];
 }

@@ -3,7 +3,7 @@
  * (sql/functions.ts ALLOWED_FUNCTION_NAMES), so psql's \df, pgJDBC's
  * getFunctions and DBeaver list what a user can call, with PostgreSQL's
  * signatures. The rows are taken from a real PostgreSQL 15 by
- * scripts/gen-pg-proc.mjs into catalog/pgProcRows.ts; catalog/pgProc.test.ts
+ * scripts/gen-pg-proc.mjs into catalog/pgBuiltins.ts; catalog/pgProc.test.ts
  * checks them against PostgreSQL and against the allowlist.
  */
 import { OWNER_OID } from '../sql/emulation.js';
@@ -18,6 +18,13 @@ export type ProcRow = readonly [
   proargmodes: readonly string[] | null, proargnames: readonly string[] | null, prosrc: string,
   result: string, args: string, identityArgs: string,
 ];
+
+/** pg_get_keywords(): word, catcode, barelabel, catdesc, baredesc. */
+export type KeywordRow = readonly [word: string, catcode: string, barelabel: boolean, catdesc: string, baredesc: string];
+
+export const PG_KEYWORDS_QUERY = 'SELECT word::text, catcode::text, barelabel, catdesc, baredesc FROM pg_catalog.pg_get_keywords() ORDER BY word';
+
+export const KEYWORD_COLUMNS = 'word VARCHAR, catcode VARCHAR, barelabel BOOLEAN, catdesc VARCHAR, baredesc VARCHAR';
 
 /** $1: the function names. Built-ins only (pg_catalog, information_schema). */
 export const PG_PROC_QUERY = `SELECT p.oid::int8::int4, p.proname::text, p.pronamespace::int8::int4, p.prolang::int8::int4,

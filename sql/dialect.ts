@@ -19,6 +19,7 @@ import { RELATION_ARGUMENT } from './needs.js';
 import { SqlError, pos } from './errors.js';
 import { regCast, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
+import { settingLookup } from './settings.js';
 import { constantLike, escapeChar, runtimeLike } from './like.js';
 import {
   boolConst,
@@ -132,9 +133,7 @@ function foldFunction(name: string, args: unknown[], f: Fields, ctx: DialectCont
       return intConst(ctx.backendPid);
     case 'current_setting': {
       const setting = constString(args[0]);
-      if (setting === undefined) {
-        throw new SqlError('0A000', 'current_setting() needs a constant setting name', pos(f['location']));
-      }
+      if (setting === undefined) return settingLookup(ctx.settings, args[0] as PgNode);
       const value = ctx.settings(setting.toLowerCase());
       if (value !== undefined) return strConst(value);
       if (constBool(args[1])) return strConst(null);
