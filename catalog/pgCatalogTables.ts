@@ -232,7 +232,7 @@ export const EMPTY_TABLES: readonly Omit<TableDef, 'rows'>[] = [
 ];
 
 export const POPULATED_COLUMNS = {
-  pg_proc: `oid ${OID}, proname VARCHAR, pronamespace ${OID}, proowner ${OID}, prolang ${OID}, procost REAL, prorows REAL, provariadic ${OID}, prosupport VARCHAR, prokind VARCHAR, prosecdef BOOLEAN, proleakproof BOOLEAN, proisstrict BOOLEAN, proretset BOOLEAN, provolatile VARCHAR, proparallel VARCHAR, pronargs SMALLINT, pronargdefaults SMALLINT, prorettype ${OID}, proargtypes ${OID}[], proallargtypes ${OID}[], proargmodes VARCHAR[], proargnames VARCHAR[], proargdefaults VARCHAR, protrftypes ${OID}[], prosrc VARCHAR, probin VARCHAR, prosqlbody VARCHAR, proconfig VARCHAR[], proacl VARCHAR[]`,
+  pg_proc: `oid ${OID}, proname VARCHAR, pronamespace ${OID}, proowner ${OID}, prolang ${OID}, procost REAL, prorows REAL, provariadic ${OID}, prosupport VARCHAR, prokind VARCHAR, prosecdef BOOLEAN, proleakproof BOOLEAN, proisstrict BOOLEAN, proretset BOOLEAN, provolatile VARCHAR, proparallel VARCHAR, pronargs SMALLINT, pronargdefaults SMALLINT, prorettype ${OID}, proargtypes VARCHAR, proallargtypes ${OID}[], proargmodes VARCHAR[], proargnames VARCHAR[], proargdefaults VARCHAR, protrftypes ${OID}[], prosrc VARCHAR, probin VARCHAR, prosqlbody VARCHAR, proconfig VARCHAR[], proacl VARCHAR[]`,
   pg_language: `oid ${OID}, lanname VARCHAR, lanowner ${OID}, lanispl BOOLEAN, lanpltrusted BOOLEAN, lanplcallfoid ${OID}, laninline ${OID}, lanvalidator ${OID}, lanacl VARCHAR[]`,
   pg_tablespace: `oid ${OID}, spcname VARCHAR, spcowner ${OID}, spcacl VARCHAR[], spcoptions VARCHAR[]`,
   pg_auth_members: `oid ${OID}, roleid ${OID}, member ${OID}, grantor ${OID}, admin_option BOOLEAN, inherit_option BOOLEAN, set_option BOOLEAN`,

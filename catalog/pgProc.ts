@@ -41,7 +41,8 @@ export const PG_PROC_QUERY = `SELECT p.oid::int8::int4, p.proname::text, p.prona
 export function procRows(rows: readonly ProcRow[]): Value[][] {
   return rows.map((r) => [
     r[0], r[1], r[2], OWNER_OID, r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14],
-    r[15], r[16], r[17], r[18], r[19], r[20], r[21], null, null, r[22], null, null, null, null,
+    // proargtypes is an oidvector: clients read its text form, OIDs separated by spaces (pgJDBC getFunctionColumns splits it)
+    r[15], r[16], r[17], r[18].join(' '), r[19], r[20], r[21], null, null, r[22], null, null, null, null,
   ]);
 }
 

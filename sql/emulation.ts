@@ -165,6 +165,6 @@ export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_ke
 export const EMULATED_ARRAY_COLUMNS: ReadonlySet<string> = new Set([
   'attacl', 'attfdwoptions', 'attoptions', 'conexclop', 'confdelsetcols', 'conffeqop', 'confkey', 'conkey', 'conpfeqop',
   'conppeqop', 'datacl', 'extcondition', 'extconfig', 'indclass', 'indcollation', 'indkey', 'indoption', 'lanacl', 'nspacl',
-  'polroles', 'prattrs', 'proacl', 'proallargtypes', 'proargmodes', 'proargnames', 'proargtypes', 'proconfig',
+  'polroles', 'prattrs', 'proacl', 'proallargtypes', 'proargmodes', 'proargnames', 'proconfig',
   'protrftypes', 'relacl', 'reloptions', 'rolconfig', 'spcacl', 'spcoptions', 'stxkeys', 'stxkind', 'typacl', 'useconfig',
 ]);
