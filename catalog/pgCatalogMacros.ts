@@ -45,6 +45,9 @@ export function macroStatements(owner: string): string[] {
     // every listed function is a pg_catalog built-in, always on the path (information_schema's are not)
     m(`pg_function_is_visible(f) AS EXISTS (SELECT 1 FROM ${S}.pg_proc lg_fv WHERE lg_fv.oid = f AND lg_fv.pronamespace = 11)`),
     // by name or OID; the size of the data in object storage is not known here (like the relation sizes)
+    // no sequences exist (SQLAlchemy's get_columns asks for identity columns' sequences)
+    m(`pg_get_serial_sequence(t, c) AS CAST(NULL AS VARCHAR)`),
+    m(`pg_collation_is_visible(c) AS EXISTS (SELECT 1 FROM ${S}.pg_collation lg_cv WHERE lg_cv.oid = c)`),
     m(`pg_database_size(d) AS CAST(0 AS BIGINT)`),
     // PostgreSQL parses the name with the type grammar; here: a known type name, alias or array form, else NULL
     m(`to_regtype(n) AS (SELECT min(lg_rt.oid) FROM ${S}.lg_type_lookup lg_rt
