@@ -16,7 +16,7 @@ import { EMULATION_DB, INFO_SCHEMA, OWNER_OID, PGC_SCHEMA } from '../sql/emulati
 import type { Catalog } from './catalog.js';
 import { informationSchemaStatements } from './informationSchema.js';
 import { macroStatements } from './pgCatalogMacros.js';
-import { KEYWORD_COLUMNS, LANGUAGE_ROWS, PROC_TEXT_COLUMNS, procRows, procTextRows } from './pgProc.js';
+import { KEYWORD_COLUMNS, LANGUAGE_ROWS, PROC_TEXT_COLUMNS, procDescriptionRows, procRows, procTextRows } from './pgProc.js';
 import { PG_KEYWORDS, PG_PROC_ROWS } from './pgBuiltins.js';
 import {
   AM_ROWS,
@@ -155,6 +155,7 @@ export async function installPgCatalog(conn: DuckDBConnection, opts: PgCatalogOp
     [owner, OWNER_OID, true, true, false, true, '********', null, null],
   ]);
   for (const t of EMPTY_TABLES) await createTable(conn, t.name, t.columns, []);
+  await fillTable(conn, `${S}.pg_description`, procDescriptionRows(PG_PROC_ROWS));
   for (const sql of macroStatements(owner)) await conn.run(sql);
   await conn.run(`CREATE OR REPLACE VIEW ${S}.pg_tables AS SELECT n.nspname AS schemaname, c.relname AS tablename,
       ${S}.pg_get_userbyid(c.relowner) AS tableowner, CAST(NULL AS VARCHAR) AS tablespace, c.relhasindex AS hasindexes,
