@@ -42,9 +42,10 @@ export function settingsRelation(settings: (name: string) => string | undefined,
     const value = settings(name.toLowerCase()) ?? def;
     // a value the session changed (SET, or a startup parameter) is not the default: psql's \dconfig lists those
     const source = value === def ? 'default' : 'session';
-    return `(${[name, value, unit, category, '', null, 'user', vartype, source, null, null, null, def, value, null]
-      .map(lit)
-      .join(', ')}, NULL::integer, false)`;
+    // NULL columns typed as pg_settings types them (an untyped NULL would be int4)
+    const [a, b, c] = [name, value, unit].map(lit);
+    return `(${a}, ${b}, ${c}::text, ${[category, ''].map(lit).join(', ')}, NULL::text, ${[
+      'user', vartype, source].map(lit).join(', ')}, NULL::text, NULL::text, NULL::text[], ${[def, value].map(lit).join(', ')}, NULL::text, NULL::integer, false)`;
   });
   const aliasName = String(alias?.['aliasname'] ?? 'pg_settings');
   const text = `SELECT * FROM (VALUES ${rows.join(', ')}) AS s(${COLUMNS.join(', ')})`;
