@@ -45,8 +45,8 @@ export function macroStatements(owner: string): string[] {
     m(`pg_relation_size(r) AS CAST(0 AS BIGINT), (r, f) AS CAST(0 AS BIGINT)`),
     m(`pg_table_size(r) AS CAST(0 AS BIGINT)`),
     m(`pg_indexes_size(r) AS CAST(0 AS BIGINT)`),
-    m(`pg_size_pretty(s) AS CASE WHEN s < 10240 THEN s || ' bytes' WHEN s < 10485760 THEN round(s / 1024) || ' kB'
-        WHEN s < 10737418240 THEN round(s / 1048576) || ' MB' ELSE round(s / 1073741824) || ' GB' END`),
+    m(`pg_size_pretty(s) AS CASE WHEN s < 10240 THEN s || ' bytes' WHEN s < 10485760 THEN round(s / 1024.0) || ' kB'
+        WHEN s < 10737418240 THEN round(s / 1048576.0) || ' MB' ELSE round(s / 1073741824.0) || ' GB' END`),
     m(`obj_description(o) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = 0),
        (o, cat) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = 0)`),
     m(`col_description(o, n) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = n)`),
