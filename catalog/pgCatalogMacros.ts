@@ -7,6 +7,8 @@
  * functions of the same names use DuckDB's internal type ids.
  */
 import { EMULATION_DB, INTERNAL_MACROS, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
+import { jsonMacroStatements } from './jsonMacros.js';
+import { numericMacroStatements } from './numericMacros.js';
 
 const S = `${EMULATION_DB}.${PGC_SCHEMA}`;
 
@@ -71,8 +73,8 @@ export function macroStatements(owner: string): string[] {
         ON lg_n.oid = lg_c.relnamespace WHERE lg_c.oid = r), CAST(r AS VARCHAR))`),
     m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
-    // error() raises "Invalid Input Error: division by zero", which the server reports as 22012
-    m(`${INTERNAL_MACROS.divide}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a / b END`),
+    ...numericMacroStatements(m, S),
+    ...jsonMacroStatements(m, S),
     m(`${INTERNAL_MACROS.modulo}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a % b END`),
     // PostgreSQL's limit on a built string (1 GB less the header), with its words; the error() also keeps
     // a huge constant repeat() from being folded at prepare time, where no interrupt reaches it.
