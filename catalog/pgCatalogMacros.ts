@@ -7,6 +7,8 @@
  * functions of the same names use DuckDB's internal type ids.
  */
 import { EMULATION_DB, INTERNAL_MACROS, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
+import { jsonMacroStatements } from './jsonMacros.js';
+import { numericMacroStatements } from './numericMacros.js';
 
 const S = `${EMULATION_DB}.${PGC_SCHEMA}`;
 
@@ -58,8 +60,8 @@ export function macroStatements(owner: string): string[] {
     m(`pg_relation_size(r) AS CAST(0 AS BIGINT), (r, f) AS CAST(0 AS BIGINT)`),
     m(`pg_table_size(r) AS CAST(0 AS BIGINT)`),
     m(`pg_indexes_size(r) AS CAST(0 AS BIGINT)`),
-    m(`pg_size_pretty(s) AS CASE WHEN s < 10240 THEN s || ' bytes' WHEN s < 10485760 THEN round(s / 1024) || ' kB'
-        WHEN s < 10737418240 THEN round(s / 1048576) || ' MB' ELSE round(s / 1073741824) || ' GB' END`),
+    m(`pg_size_pretty(s) AS CASE WHEN s < 10240 THEN s || ' bytes' WHEN s < 10485760 THEN round(s / 1024.0) || ' kB'
+        WHEN s < 10737418240 THEN round(s / 1048576.0) || ' MB' ELSE round(s / 1073741824.0) || ' GB' END`),
     m(`obj_description(o) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = 0),
        (o, cat) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = 0)`),
     m(`col_description(o, n) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = n)`),
@@ -84,8 +86,8 @@ export function macroStatements(owner: string): string[] {
         ON lg_n.oid = lg_c.relnamespace WHERE lg_c.oid = r), CAST(r AS VARCHAR))`),
     m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
-    // error() raises "Invalid Input Error: division by zero", which the server reports as 22012
-    m(`${INTERNAL_MACROS.divide}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a / b END`),
+    ...numericMacroStatements(m, S),
+    ...jsonMacroStatements(m, S),
     m(`${INTERNAL_MACROS.modulo}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a % b END`),
     // PostgreSQL's limit on a built string (1 GB less the header), with its words; the error() also keeps
     // a huge constant repeat() from being folded at prepare time, where no interrupt reaches it.

@@ -130,6 +130,10 @@ export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean 
  */
 export const INTERNAL_MACROS = {
   divide: 'lg_div',
+  plainDivide: 'lg_fdiv',
+  sum: 'lg_sum',
+  avg: 'lg_avg',
+  toNumeric: 'lg_numeric',
   modulo: 'lg_mod',
   repeat: 'lg_repeat',
   lpad: 'lg_lpad',
@@ -148,6 +152,11 @@ export const MACRO_ARG_COPIES = 16;
 /** What a user sees for an internal macro in an error: the PostgreSQL operator or function it stands for. */
 export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   [INTERNAL_MACROS.divide]: 'operator /',
+  [INTERNAL_MACROS.plainDivide]: 'operator /',
+  [INTERNAL_MACROS.sum]: 'function sum',
+  [INTERNAL_MACROS.avg]: 'function avg',
+  [INTERNAL_MACROS.toNumeric]: 'type numeric',
+  lg_ndiv: 'operator /',
   [INTERNAL_MACROS.modulo]: 'operator %',
   [INTERNAL_MACROS.repeat]: 'function repeat',
   [INTERNAL_MACROS.lpad]: 'function lpad',
@@ -155,8 +164,14 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   [INTERNAL_MACROS.likeRegex]: 'operator ~~',
 };
 
+/** json's set-returning functions in FROM, as table macros with PostgreSQL's columns (catalog/jsonMacros.ts). */
+export const JSON_TABLE_FUNCTIONS: readonly string[] = [
+  'json_each', 'json_each_text', 'jsonb_each', 'jsonb_each_text', 'json_array_elements', 'json_array_elements_text',
+  'jsonb_array_elements', 'jsonb_array_elements_text',
+];
+
 /** Table functions implemented as table macros in EMULATION_DB.PGC_SCHEMA. */
-export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_keywords']);
+export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_keywords', ...JSON_TABLE_FUNCTIONS]);
 
 /**
  * Array-typed columns of the emulated tables. PostgreSQL types a literal

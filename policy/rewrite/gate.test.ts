@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import pino from 'pino';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
-import { EMULATION_DB } from '../../sql/emulation.js';
+import { EMULATION_DB, PGC_SCHEMA } from '../../sql/emulation.js';
 import { SqlError } from '../../sql/errors.js';
 import { loadParser, parseStatements } from '../../sql/parse.js';
 import { planQuery, type QueryContext } from '../../sql/query.js';
@@ -21,6 +21,7 @@ import type { FenceMode } from './apply.js';
 import type { ColumnTagSource } from './columnTags.js';
 import { DataGate, type DataGateOptions } from './gate.js';
 import { installMaskMacros } from './macros.js';
+import { numericMacroStatements } from '../../catalog/numericMacros.js';
 
 const KEY = 'gate-test-mask-key-0001';
 const hmac = (v: string) => createHmac('sha256', KEY).update(v, 'utf8').digest('hex');
@@ -72,6 +73,10 @@ beforeAll(async () => {
   await conn.run('INSERT INTO demo.sales.secret VALUES (42)');
   await conn.run(`ATTACH ':memory:' AS ${EMULATION_DB}`);
   await installMaskMacros((sql) => conn.run(sql), KEY);
+  // sum(), avg() and / are planned as the emulation's typed macros (catalog/numericMacros.ts)
+  await conn.run(`CREATE SCHEMA ${EMULATION_DB}.${PGC_SCHEMA}`);
+  const S = `${EMULATION_DB}.${PGC_SCHEMA}`;
+  for (const stmt of numericMacroStatements((sig) => `CREATE OR REPLACE MACRO ${S}.${sig}`, S)) await conn.run(stmt);
   catalog = await loadDuckDbCatalog(conn, 'demo');
 });
 
