@@ -49,6 +49,8 @@ export function macroStatements(owner: string): string[] {
     // by name or OID; the size of the data in object storage is not known here (like the relation sizes)
     // no sequences exist (SQLAlchemy's get_columns asks for identity columns' sequences)
     m(`pg_get_serial_sequence(t, c) AS CAST(NULL AS VARCHAR)`),
+    // in a target list (SQLAlchemy's index query, next to unnest(indkey)): the subscripts of dimension 1
+    m(`generate_subscripts(a, d) AS unnest(CASE WHEN d = 1 THEN range(1, len(a) + 1) END)`),
     m(`pg_collation_is_visible(c) AS EXISTS (SELECT 1 FROM ${S}.pg_collation lg_cv WHERE lg_cv.oid = c)`),
     m(`pg_database_size(d) AS CAST(0 AS BIGINT)`),
     // PostgreSQL parses the name with the type grammar; here: a known type name, alias or array form, else NULL

@@ -216,6 +216,7 @@ export const EMPTY_TABLES: readonly Omit<TableDef, 'rows'>[] = [
   { name: 'pg_constraint', columns: `oid ${OID}, conname VARCHAR, connamespace ${OID}, contype VARCHAR, condeferrable BOOLEAN, condeferred BOOLEAN, convalidated BOOLEAN, conrelid ${OID}, contypid ${OID}, conindid ${OID}, conparentid ${OID}, confrelid ${OID}, confupdtype VARCHAR, confdeltype VARCHAR, confmatchtype VARCHAR, conislocal BOOLEAN, coninhcount SMALLINT, connoinherit BOOLEAN, conkey SMALLINT[], confkey SMALLINT[], conpfeqop ${OID}[], conppeqop ${OID}[], conffeqop ${OID}[], confdelsetcols SMALLINT[], conexclop ${OID}[], conbin VARCHAR` },
   { name: 'pg_attrdef', columns: `oid ${OID}, adrelid ${OID}, adnum SMALLINT, adbin VARCHAR` },
   { name: 'pg_description', columns: `objoid ${OID}, classoid ${OID}, objsubid INTEGER, description VARCHAR` },
+  { name: 'pg_opclass', columns: `oid ${OID}, opcmethod ${OID}, opcname VARCHAR, opcnamespace ${OID}, opcowner ${OID}, opcfamily ${OID}, opcintype ${OID}, opcdefault BOOLEAN, opckeytype ${OID}` },
   { name: 'pg_sequence', columns: `seqrelid ${OID}, seqtypid ${OID}, seqstart BIGINT, seqincrement BIGINT, seqmax BIGINT, seqmin BIGINT, seqcache BIGINT, seqcycle BOOLEAN` },
   { name: 'pg_inherits', columns: `inhrelid ${OID}, inhparent ${OID}, inhseqno INTEGER, inhdetachpending BOOLEAN` },
   { name: 'pg_policy', columns: `oid ${OID}, polname VARCHAR, polrelid ${OID}, polcmd VARCHAR, polpermissive BOOLEAN, polroles ${OID}[], polqual VARCHAR, polwithcheck VARCHAR` },
