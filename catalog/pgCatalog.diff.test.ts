@@ -8,7 +8,10 @@ import pg from 'pg';
 import { INFORMATION_SCHEMA_RELATIONS, PG_CATALOG_RELATIONS } from '../sql/emulation.js';
 import { pgTypeForDuckDB } from '../sql/pgTypes.js';
 import { startPostgres, type RealPostgres } from '../tests/support/realPostgres.js';
-import { DBT, PGJDBC, PSQL } from './fixtures/clientQueries.js';
+import { ALLOWED_FUNCTION_NAMES } from '../sql/functions.js';
+import { DBT, PGJDBC, PGJDBC_SQL_KEYWORDS, PSQL, PSQL_MORE } from './fixtures/clientQueries.js';
+import { PG_KEYWORDS, PG_PROC_ROWS } from './pgBuiltins.js';
+import { PG_KEYWORDS_QUERY, PG_PROC_QUERY } from './pgProc.js';
 import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
 
 type Rows = { columns: string[]; rows: (string | null)[][] };
@@ -108,7 +111,10 @@ describe('pgJDBC 42.5.5 DatabaseMetaData agrees with PostgreSQL', () => {
 
 describe('emulated relations have PostgreSQL’s columns, in order', () => {
   /** lakegate advertises PostgreSQL 16; the reference server may be 15, which lacks these. */
-  const PG16_ONLY = new Set(['pg_database.daticurules', 'pg_collation.collicurules']);
+  const PG16_ONLY = new Set([
+    'pg_database.daticurules', 'pg_collation.collicurules',
+    'pg_auth_members.oid', 'pg_auth_members.inherit_option', 'pg_auth_members.set_option',
+  ]);
   const relations = [
     ...Object.keys(PG_CATALOG_RELATIONS).map((n) => ['pg_catalog', n] as const),
     ...Object.keys(INFORMATION_SCHEMA_RELATIONS).map((n) => ['information_schema', n] as const),
@@ -155,6 +161,58 @@ describe('information_schema and pg_tables agree with PostgreSQL', () => {
     `select typinput = 'pg_catalog.array_in'::regproc as is_array, typname from pg_type where typname in ('_int4', 'int4') order by 1, 2`,
   ])('%s', async (sql) => {
     const [want, got] = await both(sql, ['public']);
+    expect(got).toEqual(want);
+  });
+});
+
+describe('pg_proc and the keywords are PostgreSQL\'s own', () => {
+  it('PG_PROC_ROWS equals what PostgreSQL answers for the allowlisted names', async () => {
+    const r = await client.query({ text: PG_PROC_QUERY, values: [[...ALLOWED_FUNCTION_NAMES].sort()], rowMode: 'array' });
+    expect(JSON.parse(JSON.stringify(PG_PROC_ROWS))).toEqual(r.rows);
+  });
+
+  it('PG_KEYWORDS equals pg_get_keywords()', async () => {
+    const r = await client.query({ text: PG_KEYWORDS_QUERY, rowMode: 'array' });
+    expect(JSON.parse(JSON.stringify(PG_KEYWORDS))).toEqual(r.rows);
+  });
+
+  it('pgJDBC\'s getSQLKeywords query answers the same list', async () => {
+    const [want, got] = await both(PGJDBC_SQL_KEYWORDS, ['public']);
+    expect(got.rows[0]![0]).not.toBeNull();
+    expect(got).toEqual(want);
+  });
+
+  it('to_regtype: names, aliases and arrays as PostgreSQL resolves them, NULL for an unknown type', async () => {
+    const sql = "SELECT to_regtype('int4')::oid::int8, to_regtype('integer')::oid::int8, to_regtype('pg_catalog.text')::oid::int8, to_regtype('character varying')::oid::int8, to_regtype('int8[]')::oid::int8, to_regtype('numeric')::oid::int8, to_regtype('nosuchtype')::oid::int8";
+    const [want, got] = await both(sql, ['public']);
+    expect(got.rows).toEqual(want.rows);
+  });
+});
+
+describe('psql 15 meta-commands of issue 10 agree with PostgreSQL', () => {
+  it('\\df lower: schema, name, result, arguments, type of every overload', async () => {
+    const [want, got] = await both(PSQL_MORE['\\df lower']!, ['public']);
+    expect(got.rows.length).toBe(3);
+    expect(got).toEqual(want);
+  });
+
+  it('\\df+ upper: everything but the owner', async () => {
+    const [want, got] = await both(PSQL_MORE['\\df+ upper']!, ['public'], [0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12]);
+    expect(got).toEqual(want);
+  });
+
+  it.each(['\\du', '\\l+', '\\dp sales.*', '\\dconfig'])('%s: the columns psql reads', async (cmd) => {
+    const [want, got] = await both(PSQL_MORE[cmd]!, ['public']);
+    expect(got.columns).toEqual(want.columns);
+  });
+
+  it('\\l+: the demo row but its size (object storage: not known here)', async () => {
+    const [want, got] = await both(PSQL_MORE['\\l+']!, ['public'], [0, 2, 3, 4, 5, 6, 7, 9]);
+    expect(got.rows).toEqual(want.rows.filter((r) => r[0] === 'demo'));
+  });
+
+  it('\\dp sales.*: the table, its type and no column privileges or policies', async () => {
+    const [want, got] = await both(PSQL_MORE['\\dp sales.*']!, ['public'], [0, 1, 2, 4, 5]);
     expect(got).toEqual(want);
   });
 });

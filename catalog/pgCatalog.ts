@@ -16,9 +16,15 @@ import { EMULATION_DB, INFO_SCHEMA, OWNER_OID, PGC_SCHEMA } from '../sql/emulati
 import type { Catalog } from './catalog.js';
 import { informationSchemaStatements } from './informationSchema.js';
 import { macroStatements } from './pgCatalogMacros.js';
+import { KEYWORD_COLUMNS, LANGUAGE_ROWS, PROC_TEXT_COLUMNS, procDescriptionRows, procRows, procTextRows } from './pgProc.js';
+import { PG_KEYWORDS, PG_PROC_ROWS } from './pgBuiltins.js';
 import {
   AM_ROWS,
   attributeRows,
+  authMemberRows,
+  roleRows,
+  TABLESPACE_ROWS,
+  type RoleIdentity,
   classRows,
   COLLATION_ROWS,
   databaseRow,
@@ -56,8 +62,11 @@ async function createTable(conn: DuckDBConnection, name: string, columns: string
   }
 }
 
+/** The owner shown for every object (pg_get_userbyid(10)) unless the options name another. */
+export const DEFAULT_OWNER = 'lakegate';
+
 /** The per-user relations: connection-local tables behind views of the same name. */
-const PER_USER = ['pg_namespace', 'pg_class', 'pg_attribute'] as const;
+const PER_USER = ['pg_namespace', 'pg_class', 'pg_attribute', 'pg_roles', 'pg_auth_members'] as const;
 const userTable = (name: string) => `temp.main.lg_${name}`;
 
 async function fillTable(conn: DuckDBConnection, target: string, rows: Value[][]): Promise<void> {
@@ -68,26 +77,58 @@ async function fillTable(conn: DuckDBConnection, target: string, rows: Value[][]
   }
 }
 
-const installed = new WeakMap<DuckDBConnection, object>();
+const installed = new WeakMap<DuckDBConnection, { version: object; user: string | undefined }>();
 
 /**
  * Make this connection's pg_namespace / pg_class / pg_attribute show exactly
- * `catalog` (what one user may load). `version` identifies the catalog's
- * content: the same object twice is filled once.
+ * `catalog` (what one user may load), and pg_roles / pg_auth_members / relacl
+ * the session's own identity (`who`; a connection serves one session). `version`
+ * identifies the catalog's content: the same object twice is filled once.
  */
-export async function installUserCatalog(conn: DuckDBConnection, catalog: Catalog, version: object = catalog): Promise<void> {
-  if (installed.get(conn) === version) return;
+export async function installUserCatalog(
+  conn: DuckDBConnection,
+  catalog: Catalog,
+  version: object = catalog,
+  who?: RoleIdentity,
+): Promise<void> {
+  const filled = installed.get(conn);
+  if (filled?.version === version && filled.user === who?.user) return;
   installed.delete(conn);
+  const owner = DEFAULT_OWNER;
   const tables = [...catalog.listTables(), ...(catalog.listViews?.() ?? []).map((v) => ({ ...v, relkind: 'v' as const }))];
   for (const name of PER_USER) await conn.run(`CREATE TEMP TABLE IF NOT EXISTS lg_${name} (${POPULATED_COLUMNS[name]})`);
   await fillTable(conn, userTable('pg_namespace'), namespaceRows(catalog.listSchemas()));
-  await fillTable(conn, userTable('pg_class'), classRows(tables));
+  await fillTable(conn, userTable('pg_class'), classRows(tables, who ? { user: who.user, owner } : undefined));
   await fillTable(conn, userTable('pg_attribute'), attributeRows(tables));
-  installed.set(conn, version);
+  await fillTable(conn, userTable('pg_roles'), roleRows(owner, who));
+  await fillTable(conn, userTable('pg_auth_members'), authMemberRows(owner, who));
+  installed.set(conn, { version, user: who?.user });
+}
+
+const TYPE_ALIASES: Record<string, string> = {
+  int: 'int4', integer: 'int4', smallint: 'int2', bigint: 'int8', real: 'float4', float: 'float8',
+  'double precision': 'float8', decimal: 'numeric', dec: 'numeric', boolean: 'bool', char: 'bpchar',
+  character: 'bpchar', 'character varying': 'varchar', 'timestamp without time zone': 'timestamp',
+  'timestamp with time zone': 'timestamptz', 'time without time zone': 'time', 'time with time zone': 'timetz',
+};
+
+function typeLookupRows(typeRowsOf: Value[][], names: Value[][]): Value[][] {
+  const oidOf = new Map<string, number>();
+  for (const r of typeRowsOf) oidOf.set(String(r[1]), Number(r[0]));
+  for (const [oid, formatted] of names) if (!oidOf.has(String(formatted))) oidOf.set(String(formatted), Number(oid));
+  for (const [alias, typname] of Object.entries(TYPE_ALIASES)) if (oidOf.has(typname)) oidOf.set(alias, oidOf.get(typname)!);
+  const rows: Value[][] = [];
+  for (const [name, oid] of oidOf) {
+    rows.push([name, oid]);
+    // an array type by its element's name: int4[], integer[]
+    const arrayOid = typeRowsOf.find((r) => Number(r[0]) === oid)?.[14];
+    if (!name.endsWith('[]') && !name.startsWith('_') && typeof arrayOid === 'number' && arrayOid !== 0) rows.push([`${name}[]`, arrayOid]);
+  }
+  return rows;
 }
 
 export async function installPgCatalog(conn: DuckDBConnection, opts: PgCatalogOptions): Promise<void> {
-  const owner = opts.owner ?? 'lakegate';
+  const owner = opts.owner ?? DEFAULT_OWNER;
   await conn.run(`ATTACH IF NOT EXISTS ':memory:' AS ${EMULATION_DB}`);
   await conn.run(`CREATE SCHEMA IF NOT EXISTS ${S}`);
   await conn.run(`CREATE SCHEMA IF NOT EXISTS ${EMULATION_DB}.${INFO_SCHEMA}`);
@@ -103,13 +144,18 @@ export async function installPgCatalog(conn: DuckDBConnection, opts: PgCatalogOp
   await createTable(conn, 'pg_database', POPULATED_COLUMNS.pg_database, [databaseRow(opts.database)]);
   await createTable(conn, 'pg_am', POPULATED_COLUMNS.pg_am, AM_ROWS);
   await createTable(conn, 'pg_collation', POPULATED_COLUMNS.pg_collation, COLLATION_ROWS);
-  await createTable(conn, 'pg_roles', POPULATED_COLUMNS.pg_roles, [
-    [owner, true, true, true, true, true, false, -1, '********', null, true, null, OWNER_OID],
-  ]);
+  await createTable(conn, 'pg_proc', POPULATED_COLUMNS.pg_proc, procRows(PG_PROC_ROWS));
+  await createTable(conn, 'lg_proc_text', PROC_TEXT_COLUMNS, procTextRows(PG_PROC_ROWS));
+  await createTable(conn, 'lg_keywords', KEYWORD_COLUMNS, PG_KEYWORDS.map((k) => [...k]));
+  await createTable(conn, 'pg_language', POPULATED_COLUMNS.pg_language, LANGUAGE_ROWS);
+  await createTable(conn, 'pg_tablespace', POPULATED_COLUMNS.pg_tablespace, TABLESPACE_ROWS);
+  // type names to_regtype accepts: typname, the formatted name, and the grammar's aliases
+  await createTable(conn, 'lg_type_lookup', 'name VARCHAR, oid BIGINT', typeLookupRows(types.rows, types.names));
   await createTable(conn, 'pg_user', POPULATED_COLUMNS.pg_user, [
     [owner, OWNER_OID, true, true, false, true, '********', null, null],
   ]);
   for (const t of EMPTY_TABLES) await createTable(conn, t.name, t.columns, []);
+  await fillTable(conn, `${S}.pg_description`, procDescriptionRows(PG_PROC_ROWS));
   for (const sql of macroStatements(owner)) await conn.run(sql);
   await conn.run(`CREATE OR REPLACE VIEW ${S}.pg_tables AS SELECT n.nspname AS schemaname, c.relname AS tablename,
       ${S}.pg_get_userbyid(c.relowner) AS tableowner, CAST(NULL AS VARCHAR) AS tablespace, c.relhasindex AS hasindexes,

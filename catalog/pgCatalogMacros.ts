@@ -7,6 +7,8 @@
  * functions of the same names use DuckDB's internal type ids.
  */
 import { EMULATION_DB, INTERNAL_MACROS, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
+import { jsonMacroStatements } from './jsonMacros.js';
+import { numericMacroStatements } from './numericMacros.js';
 
 const S = `${EMULATION_DB}.${PGC_SCHEMA}`;
 
@@ -37,16 +39,31 @@ export function macroStatements(owner: string): string[] {
     m(`pg_get_viewdef(v) AS CAST(NULL AS VARCHAR), (v, p) AS CAST(NULL AS VARCHAR)`),
     m(`pg_get_partkeydef(r) AS CAST(NULL AS VARCHAR)`),
     m(`pg_get_statisticsobjdef_columns(s) AS CAST(NULL AS VARCHAR)`),
-    m(`pg_get_function_result(f) AS CAST(NULL AS VARCHAR)`),
-    m(`pg_get_function_arguments(f) AS CAST(NULL AS VARCHAR)`),
+    // PostgreSQL's own texts for the built-ins in pg_proc (catalog/pgProc.ts); NULL for an unknown OID, as there
+    m(`pg_get_function_result(f) AS (SELECT min(lg_pt.result) FROM ${S}.lg_proc_text lg_pt WHERE lg_pt.oid = f)`),
+    m(`pg_get_function_arguments(f) AS (SELECT min(lg_pa.arguments) FROM ${S}.lg_proc_text lg_pa WHERE lg_pa.oid = f)`),
+    m(`pg_get_function_identity_arguments(f) AS (SELECT min(lg_pi.identity_arguments) FROM ${S}.lg_proc_text lg_pi WHERE lg_pi.oid = f)`),
+    m(`pg_get_function_sqlbody(f) AS CAST(NULL AS VARCHAR)`),
+    // every listed function is a pg_catalog built-in, always on the path (information_schema's are not)
+    m(`pg_function_is_visible(f) AS EXISTS (SELECT 1 FROM ${S}.pg_proc lg_fv WHERE lg_fv.oid = f AND lg_fv.pronamespace = 11)`),
+    // by name or OID; the size of the data in object storage is not known here (like the relation sizes)
+    // no sequences exist (SQLAlchemy's get_columns asks for identity columns' sequences)
+    m(`pg_get_serial_sequence(t, c) AS CAST(NULL AS VARCHAR)`),
+    // in a target list (SQLAlchemy's index query, next to unnest(indkey)): the subscripts of dimension 1
+    m(`generate_subscripts(a, d) AS unnest(CASE WHEN d = 1 THEN range(1, len(a) + 1) END)`),
+    m(`pg_collation_is_visible(c) AS EXISTS (SELECT 1 FROM ${S}.pg_collation lg_cv WHERE lg_cv.oid = c)`),
+    m(`pg_database_size(d) AS CAST(0 AS BIGINT)`),
+    // PostgreSQL parses the name with the type grammar; here: a known type name, alias or array form, else NULL
+    m(`to_regtype(n) AS (SELECT min(lg_rt.oid) FROM ${S}.lg_type_lookup lg_rt
+        WHERE lg_rt.name = regexp_replace(lower(trim(CAST(n AS VARCHAR))), '^pg_catalog[.]', ''))`),
     m(`pg_relation_is_publishable(r) AS false`),
     // Sizes live in object storage and are not known here; PostgreSQL says 0 for relations without storage.
     m(`pg_total_relation_size(r) AS CAST(0 AS BIGINT)`),
     m(`pg_relation_size(r) AS CAST(0 AS BIGINT), (r, f) AS CAST(0 AS BIGINT)`),
     m(`pg_table_size(r) AS CAST(0 AS BIGINT)`),
     m(`pg_indexes_size(r) AS CAST(0 AS BIGINT)`),
-    m(`pg_size_pretty(s) AS CASE WHEN s < 10240 THEN s || ' bytes' WHEN s < 10485760 THEN round(s / 1024) || ' kB'
-        WHEN s < 10737418240 THEN round(s / 1048576) || ' MB' ELSE round(s / 1073741824) || ' GB' END`),
+    m(`pg_size_pretty(s) AS CASE WHEN s < 10240 THEN s || ' bytes' WHEN s < 10485760 THEN round(s / 1024.0) || ' kB'
+        WHEN s < 10737418240 THEN round(s / 1048576.0) || ' MB' ELSE round(s / 1073741824.0) || ' GB' END`),
     m(`obj_description(o) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = 0),
        (o, cat) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = 0)`),
     m(`col_description(o, n) AS (SELECT min(lg_d.description) FROM ${S}.pg_description lg_d WHERE lg_d.objoid = o AND lg_d.objsubid = n)`),
@@ -71,8 +88,8 @@ export function macroStatements(owner: string): string[] {
         ON lg_n.oid = lg_c.relnamespace WHERE lg_c.oid = r), CAST(r AS VARCHAR))`),
     m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
-    // error() raises "Invalid Input Error: division by zero", which the server reports as 22012
-    m(`${INTERNAL_MACROS.divide}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a / b END`),
+    ...numericMacroStatements(m, S),
+    ...jsonMacroStatements(m, S),
     m(`${INTERNAL_MACROS.modulo}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a % b END`),
     // PostgreSQL's limit on a built string (1 GB less the header), with its words; the error() also keeps
     // a huge constant repeat() from being folded at prepare time, where no interrupt reaches it.
@@ -89,10 +106,7 @@ export function macroStatements(owner: string): string[] {
         CASE WHEN length(t) = 2 THEN (CASE WHEN regexp_matches(t[2], '^[[:punct:]]$') THEN '\\' || t[2] ELSE t[2] END)
         WHEN t = '%' THEN '.*' WHEN t = '_' THEN '.'
         WHEN regexp_matches(t, '^[[:punct:]]$') THEN '\\' || t ELSE t END), 'string_agg', ''), '') END`),
-    m(`pg_get_keywords() AS TABLE SELECT * FROM (VALUES
-        ('all', 'R', true, 'reserved'), ('and', 'R', true, 'reserved'), ('as', 'R', false, 'reserved'),
-        ('from', 'R', false, 'reserved'), ('select', 'R', true, 'reserved'), ('table', 'R', true, 'reserved'),
-        ('user', 'R', true, 'reserved'), ('where', 'R', false, 'reserved'))
-        AS k(word, catcode, barelabel, catdesc)`),
+    // PostgreSQL's keyword list (catalog/pgBuiltins.ts): pgJDBC's getSQLKeywords and DBeaver read it
+    m(`pg_get_keywords() AS TABLE SELECT * FROM ${S}.lg_keywords`),
   ];
 }

@@ -118,24 +118,70 @@ export function namespaceRows(schemas: string[]): Value[][] {
   return [...new Set(all)].map((s) => [namespaceOid(s), s, OWNER_OID, null]);
 }
 
-const classRow = (oid: number, name: string, nsp: number, relkind: string, natts: number, reltype: number): Value[] => [
+const classRow = (oid: number, name: string, nsp: number, relkind: string, natts: number, reltype: number, acl: Value = null): Value[] => [
   oid, name, nsp, reltype, 0, OWNER_OID, relkind === 'r' ? 2 : 0, relkind === 'r' ? oid : 0, 0, 0, -1, 0, 0, false,
   false, 'p', relkind, natts, 0, false, false, false, false, false, true, relkind === 'r' ? 'd' : 'n', false, 0, 0, 0,
-  null, null, null,
+  acl, null, null,
 ];
 
 /** A user relation: a table (relkind r) or a view (v). */
 type UserRelation = Pick<CatalogTable, 'schema' | 'name' | 'columns'> & { relkind?: 'r' | 'v' };
 
-export function classRows(tables: UserRelation[]): Value[][] {
+/**
+ * `grantee`: the session user, shown holding SELECT (the only privilege lakegate
+ * grants: it is read-only) on every relation it may load, granted by `owner`;
+ * nobody else's grants are shown. Without it relacl is NULL (the owner's defaults).
+ */
+export function classRows(tables: UserRelation[], grantee?: { user: string; owner: string }): Value[][] {
+  const acl = grantee ? [`${aclName(grantee.user)}=r/${aclName(grantee.owner)}`] : null;
   const rows: Value[][] = tables.map((t) =>
-    classRow(relationOid(t.schema, t.name), t.name, namespaceOid(t.schema), t.relkind ?? 'r', t.columns.length, stableOid('type', t.schema, t.name)),
+    classRow(relationOid(t.schema, t.name), t.name, namespaceOid(t.schema), t.relkind ?? 'r', t.columns.length, stableOid('type', t.schema, t.name), acl),
   );
   for (const [name, r] of Object.entries(PG_CATALOG_RELATIONS)) rows.push(classRow(r.oid, name, PG_CATALOG_NSP_OID, r.relkind, 0, 0));
   for (const [name, r] of Object.entries(INFORMATION_SCHEMA_RELATIONS)) {
     rows.push(classRow(r.oid, name, INFORMATION_SCHEMA_NSP_OID, r.relkind, 0, 0));
   }
   return rows;
+}
+
+/** A role name in an aclitem: quoted like PostgreSQL's putid when it is not a plain identifier. */
+function aclName(name: string): string {
+  return /^[a-z0-9_]+$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The session's identity as PostgreSQL roles: the user logs in, its Ranger roles and groups are roles it is a member of. */
+export interface RoleIdentity {
+  user: string;
+  roles: readonly string[];
+  groups: readonly string[];
+}
+
+export const roleOid = (name: string): number => stableOid('role', name);
+
+const roleRow = (name: string, oid: number, login: boolean, superuser = false): Value[] => [
+  name, superuser, true, superuser, superuser, login, false, -1, '********', null, superuser, null, oid,
+];
+
+/** pg_roles: the owner of every object, the session user and the roles it is a member of (nobody else). */
+export function roleRows(owner: string, who?: RoleIdentity): Value[][] {
+  const rows = [roleRow(owner, OWNER_OID, true, true)];
+  if (!who) return rows;
+  const seen = new Set([owner]);
+  const add = (name: string, login: boolean) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    rows.push(roleRow(name, roleOid(name), login));
+  };
+  add(who.user, true);
+  for (const r of [...who.roles, ...who.groups]) add(r, false);
+  return rows;
+}
+
+/** pg_auth_members: the session user is a member of each of its roles and groups, granted by the owner. */
+export function authMemberRows(owner: string, who?: RoleIdentity): Value[][] {
+  if (!who || who.user === owner) return [];
+  const names = [...new Set([...who.roles, ...who.groups])].filter((r) => r !== who.user && r !== owner);
+  return names.map((r) => [stableOid('role', 'membership', r, who.user), roleOid(r), roleOid(who.user), OWNER_OID, false, true, true]);
 }
 
 export function attributeRows(tables: UserRelation[]): Value[][] {
@@ -170,6 +216,8 @@ export const EMPTY_TABLES: readonly Omit<TableDef, 'rows'>[] = [
   { name: 'pg_constraint', columns: `oid ${OID}, conname VARCHAR, connamespace ${OID}, contype VARCHAR, condeferrable BOOLEAN, condeferred BOOLEAN, convalidated BOOLEAN, conrelid ${OID}, contypid ${OID}, conindid ${OID}, conparentid ${OID}, confrelid ${OID}, confupdtype VARCHAR, confdeltype VARCHAR, confmatchtype VARCHAR, conislocal BOOLEAN, coninhcount SMALLINT, connoinherit BOOLEAN, conkey SMALLINT[], confkey SMALLINT[], conpfeqop ${OID}[], conppeqop ${OID}[], conffeqop ${OID}[], confdelsetcols SMALLINT[], conexclop ${OID}[], conbin VARCHAR` },
   { name: 'pg_attrdef', columns: `oid ${OID}, adrelid ${OID}, adnum SMALLINT, adbin VARCHAR` },
   { name: 'pg_description', columns: `objoid ${OID}, classoid ${OID}, objsubid INTEGER, description VARCHAR` },
+  { name: 'pg_opclass', columns: `oid ${OID}, opcmethod ${OID}, opcname VARCHAR, opcnamespace ${OID}, opcowner ${OID}, opcfamily ${OID}, opcintype ${OID}, opcdefault BOOLEAN, opckeytype ${OID}` },
+  { name: 'pg_sequence', columns: `seqrelid ${OID}, seqtypid ${OID}, seqstart BIGINT, seqincrement BIGINT, seqmax BIGINT, seqmin BIGINT, seqcache BIGINT, seqcycle BOOLEAN` },
   { name: 'pg_inherits', columns: `inhrelid ${OID}, inhparent ${OID}, inhseqno INTEGER, inhdetachpending BOOLEAN` },
   { name: 'pg_policy', columns: `oid ${OID}, polname VARCHAR, polrelid ${OID}, polcmd VARCHAR, polpermissive BOOLEAN, polroles ${OID}[], polqual VARCHAR, polwithcheck VARCHAR` },
   { name: 'pg_statistic_ext', columns: `oid ${OID}, stxrelid ${OID}, stxname VARCHAR, stxnamespace ${OID}, stxowner ${OID}, stxstattarget INTEGER, stxkeys SMALLINT[], stxkind VARCHAR[], stxexprs VARCHAR` },
@@ -180,13 +228,16 @@ export const EMPTY_TABLES: readonly Omit<TableDef, 'rows'>[] = [
   { name: 'pg_depend', columns: `classid ${OID}, objid ${OID}, objsubid INTEGER, refclassid ${OID}, refobjid ${OID}, refobjsubid INTEGER, deptype VARCHAR` },
   { name: 'pg_enum', columns: `oid ${OID}, enumtypid ${OID}, enumsortorder REAL, enumlabel VARCHAR` },
   { name: 'pg_extension', columns: `oid ${OID}, extname VARCHAR, extowner ${OID}, extnamespace ${OID}, extrelocatable BOOLEAN, extversion VARCHAR, extconfig ${OID}[], extcondition VARCHAR[]` },
-  { name: 'pg_proc', columns: `oid ${OID}, proname VARCHAR, pronamespace ${OID}, proowner ${OID}, prolang ${OID}, procost REAL, prorows REAL, provariadic ${OID}, prosupport VARCHAR, prokind VARCHAR, prosecdef BOOLEAN, proleakproof BOOLEAN, proisstrict BOOLEAN, proretset BOOLEAN, provolatile VARCHAR, proparallel VARCHAR, pronargs SMALLINT, pronargdefaults SMALLINT, prorettype ${OID}, proargtypes ${OID}[], proallargtypes ${OID}[], proargmodes VARCHAR[], proargnames VARCHAR[], proargdefaults VARCHAR, protrftypes ${OID}[], prosrc VARCHAR, probin VARCHAR, prosqlbody VARCHAR, proconfig VARCHAR[], proacl VARCHAR[]` },
   { name: 'pg_matviews', columns: 'schemaname VARCHAR, matviewname VARCHAR, matviewowner VARCHAR, tablespace VARCHAR, hasindexes BOOLEAN, ispopulated BOOLEAN, definition VARCHAR' },
   { name: 'pg_indexes', columns: 'schemaname VARCHAR, tablename VARCHAR, indexname VARCHAR, tablespace VARCHAR, indexdef VARCHAR' },
   { name: 'pg_stat_activity', columns: `datid ${OID}, datname VARCHAR, pid INTEGER, leader_pid INTEGER, usesysid ${OID}, usename VARCHAR, application_name VARCHAR, client_addr VARCHAR, client_hostname VARCHAR, client_port INTEGER, backend_start TIMESTAMPTZ, xact_start TIMESTAMPTZ, query_start TIMESTAMPTZ, state_change TIMESTAMPTZ, wait_event_type VARCHAR, wait_event VARCHAR, state VARCHAR, backend_xid BIGINT, backend_xmin BIGINT, query_id BIGINT, query VARCHAR, backend_type VARCHAR` },
 ];
 
 export const POPULATED_COLUMNS = {
+  pg_proc: `oid ${OID}, proname VARCHAR, pronamespace ${OID}, proowner ${OID}, prolang ${OID}, procost REAL, prorows REAL, provariadic ${OID}, prosupport VARCHAR, prokind VARCHAR, prosecdef BOOLEAN, proleakproof BOOLEAN, proisstrict BOOLEAN, proretset BOOLEAN, provolatile VARCHAR, proparallel VARCHAR, pronargs SMALLINT, pronargdefaults SMALLINT, prorettype ${OID}, proargtypes VARCHAR, proallargtypes ${OID}[], proargmodes VARCHAR[], proargnames VARCHAR[], proargdefaults VARCHAR, protrftypes ${OID}[], prosrc VARCHAR, probin VARCHAR, prosqlbody VARCHAR, proconfig VARCHAR[], proacl VARCHAR[]`,
+  pg_language: `oid ${OID}, lanname VARCHAR, lanowner ${OID}, lanispl BOOLEAN, lanpltrusted BOOLEAN, lanplcallfoid ${OID}, laninline ${OID}, lanvalidator ${OID}, lanacl VARCHAR[]`,
+  pg_tablespace: `oid ${OID}, spcname VARCHAR, spcowner ${OID}, spcacl VARCHAR[], spcoptions VARCHAR[]`,
+  pg_auth_members: `oid ${OID}, roleid ${OID}, member ${OID}, grantor ${OID}, admin_option BOOLEAN, inherit_option BOOLEAN, set_option BOOLEAN`,
   pg_namespace: `oid ${OID}, nspname VARCHAR, nspowner ${OID}, nspacl VARCHAR[]`,
   pg_class: `oid ${OID}, relname VARCHAR, relnamespace ${OID}, reltype ${OID}, reloftype ${OID}, relowner ${OID}, relam ${OID}, relfilenode ${OID}, reltablespace ${OID}, relpages INTEGER, reltuples REAL, relallvisible INTEGER, reltoastrelid ${OID}, relhasindex BOOLEAN, relisshared BOOLEAN, relpersistence VARCHAR, relkind VARCHAR, relnatts SMALLINT, relchecks SMALLINT, relhasrules BOOLEAN, relhastriggers BOOLEAN, relhassubclass BOOLEAN, relrowsecurity BOOLEAN, relforcerowsecurity BOOLEAN, relispopulated BOOLEAN, relreplident VARCHAR, relispartition BOOLEAN, relrewrite ${OID}, relfrozenxid BIGINT, relminmxid BIGINT, relacl VARCHAR[], reloptions VARCHAR[], relpartbound VARCHAR`,
   pg_attribute: `attrelid ${OID}, attname VARCHAR, atttypid ${OID}, attstattarget INTEGER, attlen SMALLINT, attnum SMALLINT, attndims SMALLINT, attcacheoff INTEGER, atttypmod INTEGER, attbyval BOOLEAN, attalign VARCHAR, attstorage VARCHAR, attcompression VARCHAR, attnotnull BOOLEAN, atthasdef BOOLEAN, atthasmissing BOOLEAN, attidentity VARCHAR, attgenerated VARCHAR, attisdropped BOOLEAN, attislocal BOOLEAN, attinhcount SMALLINT, attcollation ${OID}, attacl VARCHAR[], attoptions VARCHAR[], attfdwoptions VARCHAR[], attmissingval VARCHAR`,
@@ -197,6 +248,11 @@ export const POPULATED_COLUMNS = {
   pg_roles: `rolname VARCHAR, rolsuper BOOLEAN, rolinherit BOOLEAN, rolcreaterole BOOLEAN, rolcreatedb BOOLEAN, rolcanlogin BOOLEAN, rolreplication BOOLEAN, rolconnlimit INTEGER, rolpassword VARCHAR, rolvaliduntil TIMESTAMPTZ, rolbypassrls BOOLEAN, rolconfig VARCHAR[], oid ${OID}`,
   pg_user: `usename VARCHAR, usesysid ${OID}, usecreatedb BOOLEAN, usesuper BOOLEAN, userepl BOOLEAN, usebypassrls BOOLEAN, passwd VARCHAR, valuntil TIMESTAMPTZ, useconfig VARCHAR[]`,
 } as const;
+
+export const TABLESPACE_ROWS: Value[][] = [
+  [1663, 'pg_default', OWNER_OID, null, null],
+  [1664, 'pg_global', OWNER_OID, null, null],
+];
 
 export const AM_ROWS: Value[][] = [
   [2, 'heap', 'heap_tableam_handler', 't'],

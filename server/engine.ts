@@ -54,14 +54,16 @@ export class Engine {
       for (const [name, file] of Object.entries(opts.databases)) {
         await admin.run(`ATTACH ${quoteLiteral(file)} AS ${quoteIdent(name)} (READ_ONLY)`);
       }
+      // PostgreSQL semantics the engine must share: integer / integer is an
+      // integer, and session time zones are applied by the gateway, so the
+      // engine computes in UTC. integer_division is a parser option: it must be
+      // set before prepare() creates the macros, or their `/` stays DuckDB's
+      // float division (lg_div, which every user `/` becomes, was made so).
+      await admin.run('SET GLOBAL integer_division = true');
+      await admin.run("SET GLOBAL TimeZone = 'UTC'");
       await opts.prepare?.(admin);
       // The lock-down: from here on no statement may touch files, the network
       // or the configuration, whoever sends it.
-      // PostgreSQL semantics the engine must share: integer / integer is an
-      // integer, and session time zones are applied by the gateway, so the
-      // engine computes in UTC.
-      await admin.run('SET GLOBAL integer_division = true');
-      await admin.run("SET GLOBAL TimeZone = 'UTC'");
       const allowed = (opts.allowedDirectories ?? []).map((d) => quoteLiteral(d.endsWith('/') ? d : `${d}/`));
       if (allowed.length > 0) await admin.run(`SET GLOBAL allowed_directories = [${allowed.join(', ')}]`);
       await admin.run('SET GLOBAL enable_external_access = false');

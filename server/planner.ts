@@ -228,7 +228,7 @@ async function catalogSource(
         unloaded: () => snapshot.unloaded(),
         setup: async (conn) => {
           if (secrets) for (const t of snapshot.storage) await secrets.ensure(t.location, t.credentials);
-          if (listing) await installUserCatalog(conn, snapshot, listing);
+          if (listing) await installUserCatalog(conn, snapshot, listing, ctx);
         },
       };
     };
@@ -241,9 +241,8 @@ async function catalogSource(
   const database = databases[0]!;
   const catalog = await loadDuckDbCatalog(admin, database);
   await installPgCatalog(admin, { database });
-  const fixed: StatementCatalog = { catalog, valid: () => true, setup: (conn) => installUserCatalog(conn, catalog) };
   return async (_stmt, ctx) => {
     if (ctx.database !== database) throw new Error(`no catalog for database ${ctx.database}`);
-    return fixed;
+    return { catalog, valid: () => true, setup: (conn) => installUserCatalog(conn, catalog, catalog, ctx) };
   };
 }

@@ -91,6 +91,13 @@ const PARAM_CAST: Record<number, string> = {
   1700: 'numeric',
   2950: 'uuid',
 };
+/** Array parameters (psycopg 3 binds a Python list as one): cast to the element type's array. */
+const PARAM_ARRAY_CAST: Record<number, string> = {
+  1000: 'bool', 1005: 'int2', 1007: 'int4', 1009: 'text', 1015: 'varchar', 1016: 'int8', 1021: 'float4',
+  1022: 'float8', 1182: 'date', 1115: 'timestamp', 1185: 'timestamptz', 1231: 'numeric', 2951: 'uuid',
+};
+const castFor = (oid: number): ParamCast | undefined =>
+  PARAM_CAST[oid] ? { type: PARAM_CAST[oid]! } : PARAM_ARRAY_CAST[oid] ? { type: PARAM_ARRAY_CAST[oid]!, array: true } : undefined;
 const TEXT_OID = 25;
 const NUMERIC_OID = 1700;
 /** DuckDB's widest decimal: an unconstrained numeric parameter gets this precision and its value's own scale. */
@@ -99,6 +106,7 @@ const NUMERIC_PRECISION = 38;
 interface ParamCast {
   type: string;
   typmods?: number[];
+  array?: boolean;
 }
 
 function castParams(node: PgNode, casts: Map<number, ParamCast>): PgNode {
@@ -113,6 +121,7 @@ function castParams(node: PgNode, casts: Map<number, ParamCast>): PgNode {
       typemod: -1,
     };
     // Shaped as libpg-query prints it (a zero ival is an empty object), so the planner's re-parse check matches.
+    if (cast.array) typeName['arrayBounds'] = [{ Integer: { ival: -1 } }];
     if (cast.typmods) typeName['typmods'] = cast.typmods.map((m) => ({ A_Const: { ival: m === 0 ? {} : { ival: m } } }));
     for (const k of Object.keys(v.node)) delete v.node[k];
     (v.node as Record<string, unknown>)['TypeCast'] = { arg: paramRef, typeName };
@@ -187,7 +196,12 @@ export class QueryStatement {
       // decoded as declared and the engine casts it on binding. (Wrapping it in
       // another cast can make DuckDB lose the parameter's type.)
       const clientOid = this.clientOids[i - 1] ?? 0;
-      if (prepared.parameterTypeId(i) === 0) untyped.set(i, { type: PARAM_CAST[clientOid] ?? PARAM_CAST[TEXT_OID]! });
+      if (prepared.parameterTypeId(i) !== 0) continue;
+      if (clientOid === NUMERIC_OID) {
+        // a client's numeric keeps its scale (psycopg 3 binds Decimal so): one shape per scale, as for $1::numeric
+        this.numericParams.add(i);
+        untyped.set(i, { type: 'numeric', typmods: [NUMERIC_PRECISION, 0] });
+      } else untyped.set(i, castFor(clientOid) ?? { type: PARAM_CAST[TEXT_OID]! });
     }
     if (untyped.size > this.casts.size) {
       // The engine could not type these parameters (PostgreSQL would have, or

@@ -138,6 +138,8 @@ const DEFS: SettingDef[] = [
   { name: 'synchronous_commit', initial: 'on', description: "Sets the current transaction's synchronization level." },
   { name: 'max_identifier_length', initial: '63', readOnly: true, description: 'Shows the maximum identifier length.' },
   { name: 'max_index_keys', initial: '32', readOnly: true, description: 'Shows the maximum number of index keys.' },
+  // SQLAlchemy reads it when reflecting a table (PostgreSQL 12+)
+  { name: 'default_table_access_method', initial: 'heap', description: 'Sets the default table access method for new tables.' },
 ];
 
 const BY_NAME = new Map(DEFS.map((d) => [d.name.toLowerCase(), d]));

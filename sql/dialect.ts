@@ -14,11 +14,13 @@ import {
   INTERNAL_MACROS,
   PGC_SCHEMA,
 } from './emulation.js';
-import { RENAMED_FUNCTIONS } from './functions.js';
+import { AGGREGATE_FUNCTIONS, RENAMED_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
+import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import { SqlError, pos } from './errors.js';
 import { regCast, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
+import { settingLookup } from './settings.js';
 import { constantLike, escapeChar, runtimeLike } from './like.js';
 import {
   boolConst,
@@ -132,9 +134,7 @@ function foldFunction(name: string, args: unknown[], f: Fields, ctx: DialectCont
       return intConst(ctx.backendPid);
     case 'current_setting': {
       const setting = constString(args[0]);
-      if (setting === undefined) {
-        throw new SqlError('0A000', 'current_setting() needs a constant setting name', pos(f['location']));
-      }
+      if (setting === undefined) return settingLookup(ctx.settings, args[0] as PgNode);
       const value = ctx.settings(setting.toLowerCase());
       if (value !== undefined) return strConst(value);
       if (constBool(args[1])) return strConst(null);
@@ -145,6 +145,45 @@ function foldFunction(name: string, args: unknown[], f: Fields, ctx: DialectCont
   }
 }
 
+// the parser leaves `args` out of a call without arguments, and the re-parse check compares against it
+const call = (name: string, ...args: PgNode[]): PgNode => ({
+  FuncCall: { funcname: [strNode(name)], ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
+});
+const typed = (arg: PgNode, type: string, typmods?: PgNode[]): PgNode => ({
+  TypeCast: { arg, typeName: { names: [strNode('pg_catalog'), strNode(type)], typemod: -1, ...(typmods ? { typmods } : {}) } },
+});
+const localNow = (ctx: DialectContext): PgNode => call('timezone', strConst(ctx.settings('timezone') ?? 'UTC'), call('now'));
+
+/** Decimals PostgreSQL's EXTRACT (numeric since 14) shows per field, for timestamps and intervals. */
+const EXTRACT_SCALE: Readonly<Record<string, number>> = { second: 6, epoch: 6, milliseconds: 3 };
+
+/**
+ * EXTRACT is numeric and date_part double precision in PostgreSQL; DuckDB
+ * answers integers (and drops the fraction of `second`, which is taken here
+ * from the microseconds).
+ */
+function typedDatePart(v: Visit, name: string, args: unknown[], done: WeakSet<object>): boolean {
+  const f = v.fields;
+  if (done.has(f) || args.length !== 2) return false;
+  const field = constString(args[0])?.toLowerCase();
+  if (name === 'extract' && f['funcformat'] === 'COERCE_SQL_SYNTAX' && field !== undefined) {
+    done.add(f);
+    const scale = EXTRACT_SCALE[field] ?? 0;
+    const value: PgNode =
+      field === 'second'
+        ? { A_Expr: { kind: 'AEXPR_OP', name: [strNode('/')], lexpr: call('date_part', strConst('microseconds'), args[1] as PgNode), rexpr: { A_Const: { fval: { fval: '1000000.0' } } } } }
+        : { FuncCall: f };
+    replaceNode(v.node, typed(value, 'numeric', [intConst(38), intConst(scale)]));
+    return true;
+  }
+  if (name === 'date_part' && f['funcformat'] !== 'COERCE_SQL_SYNTAX') {
+    done.add(f);
+    replaceNode(v.node, typed({ FuncCall: f }, 'float8'));
+    return true;
+  }
+  return false;
+}
+
 const SVF_FOLDS: Record<string, (ctx: DialectContext) => PgNode> = {
   SVFOP_CURRENT_USER: (ctx) => strConst(ctx.user),
   SVFOP_USER: (ctx) => strConst(ctx.user),
@@ -152,6 +191,16 @@ const SVF_FOLDS: Record<string, (ctx: DialectContext) => PgNode> = {
   SVFOP_SESSION_USER: (ctx) => strConst(ctx.user),
   SVFOP_CURRENT_CATALOG: (ctx) => strConst(ctx.database),
   SVFOP_CURRENT_SCHEMA: (ctx) => strConst(existingSearchPath(ctx, false)[0] ?? null),
+  // The engine computes in UTC (server/engine.ts): the session's local date and time come from its TimeZone.
+  SVFOP_CURRENT_DATE: (ctx) => typed(localNow(ctx), 'date'),
+  SVFOP_CURRENT_TIMESTAMP: () => call('now'),
+  SVFOP_CURRENT_TIMESTAMP_N: () => call('now'),
+  SVFOP_LOCALTIMESTAMP: (ctx) => localNow(ctx),
+  SVFOP_LOCALTIMESTAMP_N: (ctx) => localNow(ctx),
+  SVFOP_LOCALTIME: (ctx) => typed(localNow(ctx), 'time'),
+  SVFOP_LOCALTIME_N: (ctx) => typed(localNow(ctx), 'time'),
+  SVFOP_CURRENT_TIME: () => typed(call('now'), 'timetz'),
+  SVFOP_CURRENT_TIME_N: () => typed(call('now'), 'timetz'),
 };
 
 const SIZE_GUARDED: Readonly<Record<string, string>> = {
@@ -159,6 +208,33 @@ const SIZE_GUARDED: Readonly<Record<string, string>> = {
   lpad: INTERNAL_MACROS.lpad,
   rpad: INTERNAL_MACROS.rpad,
 };
+
+const TYPED_AGGREGATES: Readonly<Record<string, string>> = { sum: INTERNAL_MACROS.sum, avg: INTERNAL_MACROS.avg };
+
+const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
+
+/**
+ * DuckDB chooses a typed macro overload (catalog/numericMacros.ts) from the
+ * argument's type only when it can bind the argument by itself; an aggregate,
+ * a window function, a subquery or a parameter has no type yet at that point
+ * and the choice would be blind. Only other expressions go through them.
+ */
+export function typedDispatchSafe(expr: unknown): boolean {
+  let safe = true;
+  walk(expr, (v) => {
+    if (!safe) return false;
+    if (v.kind === 'SubLink' || v.kind === 'ParamRef') safe = false;
+    if (v.kind === 'FuncCall') {
+      const n = names(v.fields['funcname']);
+      if (v.fields['over'] || AGGREGATE_OR_WINDOW.has(n[n.length - 1] ?? '') || n[0] === EMULATION_DB) safe = false;
+    }
+    return safe ? undefined : false;
+  });
+  return safe;
+}
+
+const plainAggregate = (f: Fields): boolean =>
+  !f['agg_distinct'] && !f['agg_filter'] && !f['over'] && !f['agg_order'] && !f['agg_star'] && !f['agg_within_group'] && !f['func_variadic'];
 
 function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>): void {
   const f = v.fields;
@@ -169,6 +245,8 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   const args = (f['args'] ?? []) as unknown[];
   const asTable = inTableFunctionPosition(v.path);
 
+  if (!asTable && (name === 'extract' || name === 'date_part') && typedDatePart(v, name, args, done)) return;
+  if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformJsonCall(v, name, args)) return;
   const folded = asTable ? undefined : foldFunction(name, args, f, ctx);
   if (folded) {
     replaceNode(v.node, folded);
@@ -177,6 +255,13 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   if (name in EMULATED_FUNCTIONS || (asTable && EMULATED_TABLE_FUNCTIONS.has(name))) {
     f['funcname'] = emulated(name);
     if (EMULATED_FUNCTIONS[name]?.searchPath) f['args'] = [...args, arrayOf(effectiveSearchPath(ctx))];
+    return;
+  }
+  // sum(int4) is bigint and avg(int or numeric) numeric in PostgreSQL (catalog/numericMacros.ts). Only the
+  // plain aggregate: a macro cannot carry DISTINCT, FILTER, ORDER BY or OVER.
+  const typed = TYPED_AGGREGATES[name];
+  if (typed && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && plainAggregate(f) && typedDispatchSafe(args[0])) {
+    f['funcname'] = emulated(typed);
     return;
   }
   // PostgreSQL refuses to build a string over 1 GB; DuckDB would try (sql/emulation.ts INTERNAL_MACROS).
@@ -207,8 +292,8 @@ const TYPE_MAP: Record<string, string | null> = {
   timetz: null, timestamp: null, timestamptz: null, interval: null, uuid: null, json: null, bit: null,
   numeric: null, decimal: null,
   name: 'varchar', char: 'varchar', bpchar: 'varchar', unknown: 'varchar', jsonb: 'json', bytea: 'blob',
-  oid: 'bigint', xid: 'bigint', cid: 'bigint', regproc: 'varchar', varbit: 'bit',
-  int2vector: 'smallint[]', oidvector: 'bigint[]',
+  oid: 'int8', xid: 'int8', cid: 'int8', regproc: 'varchar', varbit: 'bit',
+  int2vector: 'int2[]', oidvector: 'int8[]',
 };
 
 function transformTypeCast(v: Visit, ctx: DialectContext): void {
@@ -247,12 +332,22 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   }
   const mapped = TYPE_MAP[typname];
   const hasMods = Array.isArray(tn['typmods']) && tn['typmods'].length > 0;
-  if ((typname === 'numeric' || typname === 'decimal') && !hasMods) numericWithoutTypmod(f, tn);
+  if (typname === 'interval' && hasMods && !isArray) {
+    intervalWithFields(f, tn);
+    return;
+  }
+  if ((typname === 'numeric' || typname === 'decimal') && !hasMods) {
+    if (!numericWithoutTypmod(f, tn, isArray, typedDispatchSafe(f['arg']))) {
+      // an expression's scale is the engine's to know: lg_numeric keeps a decimal, widens an integer
+      replaceNode(v.node, { FuncCall: { funcname: emulated(INTERNAL_MACROS.toNumeric), args: [f['arg']], funcformat: 'COERCE_EXPLICIT_CALL' } });
+      return;
+    }
+  }
   else if (mapped) {
     tn['names'] = [strNode(mapped.replace('[]', ''))];
     if (mapped.endsWith('[]')) tn['arrayBounds'] = [{ Integer: { ival: -1 } }];
     if (mapped === 'varchar') delete tn['typmods'];
-  } else if (parts.length === 2 && typname === 'text') tn['names'] = [strNode('text')];
+  } else if (parts.length === 2) tn['names'] = [strNode(typname)]; // pg_catalog.date: the engine's own type
   // '{a,b}'::text[] → ARRAY['a','b']::text[]: DuckDB cannot read PostgreSQL's array text form
   const lit = constString(f['arg']);
   if (isArray && lit !== undefined) {
@@ -265,16 +360,17 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
  * numeric without precision is arbitrary-precision in PostgreSQL; DuckDB's bare
  * DECIMAL is (18,3) and would round. A literal gets exactly its own digits
  * (`'12345.678'::numeric` → DECIMAL(8,3), printed as PostgreSQL prints it);
- * anything else, whose scale is unknown here, becomes double precision.
+ * false for anything else, whose scale is the engine's to know (an array, or
+ * an expression the engine cannot type before binding: double precision).
  */
-function numericWithoutTypmod(f: Fields, tn: Fields): void {
+function numericWithoutTypmod(f: Fields, tn: Fields, isArray: boolean, typedSafe: boolean): boolean {
   // numeric(p,s)::numeric keeps the value and its scale: adopt the operand's precision.
   const inner = (f['arg'] as Fields | undefined)?.['TypeCast']?.['typeName'] as Fields | undefined;
   const innerName = inner?.['names']?.[inner['names'].length - 1]?.['String']?.['sval'];
   if ((innerName === 'numeric' || innerName === 'decimal') && inner?.['typmods']?.length && !inner['arrayBounds']) {
     tn['names'] = [strNode('pg_catalog'), strNode('numeric')];
     tn['typmods'] = structuredClone(inner['typmods']);
-    return;
+    return true;
   }
   const c = (f['arg'] as Fields | undefined)?.['A_Const'];
   const text = c?.sval?.sval ?? c?.fval?.fval ?? (c?.ival ? String(c.ival.ival ?? 0) : undefined);
@@ -285,10 +381,35 @@ function numericWithoutTypmod(f: Fields, tn: Fields): void {
     if (intDigits + scale <= 38) {
       tn['names'] = [strNode('pg_catalog'), strNode('numeric')];
       tn['typmods'] = [intConst(intDigits + scale), intConst(scale)];
-      return;
+      return true;
     }
   }
+  if (!isArray && typedSafe) return false;
   tn['names'] = [strNode('double')];
+  return true;
+}
+
+/** PostgreSQL's interval typmod bits (utils/datetime.h INTERVAL_MASK) by the unit a bare number means. */
+const INTERVAL_FIELDS: Readonly<Record<number, string>> = {
+  [1 << 2]: 'year', [1 << 1]: 'month', [1 << 3]: 'day', [1 << 10]: 'hour', [1 << 11]: 'minute', [1 << 12]: 'second',
+};
+
+/**
+ * `interval '3' month`: the field names the unit of a bare number. DuckDB
+ * would read the typmod-less '3' as three seconds, so the unit is written into
+ * the literal; a literal that names its units keeps them. Ranges (DAY TO
+ * SECOND) and precisions are refused rather than guessed.
+ */
+function intervalWithFields(f: Fields, tn: Fields): void {
+  const mods = tn['typmods'] as unknown[];
+  const mask = Number((mods[0] as Fields | undefined)?.['A_Const']?.ival?.ival ?? NaN);
+  const unit = INTERVAL_FIELDS[mask];
+  const text = constString(f['arg']);
+  if (mods.length !== 1 || !unit || text === undefined) {
+    throw new SqlError('0A000', 'interval with a field range or precision is not supported; write the units in the literal', pos(tn['location']));
+  }
+  delete tn['typmods'];
+  if (/^\s*[-+]?\d+(\.\d+)?\s*$/.test(text)) f['arg'] = strConst(`${text.trim()} ${unit}`);
 }
 
 /** PostgreSQL's bytea input, as hex digits: hex format (\x0aff) or escape format (a\000b, \\ for a backslash). */
@@ -407,10 +528,12 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   const parts = names(f['name']);
   const op = parts[parts.length - 1] ?? '';
   if (parts.length === 2) f['name'] = [strNode(op)];
+  if (transformJsonOperator(v, op)) return;
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
   if (kind === 'AEXPR_OP' && (op === '/' || op === '%') && f['lexpr']) {
-    const macro = op === '/' ? INTERNAL_MACROS.divide : INTERNAL_MACROS.modulo;
+    const exact = typedDispatchSafe(f['lexpr']) && typedDispatchSafe(f['rexpr']);
+    const macro = op === '%' ? INTERNAL_MACROS.modulo : exact ? INTERNAL_MACROS.divide : INTERNAL_MACROS.plainDivide;
     replaceNode(v.node, { FuncCall: { funcname: emulated(macro), args: [f['lexpr'], f['rexpr']], funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;
   }
@@ -454,6 +577,8 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         const op = names(v.fields['operName']);
         // DuckDB would match each row's pattern by backtracking (sql/like.ts).
         if (LIKE_OPS[op[op.length - 1] ?? '']) throw new SqlError('0A000', `${op[op.length - 1]} ANY/ALL over a subquery is not supported`, pos(v.fields['location']));
+        // DuckDB has no such operators (its `->` is a lambda): only sql/jsonDialect.ts's translations reach it
+        if (JSON_OPERATORS.has(op[op.length - 1] ?? '')) throw new SqlError('0A000', `${op[op.length - 1]} ANY/ALL over a subquery is not supported`, pos(v.fields['location']));
         if (op.length === 2) v.fields['operName'] = [strNode(op[1]!)];
         return;
       }

@@ -45,6 +45,11 @@ export const PG_CATALOG_RELATIONS: Readonly<Record<string, EmulatedRelation>> = 
   pg_collation: { oid: 3456, relkind: 'r' },
   pg_enum: { oid: 3501, relkind: 'r' },
   pg_extension: { oid: 3079, relkind: 'r' },
+  pg_auth_members: { oid: 1261, relkind: 'r' },
+  pg_language: { oid: 2612, relkind: 'r' },
+  pg_tablespace: { oid: 1213, relkind: 'r' },
+  pg_sequence: { oid: 2224, relkind: 'r' },
+  pg_opclass: { oid: 2616, relkind: 'r' },
   pg_publication: { oid: 6104, relkind: 'r' },
   pg_publication_rel: { oid: 6106, relkind: 'r' },
   pg_publication_namespace: { oid: 6237, relkind: 'r' },
@@ -85,6 +90,14 @@ export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean 
   pg_get_statisticsobjdef_columns: {},
   pg_get_function_result: {},
   pg_get_function_arguments: {},
+  pg_get_function_identity_arguments: {},
+  pg_get_function_sqlbody: {},
+  pg_function_is_visible: {},
+  pg_database_size: {},
+  to_regtype: {},
+  pg_get_serial_sequence: {},
+  generate_subscripts: {},
+  pg_collation_is_visible: {},
   pg_relation_is_publishable: {},
   pg_total_relation_size: {},
   pg_relation_size: {},
@@ -119,6 +132,10 @@ export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean 
  */
 export const INTERNAL_MACROS = {
   divide: 'lg_div',
+  plainDivide: 'lg_fdiv',
+  sum: 'lg_sum',
+  avg: 'lg_avg',
+  toNumeric: 'lg_numeric',
   modulo: 'lg_mod',
   repeat: 'lg_repeat',
   lpad: 'lg_lpad',
@@ -137,6 +154,11 @@ export const MACRO_ARG_COPIES = 16;
 /** What a user sees for an internal macro in an error: the PostgreSQL operator or function it stands for. */
 export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   [INTERNAL_MACROS.divide]: 'operator /',
+  [INTERNAL_MACROS.plainDivide]: 'operator /',
+  [INTERNAL_MACROS.sum]: 'function sum',
+  [INTERNAL_MACROS.avg]: 'function avg',
+  [INTERNAL_MACROS.toNumeric]: 'type numeric',
+  lg_ndiv: 'operator /',
   [INTERNAL_MACROS.modulo]: 'operator %',
   [INTERNAL_MACROS.repeat]: 'function repeat',
   [INTERNAL_MACROS.lpad]: 'function lpad',
@@ -144,8 +166,14 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   [INTERNAL_MACROS.likeRegex]: 'operator ~~',
 };
 
+/** json's set-returning functions in FROM, as table macros with PostgreSQL's columns (catalog/jsonMacros.ts). */
+export const JSON_TABLE_FUNCTIONS: readonly string[] = [
+  'json_each', 'json_each_text', 'jsonb_each', 'jsonb_each_text', 'json_array_elements', 'json_array_elements_text',
+  'jsonb_array_elements', 'jsonb_array_elements_text',
+];
+
 /** Table functions implemented as table macros in EMULATION_DB.PGC_SCHEMA. */
-export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_keywords']);
+export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_keywords', ...JSON_TABLE_FUNCTIONS]);
 
 /**
  * Array-typed columns of the emulated tables. PostgreSQL types a literal
@@ -156,7 +184,7 @@ export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_ke
  */
 export const EMULATED_ARRAY_COLUMNS: ReadonlySet<string> = new Set([
   'attacl', 'attfdwoptions', 'attoptions', 'conexclop', 'confdelsetcols', 'conffeqop', 'confkey', 'conkey', 'conpfeqop',
-  'conppeqop', 'datacl', 'extcondition', 'extconfig', 'indclass', 'indcollation', 'indkey', 'indoption', 'nspacl',
-  'polroles', 'prattrs', 'proacl', 'proallargtypes', 'proargmodes', 'proargnames', 'proargtypes', 'proconfig',
-  'protrftypes', 'relacl', 'reloptions', 'rolconfig', 'stxkeys', 'stxkind', 'typacl', 'useconfig',
+  'conppeqop', 'datacl', 'extcondition', 'extconfig', 'indclass', 'indcollation', 'indkey', 'indoption', 'lanacl', 'nspacl',
+  'polroles', 'prattrs', 'proacl', 'proallargtypes', 'proargmodes', 'proargnames', 'proconfig',
+  'protrftypes', 'relacl', 'reloptions', 'rolconfig', 'spcacl', 'spcoptions', 'stxkeys', 'stxkind', 'typacl', 'useconfig',
 ]);

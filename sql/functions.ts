@@ -5,15 +5,16 @@
  * DuckDB namesakes behave compatibly, plus the catalog emulation.
  */
 import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS } from './emulation.js';
+import { JSON_FUNCTIONS, JSON_OPERATORS } from './jsonDialect.js';
 
-const AGGREGATES = [
+export const AGGREGATE_FUNCTIONS: readonly string[] = [
   'count', 'sum', 'avg', 'min', 'max', 'bool_and', 'bool_or', 'every', 'string_agg', 'array_agg',
   'stddev', 'stddev_pop', 'stddev_samp', 'variance', 'var_pop', 'var_samp', 'corr', 'covar_pop', 'covar_samp',
   'regr_avgx', 'regr_avgy', 'regr_count', 'regr_intercept', 'regr_r2', 'regr_slope', 'regr_sxx', 'regr_sxy',
   'regr_syy', 'percentile_cont', 'percentile_disc', 'mode', 'bit_and', 'bit_or', 'bit_xor',
 ];
 
-const WINDOW = [
+export const WINDOW_FUNCTIONS: readonly string[] = [
   'row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value',
   'last_value', 'nth_value',
 ];
@@ -53,7 +54,7 @@ export const SYNTAX_ONLY_FUNCTIONS: ReadonlySet<string> = new Set(['percentile_c
 export const SCALAR_BUILTINS: ReadonlySet<string> = new Set(SCALAR);
 
 /** The built-ins passed to DuckDB by name (after RENAMED_FUNCTIONS): each must exist there. */
-export const DUCKDB_BUILTINS: readonly string[] = [...AGGREGATES, ...WINDOW, ...SCALAR];
+export const DUCKDB_BUILTINS: readonly string[] = [...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS, ...SCALAR];
 
 /** Folded to literals by sql/dialect.ts from the session context. */
 export const FOLDED_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -63,7 +64,8 @@ export const FOLDED_FUNCTIONS: ReadonlySet<string> = new Set([
 ]);
 
 const SCALAR_ALLOWED: ReadonlySet<string> = new Set([
-  ...AGGREGATES, ...WINDOW, ...SCALAR, ...FOLDED_FUNCTIONS, ...Object.keys(EMULATED_FUNCTIONS),
+  ...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS, ...SCALAR, ...FOLDED_FUNCTIONS, ...Object.keys(EMULATED_FUNCTIONS),
+  ...JSON_FUNCTIONS,
 ]);
 
 /** Table functions in FROM: set-returning built-ins plus the emulation. */
@@ -74,6 +76,9 @@ function qualifierAllowed(schema: string, name: string): boolean {
   if (schema === 'pg_catalog') return true;
   return schema === 'information_schema' && name === '_pg_expandarray';
 }
+
+/** Every function name user SQL may call (the catalog emulation lists them in pg_proc). */
+export const ALLOWED_FUNCTION_NAMES: ReadonlySet<string> = new Set([...SCALAR_ALLOWED, ...TABLE_ALLOWED]);
 
 export function isAllowedFunction(nameParts: string[], asTable: boolean): boolean {
   if (nameParts.length === 0 || nameParts.length > 2) return false;
@@ -89,4 +94,6 @@ export function isAllowedFunction(nameParts: string[], asTable: boolean): boolea
 export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([
   '=', '<>', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%', '||', '~', '!~', '~*', '!~*', '~~', '!~~',
   '~~*', '!~~*', '&', '|', '<<', '>>', '^',
+  // translated by sql/jsonDialect.ts, never passed on (DuckDB's `->` is a lambda)
+  ...JSON_OPERATORS,
 ]);

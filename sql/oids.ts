@@ -17,6 +17,6 @@ function fnv1a(text: string): number {
 }
 
 /** `kind` separates OID spaces that PostgreSQL keeps apart only by catalog (a schema and a table may share a name). */
-export function stableOid(kind: 'namespace' | 'relation' | 'type' | 'database', ...parts: string[]): number {
+export function stableOid(kind: 'namespace' | 'relation' | 'type' | 'database' | 'role', ...parts: string[]): number {
   return FIRST_NORMAL_OBJECT_ID + (fnv1a(`${kind}:${parts.join('\u0000')}`) % SPAN);
 }

@@ -5,7 +5,7 @@
  * server_version and search_path from here.
  */
 import { parseStatementsUncached } from './parse.js';
-import type { Fields, PgNode } from './walk.js';
+import { replaceNode, walk, type Fields, type PgNode } from './walk.js';
 
 /** [name, default setting, vartype, unit, category] */
 const KNOWN: readonly (readonly [string, string, string, string | null, string])[] = [
@@ -40,9 +40,12 @@ const lit = (s: string | null): string => (s === null ? 'NULL' : `'${s.replace(/
 export function settingsRelation(settings: (name: string) => string | undefined, alias: Fields | undefined): PgNode {
   const rows = KNOWN.map(([name, def, vartype, unit, category]) => {
     const value = settings(name.toLowerCase()) ?? def;
-    return `(${[name, value, unit, category, '', null, 'user', vartype, 'default', null, null, null, def, value, null]
-      .map(lit)
-      .join(', ')}, NULL::integer, false)`;
+    // a value the session changed (SET, or a startup parameter) is not the default: psql's \dconfig lists those
+    const source = value === def ? 'default' : 'session';
+    // NULL columns typed as pg_settings types them (an untyped NULL would be int4)
+    const [a, b, c] = [name, value, unit].map(lit);
+    return `(${a}, ${b}, ${c}::text, ${[category, ''].map(lit).join(', ')}, NULL::text, ${[
+      'user', vartype, source].map(lit).join(', ')}, NULL::text, NULL::text, NULL::text[], ${[def, value].map(lit).join(', ')}, NULL::text, NULL::integer, false)`;
   });
   const aliasName = String(alias?.['aliasname'] ?? 'pg_settings');
   const text = `SELECT * FROM (VALUES ${rows.join(', ')}) AS s(${COLUMNS.join(', ')})`;
@@ -51,5 +54,25 @@ export function settingsRelation(settings: (name: string) => string | undefined,
   // keep the user's alias so `s.setting` style references still bind
   const sub: PgNode = { RangeSubselect: { subquery: { SelectStmt: select }, alias: { aliasname: aliasName } } };
   select['fromClause'] = [from];
+  return sub;
+}
+
+/**
+ * current_setting(expr) for a name known only per row (psql's \dconfig:
+ * `current_setting(s.name) FROM pg_settings s`): a scalar subquery over the
+ * settings pg_settings lists. A name it does not list gives NULL, where
+ * PostgreSQL raises 42704.
+ */
+export function settingLookup(settings: (name: string) => string | undefined, arg: PgNode): PgNode {
+  const rows = KNOWN.map(([name, def]) => `(${lit(name.toLowerCase())}, ${lit(settings(name.toLowerCase()) ?? def)})`);
+  const text = `SELECT (SELECT lg_s.setting FROM (VALUES ${rows.join(', ')}) AS lg_s(name, setting) WHERE lg_s.name = lower(lg_setting_arg))`;
+  const select = parseStatementsUncached(text)[0]!.node['SelectStmt']!;
+  const sub = (select['targetList'] as Fields[])[0]!['ResTarget']!['val'] as PgNode;
+  walk(sub, (v) => {
+    if (v.kind === 'ColumnRef' && JSON.stringify(v.fields).includes('lg_setting_arg')) {
+      replaceNode(v.node, arg);
+      return false;
+    }
+  });
   return sub;
 }

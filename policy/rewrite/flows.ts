@@ -20,7 +20,7 @@
  * statement. A conjunct that is not leakproof fences every reference it may
  * read. Wider resolution only fences more.
  */
-import { EMULATION_DB } from '../../sql/emulation.js';
+import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA } from '../../sql/emulation.js';
 import { names, nodeKind, type Fields, type PgNode } from '../../sql/walk.js';
 import { flowsComparable, isLeakproof, sameType, type Flow, type ValueType } from './leakproof.js';
 
@@ -65,6 +65,24 @@ const AGGREGATES = new Set([
   'percentile_disc', 'mode', 'corr', 'covar_pop', 'covar_samp', 'regr_slope', 'regr_intercept', 'regr_count', 'median',
   'first', 'last', 'any_value', 'arg_min', 'arg_max', 'list', 'histogram', 'approx_count_distinct', 'bit_xor',
 ]);
+
+/**
+ * sum() and avg() reach the analysis as the emulation's typed macros
+ * (sql/dialect.ts: PostgreSQL's result types); they aggregate like the
+ * builtins, with PostgreSQL's result types.
+ */
+const TYPED_AGGREGATES: ReadonlyMap<string, string> = new Map([
+  [INTERNAL_MACROS.sum, 'pg_sum'],
+  [INTERNAL_MACROS.avg, 'pg_avg'],
+]);
+
+/** The aggregate a call is, by the name the analysis knows it by; undefined for any other call. */
+function aggregateName(fc: Fields): string | undefined {
+  const parts = names(fc['funcname']);
+  if (parts.length === 3 && parts[0] === EMULATION_DB && parts[1] === PGC_SCHEMA) return TYPED_AGGREGATES.get(parts[2]!);
+  const name = parts[parts.length - 1] ?? '';
+  return AGGREGATES.has(name) ? name : undefined;
+}
 
 export class FenceAnalysis<R> {
   /** References a predicate that is not leakproof may read: these keep the fence. */
@@ -338,8 +356,8 @@ export class FenceAnalysis<R> {
         const args = ((f['args'] ?? []) as PgNode[]).map((a) => this.flow(a, scope));
         this.sideEffects([f['agg_filter'], f['agg_order'], f['over']], scope);
         if (f['over']) return { refs: new Set(), type: null, safe: false };
-        const name = names(f['funcname']).pop() ?? '';
-        if (AGGREGATES.has(name)) return aggregate(name, f, args);
+        const name = aggregateName(f);
+        if (name) return aggregate(name, f, args);
         return this.opaque(args);
       }
       case 'A_Expr':
@@ -493,8 +511,7 @@ function atMostOneRow(sel: Fields): boolean {
     if (typeof v !== 'object' || v === null) return;
     const fc = (v as Fields)['FuncCall'];
     if (fc) {
-      const name = names(fc['funcname']).pop() ?? '';
-      if (fc['over'] || !AGGREGATES.has(name)) other = true;
+      if (fc['over'] || !aggregateName(fc)) other = true;
       else aggregated = true;
       return;
     }
@@ -519,6 +536,12 @@ function aggregate<R>(name: string, f: Fields, args: Flow<R>[]): Flow<R> {
     else if (name === 'sum' && t.t === 'int') type = { t: 'int', digits: 39 };
     else if (name === 'sum' && t.t === 'decimal' && t.width <= 18) type = { t: 'decimal', width: 38, scale: t.scale };
     else if (name === 'avg' && (t.t === 'int' || t.t === 'decimal' || t.t === 'float')) type = { t: 'float' };
+    // PostgreSQL's: sum(int2/int4) bigint, sum(int8) numeric(38,0); avg(integer or numeric) numeric at 16 decimals (catalog/numericMacros.ts)
+    else if (name === 'pg_sum' && t.t === 'int') type = t.digits <= 10 ? { t: 'int', digits: 19 } : { t: 'decimal', width: 38, scale: 0 };
+    else if (name === 'pg_sum' && t.t === 'decimal' && t.width <= 18) type = { t: 'decimal', width: 38, scale: t.scale };
+    else if (name === 'pg_sum' && t.t === 'float') type = { t: 'float' };
+    else if (name === 'pg_avg' && (t.t === 'int' || t.t === 'decimal')) type = { t: 'decimal', width: 38, scale: 16 };
+    else if (name === 'pg_avg' && t.t === 'float') type = { t: 'float' };
   }
   // Evaluating it can fail only where its arguments can; those are judged by the predicates that read them.
   return { refs: new Set(), type, safe: type !== null };

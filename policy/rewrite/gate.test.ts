@@ -8,7 +8,6 @@ import { createHmac } from 'node:crypto';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import pino from 'pino';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
-import { EMULATION_DB } from '../../sql/emulation.js';
 import { parseStatements } from '../../sql/parse.js';
 import { planQuery } from '../../sql/query.js';
 import { P, rangerRoles, servicePolicies } from '../../tests/support/rangerPolicies.js';
@@ -16,9 +15,8 @@ import { PolicyEngine } from '../ranger/engine.js';
 import { parseRangerRoles, parseServicePolicies } from '../ranger/model.js';
 import { RoleStore } from '../ranger/roles.js';
 import type { ColumnTagSource } from './columnTags.js';
-import { demoDuckDb, gateContext, gateRefusal, gateRows, planWithGate, type GateSetup } from '../../tests/support/dataGate.js';
+import { demoDuckDb, installGateMacros, gateContext, gateRefusal, gateRows, planWithGate, type GateSetup } from '../../tests/support/dataGate.js';
 import { DataGate } from './gate.js';
-import { installMaskMacros } from './macros.js';
 
 const KEY = 'gate-test-mask-key-0001';
 const hmac = (v: string) => createHmac('sha256', KEY).update(v, 'utf8').digest('hex');
@@ -64,8 +62,7 @@ beforeAll(async () => {
   await conn.run(`INSERT INTO demo.sales.odd VALUES ('Ab1', 'Cd2', 12345, 'Ef3')`);
   await conn.run('CREATE TABLE demo.sales.secret (id INTEGER)');
   await conn.run('INSERT INTO demo.sales.secret VALUES (42)');
-  await conn.run(`ATTACH ':memory:' AS ${EMULATION_DB}`);
-  await installMaskMacros((sql) => conn.run(sql), KEY);
+  await installGateMacros(conn, KEY);
   catalog = await loadDuckDbCatalog(conn, 'demo');
 });
 

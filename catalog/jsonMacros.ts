@@ -1,0 +1,34 @@
+/**
+ * The json/jsonb helpers sql/jsonDialect.ts calls, as DuckDB macros over its
+ * json extension: value text with PostgreSQL's `null`, the containment and
+ * key-existence operators, json_typeof's names, and the set-returning
+ * functions as table macros with PostgreSQL's columns (key, value).
+ */
+export function jsonMacroStatements(m: (sig: string) => string, schema: string): string[] {
+  const q = (name: string) => `${schema}.${name}`;
+  // a JSON value to test `?` against: the key as a JSON string
+  return [
+    m(`lg_json_value(v) AS coalesce(CAST(to_json(v) AS VARCHAR), 'null')`),
+    m(`lg_json_contains(a, b) AS json_contains(CAST(a AS JSON), CAST(b AS JSON))`),
+    // `?`: a top-level key of an object, a string element of an array, or the string itself
+    m(`lg_json_has(j, k) AS CASE json_type(CAST(j AS JSON))
+        WHEN 'OBJECT' THEN list_contains(json_keys(CAST(j AS JSON)), k)
+        WHEN 'ARRAY' THEN list_contains(list_transform(CAST(json_extract(CAST(j AS JSON), '$[*]') AS VARCHAR[]), lg_e -> lg_e), CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR))
+        WHEN 'VARCHAR' THEN json_extract_string(CAST(j AS JSON), '$') = k
+        ELSE false END`),
+    m(`lg_json_has_any(j, ks) AS len(list_filter(ks, lg_k -> ${q('lg_json_has')}(j, lg_k))) > 0`),
+    m(`lg_json_has_all(j, ks) AS len(list_filter(ks, lg_k -> ${q('lg_json_has')}(j, lg_k))) = len(ks)`),
+    m(`lg_json_typeof(j) AS CASE json_type(CAST(j AS JSON)) WHEN 'OBJECT' THEN 'object' WHEN 'ARRAY' THEN 'array'
+        WHEN 'VARCHAR' THEN 'string' WHEN 'BOOLEAN' THEN 'boolean' WHEN 'NULL' THEN 'null'
+        WHEN NULL THEN NULL ELSE 'number' END`),
+    m(`lg_json_array_length(j) AS CASE WHEN json_type(CAST(j AS JSON)) = 'ARRAY' THEN json_array_length(CAST(j AS JSON))
+        ELSE error('cannot get array length of a non-array') END`),
+    ...['json_each', 'jsonb_each'].map((n) => m(`${n}(j) AS TABLE SELECT key, CAST(value AS JSON) AS value FROM json_each(CAST(j AS JSON))`)),
+    ...['json_each_text', 'jsonb_each_text'].map((n) =>
+      m(`${n}(j) AS TABLE SELECT key, json_extract_string(value, '$') AS value FROM json_each(CAST(j AS JSON))`)),
+    ...['json_array_elements', 'jsonb_array_elements'].map((n) =>
+      m(`${n}(j) AS TABLE SELECT CAST(value AS JSON) AS value FROM json_each(CAST(j AS JSON))`)),
+    ...['json_array_elements_text', 'jsonb_array_elements_text'].map((n) =>
+      m(`${n}(j) AS TABLE SELECT json_extract_string(value, '$') AS value FROM json_each(CAST(j AS JSON))`)),
+  ];
+}

@@ -1,0 +1,72 @@
+/**
+ * PostgreSQL's arithmetic types, as DuckDB macros the planner calls in place
+ * of `/`, sum(), avg() and `::numeric` (sql/dialect.ts). DuckDB picks a
+ * macro overload by the argument types at bind time, so the result type
+ * follows PostgreSQL's rules without the planner knowing column types:
+ *
+ * - int / int truncates (int4, int8); numeric / numeric is exact (DuckDB
+ *   would answer a double), computed on 128-bit integers and rounded half away
+ *   from zero at NUMERIC_DIV_SCALE decimals; float and interval divide as
+ *   floats. A DECIMAL(38,10) parameter takes every integer and decimal
+ *   exactly (a double has no implicit cast to it, so doubles fall through).
+ * - sum(int2/int4) is bigint, sum(int8) numeric (DuckDB: HUGEINT for both).
+ * - avg(integer or numeric) is numeric: sum / count, exactly as above.
+ * - x::numeric keeps a decimal as it is and makes an integer a decimal of scale 0.
+ *
+ * DuckDB types a macro's argument before choosing the overload only when it
+ * can bind it on its own: the planner (sql/dialect.ts typedDispatchSafe) uses
+ * these macros only on operands without aggregates, window functions,
+ * subqueries or parameters.
+ *
+ * The helpers (lg_n*) name their parameters at most five times each; a user
+ * argument is copied at most 8 times through the nesting (the `b` of lg_div),
+ * within MACRO_ARG_COPIES.
+ */
+import { INTERNAL_MACROS } from '../sql/emulation.js';
+
+/**
+ * Decimals of numeric division and avg. PostgreSQL chooses a display scale per
+ * value (16 significant digits, at least the operands' scales); a DuckDB
+ * column has one scale, so lakegate uses the one PostgreSQL prints for
+ * quotients from 1 to 9999 (README, deliberate differences).
+ */
+export const NUMERIC_DIV_SCALE = 16;
+
+const ZERO = `error('division by zero')`;
+const I = INTERNAL_MACROS;
+
+export function numericMacroStatements(m: (sig: string) => string, schema: string): string[] {
+  const q = (name: string) => `${schema}.${name}`;
+  return [
+    // a decimal (|a| < 10^18) as an integer count of 10^-10
+    m(`lg_nscaled(a) AS CAST(CAST(a AS DECIMAL(38,10)) * CAST(10000000000 AS BIGINT) AS HUGEINT)`),
+    // A / B to 17 decimals, truncated: the integer part, then two long-division steps (|B| < 1.7e29)
+    m(`lg_nq17(A, B) AS (A // B) * CAST(100000000000000000 AS HUGEINT)
+        + ((A % B) * CAST(1000000000 AS HUGEINT) // B) * CAST(100000000 AS HUGEINT)
+        + ((((A % B) * CAST(1000000000 AS HUGEINT)) % B) * CAST(100000000 AS HUGEINT) // B)`),
+    // round half away from zero to 16 decimals, as a DECIMAL(38,16)
+    m(`lg_nround16(Q) AS CAST((Q + 5 * sign(Q)) // 10 AS DECIMAL(38,0)) * CAST(0.0000000000000001 AS DECIMAL(17,16))`),
+    m(`lg_ndiv(a, b) AS ${q('lg_nround16')}(${q('lg_nq17')}(${q('lg_nscaled')}(a), ${q('lg_nscaled')}(b)))`),
+    // error() raises "Invalid Input Error: division by zero", which the server reports as 22012.
+    // "/"(a, b) is DuckDB's float division: integer_division turns a written `/` into `//`.
+    // The overloads look at one probe argument at a time (with two typed parameters DuckDB finds a
+    // decimal castable to every pair and gives up): is a an integer or decimal, then b, then both integers?
+    m(`lg_div_c(a, b, t INTEGER) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
+       (a, b, t BIGINT) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
+       (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE ${q('lg_ndiv')}(a, b) END`),
+    m(`lg_div_b(a, b, t DECIMAL(38,10)) AS ${q('lg_div_c')}(a, b, a * 0 + b * 0), (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`lg_div_a(a, b, t DECIMAL(38,10)) AS ${q('lg_div_b')}(a, b, b), (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`${I.divide}(a, b) AS ${q('lg_div_a')}(a, b, a)`),
+    // Operands whose type DuckDB learns only after the macro is bound (an aggregate, a window function, a
+    // subquery, a parameter) would pick an overload blindly; the planner divides those with lg_fdiv instead:
+    // integers truncate, anything else is a float division, as before numeric division was exact.
+    m(`${I.plainDivide}(a, b) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a / b END`),
+    m(`${I.sum}(a SMALLINT) AS CAST(sum(a) AS BIGINT), (a INTEGER) AS CAST(sum(a) AS BIGINT), (a BIGINT) AS CAST(sum(a) AS DECIMAL(38,0)), (a) AS sum(a)`),
+    m(`lg_avg_d(a, t DECIMAL(38,10)) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END, (a, t) AS avg(a)`),
+    m(`${I.avg}(a INTEGER) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END,
+       (a BIGINT) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END,
+       (a) AS ${q('lg_avg_d')}(a, a)`),
+    m(`${I.toNumeric}(x INTEGER) AS CAST(x AS DECIMAL(10,0)), (x BIGINT) AS CAST(x AS DECIMAL(19,0)),
+       (x HUGEINT) AS CAST(x AS DECIMAL(38,0)), (x VARCHAR) AS CAST(x AS DOUBLE), (x) AS x`),
+  ];
+}

@@ -1,0 +1,186 @@
+/**
+ * PostgreSQL's json/jsonb operators and functions in DuckDB's terms (its json
+ * extension), for sql/dialect.ts. Paths are built here from constants; an
+ * operator with a path known only at run time is refused (DuckDB would read a
+ * key such as '$.x' as a path). Built JSON text follows PostgreSQL's spacing:
+ * json_build_object `{"a" : 1}`, json_agg `[1, 2]`, jsonb `{"a": 1}` with
+ * jsonb's key order when the keys are constants.
+ */
+import { parseArrayLiteral } from './arrayLiteral.js';
+import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
+export { JSON_TABLE_FUNCTIONS } from './emulation.js';
+import { SqlError, pos } from './errors.js';
+import { replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+
+/** Operators allowed through authorization because this module translates every use of them. */
+export const JSON_OPERATORS: ReadonlySet<string> = new Set(['->', '->>', '#>', '#>>', '@>', '?', '?|', '?&']);
+
+/** Scalar and aggregate functions this module translates (none reaches DuckDB by its own name). */
+export const JSON_FUNCTIONS: ReadonlySet<string> = new Set([
+  'json_build_object', 'jsonb_build_object', 'json_build_array', 'jsonb_build_array', 'json_agg', 'jsonb_agg',
+  'json_object_agg', 'jsonb_object_agg', 'to_json', 'to_jsonb', 'json_typeof', 'jsonb_typeof', 'json_array_length',
+  'jsonb_array_length', 'row_to_json',
+]);
+
+
+const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
+  FuncCall: { funcname: typeof name === 'string' ? [strNode(name)] : name, ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
+});
+const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
+const cast = (arg: PgNode, type: string): PgNode => ({ TypeCast: { arg, typeName: { names: [strNode(type)], typemod: -1 } } });
+const concat = (parts: PgNode[]): PgNode =>
+  parts.reduce((a, b) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('||')], lexpr: a, rexpr: b } }));
+/** a value as JSON text, SQL NULL as `null` */
+const jsonValue = (v: PgNode): PgNode => call(emulated('lg_json_value'), v);
+
+function constText(n: unknown): string | undefined {
+  const c = (n as Fields | undefined)?.['A_Const'];
+  return c?.sval ? String(c.sval.sval ?? '') : undefined;
+}
+
+function constInt(n: unknown): number | undefined {
+  const c = (n as Fields | undefined)?.['A_Const'];
+  if (!c || c['isnull']) return undefined;
+  if (c.ival) return Number(c.ival.ival ?? 0);
+  return undefined;
+}
+
+const pointer = (keys: string[]): string => keys.map((k) => '/' + k.replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+
+/** A DuckDB JSON path for `->`'s right operand: a key, or an array index (negative: from the end). */
+function stepPath(key: unknown, location: unknown): string {
+  const n = constInt(key);
+  if (n !== undefined) return n >= 0 ? `$[${n}]` : `$[#-${-n}]`;
+  const s = constText(key);
+  if (s !== undefined) return /^[^"\\]*$/.test(s) ? `$."${s}"` : pointer([s]);
+  throw new SqlError('0A000', 'a json operator with a key that is not a constant is not supported', pos(location));
+}
+
+function pathOf(path: unknown, location: unknown): string {
+  const s = constText(path);
+  const items = s !== undefined ? parseArrayLiteral(s, pos(location)) : undefined;
+  const elements = (path as Fields | undefined)?.['A_ArrayExpr']?.['elements'] as unknown[] | undefined;
+  const keys = items ?? elements?.map((e) => constText(e));
+  if (!keys || keys.some((k) => k === undefined || k === null)) {
+    throw new SqlError('0A000', 'a json path that is not a constant text array is not supported', pos(location));
+  }
+  return keys.length ? pointer(keys as string[]) : '$';
+}
+
+/** The keys of `?|` / `?&`: an ARRAY[…] or a '{…}' literal, as a list node. */
+function keyList(n: unknown): PgNode {
+  const s = constText(n);
+  const items = s !== undefined ? parseArrayLiteral(s) : undefined;
+  if (items) return { A_ArrayExpr: items.length ? { elements: items.map((v) => strConst(v)) } : {} };
+  return n as PgNode;
+}
+
+export function transformJsonOperator(v: Visit, op: string): boolean {
+  if (!JSON_OPERATORS.has(op)) return false;
+  const f = v.fields;
+  if (String(f['kind']) !== 'AEXPR_OP' || !f['lexpr']) throw new SqlError('0A000', `operator ${op} in this form is not supported`, pos(f['location']));
+  const l = f['lexpr'] as PgNode;
+  const r = f['rexpr'] as PgNode;
+  const node: Record<string, () => PgNode> = {
+    '->': () => call('json_extract', l, strConst(stepPath(r, f['location']))),
+    '->>': () => call('json_extract_string', l, strConst(stepPath(r, f['location']))),
+    '#>': () => call('json_extract', l, strConst(pathOf(r, f['location']))),
+    '#>>': () => call('json_extract_string', l, strConst(pathOf(r, f['location']))),
+    '@>': () => call(emulated('lg_json_contains'), l, r),
+    '?': () => call(emulated('lg_json_has'), l, r),
+    '?|': () => call(emulated('lg_json_has_any'), l, keyList(r)),
+    '?&': () => call(emulated('lg_json_has_all'), l, keyList(r)),
+  };
+  replaceNode(v.node, node[op]!());
+  return true;
+}
+
+/** jsonb orders an object's keys by length, then bytes; the last of equal keys wins. */
+function jsonbKeyOrder(pairs: [unknown, unknown][]): [unknown, unknown][] {
+  const keys = pairs.map(([k]) => constText(k));
+  if (keys.some((k) => k === undefined)) return pairs;
+  const last = new Map<string, [unknown, unknown]>();
+  pairs.forEach((p, i) => last.set(keys[i]!, p));
+  const byteLen = (s: string) => Buffer.byteLength(s);
+  return [...last.entries()]
+    .sort(([a], [b]) => byteLen(a) - byteLen(b) || Buffer.compare(Buffer.from(a), Buffer.from(b)))
+    .map(([, p]) => p);
+}
+
+function buildObject(args: unknown[], jsonb: boolean, location: unknown): PgNode {
+  if (args.length % 2 !== 0) throw new SqlError('22023', 'argument list must have even number of elements', pos(location));
+  let pairs: [unknown, unknown][] = [];
+  for (let i = 0; i < args.length; i += 2) pairs.push([args[i], args[i + 1]]);
+  if (jsonb) pairs = jsonbKeyOrder(pairs);
+  const sep = jsonb ? ': ' : ' : ';
+  const parts: PgNode[] = [strConst('{')];
+  pairs.forEach(([k, val], i) => {
+    if (i > 0) parts.push(strConst(', '));
+    parts.push(cast(call('to_json', cast(k as PgNode, 'text')), 'text'), strConst(sep), jsonValue(val as PgNode));
+  });
+  parts.push(strConst('}'));
+  return cast(concat(parts), 'json');
+}
+
+function buildArray(args: unknown[]): PgNode {
+  const parts: PgNode[] = [strConst('[')];
+  args.forEach((a, i) => {
+    if (i > 0) parts.push(strConst(', '));
+    parts.push(jsonValue(a as PgNode));
+  });
+  parts.push(strConst(']'));
+  return cast(concat(parts), 'json');
+}
+
+export function transformJsonCall(v: Visit, name: string, args: unknown[]): boolean {
+  if (!JSON_FUNCTIONS.has(name)) return false;
+  const f = v.fields;
+  const one = () => {
+    if (args.length !== 1) throw new SqlError('42883', `function ${name} takes one argument`, pos(f['location']));
+    return args[0] as PgNode;
+  };
+  switch (name) {
+    case 'json_build_object':
+    case 'jsonb_build_object':
+      replaceNode(v.node, buildObject(args, name.startsWith('jsonb'), f['location']));
+      return true;
+    case 'json_build_array':
+    case 'jsonb_build_array':
+      replaceNode(v.node, buildArray(args));
+      return true;
+    case 'json_agg':
+    case 'jsonb_agg': {
+      // the aggregate stays (its ORDER BY, FILTER, DISTINCT with it) as a string_agg of JSON texts
+      const x = one();
+      f['funcname'] = [strNode('string_agg')];
+      f['args'] = [jsonValue(x), strConst(', ')];
+      replaceNode(v.node, cast(concat([strConst('['), { FuncCall: f }, strConst(']')]), 'json'));
+      return true;
+    }
+    case 'json_object_agg':
+    case 'jsonb_object_agg': {
+      if (args.length !== 2) throw new SqlError('42883', `function ${name} takes two arguments`, pos(f['location']));
+      const [k, val] = args as PgNode[];
+      const jsonb = name.startsWith('jsonb');
+      f['funcname'] = [strNode('string_agg')];
+      f['args'] = [concat([cast(call('to_json', cast(k!, 'text')), 'text'), strConst(jsonb ? ': ' : ' : '), jsonValue(val!)]), strConst(', ')];
+      replaceNode(v.node, cast(concat([strConst(jsonb ? '{' : '{ '), { FuncCall: f }, strConst(jsonb ? '}' : ' }')]), 'json'));
+      return true;
+    }
+    case 'to_json':
+    case 'to_jsonb':
+    case 'row_to_json':
+      replaceNode(v.node, call('to_json', one()));
+      return true;
+    case 'json_typeof':
+    case 'jsonb_typeof':
+      replaceNode(v.node, call(emulated('lg_json_typeof'), one()));
+      return true;
+    case 'json_array_length':
+    case 'jsonb_array_length':
+      replaceNode(v.node, cast(call(emulated('lg_json_array_length'), one()), 'int4'));
+      return true;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * The fidelity corpus: analyst and tool SQL that must answer as PostgreSQL
+ * does over the same data (tests/fidelity/data.ts). Tables are qualified
+ * (`tpch.lineitem`) so neither side depends on its search_path. Queries whose
+ * answer changes from run to run (now(), random()) compare types and row
+ * counts only; everything else compares every value.
+ */
+import { TPCH_QUERIES } from './tpch.js';
+
+export interface CorpusEntry {
+  group: string;
+  sql: string;
+  /** 'types': column types and row count only (the value depends on the moment it runs) */
+  compare?: 'types';
+  /** rows compared in order (otherwise as a multiset: ties under ORDER BY may come in either order) */
+  ordered?: boolean;
+}
+
+const e = (group: string, sqls: string[], extra: Partial<CorpusEntry> = {}): CorpusEntry[] => sqls.map((sql) => ({ group, sql, ...extra }));
+
+// ---------------------------------------------------------------- arithmetic
+const OPERANDS = ['7', '-7', '2', '7::bigint', '7::smallint', '2.5', '7.25::numeric(6,2)', '2::float8', "'1.125'::numeric"];
+const arithmetic: string[] = [];
+for (const op of ['+', '-', '*', '/', '%'])
+  for (const a of OPERANDS.slice(0, 6))
+    for (const b of ['2', '3', '-2', '2.50', '4::bigint', '0.5::float8']) {
+      if (op === '%' && (a.includes('float') || b.includes('float'))) continue;
+      arithmetic.push(`select ${a} ${op} ${b}`);
+    }
+const moreArithmetic = [
+  'select 1/3, 7/2, -7/2', 'select 1/0', 'select 1.0/0', 'select 7 % 0', 'select 2^10', 'select 2.0^0.5', 'select |/ 16', 'select @ -5',
+  'select 5 & 3, 5 | 3, 5 # 3, ~5, 1 << 4, 16 >> 2', 'select 10::numeric / 4', 'select 10.00 / 3', 'select 1::numeric / 3', 'select 2::numeric / 3 * 3',
+  'select 100.50 * 3', 'select 0.1 + 0.2', 'select 0.1::float8 + 0.2::float8', 'select 1e3', 'select 1.5e-3', 'select 123456789012345678901234567890 + 1',
+  'select 2147483647 + 1', 'select 9223372036854775807 + 1', 'select (-2147483648)::int4 / -1', 'select round(2.5), round(3.5), round(-2.5)', 'select round(2.5::float8), round(3.5::float8)',
+  'select round(123.456, 2), round(123.456, -1), round(123.456::numeric, 0)', 'select trunc(123.456, 1), trunc(-1.9)', 'select ceil(1.2), floor(-1.2), ceil(1.2::float8)',
+  'select abs(-3), abs(-3.5), abs(-3::bigint)', 'select sqrt(2), sqrt(16::numeric)', 'select power(2, 10), power(2.0, 3)', 'select exp(1), ln(10)', 'select log(100), log10(1000)',
+  'select mod(7, 3), mod(-7, 3), mod(7.5, 2)', 'select sign(-4), sign(0.0), sign(3::float8)', 'select pi()', 'select degrees(pi()), radians(180)', 'select greatest(1, 2.5, 3), least(4, 2, 8)',
+  'select gcd(12, 18), lcm(4, 6)', 'select factorial(5)', 'select div(7, 2), div(-7, 2)', 'select width_bucket(5.35, 0.024, 10.06, 5)', 'select 7::numeric(10,3)', 'select 1.005::numeric(10,2)',
+  'select 12345.678::numeric', "select '3.14159'::numeric(5,2)", 'select 3.7::int, (-3.5)::int, 2.5::int', "select '42'::int + 1", 'select 42::text || 1', "select 1.5::real * 2",
+  'select 1::numeric + 1::float8', 'select 10 / 4.0', 'select 10 / 4::float8', 'select cast(7 as numeric) / cast(2 as numeric)', 'select (1 + 2) * 3 - 4 / 2',
+];
+
+// ---------------------------------------------------------------- strings
+const strings = [
+  "select 'abc' || 'def'", "select 'abc' || null", "select concat('a', null, 'b', 1)", "select concat_ws('-', 'a', null, 'b')", "select length('hello'), char_length('héllo'), octet_length('héllo')",
+  "select upper('abc'), lower('ABC')", "select initcap('hello wORLD foo-bar')", "select substring('hello world' from 7), substring('hello world' from 1 for 5)", "select substr('hello', 2, 3)",
+  "select left('hello', 2), right('hello', 2), left('hello', -1)", "select lpad('7', 3, '0'), rpad('ab', 5, '*'), lpad('hello', 3)", "select ltrim('  x  '), rtrim('  x  '), btrim('xxhixx', 'x')",
+  "select trim(both 'x' from 'xxhixx'), trim(leading from '  a'), trim(trailing 'b' from 'abb')", "select replace('hello world', 'o', '0')", "select reverse('abc'), repeat('ab', 3)",
+  "select position('lo' in 'hello'), strpos('hello', 'l')", "select split_part('a,b,c', ',', 2), split_part('a,b,c', ',', 5)", "select split_part('a,b,c', ',', -1)", "select starts_with('hello', 'he')",
+  "select md5('abc')", "select ascii('A'), chr(66)", "select translate('12345', '143', 'ax')", "select to_hex(255), to_hex(-1)", "select regexp_replace('a1b22c333', '[0-9]+', '#')",
+  "select regexp_replace('a1b22c333', '[0-9]+', '#', 'g')", "select regexp_matches('foo123bar45', '[0-9]+')", "select regexp_matches('foo123bar45', '[0-9]+', 'g')", "select regexp_split_to_array('a b  c', '\\s+')",
+  "select string_to_array('a,b,c', ',')", "select array_to_string(array['a','b',null], ',', '*')", "select format('%s is %s years', 'Ann', 42)", "select format('%I.%L', 'my table', 'it''s')",
+  "select format('%5s|%-5s|', 'ab', 'cd')", "select quote_ident('my col'), quote_literal('it''s')", "select 'abc' like 'a%', 'abc' ilike 'A%', 'abc' not like '%z'", "select 'a_c' like 'a\\_c', 'abc' like 'a\\_c'",
+  "select 'abc' similar to 'a(b|c)c', 'abc' similar to '%b%'", "select 'foo' ~ 'o+', 'FOO' ~* 'o+', 'foo' !~ 'x'", "select 'x' = 'x ', 'x'::char(3) = 'x'", "select 'abc' < 'abd', 'B' < 'a'",
+  "select 'hello'::varchar(3)", "select 'hello'::char(7) || '|'", "select length('x  '::char(5))", "select string_agg(x, ',' order by x) from (values ('b'), ('a'), ('c')) t(x)",
+  "select encode('hello'::bytea, 'hex'), encode('hello'::bytea, 'base64')", "select decode('68656c6c6f', 'hex')", "select 'a' || 1 || true", "select upper(null), length(null)",
+  "select overlay('Txxxxas' placing 'hom' from 2 for 4)", "select E'a\\tb', 'a\\tb'", "select $$dollar 'quoted'$$", "select U&'\\0041'",
+];
+
+// ---------------------------------------------------------------- dates and times
+const dates = [
+  "select date '2024-02-29' + 1", "select date '2024-03-01' - date '2024-02-01'", "select date '2024-01-31' + interval '1 month'", "select timestamp '2024-01-01 10:00' + interval '90 minutes'",
+  "select date_trunc('month', timestamp '2024-05-17 13:45:12')", "select date_trunc('week', date '2024-05-17')", "select date_trunc('quarter', timestamp '2024-05-17 13:45')",
+  "select extract(year from date '2024-05-17'), extract(dow from date '2024-05-17'), extract(doy from date '2024-05-17')", "select extract(epoch from timestamp '2024-01-01 00:00:00')",
+  "select extract(epoch from interval '1 day 2 hours')", "select date_part('hour', timestamp '2024-01-01 13:14:15')", "select extract(isodow from date '2024-05-19'), extract(week from date '2024-01-01')",
+  "select age(timestamp '2024-05-17', timestamp '2020-01-01')", "select interval '1 day' * 3, interval '1 hour' / 2", "select interval '25 hours', justify_hours(interval '25 hours')",
+  "select '2024-01-01 10:00+02'::timestamptz", "select '2024-01-01'::date, '2024-01-01 10:00'::timestamp", "select '10:30'::time, '10:30:15.5'::time", "select timestamp '2024-01-01 10:00:00.123456'",
+  "select make_date(2024, 2, 29), make_time(1, 2, 3.5)", "select make_timestamp(2024, 1, 2, 3, 4, 5.5)", "select to_char(date '2024-05-17', 'YYYY-MM-DD')", "select to_char(timestamp '2024-05-17 13:45:12', 'DD Mon YYYY HH24:MI:SS')",
+  "select to_char(1234.5, '9999.99')", "select to_char(1234567.891, 'FM9,999,999.00')", "select to_char(0.5, '0.00')", "select to_char(date '2024-05-17', 'Day, DD Month YYYY')", "select to_char(timestamp '2024-05-17 13:45:12', 'YYYY\"Q\"Q')",
+  "select to_date('2024-05-17', 'YYYY-MM-DD')", "select to_date('17/05/2024', 'DD/MM/YYYY')", "select to_timestamp('2024-05-17 13:45', 'YYYY-MM-DD HH24:MI')", "select to_timestamp(0)", "select to_timestamp(1700000000.5)",
+  "select to_number('12,345.67', '99,999.99')", "select to_number('-42', '999')", "select current_date", "select current_time", "select current_timestamp", "select localtimestamp", "select localtime",
+  "select now()", "select clock_timestamp()", "select transaction_timestamp()", "select statement_timestamp()", "select current_date - 1", "select now() - interval '1 day' < now()", "select current_timestamp(0)",
+  "select date '2024-01-01' < timestamp '2024-01-01 00:00:01'", "select timestamp '2024-01-01' at time zone 'UTC'", "select timestamptz '2024-01-01 12:00+00' at time zone 'America/New_York'",
+  "select '2024-01-01'::date::timestamp", "select '2024-01-01 12:34'::timestamp::date", "select interval '1 year 2 months 3 days'", "select interval '-1 day'", "select date '2024-05-17' - 30",
+  "select extract(month from interval '14 months')", "select '1 day'::interval = '24 hours'::interval", "select isfinite(date '2024-01-01')", "select date 'infinity'", "select generate_series(date '2024-01-01', date '2024-01-05', interval '2 days')",
+];
+
+// ---------------------------------------------------------------- casts, types, misc expressions
+const casts = [
+  "select 1::bit", "select B'101' & B'110'", "select 'true'::boolean, 'f'::bool, 't'::bool and null", "select 1::boolean", "select true::int", "select 5::text, 5.5::text, true::text",
+  "select '00000000-0000-0000-0000-000000000001'::uuid", "select gen_random_uuid() is not null", "select '{1,2,3}'::int[]", "select array[1,2,3]", "select (array[1,2])[1]", "select (array[10,20,30])[2:3]",
+  "select array_length(array[1,2,3], 1), cardinality(array[1,2])", "select array[1,2] || 3, array[1,2] || array[3,4]", "select 2 = any(array[1,2,3]), 5 = all(array[5,5])", "select array_agg(x order by x) from (values (3),(1),(2)) t(x)",
+  "select unnest(array[1,2,3])", "select * from unnest(array['a','b']) as u(v)", "select array_upper(array[1,2,3], 1), array_lower(array[1,2,3], 1)", "select array_position(array['a','b'], 'b')", "select array_remove(array[1,2,1], 1)",
+  "select array_cat(array[1], array[2])", "select array_append(array[1], 2), array_prepend(0, array[1])", "select row(1,'a')", "select row(1, 'a', null, 2.5)", "select (1, 'x') = (1, 'x')",
+  "select 'sales.orders'::regclass", "select 'sales.orders'::regclass::text", "select 'int4'::regtype", "select pg_typeof(1), pg_typeof(1.5), pg_typeof('a'::text), pg_typeof(now())", "select pg_typeof(1::bigint + 1), pg_typeof(sum(1))",
+  "select pg_typeof(avg(1)), pg_typeof(1/2), pg_typeof(1.0/2)", "select null::int is null, null is distinct from 1, 1 is not distinct from 1", "select coalesce(null, null, 3), nullif(1, 1), nullif(1, 2)",
+  "select case when 1 > 2 then 'a' when 2 > 1 then 'b' else 'c' end", "select case 2 when 1 then 'one' when 2 then 'two' end", "select 1 between 0 and 2, 5 not between 1 and 3", "select 1 in (1,2), 3 not in (1, 2)",
+  "select true and null, false and null, true or null, not null::bool", "select 'abc'::bytea", "select '\\x41'::bytea", "select 1 where false", "select", "select 1 as a, 2 as a",
+  "select cast('12' as integer), cast(12.7 as integer), cast('2024-02-30' as date)", "select 'abc'::int", "select 40000::smallint", "select 'x'::unknown_type", "select 12::money",
+  "select md5(null), coalesce(null::text, 'd')", "select greatest('a', 'b'), least(date '2024-01-01', date '2023-01-01')", "select 1::oid", "select 3 > 2 is true", "select num_nulls(1, null, null), num_nonnulls(1, null)",
+];
+
+// ---------------------------------------------------------------- JSON
+const J = `'{"a": 1, "b": {"c": [1, 2, {"d": "x"}]}, "e": null, "f": "str"}'`;
+const json = [
+  `select ${J}::json -> 'a'`, `select ${J}::json ->> 'f'`, `select ${J}::jsonb -> 'b' -> 'c' -> 2`, `select ${J}::jsonb #> '{b,c,2,d}'`, `select ${J}::jsonb #>> '{b,c,0}'`,
+  `select ${J}::jsonb @> '{"a": 1}'`, `select ${J}::jsonb ? 'a', ${J}::jsonb ? 'z'`, `select ${J}::jsonb ?| array['z', 'f'], ${J}::jsonb ?& array['a', 'z']`, `select '[1, 2, 3]'::json -> 1, '[1,2,3]'::json ->> -1`,
+  `select json_build_object('a', 1, 'b', 'x', 'c', null)`, `select jsonb_build_object('a', 1, 'b', true)`, `select json_build_array(1, 'a', null)`, `select to_json('a'::text), to_jsonb(1.5)`, `select to_json(array[1,2])`,
+  `select json_agg(x) from (values (1), (2)) t(x)`, `select jsonb_agg(x order by x desc) from (values (1), (2)) t(x)`, `select json_object_agg(k, v) from (values ('a', 1), ('b', 2)) t(k, v)`,
+  `select * from json_each('{"a": 1, "b": "x"}')`, `select * from json_each_text('{"a": 1, "b": "x"}')`, `select * from json_array_elements('[1, "a", {"b": 2}]')`, `select * from json_array_elements_text('[1, "a", null]')`,
+  `select jsonb_typeof('1'), jsonb_typeof('"a"'), jsonb_typeof('{}'), jsonb_typeof('[]'), jsonb_typeof('null')`, `select json_typeof('true')`, `select row_to_json(row(1, 'a'))`,
+  `select row_to_json(t) from (select 1 as a, 'x' as b) t`, `select json_array_length('[1,2,3]')`, `select jsonb_array_length('[]')`, `select '{"a":1}'::jsonb || '{"b":2}'::jsonb`,
+  `select '{"a":1, "b":2}'::jsonb - 'a'`, `select jsonb_pretty('{"a":1}')`, `select json_object_keys('{"a":1,"b":2}')`, `select jsonb_set('{"a":1}', '{a}', '2')`, `select '{"a": [1,2]}'::jsonb -> 'a' ->> 0`,
+  `select '{"b":1, "a":2}'::jsonb`, `select '{"b":1, "a":2}'::json`, `select '[1, 2]'::jsonb = '[1,2]'::jsonb`, `select jsonb_strip_nulls('{"a": null, "b": 1}')`, `select jsonb_extract_path_text('{"a":{"b":"c"}}', 'a', 'b')`,
+  `select json_extract_path('{"a":{"b":"c"}}', 'a')`,
+];
+
+// ---------------------------------------------------------------- tables: aggregates per column type
+const COLS: [string, string][] = [
+  ['tpch.lineitem', 'l_quantity'], ['tpch.lineitem', 'l_extendedprice'], ['tpch.lineitem', 'l_discount'], ['tpch.orders', 'o_totalprice'], ['tpch.partsupp', 'ps_availqty'],
+  ['tpch.part', 'p_size'], ['tpch.events', 'id'], ['tpch.events', 'score'], ['tpch.events', 'amount'], ['tpch.customer', 'c_acctbal'], ['tpch.lineitem', 'l_linenumber'],
+];
+const aggregates: string[] = [];
+for (const [t, col] of COLS) {
+  for (const agg of ['count', 'sum', 'avg', 'min', 'max']) aggregates.push(`select ${agg}(${col}) from ${t}`);
+  aggregates.push(`select stddev(${col}), variance(${col}) from ${t}`);
+  aggregates.push(`select ${col} * 2, ${col} + 1, ${col} - ${col} from ${t} order by 1 limit 3`);
+  aggregates.push(`select ${col} / 3 from ${t} order by ${col} limit 3`);
+  aggregates.push(`select round(avg(${col}), 2), sum(${col}) / count(*) from ${t}`);
+  aggregates.push(`select ${col}::numeric from ${t} order by 1 limit 2`);
+}
+aggregates.push(
+  'select count(*), count(distinct l_orderkey), sum(distinct l_linenumber) from tpch.lineitem', 'select sum(l_quantity) filter (where l_returnflag = \'R\') from tpch.lineitem',
+  'select bool_and(ok), bool_or(ok), every(ok) from tpch.events', 'select percentile_cont(0.5) within group (order by score) from tpch.events', 'select percentile_disc(0.5) within group (order by l_quantity) from tpch.lineitem',
+  'select mode() within group (order by l_shipmode) from tpch.lineitem', 'select string_agg(r_name, \', \' order by r_name) from tpch.region', 'select array_agg(n_name order by n_nationkey) from tpch.nation where n_regionkey = 1',
+  'select corr(l_quantity, l_extendedprice) is not null, covar_pop(ps_availqty, ps_supplycost) is not null from tpch.lineitem, tpch.partsupp where ps_partkey = l_partkey',
+  'select avg(score), sum(score), min(ts), max(ts_tz), min(day) from tpch.events', 'select count(*) from tpch.events where kind is null', 'select sum(p_size) over () from tpch.part limit 1',
+);
+
+// ---------------------------------------------------------------- tables: analyst queries
+const analyst = [
+  'select * from sales.orders', 'select id, amount, region from sales.orders where amount > 150', 'select region, sum(amount), avg(amount), count(*) from sales.orders group by region',
+  'select sum(amount) / count(*) from sales.orders', 'select amount * 1.1, amount / 3, amount::int from sales.orders', 'select avg(amount)::numeric(10,2) from sales.orders',
+  'select r_name, count(*) from tpch.region join tpch.nation on n_regionkey = r_regionkey group by r_name', 'select n_name from tpch.nation where n_name like \'%AN%\' order by n_name',
+  'select n_name from tpch.nation where n_name ilike \'%an\'', 'select n_name from tpch.nation where n_name similar to \'(A|B)%\'', 'select n_name, length(n_name) from tpch.nation where n_name ~ \'^[A-C]\'',
+  'select c_mktsegment, count(*), sum(c_acctbal), avg(c_acctbal), min(c_acctbal), max(c_acctbal) from tpch.customer group by 1', 'select c_mktsegment, count(*) from tpch.customer group by 1 having count(*) > 5',
+  'select o_orderpriority, count(*) from tpch.orders group by rollup (o_orderpriority)', 'select o_orderstatus, o_orderpriority, count(*) from tpch.orders group by grouping sets ((o_orderstatus), (o_orderpriority), ())',
+  'select o_orderstatus, count(*) from tpch.orders group by cube (o_orderstatus)', 'select date_trunc(\'year\', o_orderdate), count(*), sum(o_totalprice) from tpch.orders group by 1',
+  'select extract(year from o_orderdate) as y, count(*) from tpch.orders group by y', 'select to_char(o_orderdate, \'YYYY-MM\'), count(*) from tpch.orders group by 1',
+  'select o_orderkey, o_totalprice, rank() over (order by o_totalprice desc) from tpch.orders order by 3 limit 5',
+  'select o_custkey, o_orderkey, row_number() over (partition by o_custkey order by o_orderdate, o_orderkey) from tpch.orders where o_custkey < 4',
+  'select o_custkey, sum(o_totalprice) over (partition by o_custkey) from tpch.orders where o_custkey < 4', 'select o_orderkey, lag(o_totalprice) over (order by o_orderkey), lead(o_orderkey, 2) over (order by o_orderkey) from tpch.orders where o_orderkey < 6',
+  'select o_orderkey, sum(o_totalprice) over (order by o_orderkey rows between 1 preceding and current row) from tpch.orders where o_orderkey < 6',
+  'select o_orderkey, avg(o_totalprice) over (order by o_orderkey) from tpch.orders where o_orderkey < 6', 'select o_orderkey, ntile(3) over (order by o_orderkey), percent_rank() over (order by o_orderkey), cume_dist() over (order by o_orderkey) from tpch.orders where o_orderkey < 7',
+  'select o_orderkey, first_value(o_orderkey) over w, last_value(o_orderkey) over w from tpch.orders where o_orderkey < 5 window w as (order by o_orderkey rows between unbounded preceding and unbounded following)',
+  'select o_orderkey, dense_rank() over (order by o_orderpriority) from tpch.orders where o_orderkey < 9', 'select count(*) over (), o_orderkey from tpch.orders where o_orderkey < 3',
+  'with t as (select o_custkey, sum(o_totalprice) s from tpch.orders group by 1) select count(*), max(s) from t', 'with recursive r(n) as (select 1 union all select n + 1 from r where n < 5) select sum(n) from r',
+  'select c_name from tpch.customer where c_custkey in (select o_custkey from tpch.orders where o_totalprice > 200000)', 'select c_name from tpch.customer c where exists (select 1 from tpch.orders o where o.o_custkey = c.c_custkey and o_orderstatus = \'F\')',
+  'select c_name from tpch.customer c where not exists (select 1 from tpch.orders o where o.o_custkey = c.c_custkey)', 'select (select max(o_totalprice) from tpch.orders), (select count(*) from tpch.lineitem)',
+  'select c.c_custkey, count(o.o_orderkey) from tpch.customer c left join tpch.orders o on o.o_custkey = c.c_custkey group by 1', 'select count(*) from tpch.nation cross join tpch.region',
+  'select n_name, r_name from tpch.nation natural join (select r_regionkey as n_regionkey, r_name from tpch.region) r where n_nationkey < 5', 'select count(*) from tpch.nation full join tpch.region on n_regionkey = r_regionkey',
+  'select n_name from tpch.nation union select r_name from tpch.region', 'select n_regionkey from tpch.nation union all select r_regionkey from tpch.region', 'select n_regionkey from tpch.nation intersect select r_regionkey from tpch.region',
+  'select n_regionkey from tpch.nation except select 0', 'select distinct l_shipmode from tpch.lineitem', 'select distinct on (l_shipmode) l_shipmode, l_orderkey from tpch.lineitem order by l_shipmode, l_orderkey',
+  'select l_orderkey, l_linenumber from tpch.lineitem order by l_orderkey desc, l_linenumber limit 5 offset 2', 'select * from tpch.region order by r_regionkey fetch first 2 rows only',
+  'select case when o_totalprice > 100000 then \'big\' else \'small\' end, count(*) from tpch.orders group by 1', 'select coalesce(kind, \'(none)\'), count(*) from tpch.events group by 1',
+  'select kind, score from tpch.events order by score nulls first, id limit 3', 'select kind, score from tpch.events order by score desc nulls last, id limit 3', 'select id, ts, ts_tz, day from tpch.events order by id limit 3',
+  'select id, ts::date, ts_tz::date, extract(hour from ts) from tpch.events order by id limit 3', 'select date_trunc(\'day\', ts), count(*) from tpch.events group by 1 order by 1 limit 3',
+  'select id, payload::json ->> \'user\' from tpch.events order by id limit 4', 'select payload::jsonb -> \'tags\' -> 0 from tpch.events order by id limit 3', 'select count(*) from tpch.events where payload::jsonb @> \'{"n": 3}\'',
+  'select payload::json #>> \'{nested,ok}\' from tpch.events where id = 1000000000000', 'select id, ok, not ok from tpch.events order by id limit 4', 'select id, amount, round(amount, 1), amount::int from tpch.events order by id limit 4',
+  'select sum(amount), avg(amount) from tpch.events', 'select id % 7, count(*) from tpch.events group by 1', 'select id / 1000, id::text from tpch.events order by id limit 2',
+  'select score, round(score::numeric, 2), score::int, floor(score) from tpch.events where score is not null order by id limit 4', 'select l_extendedprice * (1 - l_discount) from tpch.lineitem order by 1 limit 5',
+  'select sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) from tpch.lineitem', 'select l_orderkey, sum(l_quantity) from tpch.lineitem group by 1 having sum(l_quantity) > 200 order by 1',
+  'select p_brand, p_type, p_size, count(distinct ps_suppkey) from tpch.part join tpch.partsupp on ps_partkey = p_partkey group by 1, 2, 3 order by 4 desc, 1, 2, 3 limit 5',
+  'select l_shipdate - l_commitdate, l_receiptdate - l_shipdate from tpch.lineitem order by l_orderkey, l_linenumber limit 3', 'select count(*) from tpch.lineitem where l_shipdate between date \'1994-01-01\' and date \'1994-12-31\'',
+  'select count(*) from tpch.lineitem where l_shipdate >= \'1994-01-01\' and l_shipdate < date \'1994-01-01\' + interval \'1 year\'', 'select max(l_shipdate) - min(l_shipdate) from tpch.lineitem',
+  'select o_orderdate + 30 from tpch.orders order by o_orderkey limit 2', 'select s_name, s_acctbal from tpch.supplier where s_comment like \'%Customer%Complaints%\'', 'select substring(c_phone from 1 for 2) as cc, count(*) from tpch.customer group by 1',
+  'select upper(left(p_name, 3)), initcap(p_name) from tpch.part order by p_partkey limit 3', 'select split_part(p_type, \' \', 2), count(*) from tpch.part group by 1', 'select format(\'%s-%s\', p_partkey, p_brand) from tpch.part order by p_partkey limit 2',
+  'select p_partkey::text || \':\' || p_name from tpch.part order by p_partkey limit 2', 'select count(*) filter (where p_size > 25), count(*) filter (where p_size <= 25) from tpch.part', 'select * from tpch.nation where n_nationkey = 7',
+  'select n_name from tpch.nation where n_regionkey = any(array[1, 3]) order by 1', 'select count(*) from tpch.part where p_container in (\'SM CASE\', \'SM BOX\') and p_size between 1 and 5',
+  'select o_orderkey from tpch.orders where o_comment not like \'%special%requests%\' and o_orderkey < 10', 'select l_returnflag, l_linestatus, count(*) from tpch.lineitem group by 1, 2',
+  'select o.o_orderkey, c.c_name from tpch.orders o join tpch.customer c using (o_custkey) limit 1', 'select sales.orders.id from sales.orders', 'select t.* from (values (1, \'a\'), (2, \'b\')) t(x, y)',
+  'select x from generate_series(1, 5) x', 'select * from generate_series(1, 10, 3)', 'select sum(x) from generate_series(1, 100) as g(x)', 'select generate_series(1, 3)',
+  'select lateral_q.s from tpch.region r, lateral (select count(*) s from tpch.nation n where n.n_regionkey = r.r_regionkey) lateral_q',
+];
+
+// ---------------------------------------------------------------- errors PostgreSQL reports
+const errors = [
+  'select * from tpch.no_such_table', 'select no_such_column from tpch.region', 'select no_such_function(1)', "select to_char(date '2024-01-01')", 'select sum(r_name) from tpch.region',
+  'select r_name from tpch.region group by r_regionkey having r_comment is null', 'select 1 +', "select 'a' + 1", "select date '2024-13-01'", 'select 1::int / 0', 'select n_name, count(*) from tpch.nation',
+  "select avg('x')", 'select * from tpch.region, tpch.region', "select 'abc'::int", 'select array[1,2][5]', 'select nosuchschema.f(1)', 'select ambiguous from (select 1 as ambiguous) a, (select 2 as ambiguous) b',
+];
+
+// ---------------------------------------------------------------- EXPLAIN
+const explain = [
+  { group: 'explain', sql: 'explain select * from tpch.region', compare: 'types' as const },
+  { group: 'explain', sql: 'explain analyze select count(*) from tpch.region', compare: 'types' as const },
+  { group: 'explain', sql: 'explain (costs off) select * from tpch.nation where n_nationkey = 1', compare: 'types' as const },
+];
+
+// ---------------------------------------------------------------- catalog queries of tools, scoped to the corpus schema
+const catalog = [
+  "select table_name from information_schema.tables where table_schema = 'tpch' order by 1",
+  "select column_name, data_type, ordinal_position from information_schema.columns where table_schema = 'tpch' and table_name = 'lineitem' order by ordinal_position",
+  "select column_name, data_type, numeric_precision, numeric_scale from information_schema.columns where table_schema = 'tpch' and table_name = 'events' order by ordinal_position",
+  "select schema_name from information_schema.schemata where schema_name in ('tpch', 'sales') order by 1",
+  "select c.relname, c.relkind from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' order by 1",
+  "select a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull, a.attnum from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'orders' and a.attnum > 0 and not a.attisdropped order by a.attnum",
+  "select nspname from pg_catalog.pg_namespace where nspname in ('tpch', 'sales', 'pg_catalog', 'information_schema') order by 1",
+  "select tablename from pg_catalog.pg_tables where schemaname = 'tpch' order by 1",
+  'select current_database(), current_schema()', 'select current_user, session_user', "select current_setting('datestyle'), current_setting('TimeZone')", 'select version() like \'PostgreSQL%\'',
+  "select pg_catalog.pg_table_is_visible('tpch.region'::regclass)", "select 'tpch.region'::regclass::oid > 0", "select typname from pg_catalog.pg_type where oid = 23",
+  "select t.typname, t.oid from pg_catalog.pg_type t where t.typname in ('int4', 'text', 'numeric', 'bool', 'date', 'timestamptz', 'json', 'float8', 'int8') order by 1",
+  "select pg_catalog.format_type(1700, 655366), pg_catalog.format_type(23, -1), pg_catalog.format_type(1043, 14)", 'show search_path', 'show datestyle', 'show client_encoding', 'show transaction_read_only',
+  "select count(*) from information_schema.columns where table_schema = 'tpch'", "select relname from pg_catalog.pg_class where relname = 'region' and relkind = 'r'",
+];
+
+export const CORPUS: readonly CorpusEntry[] = [
+  ...TPCH_QUERIES.map((sql) => ({ group: 'tpch', sql })),
+  ...e('arithmetic', [...arithmetic, ...moreArithmetic]),
+  ...e('strings', strings),
+  ...e('dates', dates.filter((s) => !/now\(\)|clock_timestamp|current_|localtime|transaction_timestamp|statement_timestamp/.test(s))),
+  ...e('dates-now', dates.filter((s) => /now\(\)|clock_timestamp|current_|localtime|transaction_timestamp|statement_timestamp/.test(s)), { compare: 'types' }),
+  ...e('casts', casts.filter((s) => !s.includes('gen_random_uuid'))),
+  ...e('casts', casts.filter((s) => s.includes('gen_random_uuid'))),
+  ...e('json', json),
+  ...e('aggregates', aggregates),
+  ...e('analyst', analyst),
+  ...e('errors', errors),
+  ...explain,
+  ...e('catalog', catalog),
+];

@@ -1,0 +1,118 @@
+/**
+ * DBeaver's navigator queries (catalog/fixtures/clientQueries.ts DBEAVER) through node-postgres
+ * over the extended protocol, as pgJDBC sends them, against lakegate and against a real PostgreSQL
+ * holding the same table: every query answers, with PostgreSQL's column names, and column types
+ * equal to PostgreSQL's up to the deliberate difference the README lists (catalog columns of
+ * types DuckDB lacks — oid, name, "char", regproc, aclitem, pg_node_tree, oidvector — come as
+ * the type that holds them: int8, text, int8[]/text[]). Rows are compared where they mean the
+ * same on both sides (the sales table, its columns and their types).
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import pg from 'pg';
+import { DBEAVER } from '../../catalog/fixtures/clientQueries.js';
+import { connect } from '../support/clients.js';
+import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
+import { startTarget, type Target } from '../support/target.js';
+
+/** PostgreSQL type OID → the OID lakegate's emulation answers for it (README: catalog columns carry DuckDB types). */
+const CATALOG_TYPE: Record<number, number> = {
+  26: 20, // oid → int8
+  28: 20, // xid → int8
+  24: 25, // regproc → text
+  19: 25, // name → text
+  18: 25, // "char" → text
+  194: 25, // pg_node_tree → text
+  1002: 1009, // "char"[] → text[]
+  1003: 1009, // name[] → text[]
+  1028: 1016, // oid[] → int8[]
+  1034: 1009, // aclitem[] → text[]
+  22: 1005, // int2vector → int2[]
+  30: 1016, // oidvector → int8[] (pg_index.indclass), but pg_proc.proargtypes is its text form
+  2277: 25, // anyarray (pg_attribute.attmissingval, always NULL here) → text
+};
+
+/**
+ * lakegate advertises PostgreSQL 16; the reference server is 15: columns PostgreSQL 16 added,
+ * and counts it narrowed to int2.
+ */
+const PG16_ONLY = new Set(['daticurules', 'collicurules']);
+const PG16_INT2 = new Set(['attndims', 'attinhcount', 'coninhcount']);
+
+function expected(fields: readonly (readonly [string, number])[]): [string, number][] {
+  return fields.map(([n, oid]) => [n, n === 'proargtypes' ? 25 : PG16_INT2.has(n) ? 21 : CATALOG_TYPE[oid] ?? oid]);
+}
+
+let t: Target;
+let ref: RealPostgres;
+let ours: pg.Client;
+let theirs: pg.Client;
+
+const SEED = [
+  'CREATE SCHEMA sales',
+  'CREATE TABLE sales.orders (id integer, ssn text, amount numeric(10,2), region text)',
+  'GRANT USAGE ON SCHEMA sales TO alice',
+  'GRANT SELECT ON sales.orders TO alice',
+];
+
+beforeAll(async () => {
+  t = await startTarget();
+  ref = await startPostgres();
+  const admin = new pg.Client({ host: ref.host, port: ref.port, user: 'postgres', database: 'postgres' });
+  await admin.connect();
+  await admin.query('CREATE DATABASE demo');
+  await admin.query('CREATE ROLE alice LOGIN');
+  await admin.end();
+  const seed = new pg.Client({ host: ref.host, port: ref.port, user: 'postgres', database: 'demo' });
+  await seed.connect();
+  for (const s of SEED) await seed.query(s);
+  await seed.end();
+  theirs = new pg.Client({ host: ref.host, port: ref.port, user: 'alice', database: 'demo' });
+  await theirs.connect();
+  ours = await connect(t);
+}, 120000);
+
+afterAll(async () => {
+  await ours?.end();
+  await theirs?.end();
+  await ref?.stop();
+  await t?.stop();
+});
+
+async function nspOid(c: pg.Client, name: string): Promise<string> {
+  return String((await c.query('SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = $1', [name])).rows[0].oid);
+}
+
+async function shape(c: pg.Client, name: string, nsp: string) {
+  const sql = DBEAVER[name]!;
+  const r = await c.query({ text: sql, values: sql.includes('$1') ? [await nspOid(c, nsp)] : [], rowMode: 'array' });
+  return { r, fields: r.fields.map((f) => [f.name, f.dataTypeID] as const) };
+}
+
+describe('DBeaver navigator queries answer with PostgreSQL\'s shape', () => {
+  test.each(Object.keys(DBEAVER).flatMap((name) => (DBEAVER[name]!.includes('$1') ? [[name, 'sales'], [name, 'pg_catalog']] : [[name, '-']])))(
+    '%s (%s)',
+    async (name, nsp) => {
+      const want = await shape(theirs, name, nsp);
+      const got = await shape(ours, name, nsp);
+      expect(got.fields.filter(([n]) => !PG16_ONLY.has(n))).toEqual(expected(want.fields));
+    },
+  );
+
+  test('tables of sales: the one table, as a table', async () => {
+    const rows = async (c: pg.Client) => {
+      const { r } = await shape(c, 'tables', 'sales');
+      const at = (col: string) => r.fields.findIndex((f) => f.name === col);
+      return r.rows.map((row) => [row[at('relname')], row[at('relkind')], row[at('relnatts')]]);
+    };
+    expect(await rows(ours)).toEqual(await rows(theirs));
+  });
+
+  test('columns of sales: names, positions, type OIDs and typmods', async () => {
+    const rows = async (c: pg.Client) => {
+      const { r } = await shape(c, 'columns', 'sales');
+      const at = (col: string) => r.fields.findIndex((f) => f.name === col);
+      return r.rows.filter((row) => Number(row[at('attnum')]) > 0).map((row) => [row[at('attname')], String(row[at('attnum')]), String(row[at('atttypid')]), String(row[at('atttypmod')])]);
+    };
+    expect(await rows(ours)).toEqual(await rows(theirs));
+  });
+});

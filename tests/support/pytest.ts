@@ -1,0 +1,69 @@
+/**
+ * Runs one pytest file from the .venv that scripts/setup-python.sh makes (or
+ * LAKEGATE_PYTHON) against a target, and reads each case's outcome from its
+ * JUnit report. A case that did not run, or was skipped, is not PASS: the suites
+ * turn each case into a Jest test that expects PASS, so a missing tool fails.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from './lakegate.js';
+import { run, type RunResult } from './clients.js';
+import type { Target } from './target.js';
+
+export function venvPython(venv = '.venv', what = 'psycopg2, psycopg and pytest'): string {
+  const env = venv === '.venv' ? process.env['LAKEGATE_PYTHON'] : undefined;
+  if (env) return env;
+  const py = path.join(REPO_ROOT, venv, 'bin', 'python');
+  if (fs.existsSync(py)) return py;
+  throw new Error(`no Python with ${what} in ${venv}/: run scripts/setup-python.sh`);
+}
+
+function unescapeXml(s: string): string {
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#10;/g, '\n')
+    .replace(/&amp;/g, '&');
+}
+
+export interface PytestRun {
+  result: RunResult;
+  /** case name → 'PASS' or what went wrong */
+  outcome: Map<string, string>;
+  /** case names in the order pytest reported them */
+  order: string[];
+}
+
+export async function runPytest(file: string, t: Pick<Target, 'host' | 'port'>, timeoutMs = 300000): Promise<PytestRun> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-pytest-'));
+  const junit = path.join(dir, 'junit.xml');
+  const outcome = new Map<string, string>();
+  const order: string[] = [];
+  try {
+    const result = await run(venvPython(), ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--junitxml=${junit}`, file], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, LAKEGATE_HOST: t.host, LAKEGATE_PORT: String(t.port), PYTHONDONTWRITEBYTECODE: '1' },
+      timeoutMs,
+    });
+    const xml = fs.existsSync(junit) ? fs.readFileSync(junit, 'utf8') : '';
+    const re = /<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g;
+    for (let m = re.exec(xml); m; m = re.exec(xml)) {
+      const nameAttr = /\bname="([^"]*)"/.exec(m[1]!);
+      if (!nameAttr) continue;
+      const name = unescapeXml(nameAttr[1]!);
+      const bad = /<(failure|error|skipped)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\1>)/.exec(m[3] ?? '');
+      if (!bad) outcome.set(name, 'PASS');
+      else {
+        const msg = /message="([^"]*)"/.exec(bad[2] ?? '');
+        outcome.set(name, `${bad[1]!.toUpperCase()}: ${unescapeXml(msg?.[1] ?? '')}\n${unescapeXml(bad[3] ?? '').slice(0, 2000)}`);
+      }
+      order.push(name);
+    }
+    return { result, outcome, order };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
