@@ -8,6 +8,7 @@ export type Severity = 'ERROR' | 'FATAL' | 'PANIC';
 export const SqlState = {
   successfulCompletion: '00000',
   featureNotSupported: '0A000',
+  objectNotInPrerequisiteState: '55000',
   connectionException: '08000',
   connectionFailure: '08006',
   protocolViolation: '08P01',

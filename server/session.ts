@@ -10,15 +10,19 @@ import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest, Output, QuerySession, StartupInfo } from '../protocol/handler.js';
 import { SqlError } from '../sql/errors.js';
 import type { ParsedStatement } from '../sql/parse.js';
-import { applySet, show } from './commands.js';
+import type { Fields } from '../sql/walk.js';
+import { applySet, show, transactionOptions } from './commands.js';
+import { copyOptions, CopySink } from './copyOut.js';
 import type { Limits } from './config.js';
 import type { Engine } from './engine.js';
 import type { HeavyLane } from './heavyLane.js';
 import { toPgError, type ErrorLog } from './errors.js';
 import type { Identity } from './identity/identity.js';
 import { QueryStatement, type Portal, type QueryPlanner } from './query.js';
+import type { PgField } from './rows/api.js';
 import { route, type Route } from './router.js';
-import { SessionSettings } from './settings.js';
+import { SessionSettings, settingDef } from './settings.js';
+import { copySource, cursorDeclaration, cursorFetch, executeArguments, noSuchCursor, preparation } from './sqlCommands.js';
 import { StatementRun } from './statementRun.js';
 import type { StatementParser } from './statementParser.js';
 import { writeTextResult, type TextResult } from './textResult.js';
@@ -48,7 +52,18 @@ interface Prepared {
   text: string;
   parsed: ParsedStatement | undefined;
   route: Route | { kind: 'empty' };
+  /** The query it runs: the statement itself, or the one DECLARE / COPY wraps. */
   query?: QueryStatement;
+}
+
+/** A portal: bound by the protocol (Bind) or declared in SQL (DECLARE, then `cursor` is set). */
+interface PortalEntry {
+  stmt: Prepared;
+  portal: Portal | null;
+  done: boolean;
+  /** A command's Bind (its parameters and result formats, used when it runs). */
+  bind?: BindRequest;
+  cursor?: { hold: boolean; binary: boolean; declaredInBlock: boolean };
 }
 
 export class Session implements QuerySession {
@@ -57,7 +72,9 @@ export class Session implements QuerySession {
   readonly settings: SessionSettings;
   private readonly tx = new TransactionState();
   private readonly statements = new Map<string, Prepared>();
-  private readonly portals = new Map<string, { stmt: Prepared; portal: Portal | null; done: boolean }>();
+  private readonly portals = new Map<string, PortalEntry>();
+  /** A simple query of several statements runs as one implicit block (DECLARE works in it, as in PostgreSQL). */
+  private implicitBlock = false;
   /** The connection statements run on; a suspended portal takes it with it. */
   private conn: DuckDBConnection | null = null;
   /** The statement in progress: from its first message to its completion (or Sync), with its timer. */
@@ -136,12 +153,19 @@ export class Session implements QuerySession {
       be.emptyQueryResponse(out.writer);
       return;
     }
-    for (const [i, stmt] of stmts.entries()) {
-      // Each statement of the message gets its own statement_timeout (the first one's covers the parse).
-      if (i > 0) this.endStatement();
-      this.statement();
-      const prepared = this.prepare(stmt.text, stmt, []);
-      await this.runToCompletion(prepared, out);
+    this.implicitBlock = stmts.length > 1 && !this.tx.active;
+    try {
+      for (const [i, stmt] of stmts.entries()) {
+        // Each statement of the message gets its own statement_timeout (the first one's covers the parse).
+        if (i > 0) this.endStatement();
+        this.statement();
+        const prepared = this.prepare(stmt.text, stmt, []);
+        await this.runToCompletion(prepared, out);
+      }
+    } finally {
+      // The implicit block ends with the message, and its cursors with it.
+      if (this.implicitBlock && !this.tx.active) this.closeTransactionPortals(true);
+      this.implicitBlock = false;
     }
     // A multi-statement message outside a block is one implicit transaction in
     // PostgreSQL; with read-only statements there is nothing to commit.
@@ -157,6 +181,7 @@ export class Session implements QuerySession {
   private async runToCompletion(prepared: Prepared, out: Output): Promise<void> {
     if (prepared.route.kind === 'query') {
       this.tx.checkNotAborted();
+      this.tx.noteQuery();
       const portal = await this.bindQuery(prepared, { portal: '', statement: '', paramFormats: [], params: [], resultFormats: [] });
       try {
         await this.runPortal(portal, 0, out, true);
@@ -175,15 +200,7 @@ export class Session implements QuerySession {
   }
 
   private async parseImpl(name: string, sql: string, paramOids: number[]): Promise<void> {
-    if (name !== '' && this.statements.has(name)) {
-      throw new PgError(SqlState.duplicatePreparedStatement, `prepared statement "${name}" already exists`);
-    }
-    const max = this.deps.limits.maxPreparedStatements;
-    if (name !== '' && this.statements.size - (this.statements.has('') ? 1 : 0) >= max) {
-      throw new PgError(SqlState.programLimitExceeded, `too many prepared statements (at most ${max} per session)`, {
-        hint: 'Close or DEALLOCATE prepared statements that are no longer needed.',
-      });
-    }
+    this.checkStatementCap(name);
     const stmts = await this.parseText(sql);
     if (stmts.length > 1) throw new SqlError('42601', 'cannot insert multiple commands into a prepared statement');
     const prepared = this.prepare(sql, stmts[0], paramOids);
@@ -191,13 +208,16 @@ export class Session implements QuerySession {
       // In an aborted block only transaction control can be prepared.
       this.tx.checkNotAborted();
     }
-    if (prepared.query) {
-      const conn = await this.connection();
-      const run = this.statement();
-      await this.planning(prepared, () => run.inEngine(conn, () => prepared.query!.describe(conn, () => run.check())));
-    }
+    if (prepared.query) await this.describeQuery(prepared);
     if (name === '') this.statements.delete('');
     this.statements.set(name, prepared);
+  }
+
+  /** Plan and prepare a statement's query without running it (errors show at Parse / PREPARE, as in PostgreSQL). */
+  private async describeQuery(prepared: Prepared): Promise<void> {
+    const conn = await this.connection();
+    const run = this.statement();
+    await this.planning(prepared, () => run.inEngine(conn, () => prepared.query!.describe(conn, () => run.check())));
   }
 
   async bind(req: BindRequest): Promise<void> {
@@ -231,10 +251,11 @@ export class Session implements QuerySession {
     this.dropPortal(req.portal);
     if (prepared.route.kind === 'query') {
       this.tx.checkNotAborted();
+      this.tx.noteQuery();
       const portal = await this.bindQuery(prepared, req);
       this.portals.set(req.portal, { stmt: prepared, portal, done: false });
     } else {
-      this.portals.set(req.portal, { stmt: prepared, portal: null, done: false });
+      this.portals.set(req.portal, { stmt: prepared, portal: null, done: false, bind: req });
     }
   }
 
@@ -242,7 +263,7 @@ export class Session implements QuerySession {
     const prepared = this.statements.get(name);
     if (!prepared) throw new PgError(SqlState.invalidSqlStatementName, `prepared statement "${name}" does not exist`);
     be.parameterDescription(out.writer, prepared.query?.paramOids ?? []);
-    const fields = prepared.query ? prepared.query.fields([]) : this.commandFields(prepared);
+    const fields = prepared.route.kind === 'query' ? prepared.query!.fields([]) : this.commandFields(prepared, []);
     if (fields) be.rowDescription(out.writer, fields);
     else be.noData(out.writer);
   }
@@ -250,7 +271,7 @@ export class Session implements QuerySession {
   async describePortal(name: string, out: Output): Promise<void> {
     const entry = this.portals.get(name);
     if (!entry) throw new PgError(SqlState.invalidCursorName, `portal "${name}" does not exist`);
-    const fields = entry.portal ? entry.portal.fields : this.commandFields(entry.stmt);
+    const fields = entry.portal ? entry.portal.fields : this.commandFields(entry.stmt, entry.bind?.resultFormats ?? []);
     if (fields) be.rowDescription(out.writer, fields);
     else be.noData(out.writer);
   }
@@ -275,7 +296,7 @@ export class Session implements QuerySession {
     }
     if (!entry.portal) {
       entry.done = true;
-      await this.runCommand(entry.stmt, out, false);
+      await this.runCommand(entry.stmt, out, false, entry.bind);
       return;
     }
     this.tx.checkNotAborted();
@@ -293,8 +314,8 @@ export class Session implements QuerySession {
 
   async sync(): Promise<void> {
     this.endStatement();
-    // Outside a block each Sync ends the implicit transaction, which closes its portals.
-    if (!this.tx.active) this.closeAllPortals();
+    // Outside a block each Sync ends the implicit transaction, which closes its portals (WITH HOLD cursors stay).
+    if (!this.tx.active) this.closeTransactionPortals(true);
   }
 
   async end(): Promise<void> {
@@ -341,8 +362,9 @@ export class Session implements QuerySession {
     const r = route(stmt);
     if (r.kind === 'refused') throw r.error;
     const prepared: Prepared = { text, parsed: stmt, route: r };
-    if (r.kind === 'query') {
-      prepared.query = new QueryStatement(stmt, paramOids, this.deps.planner, {
+    const query = r.kind === 'query' ? stmt : r.kind === 'declare' ? cursorDeclaration(stmt).query : r.kind === 'copy' ? copySource(stmt).query : null;
+    if (query) {
+      prepared.query = new QueryStatement(query, paramOids, this.deps.planner, {
         database: this.database,
         user: this.user,
         roles: this.deps.identity.roles,
@@ -424,6 +446,45 @@ export class Session implements QuerySession {
     for (const name of [...this.portals.keys()]) this.dropPortal(name);
   }
 
+  /**
+   * The transaction ended: its portals close. A WITH HOLD cursor outlives a
+   * commit; a rollback also closes those declared in the block.
+   */
+  private closeTransactionPortals(committed: boolean): void {
+    for (const [name, entry] of [...this.portals]) {
+      const c = entry.cursor;
+      if (c?.hold && (committed || !c.declaredInBlock)) {
+        c.declaredInBlock = false;
+        continue;
+      }
+      this.dropPortal(name);
+    }
+  }
+
+  private checkPortalCaps(needsConnection: boolean): void {
+    const maxPortals = this.deps.limits.maxPortals;
+    if (this.portals.size - (this.portals.has('') ? 1 : 0) >= maxPortals) {
+      throw new PgError(SqlState.programLimitExceeded, `too many portals (at most ${maxPortals} per session)`, {
+        hint: 'Close portals that are no longer needed.',
+      });
+    }
+    if (needsConnection && this.openCursors() >= this.deps.maxOpenCursors) {
+      throw new PgError(SqlState.programLimitExceeded, `too many open cursors (at most ${this.deps.maxOpenCursors} per session)`);
+    }
+  }
+
+  private checkStatementCap(name: string): void {
+    if (name !== '' && this.statements.has(name)) {
+      throw new PgError(SqlState.duplicatePreparedStatement, `prepared statement "${name}" already exists`);
+    }
+    const max = this.deps.limits.maxPreparedStatements;
+    if (name !== '' && this.statements.size - (this.statements.has('') ? 1 : 0) >= max) {
+      throw new PgError(SqlState.programLimitExceeded, `too many prepared statements (at most ${max} per session)`, {
+        hint: 'Close or DEALLOCATE prepared statements that are no longer needed.',
+      });
+    }
+  }
+
   private async connection(): Promise<DuckDBConnection> {
     if (this.ended) throw new PgError(SqlState.adminShutdown, 'session has ended');
     this.conn ??= await this.deps.engine.connect();
@@ -432,9 +493,26 @@ export class Session implements QuerySession {
 
   // ---- gateway commands ----------------------------------------------------
 
-  private commandFields(prepared: Prepared) {
-    if (prepared.route.kind === 'show') return this.showResult(prepared).fields;
-    return null;
+  /** RowDescription of a command that returns rows (SHOW, FETCH, EXECUTE); null for NoData. */
+  private commandFields(prepared: Prepared, formats: number[]): PgField[] | null {
+    const node = prepared.parsed?.node[prepared.parsed.kind];
+    switch (prepared.route.kind) {
+      case 'show':
+        return this.showResult(prepared).fields;
+      case 'fetch': {
+        if (node!['ismove']) return null;
+        // Described as the cursor is now; PostgreSQL answers NoData for a cursor that does not exist yet.
+        const cursor = this.portals.get(node!['portalname'] as string)?.portal;
+        return cursor ? cursor.fieldsFor(formats) : null;
+      }
+      case 'execute': {
+        const target = this.statements.get(node!['name'] as string);
+        if (!target) return null;
+        return target.route.kind === 'query' ? target.query!.fields(formats) : this.commandFields(target, formats);
+      }
+      default:
+        return null;
+    }
   }
 
   private showResult(prepared: Prepared): TextResult {
@@ -453,24 +531,67 @@ export class Session implements QuerySession {
     }
   }
 
-  private async runCommand(prepared: Prepared, out: Output, describe: boolean): Promise<void> {
+  private async runCommand(prepared: Prepared, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
     const w = out.writer;
     const node = prepared.parsed!.node[prepared.parsed!.kind]!;
     switch (prepared.route.kind) {
       case 'transaction': {
+        // BEGIN's characteristics are checked first: BEGIN READ WRITE fails as a whole.
+        const options = transactionOptions(node['options'] as Fields[] | undefined).filter(([n]) => n !== 'transaction_deferrable');
+        for (const [n, v] of options) settingDef(n).check?.(v);
+        const wasActive = this.tx.active;
         const outcome = this.tx.apply(node);
         if (outcome.notice) be.noticeResponse(w, outcome.notice);
-        if (outcome.ended) this.closeAllPortals();
+        if (!wasActive && this.tx.active) for (const [n, v] of options) this.settings.set(n, v, true);
+        let changed: string[] = [];
+        if (outcome.ended) {
+          this.closeTransactionPortals(outcome.tag === 'COMMIT');
+          // AND CHAIN starts the next block with the same characteristics.
+          if (!node['chain']) changed = this.settings.endTransaction();
+        }
         be.commandComplete(w, outcome.tag);
+        for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
         return;
       }
       case 'set': {
         this.tx.checkNotAborted();
-        const { changed } = applySet(this.settings, node);
+        const { changed, notice } = applySet(this.settings, node, { inBlock: this.tx.active, queried: this.tx.queried });
+        if (notice) be.noticeResponse(w, notice);
         be.commandComplete(w, 'SET');
         for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
         return;
       }
+      case 'declare':
+        return this.declareCursor(prepared, w, bind);
+      case 'fetch':
+        return this.fetchCursor(node, out, describe, bind);
+      case 'closeCursor': {
+        const name = node['portalname'] as string | undefined;
+        if (name === undefined) {
+          for (const [n, entry] of [...this.portals]) if (entry.cursor) this.dropPortal(n);
+          be.commandComplete(w, 'CLOSE CURSOR ALL');
+          return;
+        }
+        if (!this.portals.has(name)) throw noSuchCursor(name);
+        this.dropPortal(name);
+        be.commandComplete(w, 'CLOSE CURSOR');
+        return;
+      }
+      case 'copy':
+        return this.copyOut(prepared, out, bind);
+      case 'prepare': {
+        this.tx.checkNotAborted();
+        const p = preparation(prepared.parsed!);
+        this.checkStatementCap(p.name);
+        if (p.name === '') throw new PgError(SqlState.invalidSqlStatementName, 'invalid statement name ""');
+        const inner = this.prepare(p.query.text, p.query, p.paramOids);
+        await this.describeQuery(inner);
+        this.statements.set(p.name, inner);
+        be.commandComplete(w, 'PREPARE');
+        return;
+      }
+      case 'execute':
+        return this.executePrepared(node, out, describe);
       case 'show':
         this.tx.checkNotAborted();
         writeTextResult(w, this.showResult(prepared), describe);
@@ -485,6 +606,7 @@ export class Session implements QuerySession {
           throw new PgError(SqlState.activeSqlTransaction, 'DISCARD ALL cannot run inside a transaction block');
         }
         const changed = this.settings.reset('ALL');
+        // DISCARD ALL closes every cursor, WITH HOLD ones too.
         this.closeAllPortals();
         for (const name of [...this.statements.keys()]) if (name !== '') this.statements.delete(name);
         be.commandComplete(w, 'DISCARD ALL');
@@ -510,4 +632,95 @@ export class Session implements QuerySession {
         throw new PgError(SqlState.internalError, 'statement has no handler');
     }
   }
+
+  // ---- SQL cursors, COPY, EXECUTE ------------------------------------------
+
+  /** DECLARE: the query is planned and bound like any query; the cursor is a portal with a connection of its own. */
+  private async declareCursor(prepared: Prepared, w: Output['writer'], bind?: BindRequest): Promise<void> {
+    this.tx.checkNotAborted();
+    const d = cursorDeclaration(prepared.parsed!);
+    const inBlock = this.tx.active || this.implicitBlock;
+    if (!d.hold && !inBlock) throw new PgError(SqlState.noActiveSqlTransaction, 'DECLARE CURSOR can only be used in transaction blocks');
+    if (this.portals.has(d.name)) throw new PgError(SqlState.duplicateCursor, `cursor "${d.name}" already exists`);
+    this.checkPortalCaps(true);
+    this.tx.noteQuery();
+    const portal = await this.bindQuery(prepared, {
+      portal: d.name,
+      statement: '',
+      paramFormats: bind?.paramFormats ?? [],
+      params: bind?.params ?? [],
+      resultFormats: [d.binary ? 1 : 0],
+    });
+    this.detachConnection(portal);
+    this.portals.set(d.name, { stmt: prepared, portal, done: false, cursor: { hold: d.hold, binary: d.binary, declaredInBlock: inBlock } });
+    be.commandComplete(w, 'DECLARE CURSOR');
+  }
+
+  /** FETCH / MOVE forward: rows stream from the cursor's result chunk by chunk, under this statement's timeout and cancel. */
+  private async fetchCursor(node: Fields, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
+    this.tx.checkNotAborted();
+    const f = cursorFetch(node);
+    const entry = this.portals.get(f.name);
+    if (!entry?.portal) throw noSuchCursor(f.name);
+    const portal = entry.portal;
+    if (!f.move) {
+      // A simple query gets the cursor's own format (BINARY or text); the extended protocol the FETCH's Bind formats.
+      portal.reformat(bind ? bind.resultFormats : [entry.cursor?.binary ? 1 : 0]);
+      if (describe) be.rowDescription(out.writer, portal.fields);
+    }
+    const run = this.statement();
+    const { sent } = await run.inEngine(portal.conn, () => portal.stream(f.count, out, { skip: f.move }));
+    be.commandComplete(out.writer, `${f.move ? 'MOVE' : 'FETCH'} ${sent}`);
+  }
+
+  /** COPY … TO STDOUT: the query is planned and gated like any query; rows go out as CopyData with back-pressure. */
+  private async copyOut(prepared: Prepared, out: Output, bind?: BindRequest): Promise<void> {
+    this.tx.checkNotAborted();
+    this.tx.noteQuery();
+    const opts = copyOptions(copySource(prepared.parsed!).options);
+    const portal = await this.bindQuery(prepared, {
+      portal: '',
+      statement: '',
+      paramFormats: bind?.paramFormats ?? [],
+      params: bind?.params ?? [],
+      resultFormats: [opts.format === 'binary' ? 1 : 0],
+    });
+    try {
+      const sink = new CopySink(opts, portal.fields.map((f) => f.name));
+      const run = this.statement();
+      sink.begin(out.writer);
+      const { sent } = await run.inEngine(portal.conn, () => portal.stream(0, out, { sink }));
+      sink.finish(out.writer);
+      be.commandComplete(out.writer, `COPY ${sent}`);
+    } finally {
+      this.releasePortal(portal);
+    }
+  }
+
+  /** SQL EXECUTE: the prepared query bound to the constant arguments, as text parameters. */
+  private async executePrepared(node: Fields, out: Output, describe: boolean): Promise<void> {
+    this.tx.checkNotAborted();
+    const { name, params } = executeArguments(node);
+    const target = name === '' ? undefined : this.statements.get(name);
+    if (!target) throw new PgError(SqlState.invalidSqlStatementName, `prepared statement "${name}" does not exist`);
+    if (target.route.kind !== 'query') {
+      if (target.route.kind === 'empty') throw new PgError(SqlState.internalError, 'statement has no handler');
+      if (params.length > 0) throw wrongParameterCount(name, 0, params.length);
+      return this.runCommand(target, out, describe);
+    }
+    const expected = target.query!.paramOids.length;
+    if (params.length !== expected) throw wrongParameterCount(name, expected, params.length);
+    this.tx.noteQuery();
+    const portal = await this.bindQuery(target, { portal: '', statement: name, paramFormats: [], params, resultFormats: [] });
+    try {
+      await this.runPortal(portal, 0, out, describe);
+    } finally {
+      this.releasePortal(portal);
+    }
+  }
 }
+
+const wrongParameterCount = (name: string, expected: number, got: number) =>
+  new PgError(SqlState.syntaxError, `wrong number of parameters for prepared statement "${name}"`, {
+    detail: `Expected ${expected} parameters but got ${got}.`,
+  });
