@@ -78,6 +78,17 @@ export function parseDurationMs(name: string, value: string): number {
   return ms;
 }
 
+/** A duration as SHOW prints it: in the largest unit that divides it (PostgreSQL's GUC_UNIT_MS display). */
+export function formatDurationMs(ms: number): string {
+  if (ms === 0) return '0';
+  for (const [unit, size] of [['d', 86400000], ['h', 3600000], ['min', 60000], ['s', 1000]] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+const durationSetting = (name: string) => (v: string) => formatDurationMs(parseDurationMs(name, v));
+
 function checkOneOf(name: string, allowed: string[], detail?: string) {
   return (value: string): string => {
     const v = value.trim().toLowerCase();
@@ -128,9 +139,9 @@ const DEFS: SettingDef[] = [
   { name: 'TimeZone', initial: 'UTC', reported: true, check: checkTimeZone, description: 'Sets the time zone for displaying and interpreting time stamps.' },
   { name: 'search_path', initial: '"$user", public', description: 'Sets the schema search order for names that are not schema-qualified.' },
   { name: 'extra_float_digits', initial: '1', check: checkInteger('extra_float_digits', -15, 3), description: 'Sets the number of digits displayed for floating-point values.' },
-  { name: 'statement_timeout', initial: '0', check: (v) => String(parseDurationMs('statement_timeout', v)), description: 'Sets the maximum allowed duration of any statement.' },
-  { name: 'lock_timeout', initial: '0', check: (v) => String(parseDurationMs('lock_timeout', v)), description: 'Sets the maximum allowed duration of any wait for a lock.' },
-  { name: 'idle_in_transaction_session_timeout', initial: '0', check: (v) => String(parseDurationMs('idle_in_transaction_session_timeout', v)), description: 'Sets the maximum allowed idle time between queries, when in a transaction.' },
+  { name: 'statement_timeout', initial: '0', check: durationSetting('statement_timeout'), description: 'Sets the maximum allowed duration of any statement.' },
+  { name: 'lock_timeout', initial: '0', check: durationSetting('lock_timeout'), description: 'Sets the maximum allowed duration of any wait for a lock.' },
+  { name: 'idle_in_transaction_session_timeout', initial: '0', check: durationSetting('idle_in_transaction_session_timeout'), description: 'Sets the maximum allowed idle time between queries, when in a transaction.' },
   { name: 'default_transaction_isolation', initial: 'read committed', check: checkOneOf('default_transaction_isolation', ISOLATION), description: 'Sets the transaction isolation level of each new transaction.' },
   { name: 'transaction_isolation', initial: 'read committed', check: checkOneOf('transaction_isolation', ISOLATION), description: "Sets the current transaction's isolation level." },
   { name: 'transaction_read_only', initial: 'on', check: checkReadOnly, description: "Sets the current transaction's read-only status." },
@@ -254,7 +265,7 @@ export class SessionSettings {
   }
 
   statementTimeoutMs(): number {
-    return Number(this.get('statement_timeout'));
+    return parseDurationMs('statement_timeout', this.get('statement_timeout'));
   }
 }
 
