@@ -30,6 +30,7 @@ export const SqlState = {
   invalidTextRepresentation: '22P02',
   invalidBinaryRepresentation: '22P03',
   numericValueOutOfRange: '22003',
+  nullValueNotAllowed: '22004',
   divisionByZero: '22012',
   dataException: '22000',
   cardinalityViolation: '21000',

@@ -19,6 +19,7 @@ import type { Identity, IdentityProvider } from './identity/identity.js';
 import type { QueryPlanner } from './query.js';
 import { HeavyLane } from './heavyLane.js';
 import { Session } from './session.js';
+import type { Backends } from './sessionFunctions.js';
 import type { StatementParser } from './statementParser.js';
 
 /** Statements longer than this are planned in the heavy lane (server/heavyLane.ts). */
@@ -76,6 +77,12 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
     }
   };
 
+  const backends: Backends = {
+    find: (pid) => {
+      const s = sessions.get(pid);
+      return s && { user: s.user, cancel: () => s.cancel(), terminate: () => s.terminate() };
+    },
+  };
   const hooks: ConnectionHooks<Identity> = {
     requireTlsForPassword: config.requireTls,
     async plan(info: StartupInfo): Promise<AuthPlan<Identity>> {
@@ -107,6 +114,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         limits: config.limits,
         onInternalError: (e, ref) => log.warn({ err: e, pid: processId, user: identity.user, ref }, 'statement failed'),
         onEnd: () => sessions.delete(processId),
+        backends,
       });
       sessions.set(processId, session);
       log.info({ event: 'login', user: identity.user, roles: identity.roles, groups: identity.groups, database: info.database, pid: processId, outcome: 'ok' });
@@ -151,6 +159,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         ...hooks,
         open: async (info, identity) => {
           const session = await hooks.open(info, identity);
+          (session as Session).terminator = () => conn.terminate();
           settleLogin();
           return session;
         },

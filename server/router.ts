@@ -5,6 +5,7 @@
  */
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { ParsedStatement } from '../sql/parse.js';
+import { sessionCalls } from './sessionFunctions.js';
 
 export type Route =
   | { kind: 'query' }
@@ -19,6 +20,7 @@ export type Route =
   | { kind: 'copy' }
   | { kind: 'prepare' }
   | { kind: 'execute' }
+  | { kind: 'sessionFunction' }
   | { kind: 'refused'; error: PgError };
 
 /** PostgreSQL's command names for the statements we refuse, so the message names what the user typed. */
@@ -102,6 +104,8 @@ export function route(stmt: ParsedStatement): Route {
     case 'SelectStmt':
       // SELECT … INTO creates a table.
       if (fields['intoClause']) return refuse('CreateTableAsStmt');
+      // pg_sleep, set_config, pg_cancel_backend …: answered from the session's state.
+      if (sessionCalls(fields)) return { kind: 'sessionFunction' };
       return { kind: 'query' };
     case 'ExplainStmt': {
       const inner = Object.keys(fields['query'] ?? {})[0];

@@ -22,10 +22,21 @@ import { QueryStatement, type Portal, type QueryPlanner } from './query.js';
 import type { PgField } from './rows/api.js';
 import { route, type Route } from './router.js';
 import { SessionSettings, settingDef } from './settings.js';
+import {
+  checkArity,
+  nextTxid,
+  numberArg,
+  sessionCallFields,
+  sessionCalls,
+  signalBackend,
+  sleep,
+  type Backends,
+  type SessionCall,
+} from './sessionFunctions.js';
 import { copySource, cursorDeclaration, cursorFetch, executeArguments, noSuchCursor, preparation } from './sqlCommands.js';
 import { StatementRun } from './statementRun.js';
 import type { StatementParser } from './statementParser.js';
-import { writeTextResult, type TextResult } from './textResult.js';
+import { dataRowText, writeTextResult, type TextResult } from './textResult.js';
 import { TransactionState } from './transaction.js';
 
 export interface SessionDeps {
@@ -45,6 +56,8 @@ export interface SessionDeps {
   /** What the client is not told about a failure, under the reference it is given. */
   onInternalError: ErrorLog;
   onEnd(): void;
+  /** The gateway's other sessions, for pg_cancel_backend / pg_terminate_backend. */
+  backends?: Backends;
 }
 
 /** A statement kept by name (Parse): either a query or a gateway command. */
@@ -84,6 +97,10 @@ export class Session implements QuerySession {
   /** The client left or the server is shutting down: nothing new starts. */
   private stopped: 'disconnect' | 'shutdown' | null = null;
   private ended = false;
+  /** txid_current() of the current block. */
+  private txid: number | null = null;
+  /** Ends this session's connection with FATAL 57P01 (pg_terminate_backend); set by the listener. */
+  terminator: (() => void) | null = null;
 
   constructor(private readonly deps: SessionDeps) {
     this.processId = deps.processId;
@@ -114,6 +131,11 @@ export class Session implements QuerySession {
   /** CancelRequest: interrupt whatever this session is running now. */
   cancel(): void {
     if (this.busy) this.run?.stop('cancel');
+  }
+
+  /** pg_terminate_backend: the connection ends as in a server shutdown. */
+  terminate(): void {
+    this.terminator?.();
   }
 
   interrupt(reason: 'disconnect' | 'shutdown'): void {
@@ -505,6 +527,8 @@ export class Session implements QuerySession {
         const cursor = this.portals.get(node!['portalname'] as string)?.portal;
         return cursor ? cursor.fieldsFor(formats) : null;
       }
+      case 'sessionFunction':
+        return sessionCallFields(sessionCalls(node!, this.processId)!);
       case 'execute': {
         const target = this.statements.get(node!['name'] as string);
         if (!target) return null;
@@ -545,6 +569,7 @@ export class Session implements QuerySession {
         if (!wasActive && this.tx.active) for (const [n, v] of options) this.settings.set(n, v, true);
         let changed: string[] = [];
         if (outcome.ended) {
+          this.txid = null;
           this.closeTransactionPortals(outcome.tag === 'COMMIT');
           // AND CHAIN starts the next block with the same characteristics.
           if (!node['chain']) changed = this.settings.endTransaction();
@@ -592,6 +617,8 @@ export class Session implements QuerySession {
       }
       case 'execute':
         return this.executePrepared(node, out, describe);
+      case 'sessionFunction':
+        return this.runSessionFunctions(node, out, describe, bind);
       case 'show':
         this.tx.checkNotAborted();
         writeTextResult(w, this.showResult(prepared), describe);
@@ -716,6 +743,63 @@ export class Session implements QuerySession {
       await this.runPortal(portal, 0, out, describe);
     } finally {
       this.releasePortal(portal);
+    }
+  }
+
+  // ---- session functions ---------------------------------------------------
+
+  /** `SELECT pg_sleep(1)`, `SELECT set_config(…)` …: one row, computed from the session's state. */
+  private async runSessionFunctions(node: Fields, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
+    this.tx.checkNotAborted();
+    const calls = sessionCalls(node, this.processId)!;
+    calls.forEach(checkArity);
+    if (bind?.resultFormats.some((f) => f !== 0)) {
+      throw PgError.featureNotSupported('session functions return text results only in lakegate');
+    }
+    if (describe) be.rowDescription(out.writer, sessionCallFields(calls));
+    const values: (string | null)[] = [];
+    for (const call of calls) values.push(await this.callSessionFunction(call, out));
+    // A stop (pg_cancel_backend of this very session, a timeout) wins over the answer.
+    this.statement().check();
+    dataRowText(out.writer, values);
+    be.commandComplete(out.writer, 'SELECT 1');
+  }
+
+  private async callSessionFunction(call: SessionCall, out: Output): Promise<string | null> {
+    const [a, b, c] = call.args;
+    switch (call.fn) {
+      case 'pg_sleep': {
+        const seconds = numberArg(a ?? null, 'double precision');
+        if (seconds !== null) await sleep(seconds, this.statement().signal);
+        return seconds === null ? null : '';
+      }
+      case 'txid_current':
+        if (!this.tx.active) return String(nextTxid());
+        this.txid ??= nextTxid();
+        return String(this.txid);
+      case 'set_config': {
+        if (a === null || a === undefined) throw new PgError(SqlState.nullValueNotAllowed, 'SET requires parameter name');
+        const local = c !== null && c !== undefined && ['t', 'true', 'on', 'yes', '1'].includes(c.toLowerCase());
+        const def = settingDef(a);
+        if (local && !this.tx.active) {
+          // Local to a transaction that ends with this statement: checked, then gone.
+          return b === null || b === undefined ? this.settings.get(def.name) : def.check ? def.check(b) : b;
+        }
+        const changed = b === null || b === undefined ? this.settings.reset(def.name) : [this.settings.set(def.name, b, local)].filter((n): n is string => n !== null);
+        for (const name of changed) be.parameterStatus(out.writer, name, this.settings.get(name));
+        return this.settings.get(def.name);
+      }
+      case 'pg_cancel_backend':
+      case 'pg_terminate_backend': {
+        const pid = numberArg(a ?? null, 'integer');
+        if (pid === null) return null;
+        if (call.fn === 'pg_terminate_backend' && b !== undefined && b !== null && Number(b) < 0) {
+          throw new PgError(SqlState.invalidParameterValue, '"timeout" must not be negative');
+        }
+        const outcome = signalBackend(this.deps.backends ?? { find: () => undefined }, this.user, pid, call.fn === 'pg_cancel_backend' ? 'cancel' : 'terminate');
+        if (outcome.warning) be.noticeResponse(out.writer, { severity: 'WARNING', code: '01000', message: outcome.warning });
+        return outcome.ok ? 't' : 'f';
+      }
     }
   }
 }

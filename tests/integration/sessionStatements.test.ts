@@ -270,6 +270,24 @@ describe('PREPARE / EXECUTE / DEALLOCATE, as PostgreSQL answers them', () => {
   });
 });
 
+describe('session functions, as PostgreSQL prints them', () => {
+  test('pg_sleep, set_config, an unknown pid for pg_cancel_backend', async () => {
+    const input = [
+      'SELECT pg_sleep(0.1);',
+      "SELECT set_config('application_name', 'from set_config', false) AS v;",
+      'SHOW application_name;',
+      'BEGIN;',
+      "SELECT set_config('application_name', 'local one', true);",
+      'SHOW application_name;',
+      'COMMIT;',
+      'SHOW application_name;',
+      'SELECT pg_cancel_backend(2147483000);',
+      'SELECT pg_terminate_backend(2147483000);',
+    ].join('\n');
+    await same(['-f', '-'], { input });
+  });
+});
+
 describe('transaction characteristics, as PostgreSQL shows them', () => {
   test('BEGIN ISOLATION LEVEL, SET TRANSACTION, SET LOCAL', async () => {
     const input = [

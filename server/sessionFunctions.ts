@@ -1,0 +1,170 @@
+/**
+ * Functions whose answer is the session's own state, not data: pg_sleep,
+ * set_config, txid_current, pg_cancel_backend and pg_terminate_backend. A
+ * SELECT made only of calls to them with constant arguments (how clients and
+ * tools call them: `SELECT pg_sleep(1)`, `SELECT set_config('search_path',
+ * 'sales', false)`) is answered by the session; anywhere else they are not
+ * known to the planner and are refused like any unknown function.
+ */
+import { PgError, SqlState } from '../protocol/errors.js';
+import type { Fields, PgNode } from '../sql/walk.js';
+import type { PgField } from './rows/api.js';
+
+const RESULT_TYPES = {
+  pg_sleep: { typeOid: 2278, typeLen: 4 }, // void
+  set_config: { typeOid: 25, typeLen: -1 },
+  txid_current: { typeOid: 20, typeLen: 8 },
+  pg_cancel_backend: { typeOid: 16, typeLen: 1 },
+  pg_terminate_backend: { typeOid: 16, typeLen: 1 },
+} as const;
+
+export type SessionFunction = keyof typeof RESULT_TYPES;
+
+export interface SessionCall {
+  fn: SessionFunction;
+  column: string;
+  args: (string | null)[];
+}
+
+/** Clauses that make a SELECT more than a list of calls. */
+const OTHER_CLAUSES = [
+  'fromClause', 'whereClause', 'groupClause', 'havingClause', 'sortClause', 'limitCount', 'limitOffset',
+  'distinctClause', 'valuesLists', 'withClause', 'windowClause', 'lockingClause', 'intoClause',
+];
+
+function constant(node: PgNode, pid: number): string | null | undefined {
+  // `pg_cancel_backend(pg_backend_pid())`: the one call allowed inside.
+  const fc = node['FuncCall'];
+  if (fc) {
+    const names = ((fc['funcname'] as PgNode[]) ?? []).map((n) => String(n['String']?.['sval']));
+    const plain = names.length === 1 || (names.length === 2 && names[0] === 'pg_catalog');
+    return plain && names[names.length - 1] === 'pg_backend_pid' && !fc['args'] ? String(pid) : undefined;
+  }
+  const c = node['A_Const'];
+  if (c) {
+    if (c['isnull']) return null;
+    if (c['sval']) return String(c['sval']['sval'] ?? '');
+    if (c['ival']) return String(c['ival']['ival'] ?? 0);
+    if (c['fval']) return String(c['fval']['fval']);
+    if (c['boolval']) return c['boolval']['boolval'] ? 'true' : 'false';
+    if (c['bsval']) return undefined;
+    return '0';
+  }
+  if (node['TypeCast']?.['arg']) return constant(node['TypeCast']['arg'] as PgNode, pid);
+  const e = node['A_Expr'];
+  if (e && e['kind'] === 'AEXPR_OP' && !e['lexpr'] && (e['name'] as PgNode[])?.[0]?.['String']?.['sval'] === '-') {
+    const v = constant(e['rexpr'] as PgNode, pid);
+    return typeof v === 'string' && /^[0-9.]/.test(v) ? `-${v}` : undefined;
+  }
+  return undefined;
+}
+
+/** The calls, when the SELECT is only calls to session functions with constant arguments; else null. */
+export function sessionCalls(select: Fields, pid = 0): SessionCall[] | null {
+  if (select['op'] && select['op'] !== 'SETOP_NONE') return null;
+  if (OTHER_CLAUSES.some((k) => select[k] !== undefined)) return null;
+  const targets = (select['targetList'] as PgNode[] | undefined) ?? [];
+  if (targets.length === 0) return null;
+  const calls: SessionCall[] = [];
+  for (const t of targets) {
+    const rt = t['ResTarget'];
+    const call = rt?.['val']?.['FuncCall'] as Fields | undefined;
+    if (!call) return null;
+    const names = ((call['funcname'] as PgNode[]) ?? []).map((n) => String(n['String']?.['sval']));
+    const name = names[names.length - 1]!;
+    if (!(name in RESULT_TYPES) || (names.length === 2 && names[0] !== 'pg_catalog') || names.length > 2) return null;
+    if (call['agg_star'] || call['agg_distinct'] || call['over'] || call['agg_filter'] || call['agg_order'] || call['func_variadic']) return null;
+    const args: (string | null)[] = [];
+    for (const a of (call['args'] as PgNode[] | undefined) ?? []) {
+      if (a['NamedArgExpr']) return null;
+      const v = constant(a, pid);
+      if (v === undefined) return null;
+      args.push(v);
+    }
+    calls.push({ fn: name as SessionFunction, column: (rt!['name'] as string | undefined) ?? name, args });
+  }
+  return calls;
+}
+
+export function sessionCallFields(calls: SessionCall[]): PgField[] {
+  return calls.map((c) => ({ name: c.column, tableOid: 0, columnAttr: 0, typeMod: -1, format: 0, ...RESULT_TYPES[c.fn] }));
+}
+
+/** PostgreSQL's argument checks: the count, and the message for a call that matches no signature. */
+export function checkArity(call: SessionCall): void {
+  const arity: Record<SessionFunction, number[]> = {
+    pg_sleep: [1],
+    set_config: [3],
+    txid_current: [0],
+    pg_cancel_backend: [1],
+    pg_terminate_backend: [1, 2],
+  };
+  if (!arity[call.fn].includes(call.args.length)) {
+    throw new PgError(SqlState.undefinedFunction, `function ${call.fn}(${call.args.map(() => 'unknown').join(', ')}) does not exist`, {
+      hint: 'No function matches the given name and argument types. You might need to add explicit type casts.',
+    });
+  }
+}
+
+export function numberArg(value: string | null, type: 'double precision' | 'integer' | 'bigint'): number | null {
+  if (value === null) return null;
+  const n = Number(value.trim());
+  if (value.trim() === '' || !Number.isFinite(n) || (type !== 'double precision' && !Number.isInteger(n))) {
+    throw new PgError(SqlState.invalidTextRepresentation, `invalid input syntax for type ${type}: "${value}"`);
+  }
+  if (type === 'integer' && (n < -2147483648 || n > 2147483647)) {
+    throw new PgError(SqlState.numericValueOutOfRange, `value "${value}" is out of range for type integer`);
+  }
+  return n;
+}
+
+/** Sleep without holding the event loop; the statement's stop (timeout, cancel, hang-up) ends it early. */
+export function sleep(seconds: number, signal: AbortSignal): Promise<void> {
+  if (!(seconds > 0)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    // setTimeout's limit is 2^31-1 ms; a longer sleep is a chain of them.
+    const ms = Math.min(seconds * 1000, 2147483647);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      if (seconds * 1000 > ms) sleep(seconds - ms / 1000, signal).then(resolve, reject);
+      else resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+let lastTxid = 1000;
+/** A transaction id for txid_current(): increasing across the gateway, as PostgreSQL's are. */
+export const nextTxid = (): number => ++lastTxid;
+
+/** What a session may do to another one of the gateway (pg_cancel_backend, pg_terminate_backend). */
+export interface Backends {
+  /** The session with this pid, with who owns it; undefined when there is none. */
+  find(pid: number): { user: string; cancel(): void; terminate(): void } | undefined;
+}
+
+export function signalBackend(backends: Backends, caller: string, pid: number, kind: 'cancel' | 'terminate'): { ok: boolean; warning?: string } {
+  const target = backends.find(pid);
+  if (!target) return { ok: false, warning: `PID ${pid} is not a PostgreSQL backend process` };
+  if (target.user !== caller) {
+    // PostgreSQL 16's words (lakegate reports server_version 16).
+    throw kind === 'cancel'
+      ? new PgError(SqlState.insufficientPrivilege, 'permission denied to cancel query', {
+          detail: 'Only roles with privileges of the role whose query is being canceled or with privileges of the "pg_signal_backend" role may cancel this query.',
+        })
+      : new PgError(SqlState.insufficientPrivilege, 'permission denied to terminate process', {
+          detail: 'Only roles with privileges of the role whose process is being terminated or with privileges of the "pg_signal_backend" role may terminate this process.',
+        });
+  }
+  if (kind === 'cancel') target.cancel();
+  else target.terminate();
+  return { ok: true };
+}
