@@ -385,6 +385,11 @@ export class Session implements QuerySession {
     if (r.kind === 'refused') throw r.error;
     const prepared: Prepared = { text, parsed: stmt, route: r };
     const query = r.kind === 'query' ? stmt : r.kind === 'declare' ? cursorDeclaration(stmt).query : r.kind === 'copy' ? copySource(stmt).query : null;
+    if (query && query !== stmt) {
+      // The query a cursor or COPY wraps is routed like one typed on its own (SELECT … INTO is a write).
+      const inner = route(query);
+      if (inner.kind === 'refused') throw inner.error;
+    }
     if (query) {
       prepared.query = new QueryStatement(query, paramOids, this.deps.planner, {
         database: this.database,
