@@ -23,13 +23,11 @@ import type { PgField } from './rows/api.js';
 import { route, type Route } from './router.js';
 import { SessionSettings, settingDef } from './settings.js';
 import {
+  callSessionFunction,
   checkArity,
   nextTxid,
-  numberArg,
   sessionCallFields,
   sessionCalls,
-  signalBackend,
-  sleep,
   type Backends,
   type SessionCall,
 } from './sessionFunctions.js';
@@ -770,42 +768,16 @@ export class Session implements QuerySession {
     be.commandComplete(out.writer, 'SELECT 1');
   }
 
-  private async callSessionFunction(call: SessionCall, out: Output): Promise<string | null> {
-    const [a, b, c] = call.args;
-    switch (call.fn) {
-      case 'pg_sleep': {
-        const seconds = numberArg(a ?? null, 'double precision');
-        if (seconds !== null) await sleep(seconds, this.statement().signal);
-        return seconds === null ? null : '';
-      }
-      case 'txid_current':
-        if (!this.tx.active) return String(nextTxid());
-        this.txid ??= nextTxid();
-        return String(this.txid);
-      case 'set_config': {
-        if (a === null || a === undefined) throw new PgError(SqlState.nullValueNotAllowed, 'SET requires parameter name');
-        const local = c !== null && c !== undefined && ['t', 'true', 'on', 'yes', '1'].includes(c.toLowerCase());
-        const def = settingDef(a);
-        if (local && !this.tx.active) {
-          // Local to a transaction that ends with this statement: checked, then gone.
-          return b === null || b === undefined ? this.settings.get(def.name) : def.check ? def.check(b) : b;
-        }
-        const changed = b === null || b === undefined ? this.settings.reset(def.name) : [this.settings.set(def.name, b, local)].filter((n): n is string => n !== null);
-        for (const name of changed) be.parameterStatus(out.writer, name, this.settings.get(name));
-        return this.settings.get(def.name);
-      }
-      case 'pg_cancel_backend':
-      case 'pg_terminate_backend': {
-        const pid = numberArg(a ?? null, 'integer');
-        if (pid === null) return null;
-        if (call.fn === 'pg_terminate_backend' && b !== undefined && b !== null && Number(b) < 0) {
-          throw new PgError(SqlState.invalidParameterValue, '"timeout" must not be negative');
-        }
-        const outcome = signalBackend(this.deps.backends ?? { find: () => undefined }, this.user, pid, call.fn === 'pg_cancel_backend' ? 'cancel' : 'terminate');
-        if (outcome.warning) be.noticeResponse(out.writer, { severity: 'WARNING', code: '01000', message: outcome.warning });
-        return outcome.ok ? 't' : 'f';
-      }
-    }
+  private callSessionFunction(call: SessionCall, out: Output): Promise<string | null> {
+    return callSessionFunction(call, {
+      settings: this.settings,
+      inBlock: this.tx.active,
+      user: this.user,
+      backends: this.deps.backends ?? { find: () => undefined },
+      signal: this.statement().signal,
+      blockTxid: () => (this.txid ??= nextTxid()),
+      writer: out.writer,
+    });
   }
 }
 

@@ -6,9 +6,12 @@
  * 'sales', false)`) is answered by the session; anywhere else they are not
  * known to the planner and are refused like any unknown function.
  */
+import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
+import type { MessageWriter } from '../protocol/writer.js';
 import type { Fields, PgNode } from '../sql/walk.js';
 import type { PgField } from './rows/api.js';
+import { settingDef, type SessionSettings } from './settings.js';
 
 const RESULT_TYPES = {
   pg_sleep: { typeOid: 2278, typeLen: 4 }, // void
@@ -167,4 +170,58 @@ export function signalBackend(backends: Backends, caller: string, pid: number, k
   if (kind === 'cancel') target.cancel();
   else target.terminate();
   return { ok: true };
+}
+
+/** What a call may read and change of its session. */
+export interface CallContext {
+  settings: SessionSettings;
+  inBlock: boolean;
+  user: string;
+  backends: Backends;
+  /** The statement's stop (timeout, cancel, hang-up). */
+  signal: AbortSignal;
+  /** txid_current() of the current block, assigned at its first call. */
+  blockTxid(): number;
+  /** ParameterStatus and warnings go here, before the row. */
+  writer: MessageWriter;
+}
+
+/** One call's text value (null for SQL NULL). */
+export async function callSessionFunction(call: SessionCall, ctx: CallContext): Promise<string | null> {
+  const [a, b, c] = call.args;
+  switch (call.fn) {
+    case 'pg_sleep': {
+      const seconds = numberArg(a ?? null, 'double precision');
+      if (seconds !== null) await sleep(seconds, ctx.signal);
+      return seconds === null ? null : '';
+    }
+    case 'txid_current':
+      return String(ctx.inBlock ? ctx.blockTxid() : nextTxid());
+    case 'set_config': {
+      if (a === null || a === undefined) throw new PgError(SqlState.nullValueNotAllowed, 'SET requires parameter name');
+      const local = c !== null && c !== undefined && ['t', 'true', 'on', 'yes', '1'].includes(c.toLowerCase());
+      const def = settingDef(a);
+      if (local && !ctx.inBlock) {
+        // Local to a transaction that ends with this statement: checked, then gone.
+        return b === null || b === undefined ? ctx.settings.get(def.name) : def.check ? def.check(b) : b;
+      }
+      const changed =
+        b === null || b === undefined
+          ? ctx.settings.reset(def.name)
+          : [ctx.settings.set(def.name, b, local)].filter((n): n is string => n !== null);
+      for (const name of changed) be.parameterStatus(ctx.writer, name, ctx.settings.get(name));
+      return ctx.settings.get(def.name);
+    }
+    case 'pg_cancel_backend':
+    case 'pg_terminate_backend': {
+      const pid = numberArg(a ?? null, 'integer');
+      if (pid === null) return null;
+      if (call.fn === 'pg_terminate_backend' && b !== undefined && b !== null && Number(b) < 0) {
+        throw new PgError(SqlState.invalidParameterValue, '"timeout" must not be negative');
+      }
+      const outcome = signalBackend(ctx.backends, ctx.user, pid, call.fn === 'pg_cancel_backend' ? 'cancel' : 'terminate');
+      if (outcome.warning) be.noticeResponse(ctx.writer, { severity: 'WARNING', code: '01000', message: outcome.warning });
+      return outcome.ok ? 't' : 'f';
+    }
+  }
 }
