@@ -23,7 +23,9 @@ import type { PgField } from './rows/api.js';
 import { route, type Route } from './router.js';
 import { SessionSettings, settingDef } from './settings.js';
 import {
+  bindSessionCalls,
   callSessionFunction,
+  sessionParamOids,
   checkArity,
   nextTxid,
   sessionCallFields,
@@ -65,6 +67,8 @@ interface Prepared {
   route: Route | { kind: 'empty' };
   /** The query it runs: the statement itself, or the one DECLARE / COPY wraps. */
   query?: QueryStatement;
+  /** Parameter types of a statement answered by the session (session functions with `$n`). */
+  paramOids?: number[];
 }
 
 /** A portal: bound by the protocol (Bind) or declared in SQL (DECLARE, then `cursor` is set). */
@@ -258,7 +262,7 @@ export class Session implements QuerySession {
         hint: 'Close portals that are no longer needed.',
       });
     }
-    const expected = prepared.query?.paramOids.length ?? 0;
+    const expected = (prepared.query?.paramOids ?? prepared.paramOids ?? []).length;
     if (req.params.length !== expected) {
       throw new PgError(
         SqlState.protocolViolation,
@@ -282,7 +286,7 @@ export class Session implements QuerySession {
   async describeStatement(name: string, out: Output): Promise<void> {
     const prepared = this.statements.get(name);
     if (!prepared) throw new PgError(SqlState.invalidSqlStatementName, `prepared statement "${name}" does not exist`);
-    be.parameterDescription(out.writer, prepared.query?.paramOids ?? []);
+    be.parameterDescription(out.writer, prepared.query?.paramOids ?? prepared.paramOids ?? []);
     const fields = prepared.route.kind === 'query' ? prepared.query!.fields([]) : this.commandFields(prepared, []);
     if (fields) be.rowDescription(out.writer, fields);
     else be.noData(out.writer);
@@ -382,6 +386,7 @@ export class Session implements QuerySession {
     const r = route(stmt);
     if (r.kind === 'refused') throw r.error;
     const prepared: Prepared = { text, parsed: stmt, route: r };
+    if (r.kind === 'sessionFunction') prepared.paramOids = sessionParamOids(sessionCalls(stmt.node[stmt.kind]!, this.processId)!, paramOids);
     const query = r.kind === 'query' ? stmt : r.kind === 'declare' ? cursorDeclaration(stmt).query : r.kind === 'copy' ? copySource(stmt).query : null;
     if (query && query !== stmt) {
       // The query a cursor or COPY wraps is routed like one typed on its own (SELECT … INTO is a write).
@@ -621,7 +626,7 @@ export class Session implements QuerySession {
       case 'execute':
         return this.executePrepared(node, out, describe);
       case 'sessionFunction':
-        return this.runSessionFunctions(node, out, describe, bind);
+        return this.runSessionFunctions(prepared, out, describe, bind);
       case 'show':
         this.tx.checkNotAborted();
         writeTextResult(w, this.showResult(prepared), describe);
@@ -752,9 +757,10 @@ export class Session implements QuerySession {
   // ---- session functions ---------------------------------------------------
 
   /** `SELECT pg_sleep(1)`, `SELECT set_config(…)` …: one row, computed from the session's state. */
-  private async runSessionFunctions(node: Fields, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
+  private async runSessionFunctions(prepared: Prepared, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
     this.tx.checkNotAborted();
-    const calls = sessionCalls(node, this.processId)!;
+    const node = prepared.parsed!.node[prepared.parsed!.kind]!;
+    const calls = bindSessionCalls(sessionCalls(node, this.processId)!, bind, prepared.paramOids ?? []);
     calls.forEach(checkArity);
     if (bind?.resultFormats.some((f) => f !== 0)) {
       throw PgError.featureNotSupported('session functions return text results only in lakegate');

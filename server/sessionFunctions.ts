@@ -23,11 +23,23 @@ const RESULT_TYPES = {
 
 export type SessionFunction = keyof typeof RESULT_TYPES;
 
+/** A constant's text (null: SQL NULL), or a parameter `$n` bound later. */
+export type SessionArg = string | null | { param: number };
+
 export interface SessionCall {
   fn: SessionFunction;
   column: string;
-  args: (string | null)[];
+  args: SessionArg[];
 }
+
+/** Each function's argument types (OIDs), as ParameterDescription reports a `$n` in that place. */
+const ARG_TYPES: Record<SessionFunction, number[]> = {
+  pg_sleep: [701],
+  set_config: [25, 25, 16],
+  txid_current: [],
+  pg_cancel_backend: [23],
+  pg_terminate_backend: [23, 20],
+};
 
 /** Clauses that make a SELECT more than a list of calls. */
 const OTHER_CLAUSES = [
@@ -35,7 +47,8 @@ const OTHER_CLAUSES = [
   'distinctClause', 'valuesLists', 'withClause', 'windowClause', 'lockingClause', 'intoClause',
 ];
 
-function constant(node: PgNode, pid: number): string | null | undefined {
+function constant(node: PgNode, pid: number): SessionArg | undefined {
+  if (node['ParamRef']) return { param: node['ParamRef']['number'] as number };
   // `pg_cancel_backend(pg_backend_pid())`: the one call allowed inside.
   const fc = node['FuncCall'];
   if (fc) {
@@ -77,7 +90,7 @@ export function sessionCalls(select: Fields, pid = 0): SessionCall[] | null {
     const name = names[names.length - 1]!;
     if (!(name in RESULT_TYPES) || (names.length === 2 && names[0] !== 'pg_catalog') || names.length > 2) return null;
     if (call['agg_star'] || call['agg_distinct'] || call['over'] || call['agg_filter'] || call['agg_order'] || call['func_variadic']) return null;
-    const args: (string | null)[] = [];
+    const args: SessionArg[] = [];
     for (const a of (call['args'] as PgNode[] | undefined) ?? []) {
       if (a['NamedArgExpr']) return null;
       const v = constant(a, pid);
@@ -91,6 +104,61 @@ export function sessionCalls(select: Fields, pid = 0): SessionCall[] | null {
 
 export function sessionCallFields(calls: SessionCall[]): PgField[] {
   return calls.map((c) => ({ name: c.column, tableOid: 0, columnAttr: 0, typeMod: -1, format: 0, ...RESULT_TYPES[c.fn] }));
+}
+
+/** The parameter types of a statement of session calls: the client's, else the argument's type. */
+export function sessionParamOids(calls: SessionCall[], clientOids: number[]): number[] {
+  const inferred = new Map<number, number>();
+  for (const c of calls) {
+    c.args.forEach((a, i) => {
+      if (a !== null && typeof a === 'object' && !inferred.has(a.param)) inferred.set(a.param, ARG_TYPES[c.fn][i] ?? 25);
+    });
+  }
+  const n = Math.max(0, clientOids.length, ...inferred.keys());
+  return Array.from({ length: n }, (_, i) => {
+    const oid = clientOids[i] || inferred.get(i + 1);
+    if (!oid) throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i + 1}`);
+    return oid;
+  });
+}
+
+function paramText(raw: Buffer, format: number, oid: number): string {
+  if (format === 0) return raw.toString('utf8');
+  switch (oid) {
+    case 16:
+      return raw[0] ? 'true' : 'false';
+    case 21:
+      return String(raw.readInt16BE(0));
+    case 23:
+      return String(raw.readInt32BE(0));
+    case 20:
+      return String(raw.readBigInt64BE(0));
+    case 700:
+      return String(raw.readFloatBE(0));
+    case 701:
+      return String(raw.readDoubleBE(0));
+    case 25:
+    case 1043:
+    case 19:
+      return raw.toString('utf8');
+    default:
+      throw PgError.featureNotSupported(`binary parameters of type ${oid} are not supported for session functions`);
+  }
+}
+
+/** The calls with their parameters bound (text or binary, as Bind sent them). */
+export function bindSessionCalls(calls: SessionCall[], bind: { params: (Buffer | null)[]; paramFormats: number[] } | undefined, oids: number[]): SessionCall[] {
+  return calls.map((c) => ({
+    ...c,
+    args: c.args.map((a) => {
+      if (a === null || typeof a !== 'object') return a;
+      const raw = bind?.params[a.param - 1];
+      if (raw === undefined) throw new PgError(SqlState.undefinedParameter, `there is no parameter $${a.param}`);
+      if (raw === null) return null;
+      const format = (bind!.paramFormats.length === 1 ? bind!.paramFormats[0] : bind!.paramFormats[a.param - 1]) ?? 0;
+      return paramText(raw, format, oids[a.param - 1] ?? 25);
+    }),
+  }));
 }
 
 /** PostgreSQL's argument checks: the count, and the message for a call that matches no signature. */
@@ -188,7 +256,8 @@ export interface CallContext {
 
 /** One call's text value (null for SQL NULL). */
 export async function callSessionFunction(call: SessionCall, ctx: CallContext): Promise<string | null> {
-  const [a, b, c] = call.args;
+  if (call.args.some((x) => x !== null && typeof x === 'object')) throw new PgError(SqlState.internalError, 'unbound parameter');
+  const [a, b, c] = call.args as (string | null)[];
   switch (call.fn) {
     case 'pg_sleep': {
       const seconds = numberArg(a ?? null, 'double precision');

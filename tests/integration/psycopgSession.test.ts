@@ -2,7 +2,8 @@
  * psycopg2 and psycopg 3 on session-level statements: named / server-side cursors
  * (itersize, WITH HOLD, binary, parameters), COPY TO STDOUT through copy_expert and
  * psycopg 3's copy (text and binary), masks and row filters in both, and the
- * transaction isolation level each library sets. Runs
+ * transaction isolation level each library sets, and session functions with bound
+ * parameters (set_config, pg_sleep, pg_cancel_backend). Runs
  * tests/integration/python/test_session_statements.py against a lakegate demo; each
  * pytest case becomes a Jest test, and a case that did not run is a failure.
  */
@@ -29,6 +30,7 @@ const CASES = [
   'test_psycopg3_copy_binary_and_text',
   'test_psycopg3_copy_binary_masked',
   'test_psycopg3_isolation_level',
+  'test_psycopg3_session_functions_with_parameters',
 ];
 
 let t: Target;

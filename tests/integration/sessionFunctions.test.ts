@@ -56,6 +56,16 @@ describe('pg_sleep', () => {
     expect(await rejection(a.query('SELECT pg_sleep(30)'))).toMatchObject({ code: '57014', message: 'canceling statement due to statement timeout' });
     expect(Date.now() - started).toBeLessThan(3000);
   });
+
+  test('with a parameter (extended protocol), as node-postgres and psycopg 3 send it', async () => {
+    const a = await client();
+    const started = Date.now();
+    const r = await a.query('SELECT pg_sleep($1) AS s', [0.3]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(r.rows).toEqual([{ s: '' }]);
+    await a.query("SET statement_timeout = '200ms'");
+    expect(await rejection(a.query('SELECT pg_sleep($1)', [30]))).toMatchObject({ code: '57014' });
+  });
 });
 
 describe('set_config and txid_current', () => {
@@ -70,6 +80,9 @@ describe('set_config and txid_current', () => {
     expect((await a.query('SHOW application_name')).rows).not.toEqual([{ application_name: 'inside' }]);
     expect(await rejection(a.query("SELECT set_config('no_such_setting', '1', false)"))).toMatchObject({ code: '42704' });
     expect(await rejection(a.query("SELECT set_config('server_version', '1', false)"))).toMatchObject({ code: '55P02' });
+    // with parameters: text and boolean as the client binds them
+    expect((await a.query('SELECT set_config($1, $2, $3) AS v', ['application_name', 'bound', false])).rows).toEqual([{ v: 'bound' }]);
+    expect((await a.query('SHOW application_name')).rows).toEqual([{ application_name: 'bound' }]);
   });
 
   test('txid_current is one id per transaction block, a new one per statement outside', async () => {
@@ -99,7 +112,8 @@ describe('pg_cancel_backend and pg_terminate_backend: own sessions only', () => 
     const refusedTerm = await rejection(bob.query(`SELECT pg_terminate_backend(${pid})`));
     expect(refusedTerm).toMatchObject({ code: '42501', message: 'permission denied to terminate process' });
     // control: alice's own other session may cancel it, and the sleep ends with 57014
-    expect((await alice2.query(`SELECT pg_cancel_backend(${pid}) AS ok`)).rows).toEqual([{ ok: true }]);
+    expect(await rejection(bob.query('SELECT pg_cancel_backend($1)', [pid]))).toMatchObject({ code: '42501' });
+    expect((await alice2.query('SELECT pg_cancel_backend($1) AS ok', [pid])).rows).toEqual([{ ok: true }]);
     expect(await sleeping).toMatchObject({ code: '57014', message: 'canceling statement due to user request' });
     expect((await alice1.query('SELECT 1 AS alive')).rows).toEqual([{ alive: 1 }]);
   });

@@ -173,3 +173,17 @@ def test_psycopg3_isolation_level():
         c.commit()
         c.isolation_level = None
         assert c.execute("SHOW transaction_isolation").fetchone() == ("read committed",)
+
+
+def test_psycopg3_session_functions_with_parameters():
+    with conn3("carol", autocommit=True) as c:
+        assert c.execute("SELECT set_config(%s, %s, false)", ["application_name", "from psycopg 3"]).fetchone() == ("from psycopg 3",)
+        assert c.execute("SHOW application_name").fetchone() == ("from psycopg 3",)
+        # void reads as an empty string in psycopg 3, as from PostgreSQL 15 (checked by hand)
+        assert c.execute("SELECT pg_sleep(%s)", [0.05]).fetchone() == ("",)
+        pid = c.execute("SELECT pg_backend_pid()").fetchone()[0]
+        with conn3("carol", autocommit=True) as other:
+            assert other.execute("SELECT pg_cancel_backend(%s)", [2147483000]).fetchone() == (False,)
+            # pg_cancel_backend of an idle session of one's own: true, and nothing to cancel
+            assert other.execute("SELECT pg_cancel_backend(%s)", [pid]).fetchone() == (True,)
+        assert c.execute("SELECT 1").fetchone() == (1,)
