@@ -18,6 +18,7 @@ import type { Engine } from './engine.js';
 import type { HeavyLane } from './heavyLane.js';
 import { toPgError, type ErrorLog } from './errors.js';
 import type { Identity } from './identity/identity.js';
+import { releasePortal, PortalTable } from './portals.js';
 import { QueryStatement, type Portal, type QueryPlanner } from './query.js';
 import type { PgField } from './rows/api.js';
 import { route, type Route } from './router.js';
@@ -71,15 +72,6 @@ interface Prepared {
   paramOids?: number[];
 }
 
-/** A portal: bound by the protocol (Bind) or declared in SQL (DECLARE, then `cursor` is set). */
-interface PortalEntry {
-  stmt: Prepared;
-  portal: Portal | null;
-  done: boolean;
-  /** A command's Bind (its parameters and result formats, used when it runs). */
-  bind?: BindRequest;
-  cursor?: { hold: boolean; binary: boolean; declaredInBlock: boolean };
-}
 
 export class Session implements QuerySession {
   readonly processId: number;
@@ -87,7 +79,7 @@ export class Session implements QuerySession {
   readonly settings: SessionSettings;
   private readonly tx = new TransactionState();
   private readonly statements = new Map<string, Prepared>();
-  private readonly portals = new Map<string, PortalEntry>();
+  private readonly portals: PortalTable<Prepared>;
   /** A simple query of several statements runs as one implicit block (DECLARE works in it, as in PostgreSQL). */
   private implicitBlock = false;
   /** The connection statements run on; a suspended portal takes it with it. */
@@ -108,6 +100,7 @@ export class Session implements QuerySession {
     this.processId = deps.processId;
     this.secretKey = deps.secretKey;
     this.settings = new SessionSettings(deps.identity.user, deps.info.params);
+    this.portals = new PortalTable({ maxPortals: deps.limits.maxPortals, maxOpenCursors: deps.maxOpenCursors });
   }
 
   get user(): string {
@@ -188,7 +181,7 @@ export class Session implements QuerySession {
       }
     } finally {
       // The implicit block ends with the message, and its cursors with it.
-      if (this.implicitBlock && !this.tx.active) this.closeTransactionPortals(true);
+      if (this.implicitBlock && !this.tx.active) this.portals.closeTransaction(true);
       this.implicitBlock = false;
     }
     // A multi-statement message outside a block is one implicit transaction in
@@ -210,7 +203,7 @@ export class Session implements QuerySession {
       try {
         await this.runPortal(portal, 0, out, true);
       } finally {
-        this.releasePortal(portal);
+        releasePortal(portal);
       }
       return;
     }
@@ -256,12 +249,7 @@ export class Session implements QuerySession {
     if (req.portal !== '' && this.portals.has(req.portal)) {
       throw new PgError(SqlState.duplicateCursor, `portal "${req.portal}" already exists`);
     }
-    const maxPortals = this.deps.limits.maxPortals;
-    if (req.portal !== '' && this.portals.size - (this.portals.has('') ? 1 : 0) >= maxPortals) {
-      throw new PgError(SqlState.programLimitExceeded, `too many portals (at most ${maxPortals} per session)`, {
-        hint: 'Close portals that are no longer needed.',
-      });
-    }
+    if (req.portal !== '') this.portals.checkCaps(false);
     const expected = (prepared.query?.paramOids ?? prepared.paramOids ?? []).length;
     if (req.params.length !== expected) {
       throw new PgError(
@@ -272,7 +260,7 @@ export class Session implements QuerySession {
     if (req.paramFormats.length > 1 && req.paramFormats.length !== req.params.length) {
       throw PgError.protocol(`bind message has ${req.paramFormats.length} parameter formats but ${req.params.length} parameters`);
     }
-    this.dropPortal(req.portal);
+    this.portals.drop(req.portal);
     if (prepared.route.kind === 'query') {
       this.tx.checkNotAborted();
       this.tx.noteQuery();
@@ -327,19 +315,19 @@ export class Session implements QuerySession {
     const finished = await this.runPortal(entry.portal, maxRows, out, false);
     if (finished) {
       entry.done = true;
-      this.releasePortal(entry.portal);
+      releasePortal(entry.portal);
     }
   }
 
   async close(kind: 'S' | 'P', name: string): Promise<void> {
     if (kind === 'S') this.statements.delete(name);
-    else this.dropPortal(name);
+    else this.portals.drop(name);
   }
 
   async sync(): Promise<void> {
     this.endStatement();
     // Outside a block each Sync ends the implicit transaction, which closes its portals (WITH HOLD cursors stay).
-    if (!this.tx.active) this.closeTransactionPortals(true);
+    if (!this.tx.active) this.portals.closeTransaction(true);
   }
 
   async end(): Promise<void> {
@@ -347,7 +335,7 @@ export class Session implements QuerySession {
     this.endStatement();
     this.deps.identity.credential?.close();
     this.deps.onEnd();
-    this.closeAllPortals();
+    this.portals.closeAll();
     this.statements.clear();
     this.conn?.closeSync();
     this.conn = null;
@@ -437,9 +425,7 @@ export class Session implements QuerySession {
   private async runPortal(portal: Portal, maxRows: number, out: Output, describe: boolean): Promise<boolean> {
     const run = this.statement();
     // Refuse before any row is written: a portal that may suspend will need a connection of its own.
-    if (maxRows > 0 && !portal.ownsConnection && this.openCursors() >= this.deps.maxOpenCursors) {
-      throw new PgError(SqlState.programLimitExceeded, `too many open cursors (at most ${this.deps.maxOpenCursors} per session)`);
-    }
+    if (maxRows > 0 && !portal.ownsConnection) this.portals.checkCursorCap();
     if (describe) be.rowDescription(out.writer, portal.fields);
     // An interrupted stream can end early without an error: inEngine checks the reason after it, so a cut-short result is never reported complete.
     const finished = await run.inEngine(portal.conn, () => portal.run(maxRows, out));
@@ -452,55 +438,6 @@ export class Session implements QuerySession {
     if (portal.ownsConnection) return;
     portal.ownsConnection = true;
     if (this.conn === portal.conn) this.conn = null;
-  }
-
-  private openCursors(): number {
-    let n = 0;
-    for (const p of this.portals.values()) if (p.portal?.ownsConnection) n++;
-    return n;
-  }
-
-  private releasePortal(portal: Portal): void {
-    portal.close();
-    if (portal.ownsConnection) portal.conn.closeSync();
-  }
-
-  private dropPortal(name: string): void {
-    const entry = this.portals.get(name);
-    if (!entry) return;
-    this.portals.delete(name);
-    if (entry.portal) this.releasePortal(entry.portal);
-  }
-
-  private closeAllPortals(): void {
-    for (const name of [...this.portals.keys()]) this.dropPortal(name);
-  }
-
-  /**
-   * The transaction ended: its portals close. A WITH HOLD cursor outlives a
-   * commit; a rollback also closes those declared in the block.
-   */
-  private closeTransactionPortals(committed: boolean): void {
-    for (const [name, entry] of [...this.portals]) {
-      const c = entry.cursor;
-      if (c?.hold && (committed || !c.declaredInBlock)) {
-        c.declaredInBlock = false;
-        continue;
-      }
-      this.dropPortal(name);
-    }
-  }
-
-  private checkPortalCaps(needsConnection: boolean): void {
-    const maxPortals = this.deps.limits.maxPortals;
-    if (this.portals.size - (this.portals.has('') ? 1 : 0) >= maxPortals) {
-      throw new PgError(SqlState.programLimitExceeded, `too many portals (at most ${maxPortals} per session)`, {
-        hint: 'Close portals that are no longer needed.',
-      });
-    }
-    if (needsConnection && this.openCursors() >= this.deps.maxOpenCursors) {
-      throw new PgError(SqlState.programLimitExceeded, `too many open cursors (at most ${this.deps.maxOpenCursors} per session)`);
-    }
   }
 
   private checkStatementCap(name: string): void {
@@ -578,7 +515,7 @@ export class Session implements QuerySession {
         let changed: string[] = [];
         if (outcome.ended) {
           this.txid = null;
-          this.closeTransactionPortals(outcome.tag === 'COMMIT');
+          this.portals.closeTransaction(outcome.tag === 'COMMIT');
           // AND CHAIN starts the next block with the same characteristics.
           if (!node['chain']) changed = this.settings.endTransaction();
         }
@@ -601,12 +538,12 @@ export class Session implements QuerySession {
       case 'closeCursor': {
         const name = node['portalname'] as string | undefined;
         if (name === undefined) {
-          for (const [n, entry] of [...this.portals]) if (entry.cursor) this.dropPortal(n);
+          this.portals.closeCursors();
           be.commandComplete(w, 'CLOSE CURSOR ALL');
           return;
         }
         if (!this.portals.has(name)) throw noSuchCursor(name);
-        this.dropPortal(name);
+        this.portals.drop(name);
         be.commandComplete(w, 'CLOSE CURSOR');
         return;
       }
@@ -642,7 +579,7 @@ export class Session implements QuerySession {
         }
         const changed = this.settings.reset('ALL');
         // DISCARD ALL closes every cursor, WITH HOLD ones too.
-        this.closeAllPortals();
+        this.portals.closeAll();
         for (const name of [...this.statements.keys()]) if (name !== '') this.statements.delete(name);
         be.commandComplete(w, 'DISCARD ALL');
         for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
@@ -677,7 +614,7 @@ export class Session implements QuerySession {
     const inBlock = this.tx.active || this.implicitBlock;
     if (!d.hold && !inBlock) throw new PgError(SqlState.noActiveSqlTransaction, 'DECLARE CURSOR can only be used in transaction blocks');
     if (this.portals.has(d.name)) throw new PgError(SqlState.duplicateCursor, `cursor "${d.name}" already exists`);
-    this.checkPortalCaps(true);
+    this.portals.checkCaps(true);
     this.tx.noteQuery();
     const portal = await this.bindQuery(prepared, {
       portal: d.name,
@@ -728,7 +665,7 @@ export class Session implements QuerySession {
       sink.finish(out.writer);
       be.commandComplete(out.writer, `COPY ${sent}`);
     } finally {
-      this.releasePortal(portal);
+      releasePortal(portal);
     }
   }
 
@@ -750,7 +687,7 @@ export class Session implements QuerySession {
     try {
       await this.runPortal(portal, 0, out, describe);
     } finally {
-      this.releasePortal(portal);
+      releasePortal(portal);
     }
   }
 
