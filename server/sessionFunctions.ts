@@ -12,6 +12,7 @@ import type { MessageWriter } from '../protocol/writer.js';
 import type { Fields, PgNode } from '../sql/walk.js';
 import type { PgField } from './rows/api.js';
 import { settingDef, type SessionSettings } from './settings.js';
+import { constantValue } from './sqlCommands.js';
 
 const RESULT_TYPES = {
   pg_sleep: { typeOid: 2278, typeLen: 4 }, // void
@@ -56,23 +57,9 @@ function constant(node: PgNode, pid: number): SessionArg | undefined {
     const plain = names.length === 1 || (names.length === 2 && names[0] === 'pg_catalog');
     return plain && names[names.length - 1] === 'pg_backend_pid' && !fc['args'] ? String(pid) : undefined;
   }
-  const c = node['A_Const'];
-  if (c) {
-    if (c['isnull']) return null;
-    if (c['sval']) return String(c['sval']['sval'] ?? '');
-    if (c['ival']) return String(c['ival']['ival'] ?? 0);
-    if (c['fval']) return String(c['fval']['fval']);
-    if (c['boolval']) return c['boolval']['boolval'] ? 'true' : 'false';
-    if (c['bsval']) return undefined;
-    return '0';
-  }
-  if (node['TypeCast']?.['arg']) return constant(node['TypeCast']['arg'] as PgNode, pid);
-  const e = node['A_Expr'];
-  if (e && e['kind'] === 'AEXPR_OP' && !e['lexpr'] && (e['name'] as PgNode[])?.[0]?.['String']?.['sval'] === '-') {
-    const v = constant(e['rexpr'] as PgNode, pid);
-    return typeof v === 'string' && /^[0-9.]/.test(v) ? `-${v}` : undefined;
-  }
-  return undefined;
+  const cast = node['TypeCast']?.['arg'] as PgNode | undefined;
+  if (cast && (cast['ParamRef'] || cast['FuncCall'])) return constant(cast, pid);
+  return constantValue(node);
 }
 
 /** The calls, when the SELECT is only calls to session functions with constant arguments; else null. */

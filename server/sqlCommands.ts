@@ -143,13 +143,15 @@ export function preparation(stmt: ParsedStatement): Preparation {
  */
 export function executeArguments(f: Fields): { name: string; params: (Buffer | null)[] } {
   const params = ((f['params'] as PgNode[] | undefined) ?? []).map((p) => {
-    const text = constantText(p);
+    const text = constantValue(p);
+    if (text === undefined) throw PgError.featureNotSupported('EXECUTE arguments must be constants in lakegate');
     return text === null ? null : Buffer.from(text, 'utf8');
   });
   return { name: f['name'] as string, params };
 }
 
-function constantText(node: PgNode): string | null {
+/** A constant's text (optionally cast, or negated), null for NULL; undefined when the node is not a constant. */
+export function constantValue(node: PgNode): string | null | undefined {
   const c = node['A_Const'];
   if (c) {
     if (c['isnull']) return null;
@@ -157,14 +159,14 @@ function constantText(node: PgNode): string | null {
     if (c['ival']) return String(c['ival']['ival'] ?? 0);
     if (c['fval']) return String(c['fval']['fval']);
     if (c['boolval']) return c['boolval']['boolval'] ? 'true' : 'false';
-    if (c['bsval']) throw PgError.featureNotSupported('bit-string arguments to EXECUTE are not supported by lakegate');
+    if (c['bsval']) return undefined;
     return '0';
   }
-  if (node['TypeCast']?.['arg']) return constantText(node['TypeCast']['arg'] as PgNode);
+  if (node['TypeCast']?.['arg']) return constantValue(node['TypeCast']['arg'] as PgNode);
   const e = node['A_Expr'];
   if (e && e['kind'] === 'AEXPR_OP' && !e['lexpr'] && (e['name'] as PgNode[])?.[0]?.['String']?.['sval'] === '-') {
-    const v = constantText(e['rexpr'] as PgNode);
-    if (v !== null && /^[0-9.]/.test(v)) return `-${v}`;
+    const v = constantValue(e['rexpr'] as PgNode);
+    return typeof v === 'string' && /^[0-9.]/.test(v) ? `-${v}` : undefined;
   }
-  throw PgError.featureNotSupported('EXECUTE arguments must be constants in lakegate');
+  return undefined;
 }
