@@ -8,6 +8,7 @@ export type Severity = 'ERROR' | 'FATAL' | 'PANIC';
 export const SqlState = {
   successfulCompletion: '00000',
   featureNotSupported: '0A000',
+  objectNotInPrerequisiteState: '55000',
   connectionException: '08000',
   connectionFailure: '08006',
   protocolViolation: '08P01',
@@ -29,6 +30,7 @@ export const SqlState = {
   invalidTextRepresentation: '22P02',
   invalidBinaryRepresentation: '22P03',
   numericValueOutOfRange: '22003',
+  nullValueNotAllowed: '22004',
   divisionByZero: '22012',
   dataException: '22000',
   cardinalityViolation: '21000',

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Virtualenvs with what the Python-side tests use.
 # .venv/:
-#  - psycopg2, psycopg 3 and pytest (tests/integration/psycopg2.test.ts, psycopg3.test.ts);
+#  - psycopg2, psycopg 3 and pytest (tests/integration/psycopg2.test.ts, psycopg3.test.ts, psycopgSession.test.ts);
 #  - SQLAlchemy 2 and pandas (tests/integration/sqlalchemy.test.ts);
 #  - pyiceberg 0.12 with SQLite and pyarrow (tests/fixtures/iceberg: writes and scans the
 #    Iceberg test tables);

@@ -5,7 +5,8 @@
  * Admin serves to a plugin) and its catalog-gate policies (demo/polaris/, the
  * polaris service Polaris's Ranger authorizer reads).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -57,9 +58,41 @@ export function demoWarehouse(dataDir: string): { warehouse: string; sqliteFile:
 export async function seedDemo(dataDir: string): Promise<{ warehouse: string; sqliteFile: string }> {
   const paths = demoWarehouse(dataDir);
   mkdirSync(paths.warehouse, { recursive: true });
+  // Two demos started at once on one data dir: one writes the table, the other waits and finds it.
+  const release = await seedLock(join(resolve(dataDir), '.seeding'));
+  try {
+    await seedTable(paths);
+  } finally {
+    release();
+  }
+  return paths;
+}
+
+/** An exclusive lock file; one left behind by a crashed start is taken over after a minute. */
+async function seedLock(file: string): Promise<() => void> {
+  for (;;) {
+    try {
+      const fd = openSync(file, 'wx');
+      return () => {
+        closeSync(fd);
+        unlinkSync(file);
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      try {
+        if (Date.now() - statSync(file).mtimeMs > 60000) unlinkSync(file);
+      } catch {
+        // released meanwhile
+      }
+      await sleep(100);
+    }
+  }
+}
+
+async function seedTable(paths: { warehouse: string; sqliteFile: string }): Promise<void> {
   const catalog = new SqlCatalogFile(paths.sqliteFile, DEMO_DATABASE, { create: true });
   try {
-    if (catalog.entry(['sales'], 'orders')) return paths;
+    if (catalog.entry(['sales'], 'orders')) return;
     const instance = await DuckDBInstance.create(':memory:');
     try {
       const conn = await instance.connect();
@@ -81,7 +114,6 @@ export async function seedDemo(dataDir: string): Promise<{ warehouse: string; sq
   } finally {
     catalog.close();
   }
-  return paths;
 }
 
 export async function demoConfig(opts: { host: string; port: number; dataDir: string }): Promise<Config> {

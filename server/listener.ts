@@ -20,6 +20,7 @@ import type { Auditor } from './audit/auditor.js';
 import type { QueryPlanner } from './query.js';
 import { HeavyLane } from './heavyLane.js';
 import { Session } from './session.js';
+import type { Backends } from './sessionFunctions.js';
 import type { StatementParser } from './statementParser.js';
 
 /** Statements longer than this are planned in the heavy lane (server/heavyLane.ts). */
@@ -79,6 +80,12 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
     }
   };
 
+  const backends: Backends = {
+    find: (pid) => {
+      const s = sessions.get(pid);
+      return s && { user: s.user, cancel: () => s.cancel(), terminate: () => s.terminate() };
+    },
+  };
   const hooks: ConnectionHooks<Identity> = {
     requireTlsForPassword: config.requireTls,
     async plan(info: StartupInfo): Promise<AuthPlan<Identity>> {
@@ -121,6 +128,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         onInternalError: (e, ref) => log.warn({ err: e, pid: processId, user: identity.user, ref }, 'statement failed'),
         onEnd: () => sessions.delete(processId),
         ...(deps.audit ? { audit: deps.audit } : {}),
+        backends,
       });
       sessions.set(processId, session);
       log.info({ event: 'login', user: identity.user, roles: identity.roles, groups: identity.groups, database: info.database, pid: processId, outcome: 'ok' });
@@ -166,6 +174,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         ...hooks,
         open: async (info, identity) => {
           const session = await hooks.open(info, identity);
+          (session as Session).terminator = () => conn.terminate();
           settleLogin();
           return session;
         },

@@ -16,6 +16,7 @@ import type {
 import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest, Output } from '../protocol/handler.js';
+import type { MessageWriter } from '../protocol/writer.js';
 import { PG_MAX_TARGET_ENTRIES, tooManyColumns } from '../sql/limits.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import type { PgNode } from '../sql/walk.js';
@@ -287,9 +288,12 @@ export class QueryStatement {
       prepared = await conn.prepare(shape.sql);
       shape.preparedOn.set(conn, prepared);
     }
-    const fields = this.fields(req.resultFormats, shape)!;
-    const encoder = this.explain ? null : createRowEncoder(shape.types, req.resultFormats.map((f) => f as 0 | 1), fmt, maxRowBytes);
-    const portal = new Portal(conn, prepared, values, fields, encoder);
+    const encoderFor: EncoderFactory = (formats) => ({
+      fields: this.fields(formats, shape)!,
+      encoder: this.explain ? null : createRowEncoder(shape.types, formats.map((f) => f as 0 | 1), fmt, maxRowBytes),
+    });
+    const { fields, encoder } = encoderFor(req.resultFormats);
+    const portal = new Portal(conn, prepared, values, fields, encoder, encoderFor);
     this.basePlan?.audit?.();
     return portal;
   }
@@ -326,6 +330,19 @@ type BoundValue = ReturnType<typeof decodeParam>;
 /** Encoding pauses for a flush once this much waits in the writer. */
 const ENCODE_PAUSE_BYTES = 1024 * 1024;
 
+/**
+ * Where a portal's DataRows go when they are not sent as they are: COPY
+ * turns each one into a CopyData message. The portal encodes into `scratch`
+ * and calls `drain` after each batch.
+ */
+export interface RowSink {
+  readonly scratch: MessageWriter;
+  drain(out: MessageWriter): void;
+}
+
+/** Encodes rows for a portal in the given result formats (a cursor's FETCH picks its own). */
+export type EncoderFactory = (formats: number[]) => { fields: PgField[]; encoder: RowEncoder | null };
+
 /** A bound query: the rows it has left to give, on the connection it runs on. */
 export class Portal {
   /** Set once the portal was suspended and keeps its connection for itself. */
@@ -334,17 +351,42 @@ export class Portal {
   private pending: DuckDBDataChunk | null = null;
   private pendingRow = 0;
   private prefetched: Promise<DuckDBDataChunk | null> | null = null;
+  private exhausted = false;
 
   constructor(
     readonly conn: DuckDBConnection,
     private readonly prepared: DuckDBPreparedStatement,
     private readonly values: BoundValue[],
-    readonly fields: PgField[],
-    private readonly encoder: RowEncoder | null,
+    public fields: PgField[],
+    private encoder: RowEncoder | null,
+    private readonly encoderFor?: EncoderFactory,
   ) {}
+
+  /** The RowDescription fields in the given result formats. */
+  fieldsFor(formats: number[]): PgField[] {
+    return this.encoderFor ? this.encoderFor(formats).fields : this.fields;
+  }
+
+  /** Encode the rows still to come in other result formats (FETCH through the extended protocol). */
+  reformat(formats: number[]): void {
+    if (!this.encoderFor) return;
+    ({ fields: this.fields, encoder: this.encoder } = this.encoderFor(formats));
+  }
 
   /** Write up to maxRows rows (0 = all); returns true when the result is exhausted. */
   async run(maxRows: number, out: Output): Promise<boolean> {
+    if (!this.encoder) {
+      await this.start();
+      return this.runExplain(out);
+    }
+    const { sent, done } = await this.stream(maxRows, out);
+    // PostgreSQL suspends even when the limit lands exactly on the last row.
+    if (done) be.commandComplete(out.writer, `SELECT ${sent}`);
+    else be.portalSuspended(out.writer);
+    return done;
+  }
+
+  private async start(): Promise<DuckDBResult> {
     if (!this.result) {
       this.prepared.clearBindings();
       this.values.forEach((v, i) => {
@@ -353,35 +395,49 @@ export class Portal {
       });
       this.result = await this.prepared.stream();
     }
-    if (!this.encoder) return this.runExplain(out);
+    return this.result;
+  }
+
+  /**
+   * Write (or, with `skip`, only count) up to maxRows DataRows (0 = all),
+   * chunk by chunk, flushing with back-pressure; no completion message.
+   * `done`: the result has no more rows.
+   */
+  async stream(maxRows: number, out: Output, opts: { skip?: boolean; sink?: RowSink } = {}): Promise<{ sent: number; done: boolean }> {
+    if (this.exhausted) return { sent: 0, done: true };
+    const result = await this.start();
+    const encoder = this.encoder;
+    if (!encoder && !opts.skip) throw new PgError(SqlState.featureNotSupported, 'EXPLAIN output cannot be fetched this way');
     const limit = maxRows > 0 ? maxRows : Infinity;
     let sent = 0;
     for (;;) {
+      if (sent >= limit) return { sent, done: false };
       if (!this.pending) {
-        const chunk = await this.nextChunk();
+        const chunk = await this.nextChunk(result);
         if (!chunk || chunk.rowCount === 0) {
-          be.commandComplete(out.writer, `SELECT ${sent}`);
-          return true;
+          this.exhausted = true;
+          return { sent, done: true };
         }
         this.pending = chunk;
         this.pendingRow = 0;
         // The engine produces the next chunk (on its own thread) while this one is encoded.
-        this.prefetched = this.result.fetchChunk();
+        this.prefetched = result.fetchChunk();
         this.prefetched.catch(() => undefined); // its error surfaces when awaited
       }
       const chunk = this.pending;
       const take = Math.min(chunk.rowCount - this.pendingRow, limit - sent);
-      // Large rows are flushed as they come, not a whole chunk of them at once.
-      const next = this.encoder.encodeChunk(chunk, out.writer, this.pendingRow, this.pendingRow + take, ENCODE_PAUSE_BYTES);
+      let next: number;
+      if (opts.skip) next = this.pendingRow + take;
+      else {
+        // Large rows are flushed as they come, not a whole chunk of them at once.
+        const w = opts.sink ? opts.sink.scratch : out.writer;
+        next = encoder!.encodeChunk(chunk, w, this.pendingRow, this.pendingRow + take, ENCODE_PAUSE_BYTES);
+        opts.sink?.drain(out.writer);
+      }
       sent += next - this.pendingRow;
       this.pendingRow = next;
       if (this.pendingRow >= chunk.rowCount) this.pending = null;
       await out.maybeFlush();
-      if (sent >= limit) {
-        // PostgreSQL suspends even when the limit lands exactly on the last row.
-        be.portalSuspended(out.writer);
-        return false;
-      }
     }
   }
 
@@ -397,8 +453,8 @@ export class Portal {
     return true;
   }
 
-  private nextChunk(): Promise<DuckDBDataChunk | null> {
-    const next = this.prefetched ?? this.result!.fetchChunk();
+  private nextChunk(result: DuckDBResult): Promise<DuckDBDataChunk | null> {
+    const next = this.prefetched ?? result.fetchChunk();
     this.prefetched = null;
     return next;
   }

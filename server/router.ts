@@ -5,6 +5,7 @@
  */
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { ParsedStatement } from '../sql/parse.js';
+import { sessionCalls } from './sessionFunctions.js';
 
 export type Route =
   | { kind: 'query' }
@@ -13,6 +14,13 @@ export type Route =
   | { kind: 'transaction' }
   | { kind: 'discard' }
   | { kind: 'deallocate' }
+  | { kind: 'declare' }
+  | { kind: 'fetch' }
+  | { kind: 'closeCursor' }
+  | { kind: 'copy' }
+  | { kind: 'prepare' }
+  | { kind: 'execute' }
+  | { kind: 'sessionFunction' }
   | { kind: 'refused'; error: PgError };
 
 /** PostgreSQL's command names for the statements we refuse, so the message names what the user typed. */
@@ -96,6 +104,8 @@ export function route(stmt: ParsedStatement): Route {
     case 'SelectStmt':
       // SELECT … INTO creates a table.
       if (fields['intoClause']) return refuse('CreateTableAsStmt');
+      // pg_sleep, set_config, pg_cancel_backend …: answered from the session's state.
+      if (sessionCalls(fields)) return { kind: 'sessionFunction' };
       return { kind: 'query' };
     case 'ExplainStmt': {
       const inner = Object.keys(fields['query'] ?? {})[0];
@@ -116,6 +126,25 @@ export function route(stmt: ParsedStatement): Route {
       return { kind: 'discard' };
     case 'DeallocateStmt':
       return { kind: 'deallocate' };
+    // Cursors, COPY TO STDOUT and PREPARE wrap a query: the session plans it like any other.
+    case 'DeclareCursorStmt':
+      return { kind: 'declare' };
+    case 'FetchStmt':
+      return { kind: 'fetch' };
+    case 'ClosePortalStmt':
+      return { kind: 'closeCursor' };
+    case 'CopyStmt':
+      return { kind: 'copy' };
+    case 'PrepareStmt': {
+      const query = fields['query'] as ParsedStatement['node'];
+      const kind = Object.keys(query)[0]!;
+      const inner = route({ node: query, kind, text: stmt.text, offset: stmt.offset });
+      if (inner.kind === 'refused') return inner;
+      if (inner.kind !== 'query') return refuse(kind);
+      return { kind: 'prepare' };
+    }
+    case 'ExecuteStmt':
+      return { kind: 'execute' };
     default:
       return refuse(stmt.kind);
   }

@@ -10,19 +10,35 @@ import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest, Output, QuerySession, StartupInfo } from '../protocol/handler.js';
 import { SqlError } from '../sql/errors.js';
 import type { ParsedStatement } from '../sql/parse.js';
-import { applySet, show } from './commands.js';
+import type { Fields } from '../sql/walk.js';
+import { applySet, show, transactionOptions } from './commands.js';
+import { copyOptions, CopySink } from './copyOut.js';
 import type { Limits } from './config.js';
 import type { Engine } from './engine.js';
 import type { HeavyLane } from './heavyLane.js';
 import { toPgError, type ErrorLog } from './errors.js';
 import type { Identity } from './identity/identity.js';
 import type { Auditor } from './audit/auditor.js';
+import { releasePortal, PortalTable } from './portals.js';
 import { QueryStatement, type Portal, type QueryPlanner } from './query.js';
+import type { PgField } from './rows/api.js';
 import { commandName, route, type Route } from './router.js';
-import { SessionSettings } from './settings.js';
+import { SessionSettings, settingDef } from './settings.js';
+import {
+  bindSessionCalls,
+  callSessionFunction,
+  sessionParamOids,
+  checkArity,
+  nextTxid,
+  sessionCallFields,
+  sessionCalls,
+  type Backends,
+  type SessionCall,
+} from './sessionFunctions.js';
+import { copySource, cursorDeclaration, cursorFetch, executeArguments, noSuchCursor, preparation } from './sqlCommands.js';
 import { StatementRun } from './statementRun.js';
 import type { StatementParser } from './statementParser.js';
-import { writeTextResult, type TextResult } from './textResult.js';
+import { dataRowText, writeTextResult, type TextResult } from './textResult.js';
 import { TransactionState } from './transaction.js';
 
 export interface SessionDeps {
@@ -44,6 +60,8 @@ export interface SessionDeps {
   onEnd(): void;
   /** Statements refused by the router are audited here; the planner audits what it decides. */
   audit?: Auditor;
+  /** The gateway's other sessions, for pg_cancel_backend / pg_terminate_backend. */
+  backends?: Backends;
 }
 
 /** A statement kept by name (Parse): either a query or a gateway command. */
@@ -51,8 +69,12 @@ interface Prepared {
   text: string;
   parsed: ParsedStatement | undefined;
   route: Route | { kind: 'empty' };
+  /** The query it runs: the statement itself, or the one DECLARE / COPY wraps. */
   query?: QueryStatement;
+  /** Parameter types of a statement answered by the session (session functions with `$n`). */
+  paramOids?: number[];
 }
+
 
 export class Session implements QuerySession {
   readonly processId: number;
@@ -60,7 +82,9 @@ export class Session implements QuerySession {
   readonly settings: SessionSettings;
   private readonly tx = new TransactionState();
   private readonly statements = new Map<string, Prepared>();
-  private readonly portals = new Map<string, { stmt: Prepared; portal: Portal | null; done: boolean }>();
+  private readonly portals: PortalTable<Prepared>;
+  /** A simple query of several statements runs as one implicit block (DECLARE works in it, as in PostgreSQL). */
+  private implicitBlock = false;
   /** The connection statements run on; a suspended portal takes it with it. */
   private conn: DuckDBConnection | null = null;
   /** The statement in progress: from its first message to its completion (or Sync), with its timer. */
@@ -70,11 +94,16 @@ export class Session implements QuerySession {
   /** The client left or the server is shutting down: nothing new starts. */
   private stopped: 'disconnect' | 'shutdown' | null = null;
   private ended = false;
+  /** txid_current() of the current block. */
+  private txid: number | null = null;
+  /** Ends this session's connection with FATAL 57P01 (pg_terminate_backend); set by the listener. */
+  terminator: (() => void) | null = null;
 
   constructor(private readonly deps: SessionDeps) {
     this.processId = deps.processId;
     this.secretKey = deps.secretKey;
     this.settings = new SessionSettings(deps.identity.user, deps.info.params);
+    this.portals = new PortalTable({ maxPortals: deps.limits.maxPortals, maxOpenCursors: deps.maxOpenCursors });
   }
 
   get user(): string {
@@ -104,6 +133,11 @@ export class Session implements QuerySession {
   /** CancelRequest: interrupt whatever this session is running now. */
   cancel(): void {
     if (this.busy) this.run?.stop('cancel');
+  }
+
+  /** pg_terminate_backend: the connection ends as in a server shutdown. */
+  terminate(): void {
+    this.terminator?.();
   }
 
   interrupt(reason: 'disconnect' | 'shutdown'): void {
@@ -143,12 +177,19 @@ export class Session implements QuerySession {
       be.emptyQueryResponse(out.writer);
       return;
     }
-    for (const [i, stmt] of stmts.entries()) {
-      // Each statement of the message gets its own statement_timeout (the first one's covers the parse).
-      if (i > 0) this.endStatement();
-      this.statement();
-      const prepared = this.prepare(stmt.text, stmt, []);
-      await this.runToCompletion(prepared, out);
+    this.implicitBlock = stmts.length > 1 && !this.tx.active;
+    try {
+      for (const [i, stmt] of stmts.entries()) {
+        // Each statement of the message gets its own statement_timeout (the first one's covers the parse).
+        if (i > 0) this.endStatement();
+        this.statement();
+        const prepared = this.prepare(stmt.text, stmt, []);
+        await this.runToCompletion(prepared, out);
+      }
+    } finally {
+      // The implicit block ends with the message, and its cursors with it.
+      if (this.implicitBlock && !this.tx.active) this.portals.closeTransaction(true);
+      this.implicitBlock = false;
     }
     // A multi-statement message outside a block is one implicit transaction in
     // PostgreSQL; with read-only statements there is nothing to commit.
@@ -164,11 +205,12 @@ export class Session implements QuerySession {
   private async runToCompletion(prepared: Prepared, out: Output): Promise<void> {
     if (prepared.route.kind === 'query') {
       this.tx.checkNotAborted();
+      this.tx.noteQuery();
       const portal = await this.bindQuery(prepared, { portal: '', statement: '', paramFormats: [], params: [], resultFormats: [] });
       try {
         await this.runPortal(portal, 0, out, true);
       } finally {
-        this.releasePortal(portal);
+        releasePortal(portal);
       }
       return;
     }
@@ -182,15 +224,7 @@ export class Session implements QuerySession {
   }
 
   private async parseImpl(name: string, sql: string, paramOids: number[]): Promise<void> {
-    if (name !== '' && this.statements.has(name)) {
-      throw new PgError(SqlState.duplicatePreparedStatement, `prepared statement "${name}" already exists`);
-    }
-    const max = this.deps.limits.maxPreparedStatements;
-    if (name !== '' && this.statements.size - (this.statements.has('') ? 1 : 0) >= max) {
-      throw new PgError(SqlState.programLimitExceeded, `too many prepared statements (at most ${max} per session)`, {
-        hint: 'Close or DEALLOCATE prepared statements that are no longer needed.',
-      });
-    }
+    this.checkStatementCap(name);
     const stmts = await this.parseText(sql);
     if (stmts.length > 1) throw new SqlError('42601', 'cannot insert multiple commands into a prepared statement');
     const prepared = this.prepare(sql, stmts[0], paramOids);
@@ -198,13 +232,16 @@ export class Session implements QuerySession {
       // In an aborted block only transaction control can be prepared.
       this.tx.checkNotAborted();
     }
-    if (prepared.query) {
-      const conn = await this.connection();
-      const run = this.statement();
-      await this.planning(prepared, () => run.inEngine(conn, () => prepared.query!.describe(conn, () => run.check())));
-    }
+    if (prepared.query) await this.describeQuery(prepared);
     if (name === '') this.statements.delete('');
     this.statements.set(name, prepared);
+  }
+
+  /** Plan and prepare a statement's query without running it (errors show at Parse / PREPARE, as in PostgreSQL). */
+  private async describeQuery(prepared: Prepared): Promise<void> {
+    const conn = await this.connection();
+    const run = this.statement();
+    await this.planning(prepared, () => run.inEngine(conn, () => prepared.query!.describe(conn, () => run.check())));
   }
 
   async bind(req: BindRequest): Promise<void> {
@@ -219,13 +256,8 @@ export class Session implements QuerySession {
     if (req.portal !== '' && this.portals.has(req.portal)) {
       throw new PgError(SqlState.duplicateCursor, `portal "${req.portal}" already exists`);
     }
-    const maxPortals = this.deps.limits.maxPortals;
-    if (req.portal !== '' && this.portals.size - (this.portals.has('') ? 1 : 0) >= maxPortals) {
-      throw new PgError(SqlState.programLimitExceeded, `too many portals (at most ${maxPortals} per session)`, {
-        hint: 'Close portals that are no longer needed.',
-      });
-    }
-    const expected = prepared.query?.paramOids.length ?? 0;
+    if (req.portal !== '') this.portals.checkCaps(false);
+    const expected = (prepared.query?.paramOids ?? prepared.paramOids ?? []).length;
     if (req.params.length !== expected) {
       throw new PgError(
         SqlState.protocolViolation,
@@ -235,21 +267,22 @@ export class Session implements QuerySession {
     if (req.paramFormats.length > 1 && req.paramFormats.length !== req.params.length) {
       throw PgError.protocol(`bind message has ${req.paramFormats.length} parameter formats but ${req.params.length} parameters`);
     }
-    this.dropPortal(req.portal);
+    this.portals.drop(req.portal);
     if (prepared.route.kind === 'query') {
       this.tx.checkNotAborted();
+      this.tx.noteQuery();
       const portal = await this.bindQuery(prepared, req);
       this.portals.set(req.portal, { stmt: prepared, portal, done: false });
     } else {
-      this.portals.set(req.portal, { stmt: prepared, portal: null, done: false });
+      this.portals.set(req.portal, { stmt: prepared, portal: null, done: false, bind: req });
     }
   }
 
   async describeStatement(name: string, out: Output): Promise<void> {
     const prepared = this.statements.get(name);
     if (!prepared) throw new PgError(SqlState.invalidSqlStatementName, `prepared statement "${name}" does not exist`);
-    be.parameterDescription(out.writer, prepared.query?.paramOids ?? []);
-    const fields = prepared.query ? prepared.query.fields([]) : this.commandFields(prepared);
+    be.parameterDescription(out.writer, prepared.query?.paramOids ?? prepared.paramOids ?? []);
+    const fields = prepared.route.kind === 'query' ? prepared.query!.fields([]) : this.commandFields(prepared, []);
     if (fields) be.rowDescription(out.writer, fields);
     else be.noData(out.writer);
   }
@@ -257,7 +290,7 @@ export class Session implements QuerySession {
   async describePortal(name: string, out: Output): Promise<void> {
     const entry = this.portals.get(name);
     if (!entry) throw new PgError(SqlState.invalidCursorName, `portal "${name}" does not exist`);
-    const fields = entry.portal ? entry.portal.fields : this.commandFields(entry.stmt);
+    const fields = entry.portal ? entry.portal.fields : this.commandFields(entry.stmt, entry.bind?.resultFormats ?? []);
     if (fields) be.rowDescription(out.writer, fields);
     else be.noData(out.writer);
   }
@@ -282,26 +315,26 @@ export class Session implements QuerySession {
     }
     if (!entry.portal) {
       entry.done = true;
-      await this.runCommand(entry.stmt, out, false);
+      await this.runCommand(entry.stmt, out, false, entry.bind);
       return;
     }
     this.tx.checkNotAborted();
     const finished = await this.runPortal(entry.portal, maxRows, out, false);
     if (finished) {
       entry.done = true;
-      this.releasePortal(entry.portal);
+      releasePortal(entry.portal);
     }
   }
 
   async close(kind: 'S' | 'P', name: string): Promise<void> {
     if (kind === 'S') this.statements.delete(name);
-    else this.dropPortal(name);
+    else this.portals.drop(name);
   }
 
   async sync(): Promise<void> {
     this.endStatement();
-    // Outside a block each Sync ends the implicit transaction, which closes its portals.
-    if (!this.tx.active) this.closeAllPortals();
+    // Outside a block each Sync ends the implicit transaction, which closes its portals (WITH HOLD cursors stay).
+    if (!this.tx.active) this.portals.closeTransaction(true);
   }
 
   async end(): Promise<void> {
@@ -309,7 +342,7 @@ export class Session implements QuerySession {
     this.endStatement();
     this.deps.identity.credential?.close();
     this.deps.onEnd();
-    this.closeAllPortals();
+    this.portals.closeAll();
     this.statements.clear();
     this.conn?.closeSync();
     this.conn = null;
@@ -351,8 +384,18 @@ export class Session implements QuerySession {
       throw r.error;
     }
     const prepared: Prepared = { text, parsed: stmt, route: r };
-    if (r.kind === 'query') {
-      prepared.query = new QueryStatement(stmt, paramOids, this.deps.planner, {
+    if (r.kind === 'sessionFunction') prepared.paramOids = sessionParamOids(sessionCalls(stmt.node[stmt.kind]!, this.processId)!, paramOids);
+    const query = r.kind === 'query' ? stmt : r.kind === 'declare' ? cursorDeclaration(stmt).query : r.kind === 'copy' ? copySource(stmt).query : null;
+    if (query && query !== stmt) {
+      // The query a cursor or COPY wraps is routed like one typed on its own (SELECT … INTO is a write).
+      const inner = route(query);
+      if (inner.kind === 'refused') {
+        this.deps.audit?.refused(this.auditSubject, this.database, stmt.text, commandName(query.kind), inner.error);
+        throw inner.error;
+      }
+    }
+    if (query) {
+      prepared.query = new QueryStatement(query, paramOids, this.deps.planner, {
         database: this.database,
         user: this.user,
         roles: this.deps.identity.roles,
@@ -397,9 +440,7 @@ export class Session implements QuerySession {
   private async runPortal(portal: Portal, maxRows: number, out: Output, describe: boolean): Promise<boolean> {
     const run = this.statement();
     // Refuse before any row is written: a portal that may suspend will need a connection of its own.
-    if (maxRows > 0 && !portal.ownsConnection && this.openCursors() >= this.deps.maxOpenCursors) {
-      throw new PgError(SqlState.programLimitExceeded, `too many open cursors (at most ${this.deps.maxOpenCursors} per session)`);
-    }
+    if (maxRows > 0 && !portal.ownsConnection) this.portals.checkCursorCap();
     if (describe) be.rowDescription(out.writer, portal.fields);
     // An interrupted stream can end early without an error: inEngine checks the reason after it, so a cut-short result is never reported complete.
     const finished = await run.inEngine(portal.conn, () => portal.run(maxRows, out));
@@ -414,26 +455,16 @@ export class Session implements QuerySession {
     if (this.conn === portal.conn) this.conn = null;
   }
 
-  private openCursors(): number {
-    let n = 0;
-    for (const p of this.portals.values()) if (p.portal?.ownsConnection) n++;
-    return n;
-  }
-
-  private releasePortal(portal: Portal): void {
-    portal.close();
-    if (portal.ownsConnection) portal.conn.closeSync();
-  }
-
-  private dropPortal(name: string): void {
-    const entry = this.portals.get(name);
-    if (!entry) return;
-    this.portals.delete(name);
-    if (entry.portal) this.releasePortal(entry.portal);
-  }
-
-  private closeAllPortals(): void {
-    for (const name of [...this.portals.keys()]) this.dropPortal(name);
+  private checkStatementCap(name: string): void {
+    if (name !== '' && this.statements.has(name)) {
+      throw new PgError(SqlState.duplicatePreparedStatement, `prepared statement "${name}" already exists`);
+    }
+    const max = this.deps.limits.maxPreparedStatements;
+    if (name !== '' && this.statements.size - (this.statements.has('') ? 1 : 0) >= max) {
+      throw new PgError(SqlState.programLimitExceeded, `too many prepared statements (at most ${max} per session)`, {
+        hint: 'Close or DEALLOCATE prepared statements that are no longer needed.',
+      });
+    }
   }
 
   private async connection(): Promise<DuckDBConnection> {
@@ -444,9 +475,28 @@ export class Session implements QuerySession {
 
   // ---- gateway commands ----------------------------------------------------
 
-  private commandFields(prepared: Prepared) {
-    if (prepared.route.kind === 'show') return this.showResult(prepared).fields;
-    return null;
+  /** RowDescription of a command that returns rows (SHOW, FETCH, EXECUTE); null for NoData. */
+  private commandFields(prepared: Prepared, formats: number[]): PgField[] | null {
+    const node = prepared.parsed?.node[prepared.parsed.kind];
+    switch (prepared.route.kind) {
+      case 'show':
+        return this.showResult(prepared).fields;
+      case 'fetch': {
+        if (node!['ismove']) return null;
+        // Described as the cursor is now; PostgreSQL answers NoData for a cursor that does not exist yet.
+        const cursor = this.portals.get(node!['portalname'] as string)?.portal;
+        return cursor ? cursor.fieldsFor(formats) : null;
+      }
+      case 'sessionFunction':
+        return sessionCallFields(sessionCalls(node!, this.processId)!);
+      case 'execute': {
+        const target = this.statements.get(node!['name'] as string);
+        if (!target) return null;
+        return target.route.kind === 'query' ? target.query!.fields(formats) : this.commandFields(target, formats);
+      }
+      default:
+        return null;
+    }
   }
 
   private showResult(prepared: Prepared): TextResult {
@@ -465,24 +515,70 @@ export class Session implements QuerySession {
     }
   }
 
-  private async runCommand(prepared: Prepared, out: Output, describe: boolean): Promise<void> {
+  private async runCommand(prepared: Prepared, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
     const w = out.writer;
     const node = prepared.parsed!.node[prepared.parsed!.kind]!;
     switch (prepared.route.kind) {
       case 'transaction': {
+        // BEGIN's characteristics are checked first: BEGIN READ WRITE fails as a whole.
+        const options = transactionOptions(node['options'] as Fields[] | undefined).filter(([n]) => n !== 'transaction_deferrable');
+        for (const [n, v] of options) settingDef(n).check?.(v);
+        const wasActive = this.tx.active;
         const outcome = this.tx.apply(node);
         if (outcome.notice) be.noticeResponse(w, outcome.notice);
-        if (outcome.ended) this.closeAllPortals();
+        if (!wasActive && this.tx.active) for (const [n, v] of options) this.settings.set(n, v, true);
+        let changed: string[] = [];
+        if (outcome.ended) {
+          this.txid = null;
+          this.portals.closeTransaction(outcome.tag === 'COMMIT');
+          // AND CHAIN starts the next block with the same characteristics.
+          if (!node['chain']) changed = this.settings.endTransaction();
+        }
         be.commandComplete(w, outcome.tag);
+        for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
         return;
       }
       case 'set': {
         this.tx.checkNotAborted();
-        const { changed } = applySet(this.settings, node);
+        const { changed, notice } = applySet(this.settings, node, { inBlock: this.tx.active, queried: this.tx.queried });
+        if (notice) be.noticeResponse(w, notice);
         be.commandComplete(w, 'SET');
         for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
         return;
       }
+      case 'declare':
+        return this.declareCursor(prepared, w, bind);
+      case 'fetch':
+        return this.fetchCursor(node, out, describe, bind);
+      case 'closeCursor': {
+        const name = node['portalname'] as string | undefined;
+        if (name === undefined) {
+          this.portals.closeCursors();
+          be.commandComplete(w, 'CLOSE CURSOR ALL');
+          return;
+        }
+        if (!this.portals.has(name)) throw noSuchCursor(name);
+        this.portals.drop(name);
+        be.commandComplete(w, 'CLOSE CURSOR');
+        return;
+      }
+      case 'copy':
+        return this.copyOut(prepared, out, bind);
+      case 'prepare': {
+        this.tx.checkNotAborted();
+        const p = preparation(prepared.parsed!);
+        this.checkStatementCap(p.name);
+        if (p.name === '') throw new PgError(SqlState.invalidSqlStatementName, 'invalid statement name ""');
+        const inner = this.prepare(p.query.text, p.query, p.paramOids);
+        await this.describeQuery(inner);
+        this.statements.set(p.name, inner);
+        be.commandComplete(w, 'PREPARE');
+        return;
+      }
+      case 'execute':
+        return this.executePrepared(node, out, describe);
+      case 'sessionFunction':
+        return this.runSessionFunctions(prepared, out, describe, bind);
       case 'show':
         this.tx.checkNotAborted();
         writeTextResult(w, this.showResult(prepared), describe);
@@ -497,7 +593,8 @@ export class Session implements QuerySession {
           throw new PgError(SqlState.activeSqlTransaction, 'DISCARD ALL cannot run inside a transaction block');
         }
         const changed = this.settings.reset('ALL');
-        this.closeAllPortals();
+        // DISCARD ALL closes every cursor, WITH HOLD ones too.
+        this.portals.closeAll();
         for (const name of [...this.statements.keys()]) if (name !== '') this.statements.delete(name);
         be.commandComplete(w, 'DISCARD ALL');
         for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
@@ -522,4 +619,127 @@ export class Session implements QuerySession {
         throw new PgError(SqlState.internalError, 'statement has no handler');
     }
   }
+
+  // ---- SQL cursors, COPY, EXECUTE ------------------------------------------
+
+  /** DECLARE: the query is planned and bound like any query; the cursor is a portal with a connection of its own. */
+  private async declareCursor(prepared: Prepared, w: Output['writer'], bind?: BindRequest): Promise<void> {
+    this.tx.checkNotAborted();
+    const d = cursorDeclaration(prepared.parsed!);
+    const inBlock = this.tx.active || this.implicitBlock;
+    if (!d.hold && !inBlock) throw new PgError(SqlState.noActiveSqlTransaction, 'DECLARE CURSOR can only be used in transaction blocks');
+    if (this.portals.has(d.name)) throw new PgError(SqlState.duplicateCursor, `cursor "${d.name}" already exists`);
+    this.portals.checkCaps(true);
+    this.tx.noteQuery();
+    const portal = await this.bindQuery(prepared, {
+      portal: d.name,
+      statement: '',
+      paramFormats: bind?.paramFormats ?? [],
+      params: bind?.params ?? [],
+      resultFormats: [d.binary ? 1 : 0],
+    });
+    this.detachConnection(portal);
+    this.portals.set(d.name, { stmt: prepared, portal, done: false, cursor: { hold: d.hold, binary: d.binary, declaredInBlock: inBlock } });
+    be.commandComplete(w, 'DECLARE CURSOR');
+  }
+
+  /** FETCH / MOVE forward: rows stream from the cursor's result chunk by chunk, under this statement's timeout and cancel. */
+  private async fetchCursor(node: Fields, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
+    this.tx.checkNotAborted();
+    const f = cursorFetch(node);
+    const entry = this.portals.get(f.name);
+    if (!entry?.portal) throw noSuchCursor(f.name);
+    const portal = entry.portal;
+    if (!f.move) {
+      // A simple query gets the cursor's own format (BINARY or text); the extended protocol the FETCH's Bind formats.
+      portal.reformat(bind ? bind.resultFormats : [entry.cursor?.binary ? 1 : 0]);
+      if (describe) be.rowDescription(out.writer, portal.fields);
+    }
+    const run = this.statement();
+    const { sent } = await run.inEngine(portal.conn, () => portal.stream(f.count, out, { skip: f.move }));
+    be.commandComplete(out.writer, `${f.move ? 'MOVE' : 'FETCH'} ${sent}`);
+  }
+
+  /** COPY … TO STDOUT: the query is planned and gated like any query; rows go out as CopyData with back-pressure. */
+  private async copyOut(prepared: Prepared, out: Output, bind?: BindRequest): Promise<void> {
+    this.tx.checkNotAborted();
+    this.tx.noteQuery();
+    const opts = copyOptions(copySource(prepared.parsed!).options);
+    const portal = await this.bindQuery(prepared, {
+      portal: '',
+      statement: '',
+      paramFormats: bind?.paramFormats ?? [],
+      params: bind?.params ?? [],
+      resultFormats: [opts.format === 'binary' ? 1 : 0],
+    });
+    try {
+      const sink = new CopySink(opts, portal.fields.map((f) => f.name));
+      const run = this.statement();
+      sink.begin(out.writer);
+      const { sent } = await run.inEngine(portal.conn, () => portal.stream(0, out, { sink }));
+      sink.finish(out.writer);
+      be.commandComplete(out.writer, `COPY ${sent}`);
+    } finally {
+      releasePortal(portal);
+    }
+  }
+
+  /** SQL EXECUTE: the prepared query bound to the constant arguments, as text parameters. */
+  private async executePrepared(node: Fields, out: Output, describe: boolean): Promise<void> {
+    this.tx.checkNotAborted();
+    const { name, params } = executeArguments(node);
+    const target = name === '' ? undefined : this.statements.get(name);
+    if (!target) throw new PgError(SqlState.invalidSqlStatementName, `prepared statement "${name}" does not exist`);
+    if (target.route.kind !== 'query') {
+      if (target.route.kind === 'empty') throw new PgError(SqlState.internalError, 'statement has no handler');
+      if (params.length > 0) throw wrongParameterCount(name, 0, params.length);
+      return this.runCommand(target, out, describe);
+    }
+    const expected = target.query!.paramOids.length;
+    if (params.length !== expected) throw wrongParameterCount(name, expected, params.length);
+    this.tx.noteQuery();
+    const portal = await this.bindQuery(target, { portal: '', statement: name, paramFormats: [], params, resultFormats: [] });
+    try {
+      await this.runPortal(portal, 0, out, describe);
+    } finally {
+      releasePortal(portal);
+    }
+  }
+
+  // ---- session functions ---------------------------------------------------
+
+  /** `SELECT pg_sleep(1)`, `SELECT set_config(…)` …: one row, computed from the session's state. */
+  private async runSessionFunctions(prepared: Prepared, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
+    this.tx.checkNotAborted();
+    const node = prepared.parsed!.node[prepared.parsed!.kind]!;
+    const calls = bindSessionCalls(sessionCalls(node, this.processId)!, bind, prepared.paramOids ?? []);
+    calls.forEach(checkArity);
+    if (bind?.resultFormats.some((f) => f !== 0)) {
+      throw PgError.featureNotSupported('session functions return text results only in lakegate');
+    }
+    if (describe) be.rowDescription(out.writer, sessionCallFields(calls));
+    const values: (string | null)[] = [];
+    for (const call of calls) values.push(await this.callSessionFunction(call, out));
+    // A stop (pg_cancel_backend of this very session, a timeout) wins over the answer.
+    this.statement().check();
+    dataRowText(out.writer, values);
+    be.commandComplete(out.writer, 'SELECT 1');
+  }
+
+  private callSessionFunction(call: SessionCall, out: Output): Promise<string | null> {
+    return callSessionFunction(call, {
+      settings: this.settings,
+      inBlock: this.tx.active,
+      user: this.user,
+      backends: this.deps.backends ?? { find: () => undefined },
+      signal: this.statement().signal,
+      blockTxid: () => (this.txid ??= nextTxid()),
+      writer: out.writer,
+    });
+  }
 }
+
+const wrongParameterCount = (name: string, expected: number, got: number) =>
+  new PgError(SqlState.syntaxError, `wrong number of parameters for prepared statement "${name}"`, {
+    detail: `Expected ${expected} parameters but got ${got}.`,
+  });

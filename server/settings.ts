@@ -78,6 +78,17 @@ export function parseDurationMs(name: string, value: string): number {
   return ms;
 }
 
+/** A duration as SHOW prints it: in the largest unit that divides it (PostgreSQL's GUC_UNIT_MS display). */
+export function formatDurationMs(ms: number): string {
+  if (ms === 0) return '0';
+  for (const [unit, size] of [['d', 86400000], ['h', 3600000], ['min', 60000], ['s', 1000]] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+const durationSetting = (name: string) => (v: string) => formatDurationMs(parseDurationMs(name, v));
+
 function checkOneOf(name: string, allowed: string[], detail?: string) {
   return (value: string): string => {
     const v = value.trim().toLowerCase();
@@ -101,13 +112,21 @@ function checkEncoding(value: string): string {
   });
 }
 
+/** lakegate serves read-only queries: every transaction is read-only, as on a hot standby. */
+function checkReadOnly(value: string): string {
+  if (bool('transaction_read_only')(value) === 'on') return 'on';
+  throw new PgError(SqlState.readOnlySqlTransaction, 'cannot set transaction read-write mode', {
+    detail: 'lakegate serves read-only queries.',
+  });
+}
+
 const ISOLATION = ['read uncommitted', 'read committed', 'repeatable read', 'serializable'];
 
 const DEFS: SettingDef[] = [
   { name: 'application_name', initial: '', reported: true, description: 'Sets the application name to be reported in statistics and logs.' },
   { name: 'client_encoding', initial: 'UTF8', reported: true, check: checkEncoding, description: "Sets the client's character set encoding." },
   { name: 'DateStyle', initial: 'ISO, MDY', reported: true, check: checkDateStyle, description: 'Sets the display format for date and time values.' },
-  { name: 'default_transaction_read_only', initial: 'off', reported: true, check: bool('default_transaction_read_only'), description: 'Sets the default read-only status of new transactions.' },
+  { name: 'default_transaction_read_only', initial: 'on', reported: true, check: bool('default_transaction_read_only'), description: 'Sets the default read-only status of new transactions.' },
   { name: 'in_hot_standby', initial: 'off', reported: true, readOnly: true, description: 'Shows whether hot standby is currently active.' },
   { name: 'integer_datetimes', initial: 'on', reported: true, readOnly: true, description: 'Shows whether datetimes are integer based.' },
   { name: 'IntervalStyle', initial: 'postgres', reported: true, check: checkOneOf('IntervalStyle', ['postgres'], 'lakegate writes intervals in postgres style only.'), description: 'Sets the display format for interval values.' },
@@ -120,12 +139,12 @@ const DEFS: SettingDef[] = [
   { name: 'TimeZone', initial: 'UTC', reported: true, check: checkTimeZone, description: 'Sets the time zone for displaying and interpreting time stamps.' },
   { name: 'search_path', initial: '"$user", public', description: 'Sets the schema search order for names that are not schema-qualified.' },
   { name: 'extra_float_digits', initial: '1', check: checkInteger('extra_float_digits', -15, 3), description: 'Sets the number of digits displayed for floating-point values.' },
-  { name: 'statement_timeout', initial: '0', check: (v) => String(parseDurationMs('statement_timeout', v)), description: 'Sets the maximum allowed duration of any statement.' },
-  { name: 'lock_timeout', initial: '0', check: (v) => String(parseDurationMs('lock_timeout', v)), description: 'Sets the maximum allowed duration of any wait for a lock.' },
-  { name: 'idle_in_transaction_session_timeout', initial: '0', check: (v) => String(parseDurationMs('idle_in_transaction_session_timeout', v)), description: 'Sets the maximum allowed idle time between queries, when in a transaction.' },
+  { name: 'statement_timeout', initial: '0', check: durationSetting('statement_timeout'), description: 'Sets the maximum allowed duration of any statement.' },
+  { name: 'lock_timeout', initial: '0', check: durationSetting('lock_timeout'), description: 'Sets the maximum allowed duration of any wait for a lock.' },
+  { name: 'idle_in_transaction_session_timeout', initial: '0', check: durationSetting('idle_in_transaction_session_timeout'), description: 'Sets the maximum allowed idle time between queries, when in a transaction.' },
   { name: 'default_transaction_isolation', initial: 'read committed', check: checkOneOf('default_transaction_isolation', ISOLATION), description: 'Sets the transaction isolation level of each new transaction.' },
   { name: 'transaction_isolation', initial: 'read committed', check: checkOneOf('transaction_isolation', ISOLATION), description: "Sets the current transaction's isolation level." },
-  { name: 'transaction_read_only', initial: 'off', check: bool('transaction_read_only'), description: "Sets the current transaction's read-only status." },
+  { name: 'transaction_read_only', initial: 'on', check: checkReadOnly, description: "Sets the current transaction's read-only status." },
   { name: 'bytea_output', initial: 'hex', check: checkOneOf('bytea_output', ['hex']), description: 'Sets the output format for bytea.' },
   { name: 'client_min_messages', initial: 'notice', check: checkOneOf('client_min_messages', ['debug5', 'debug4', 'debug3', 'debug2', 'debug1', 'log', 'notice', 'warning', 'error']), description: 'Sets the message levels that are sent to the client.' },
   { name: 'lc_messages', initial: 'C', description: 'Sets the language in which messages are displayed.' },
@@ -153,9 +172,16 @@ export function settingDef(name: string): SettingDef {
   return def;
 }
 
+/** Settings that exist only for the current transaction: outside a block they show their session default. */
+const TRANSACTION_SCOPED: Record<string, string> = {
+  transaction_isolation: 'default_transaction_isolation',
+};
+
 export class SessionSettings {
   private readonly values = new Map<string, string>();
   private readonly defaults = new Map<string, string>();
+  /** SET LOCAL, SET TRANSACTION and BEGIN's options: dropped when the block ends. */
+  private readonly local = new Map<string, string>();
 
   constructor(user: string, startup: Record<string, string>) {
     for (const def of DEFS) this.defaults.set(def.name, def.initial);
@@ -173,11 +199,19 @@ export class SessionSettings {
 
   get(name: string): string {
     const def = settingDef(name);
+    const local = this.local.get(def.name);
+    if (local !== undefined) return local;
+    const scoped = TRANSACTION_SCOPED[def.name];
+    if (scoped) return this.get(scoped);
     return this.values.get(def.name) ?? this.defaults.get(def.name)!;
   }
 
-  /** Returns the canonical name when the change must be reported with ParameterStatus. */
-  set(name: string, value: string): string | null {
+  /**
+   * Returns the canonical name when the change must be reported with
+   * ParameterStatus. `local`: for the current transaction only (SET LOCAL,
+   * set_config(…, true)); the caller passes it only inside a block.
+   */
+  set(name: string, value: string, local = false): string | null {
     const def = settingDef(name);
     if (def.readOnly) {
       if (value === this.get(def.name)) return null;
@@ -185,8 +219,25 @@ export class SessionSettings {
     }
     const normal = def.check ? def.check(value) : value;
     const before = this.get(def.name);
-    this.values.set(def.name, normal);
+    if (local || TRANSACTION_SCOPED[def.name]) this.local.set(def.name, normal);
+    else {
+      this.values.set(def.name, normal);
+      // A session-level SET inside a block replaces an earlier SET LOCAL of the same setting.
+      this.local.delete(def.name);
+    }
     return def.reported && before !== normal ? def.name : null;
+  }
+
+  /** The block ended: transaction-local values go; returns the reported names whose value changed. */
+  endTransaction(): string[] {
+    const changed: string[] = [];
+    const names = [...this.local.keys()];
+    const before = names.map((n) => this.get(n));
+    this.local.clear();
+    names.forEach((n, i) => {
+      if (settingDef(n).reported && before[i] !== this.get(n)) changed.push(n);
+    });
+    return changed;
   }
 
   /** Returns the names whose reported value changed. */
@@ -196,6 +247,7 @@ export class SessionSettings {
     for (const def of defs) {
       const before = this.get(def.name);
       this.values.delete(def.name);
+      this.local.delete(def.name);
       if (def.reported && before !== this.get(def.name)) changed.push(def.name);
     }
     return changed;
@@ -215,7 +267,7 @@ export class SessionSettings {
   }
 
   statementTimeoutMs(): number {
-    return Number(this.get('statement_timeout'));
+    return parseDurationMs('statement_timeout', this.get('statement_timeout'));
   }
 }
 

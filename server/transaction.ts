@@ -18,6 +18,8 @@ export class TransactionState {
   private inBlock = false;
   private failed = false;
   private savepoints: string[] = [];
+  /** A query ran in this block (SET TRANSACTION ISOLATION LEVEL must come before any). */
+  private ranQuery = false;
 
   status(): TransactionStatus {
     if (!this.inBlock) return 'I';
@@ -26,6 +28,14 @@ export class TransactionState {
 
   get active(): boolean {
     return this.inBlock;
+  }
+
+  get queried(): boolean {
+    return this.ranQuery;
+  }
+
+  noteQuery(): void {
+    if (this.inBlock) this.ranQuery = true;
   }
 
   markFailed(): void {
@@ -64,6 +74,7 @@ export class TransactionState {
         }
         if (stmt['chain']) {
           this.failed = false;
+          this.ranQuery = false;
           this.savepoints = [];
           return { tag, ended: true };
         }
@@ -98,6 +109,7 @@ export class TransactionState {
   reset(): void {
     this.inBlock = false;
     this.failed = false;
+    this.ranQuery = false;
     this.savepoints = [];
   }
 

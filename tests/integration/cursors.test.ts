@@ -3,7 +3,15 @@
  * bounded per session. The refusal comes before any row of the portal is
  * written, and the session goes on once a cursor is closed.
  */
-import { describe as describeMessage, fe, parseDataRow, parseError, RawConn, type BackendMessage } from '../support/wire.js';
+import {
+  describe as describeMessage,
+  fe,
+  parseDataRow,
+  parseError,
+  parseRowDescription,
+  RawConn,
+  type BackendMessage,
+} from '../support/wire.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 
 let gateway: InProcessGateway;
@@ -53,5 +61,94 @@ describe('open cursors', () => {
     const rest = (await c.untilReady()).filter((m) => m.type === 'D').map((m) => parseDataRow(m.body)[0]!.toString());
     expect(rest).toEqual(['4', '5', '6', '7', '8', '9', '10']);
     await c.simple('COMMIT');
+  });
+});
+
+const errorOf = (ms: BackendMessage[]) => {
+  const e = ms.find((m) => m.type === 'E');
+  return e ? parseError(e.body) : undefined;
+};
+const texts = (ms: BackendMessage[]) => ms.filter((m) => m.type === 'D').map((m) => parseDataRow(m.body).map((v) => v?.toString() ?? null));
+const tagOf = (ms: BackendMessage[]) => ms.filter((m) => m.type === 'C').map((m) => m.body.subarray(0, m.body.length - 1).toString());
+
+describe('SQL cursors (DECLARE) share the cap and the portal namespace', () => {
+  it('counts DECLAREd cursors against the open-cursor cap (54000), and CLOSE frees a slot', async () => {
+    await c.simple('BEGIN');
+    expect(tagOf(await c.simple('DECLARE a CURSOR FOR SELECT 1'))).toEqual(['DECLARE CURSOR']);
+    expect(tagOf(await c.simple('DECLARE b CURSOR FOR SELECT 2'))).toEqual(['DECLARE CURSOR']);
+    const refused = await c.simple('DECLARE d CURSOR FOR SELECT 3');
+    expect(errorOf(refused)).toMatchObject({ code: '54000', message: 'too many open cursors (at most 2 per session)' });
+    await c.simple('ROLLBACK');
+    await c.simple('BEGIN');
+    await c.simple('DECLARE a CURSOR FOR SELECT 1');
+    await c.simple('DECLARE b CURSOR FOR SELECT 2');
+    await c.simple('CLOSE a');
+    expect(tagOf(await c.simple('DECLARE d CURSOR FOR SELECT 3'))).toEqual(['DECLARE CURSOR']);
+    expect(texts(await c.simple('FETCH ALL FROM d'))).toEqual([['3']]);
+    await c.simple('COMMIT');
+    // Non-holdable cursors end with their block.
+    expect(errorOf(await c.simple('FETCH 1 FROM b'))).toMatchObject({ code: '34000', message: 'cursor "b" does not exist' });
+  });
+
+  it('extended protocol (as psycopg 3 does it): DECLARE with a parameter, Describe of the cursor portal, FETCH with binary results', async () => {
+    await c.simple('BEGIN');
+    c.send(
+      Buffer.concat([
+        fe.parse('', 'DECLARE "cur" CURSOR FOR SELECT i::int4 AS i, i::text AS t FROM generate_series(1, 10) AS g(i) WHERE i > $1 ORDER BY i', [23]),
+        fe.bind('', '', ['6']),
+        fe.describe('P', ''),
+        fe.execute('', 0),
+        fe.sync(),
+      ]),
+    );
+    const declared = await c.untilReady();
+    expect(names(declared)).toEqual(['ParseComplete', 'BindComplete', 'NoData', 'CommandComplete DECLARE CURSOR', 'ReadyForQuery T']);
+    c.send(Buffer.concat([fe.describe('P', 'cur'), fe.sync()]));
+    const described = await c.untilReady();
+    const fields = parseRowDescription(described.find((m) => m.type === 'T')!.body);
+    expect(fields.map((f) => [f.name, f.typeOid, f.format])).toEqual([['i', 23, 0], ['t', 25, 0]]);
+    c.send(
+      Buffer.concat([
+        fe.parse('', 'FETCH FORWARD 2 FROM "cur"'),
+        fe.bind('', '', [], [], [1]),
+        fe.describe('P', ''),
+        fe.execute('', 0),
+        fe.sync(),
+      ]),
+    );
+    const fetched = await c.untilReady();
+    const rd = parseRowDescription(fetched.find((m) => m.type === 'T')!.body);
+    expect(rd.map((f) => f.format)).toEqual([1, 1]);
+    const rows = fetched.filter((m) => m.type === 'D').map((m) => parseDataRow(m.body));
+    expect(rows.map((r) => [r[0]!.readInt32BE(0), r[1]!.toString()])).toEqual([[7, '7'], [8, '8']]);
+    expect(tagOf(fetched)).toEqual(['FETCH 2']);
+    // The rest in text through a simple query; then the cursor is exhausted.
+    expect(texts(await c.simple('FETCH ALL FROM cur'))).toEqual([['9', '9'], ['10', '10']]);
+    expect(tagOf(await c.simple('FETCH 5 FROM cur'))).toEqual(['FETCH 0']);
+    expect(tagOf(await c.simple('CLOSE cur'))).toEqual(['CLOSE CURSOR']);
+    await c.simple('COMMIT');
+  });
+
+  it('a BINARY cursor fetched by a simple query sends binary values', async () => {
+    await c.simple('BEGIN');
+    await c.simple('DECLARE bc BINARY CURSOR FOR SELECT 258::int4 AS n');
+    const ms = await c.simple('FETCH 1 FROM bc');
+    expect(parseRowDescription(ms.find((m) => m.type === 'T')!.body)[0]!.format).toBe(1);
+    expect(parseDataRow(ms.find((m) => m.type === 'D')!.body)[0]!.readInt32BE(0)).toBe(258);
+    await c.simple('COMMIT');
+  });
+
+  it('a WITH HOLD cursor outlives COMMIT (and the Sync of an extended batch) but not a ROLLBACK of its block', async () => {
+    await c.simple('BEGIN');
+    await c.simple('DECLARE held CURSOR WITH HOLD FOR SELECT i FROM generate_series(1, 5) AS g(i) ORDER BY i');
+    await c.simple('COMMIT');
+    c.send(Buffer.concat([fe.parse('', 'FETCH 2 FROM held'), fe.bind('', '', []), fe.execute('', 0), fe.sync()]));
+    expect(texts(await c.untilReady())).toEqual([['1'], ['2']]);
+    expect(texts(await c.simple('FETCH ALL FROM held'))).toEqual([['3'], ['4'], ['5']]);
+    await c.simple('CLOSE held');
+    await c.simple('BEGIN');
+    await c.simple('DECLARE gone CURSOR WITH HOLD FOR SELECT 1');
+    await c.simple('ROLLBACK');
+    expect(errorOf(await c.simple('FETCH 1 FROM gone'))).toMatchObject({ code: '34000' });
   });
 });

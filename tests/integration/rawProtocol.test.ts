@@ -68,7 +68,8 @@ describe('startup (reference/pg-traces: ParameterStatus set, BackendKeyData, Rea
       application_name: 'np',
       client_encoding: 'UTF8',
       DateStyle: 'ISO, MDY',
-      default_transaction_read_only: 'off',
+      // lakegate serves read-only queries: every transaction is read-only (PostgreSQL's own default is off)
+      default_transaction_read_only: 'on',
       in_hot_standby: 'off',
       integer_datetimes: 'on',
       IntervalStyle: 'postgres',

@@ -47,8 +47,8 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
-async function startOnce(port: number, timeoutMs: number): Promise<Lakegate> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-it-'));
+async function startOnce(port: number, timeoutMs: number, sharedDataDir?: string): Promise<Lakegate> {
+  const dataDir = sharedDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-it-'));
   const child = spawn(process.execPath, [LAKEGATE_BIN, 'demo', '--port', String(port), '--data-dir', dataDir], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,7 +76,8 @@ async function startOnce(port: number, timeoutMs: number): Promise<Lakegate> {
           await waitForExit(child, 5000);
         }
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      // A data dir given by the caller is the caller's to remove.
+      if (!sharedDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
   await new Promise<void>((resolve, reject) => {
@@ -109,7 +110,7 @@ async function startOnce(port: number, timeoutMs: number): Promise<Lakegate> {
 }
 
 /** Start the demo; fails loudly if dist/ has not been built. */
-export async function startLakegate(opts: { timeoutMs?: number } = {}): Promise<Lakegate> {
+export async function startLakegate(opts: { timeoutMs?: number; dataDir?: string } = {}): Promise<Lakegate> {
   if (!fs.existsSync(LAKEGATE_BIN)) {
     throw new Error(
       `${LAKEGATE_BIN} is missing: build lakegate first (\`npm ci\` runs tsc through its prepare script, or \`npm run build\`)`,
@@ -119,7 +120,7 @@ export async function startLakegate(opts: { timeoutMs?: number } = {}): Promise<
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     try {
-      return await startOnce(port, opts.timeoutMs ?? 60000);
+      return await startOnce(port, opts.timeoutMs ?? 60000, opts.dataDir);
     } catch (e) {
       lastErr = e;
       // another process may have taken the port between freePort() and listen(): retry

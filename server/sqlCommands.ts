@@ -1,0 +1,172 @@
+/**
+ * The SQL forms of cursors and prepared statements (DECLARE / FETCH / MOVE /
+ * CLOSE, PREPARE / EXECUTE) and COPY TO STDOUT, read from their parse trees
+ * into plain descriptions with PostgreSQL's errors. The session runs them;
+ * the query inside each is planned like any other (sql/ + policy/), never
+ * sent on as text.
+ */
+import { PgError, SqlState } from '../protocol/errors.js';
+import type { ParsedStatement } from '../sql/parse.js';
+import type { Fields, PgNode } from '../sql/walk.js';
+
+// parsenodes.h CURSOR_OPT_*
+const CURSOR_BINARY = 0x1;
+const CURSOR_SCROLL = 0x2;
+const CURSOR_HOLD = 0x20;
+
+export interface CursorDeclaration {
+  name: string;
+  binary: boolean;
+  hold: boolean;
+  query: ParsedStatement;
+}
+
+/** The query a statement wraps, as a statement of its own (same text: errors point into it). */
+function inner(stmt: ParsedStatement, node: PgNode): ParsedStatement {
+  const kind = Object.keys(node)[0]!;
+  return { node, kind, text: stmt.text, offset: stmt.offset };
+}
+
+export function cursorDeclaration(stmt: ParsedStatement): CursorDeclaration {
+  const f = stmt.node['DeclareCursorStmt']!;
+  const options = (f['options'] as number | undefined) ?? 0;
+  if (options & CURSOR_SCROLL) throw PgError.featureNotSupported('SCROLL cursors are not supported by lakegate');
+  return {
+    name: f['portalname'] as string,
+    binary: (options & CURSOR_BINARY) !== 0,
+    hold: (options & CURSOR_HOLD) !== 0,
+    query: inner(stmt, f['query'] as PgNode),
+  };
+}
+
+export interface CursorFetch {
+  name: string;
+  /** How many rows forward; 0 = all. */
+  count: number;
+  move: boolean;
+}
+
+/** libpg-query's FETCH_ALL (LONG_MAX in its 32-bit build). */
+const FETCH_ALL = 2147483647;
+
+export function cursorFetch(f: Fields): CursorFetch {
+  const direction = f['direction'] as string;
+  const howMany = (f['howMany'] as number | undefined) ?? 0;
+  const move = f['ismove'] === true;
+  const name = f['portalname'] as string;
+  if (direction === 'FETCH_BACKWARD' || ((direction === 'FETCH_ABSOLUTE' || direction === 'FETCH_RELATIVE') && howMany < 0)) {
+    throw new PgError(SqlState.objectNotInPrerequisiteState, 'cursor can only scan forward', {
+      hint: 'Declare it with SCROLL option to enable backward scan.',
+    });
+  }
+  if (direction !== 'FETCH_FORWARD' || howMany === 0) {
+    throw PgError.featureNotSupported(`${move ? 'MOVE' : 'FETCH'} ${direction === 'FETCH_FORWARD' ? '0' : direction.slice(6)} is not supported by lakegate`, );
+  }
+  return { name, count: howMany >= FETCH_ALL ? 0 : howMany, move };
+}
+
+export const noSuchCursor = (name: string) => new PgError(SqlState.invalidCursorName, `cursor "${name}" does not exist`);
+
+/** COPY TO STDOUT's query: `COPY (query)` as is, `COPY table [(columns)]` as `SELECT columns FROM table`. */
+export function copySource(stmt: ParsedStatement): { query: ParsedStatement; options: PgNode[] | undefined } {
+  const f = stmt.node['CopyStmt']!;
+  if (f['is_from']) {
+    if (f['is_program']) throw programCopy();
+    if (f['filename']) {
+      throw new PgError(SqlState.insufficientPrivilege, 'must be superuser or have privileges of the pg_read_server_files role to COPY from a file', {
+        hint: "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.",
+      });
+    }
+    throw new PgError(SqlState.insufficientPrivilege, 'permission denied: COPY FROM is not allowed through lakegate', {
+      detail: 'lakegate serves read-only queries; data and definitions change through the catalog.',
+    });
+  }
+  if (f['is_program']) throw programCopy();
+  if (f['filename']) {
+    throw new PgError(SqlState.insufficientPrivilege, 'must be superuser or have privileges of the pg_write_server_files role to COPY to a file', {
+      hint: "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.",
+    });
+  }
+  if (f['whereClause']) throw PgError.featureNotSupported('WHERE clause not allowed with COPY TO');
+  const options = f['options'] as PgNode[] | undefined;
+  if (f['query']) {
+    const q = inner(stmt, f['query'] as PgNode);
+    if (q.kind !== 'SelectStmt') throw PgError.featureNotSupported(`COPY (${q.kind.replace(/Stmt$/, '').toUpperCase()}) TO is not supported by lakegate`);
+    return { query: q, options };
+  }
+  const attlist = (f['attlist'] as PgNode[] | undefined) ?? [];
+  const targetList = attlist.length
+    ? attlist.map((a) => ({ ResTarget: { val: { ColumnRef: { fields: [{ String: { sval: a['String']!['sval'] } }] } } } }))
+    : [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }];
+  const select = {
+    SelectStmt: { targetList, fromClause: [{ RangeVar: f['relation'] }], limitOption: 'LIMIT_OPTION_DEFAULT', op: 'SETOP_NONE' },
+  } as unknown as PgNode;
+  return { query: inner(stmt, select), options };
+}
+
+const programCopy = () =>
+  new PgError(SqlState.insufficientPrivilege, 'must be superuser or have privileges of the pg_execute_server_program role to COPY to or from an external program', {
+    hint: "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.",
+  });
+
+/** Parameter type names PREPARE accepts, as the parser spells them, to their OIDs. */
+const TYPE_OIDS: Record<string, number> = {
+  bool: 16, bytea: 17, int8: 20, int2: 21, int4: 23, text: 25, json: 114, float4: 700, float8: 701,
+  varchar: 1043, bpchar: 1042, date: 1082, time: 1083, timestamp: 1114, timestamptz: 1184, interval: 1186,
+  numeric: 1700, uuid: 2950, jsonb: 3802,
+};
+
+export interface Preparation {
+  name: string;
+  paramOids: number[];
+  query: ParsedStatement;
+}
+
+export function preparation(stmt: ParsedStatement): Preparation {
+  const f = stmt.node['PrepareStmt']!;
+  const paramOids = ((f['argtypes'] as PgNode[] | undefined) ?? []).map((t) => {
+    const tn = t['TypeName']!;
+    const names = (tn['names'] as PgNode[]).map((n) => String(n['String']?.['sval']));
+    if (tn['arrayBounds']) throw PgError.featureNotSupported('array parameters in PREPARE are not supported by lakegate');
+    const name = names[names.length - 1]!;
+    const oid = (names.length === 1 || names[0] === 'pg_catalog') ? TYPE_OIDS[name] : undefined;
+    if (oid === undefined) throw new PgError(SqlState.undefinedObject, `type "${names.join('.')}" does not exist`);
+    return oid;
+  });
+  return { name: f['name'] as string, paramOids, query: inner(stmt, f['query'] as PgNode) };
+}
+
+/**
+ * EXECUTE's arguments as text parameters. PostgreSQL evaluates any
+ * expression; lakegate takes constants (optionally cast), which is what
+ * clients send.
+ */
+export function executeArguments(f: Fields): { name: string; params: (Buffer | null)[] } {
+  const params = ((f['params'] as PgNode[] | undefined) ?? []).map((p) => {
+    const text = constantValue(p);
+    if (text === undefined) throw PgError.featureNotSupported('EXECUTE arguments must be constants in lakegate');
+    return text === null ? null : Buffer.from(text, 'utf8');
+  });
+  return { name: f['name'] as string, params };
+}
+
+/** A constant's text (optionally cast, or negated), null for NULL; undefined when the node is not a constant. */
+export function constantValue(node: PgNode): string | null | undefined {
+  const c = node['A_Const'];
+  if (c) {
+    if (c['isnull']) return null;
+    if (c['sval']) return String(c['sval']['sval'] ?? '');
+    if (c['ival']) return String(c['ival']['ival'] ?? 0);
+    if (c['fval']) return String(c['fval']['fval']);
+    if (c['boolval']) return c['boolval']['boolval'] ? 'true' : 'false';
+    if (c['bsval']) return undefined;
+    return '0';
+  }
+  if (node['TypeCast']?.['arg']) return constantValue(node['TypeCast']['arg'] as PgNode);
+  const e = node['A_Expr'];
+  if (e && e['kind'] === 'AEXPR_OP' && !e['lexpr'] && (e['name'] as PgNode[])?.[0]?.['String']?.['sval'] === '-') {
+    const v = constantValue(e['rexpr'] as PgNode);
+    return typeof v === 'string' && /^[0-9.]/.test(v) ? `-${v}` : undefined;
+  }
+  return undefined;
+}
