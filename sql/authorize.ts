@@ -24,7 +24,7 @@ const CHECKED_KINDS: ReadonlySet<string> = new Set([
 
 const A_EXPR_KINDS: ReadonlySet<string> = new Set([
   'AEXPR_OP', 'AEXPR_OP_ANY', 'AEXPR_OP_ALL', 'AEXPR_DISTINCT', 'AEXPR_NOT_DISTINCT', 'AEXPR_NULLIF', 'AEXPR_IN',
-  'AEXPR_LIKE', 'AEXPR_ILIKE', 'AEXPR_BETWEEN', 'AEXPR_NOT_BETWEEN',
+  'AEXPR_LIKE', 'AEXPR_ILIKE', 'AEXPR_BETWEEN', 'AEXPR_NOT_BETWEEN', 'AEXPR_SIMILAR',
 ]);
 
 /** Collations that mean "the default, byte order" on DuckDB's side; sql/dialect.ts drops them. */
@@ -40,6 +40,8 @@ function checkFuncCall(v: Visit): void {
   const parent = v.path[v.path.length - 1];
   const likeKinds = ['AEXPR_LIKE', 'AEXPR_ILIKE'];
   if (parts[parts.length - 1] === 'like_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && likeKinds.includes(parent.holder['kind'])) return;
+  // `x SIMILAR TO p` arrives with pattern pg_catalog.similar_to_escape(p); sql/formatDialect.ts translates both
+  if (parts[parts.length - 1] === 'similar_to_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && parent.holder['kind'] === 'AEXPR_SIMILAR') return;
   if (!isAllowedFunction(parts, asTable)) throw undefinedFunction(display(parts), f['location']);
   if (f['func_variadic']) throw notSupported('VARIADIC arguments', f['location']);
 }

@@ -15,6 +15,7 @@ import {
   PGC_SCHEMA,
 } from './emulation.js';
 import { AGGREGATE_FUNCTIONS, RENAMED_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
+import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import { SqlError, pos } from './errors.js';
@@ -248,6 +249,8 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
 
   if (!asTable && (name === 'extract' || name === 'date_part') && typedDatePart(v, name, args, done)) return;
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformJsonCall(v, name, args)) return;
+  if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformFormatCall(v, name, args, done)) return;
+  if (!asTable && name === 'to_timestamp' && transformToTimestamp(v, args)) return;
   const folded = asTable ? undefined : foldFunction(name, args, f, ctx);
   if (folded) {
     replaceNode(v.node, folded);
@@ -323,6 +326,21 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   }
   if (!(typname in TYPE_MAP)) {
     throw new SqlError('42704', `type "${typname}" does not exist`, pos(tn['location']));
+  }
+  // PostgreSQL reads an offset of hours alone (+02); DuckDB wants +02:00
+  const tzText = typname === 'timestamptz' && !isArray ? constString(f['arg']) : undefined;
+  if (tzText !== undefined) {
+    // …and seconds before an offset (10:00+02 → 10:00:00+02:00)
+    const m = /^(.*\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*([+-]\d{1,2})(:\d{2})?$/.exec(tzText.trim());
+    if (m) f['arg'] = strConst(`${m[1]}${m[2] ?? ':00'}${m[3]}${m[4] ?? ':00'}`);
+  }
+  // an integer to bit (bit(1) when no length is given) keeps its lowest bit, as PostgreSQL does
+  const mods = (tn['typmods'] ?? []) as Fields[];
+  const bitOne = mods.length === 0 || (mods.length === 1 && mods[0]?.['A_Const']?.ival?.ival === 1);
+  const bitOf = typname === 'bit' && !isArray && bitOne ? (f['arg'] as Fields | undefined)?.['A_Const']?.ival : undefined;
+  if (bitOf) {
+    replaceNode(v.node, call('bitstring', strConst(String(Number(bitOf.ival ?? 0) & 1)), intConst(1)));
+    return;
   }
   // bytea input ('\x0aff' hex or escape format) is not DuckDB's blob literal syntax: decode it here.
   const byteaText = typname === 'bytea' && !isArray ? constString(f['arg']) : undefined;
@@ -526,6 +544,7 @@ function rewriteLike(v: Visit, op: string, done: WeakSet<object>): boolean {
 
 function transformAExpr(v: Visit, done: WeakSet<object>): void {
   const f = v.fields;
+  if (String(f['kind']) === 'AEXPR_SIMILAR') return transformSimilar(v);
   const parts = names(f['name']);
   const op = parts[parts.length - 1] ?? '';
   if (parts.length === 2) f['name'] = [strNode(op)];
@@ -555,6 +574,8 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
     const args: unknown[] = [f['lexpr'], f['rexpr']];
     if (regex.flags) args.push(strConst(regex.flags));
     const call: PgNode = { FuncCall: { funcname: [strNode('regexp_matches')], args, funcformat: 'COERCE_EXPLICIT_CALL' } };
+    // DuckDB's boolean regexp_matches, not PostgreSQL's set-returning one (sql/formatDialect.ts)
+    done.add(call['FuncCall']!);
     replaceNode(v.node, regex.negate ? { BoolExpr: { boolop: 'NOT_EXPR', args: [call] } } : call);
   }
 }
@@ -594,6 +615,12 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         if (alias && !alias['colnames'] && fns.length === 1 && scalar) {
           alias['colnames'] = [strNode(String(alias['aliasname']))];
         }
+        return;
+      }
+      case 'A_Indirection': {
+        // (ARRAY[…])[i]: the deparser drops the parentheses PostgreSQL needs; DuckDB's list_value is the same list
+        const arg = v.fields['arg'] as Fields | undefined;
+        if (arg?.['A_ArrayExpr']) replaceNode(arg as PgNode, call('list_value', ...((arg['A_ArrayExpr']['elements'] ?? []) as PgNode[])));
         return;
       }
       case 'CollateClause': {

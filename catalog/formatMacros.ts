@@ -1,0 +1,24 @@
+/**
+ * Helpers of sql/formatDialect.ts as DuckDB macros: initcap, quote_ident,
+ * quote_literal, pg_typeof's PostgreSQL names, regexp_matches' rows, div().
+ */
+export function formatMacroStatements(m: (sig: string) => string, schema: string): string[] {
+  return [
+    // a letter or digit after a letter or digit is lower case, any other upper case (PostgreSQL's initcap)
+    m(`lg_initcap(s) AS CASE WHEN s IS NOT NULL THEN list_aggr(list_transform(range(1, length(s) + 1), lg_i ->
+        CASE WHEN lg_i > 1 AND regexp_matches(substr(s, lg_i - 1, 1), '^[[:alnum:]]$') THEN lower(substr(s, lg_i, 1))
+        ELSE upper(substr(s, lg_i, 1)) END), 'string_agg', '') END`),
+    m(`lg_quote_ident(s) AS CASE WHEN regexp_matches(s, '^[a-z_][a-z0-9_$]*$') THEN s ELSE '"' || replace(s, '"', '""') || '"' END`),
+    m(`lg_quote_literal(s) AS CASE WHEN strpos(s, '\\') > 0 THEN 'E''' || replace(replace(s, '\\', '\\\\'), '''', '''''') || ''''
+        ELSE '''' || replace(s, '''', '''''') || '''' END`),
+    m(`lg_pg_typename(t) AS CASE WHEN t LIKE 'DECIMAL%' THEN 'numeric' WHEN t LIKE '%[]' THEN 'array' ELSE coalesce(map_extract(MAP {
+        'INTEGER': 'integer', 'BIGINT': 'bigint', 'SMALLINT': 'smallint', 'DOUBLE': 'double precision', 'FLOAT': 'real',
+        'VARCHAR': 'text', 'BOOLEAN': 'boolean', 'DATE': 'date', 'TIMESTAMP': 'timestamp without time zone',
+        'TIMESTAMP WITH TIME ZONE': 'timestamp with time zone', 'INTERVAL': 'interval', 'TIME': 'time without time zone',
+        'JSON': 'json', 'UUID': 'uuid', 'BLOB': 'bytea', 'HUGEINT': 'numeric', '"NULL"': 'unknown'}, t)[1], lower(t)) END`),
+    m(`lg_pg_typeof(x) AS ${schema}.lg_pg_typename(typeof(x))`),
+    m(`lg_regexp_rows(matches) AS list_transform(matches, lg_m -> [lg_m])`),
+    m(`lg_regexp_rows_zip(groups) AS list_transform(range(1, len(groups[1]) + 1), lg_i -> list_transform(groups, lg_g -> lg_g[lg_i]))`),
+    m(`lg_idiv(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE trunc(CAST(a AS DECIMAL(38,10)) / b) END`),
+  ];
+}
