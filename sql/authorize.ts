@@ -42,7 +42,7 @@ function checkFuncCall(v: Visit): void {
   if (parts[parts.length - 1] === 'like_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && likeKinds.includes(parent.holder['kind'])) return;
   // `x SIMILAR TO p` arrives with pattern pg_catalog.similar_to_escape(p); sql/formatDialect.ts translates both
   if (parts[parts.length - 1] === 'similar_to_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && parent.holder['kind'] === 'AEXPR_SIMILAR') return;
-  if (!isAllowedFunction(parts, asTable)) throw undefinedFunction(display(parts), f['location']);
+  if (!isAllowedFunction(parts, asTable)) throw undefinedFunction(display(parts), f['location'], (f['args'] ?? []) as unknown[]);
   if (f['func_variadic']) throw notSupported('VARIADIC arguments', f['location']);
 }
 

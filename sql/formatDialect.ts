@@ -8,7 +8,7 @@
  * known only at run time is refused rather than guessed.
  */
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
-import { SqlError, pos } from './errors.js';
+import { SqlError, pos, undefinedFunction } from './errors.js';
 import { intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
@@ -274,7 +274,7 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
   const a = args as PgNode[];
   const location = f['location'];
   const arity = (n: number) => {
-    if (a.length !== n) throw new SqlError('42883', `function ${name} does not take ${a.length} arguments`, pos(location));
+    if (a.length !== n) throw undefinedFunction(name, location, a);
   };
   switch (name) {
     case 'to_char': {

@@ -64,7 +64,9 @@ describe('planQuery: deny by default', () => {
   ])('%s → 42883 naming %s', (sql, name) => {
     const e = refusal(sql);
     expect(e.code).toBe('42883');
-    expect(e.message).toBe(`function ${name}(…) does not exist`);
+    // PostgreSQL's wording: the argument types where literals show them (sql/errors.ts), and its hint
+    expect(e.message).toMatch(new RegExp(`^function ${name.replace(/\./g, '\\.')}\\(([a-z ,]*|…)\\) does not exist$`));
+    expect(e.hint).toBe('No function matches the given name and argument types. You might need to add explicit type casts.');
     expect(e.position).toBeGreaterThan(0);
   });
 
@@ -338,5 +340,21 @@ describe('planQuery: dialect', () => {
     expect(p.kind).toBe('explain');
     expect(p.sql).toContain('EXPLAIN');
     expect(p.sql).toContain('demo.sales.orders');
+  });
+});
+
+describe('planQuery: an unknown function is reported as PostgreSQL reports it', () => {
+  it.each([
+    ["SELECT to_char(date '2024-01-01')", 'function to_char(date) does not exist'],
+    ["SELECT nosuch(1, 'a', 2.5, true, NULL)", 'function nosuch(integer, unknown, numeric, boolean, unknown) does not exist'],
+    ["SELECT nosuch('1'::int8, 'x'::text, now()::timestamptz)", 'function nosuch(bigint, text, timestamp with time zone) does not exist'],
+    ['SELECT nosuch()', 'function nosuch() does not exist'],
+    // a column's type is known only once bound: not guessed
+    ['SELECT nosuch(id) FROM sales.orders', 'function nosuch(…) does not exist'],
+  ])('%s', (sql, message) => {
+    const e = refusal(sql);
+    expect(e.code).toBe('42883');
+    expect(e.message).toBe(message);
+    expect(e.hint).toBe('No function matches the given name and argument types. You might need to add explicit type casts.');
   });
 });
