@@ -24,6 +24,8 @@ import { effectiveSearchPath, type ResolveContext } from './resolve.js';
 import { constantLike, escapeChar, runtimeLike } from './like.js';
 import {
   boolConst,
+  containsSubquery,
+  ENGINE_CALLS,
   inTableFunctionPosition,
   intConst,
   names,
@@ -521,7 +523,12 @@ function rewriteLike(v: Visit, op: string, done: WeakSet<object>): boolean {
     const items = arrayFromLiteral(f['rexpr']) ?? f['rexpr'];
     const elements = (items as Fields | undefined)?.['A_ArrayExpr'];
     if (!elements) throw new SqlError('0A000', `${kind === 'AEXPR_OP_ANY' ? 'ANY' : 'ALL'} with ${op} over a non-constant array is not supported`, pos(f['location']));
-    const parts = ((elements['elements'] ?? []) as unknown[]).map((p) => likeNode(structuredClone(f['lexpr']), p, '\\', like, done));
+    const patterns = (elements['elements'] ?? []) as unknown[];
+    // one copy of the left side per pattern: never of a subquery, whose tables would escape the data gate's rewrite
+    if (patterns.length > 1 && containsSubquery(f['lexpr'])) {
+      throw new SqlError('0A000', `${kind === 'AEXPR_OP_ANY' ? 'ANY' : 'ALL'} with ${op} and a subquery on its left is not supported`, pos(f['location']));
+    }
+    const parts = patterns.map((p, i) => likeNode(i === 0 ? f['lexpr'] : structuredClone(f['lexpr']), p, '\\', like, done));
     // x LIKE ANY('{}') is false, LIKE ALL('{}') true, as in PostgreSQL.
     const empty = kind === 'AEXPR_OP_ANY' ? boolConst(false) : boolConst(true);
     replaceNode(v.node, parts.length === 0 ? empty : parts.length === 1 ? parts[0]! : { BoolExpr: { boolop: kind === 'AEXPR_OP_ANY' ? 'OR_EXPR' : 'AND_EXPR', args: parts } });
@@ -575,7 +582,7 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
     if (regex.flags) args.push(strConst(regex.flags));
     const call: PgNode = { FuncCall: { funcname: [strNode('regexp_matches')], args, funcformat: 'COERCE_EXPLICIT_CALL' } };
     // DuckDB's boolean regexp_matches, not PostgreSQL's set-returning one (sql/formatDialect.ts)
-    done.add(call['FuncCall']!);
+    ENGINE_CALLS.add(call['FuncCall']!);
     replaceNode(v.node, regex.negate ? { BoolExpr: { boolop: 'NOT_EXPR', args: [call] } } : call);
   }
 }

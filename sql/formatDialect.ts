@@ -9,7 +9,7 @@
  */
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
-import { intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+import { containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
 export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -36,6 +36,18 @@ const concat = (parts: PgNode[]): PgNode =>
 function constText(n: unknown): string | undefined {
   const c = (n as Fields | undefined)?.['A_Const'];
   return c?.sval ? String(c.sval.sval ?? '') : undefined;
+}
+
+/**
+ * A copy of a user expression that must appear twice. Never of one holding a
+ * subquery: the data gate rewrites the table references resolution found, and
+ * a copy's references would not be among them.
+ */
+function dup(node: PgNode, location: unknown): PgNode {
+  if (containsSubquery(node)) {
+    throw new SqlError('0A000', 'a subquery as an argument of this function is not supported', pos(location));
+  }
+  return structuredClone(node);
 }
 
 const needConst = (what: string, location: unknown) => new SqlError('0A000', `${what} that is not a constant is not supported`, pos(location));
@@ -74,12 +86,12 @@ const DATE_PATTERNS: [string, (x: PgNode, fm: boolean) => PgNode][] = [
   ['AM', (x) => strf(x, '%p')],
   ['PM', (x) => strf(x, '%p')],
   ['Q', (x) => cast(call('quarter', x), 'text')],
-  ['D', (x) => cast(call('dayofweek', x) as PgNode, 'text')],
+  ['D', (x) => cast(call('dayofweek', x), 'text')],
 ];
 const strf = (x: PgNode, f: string): PgNode => call('strftime', x, strConst(f));
 const pad = (s: PgNode, fm: boolean): PgNode => (fm ? s : call('rpad', s, intConst(9), strConst(' ')));
 
-function dateTemplate(x: PgNode, template: string): PgNode {
+function dateTemplate(value: () => PgNode, template: string): PgNode {
   const parts: PgNode[] = [];
   let literal = '';
   const flush = () => {
@@ -103,8 +115,11 @@ function dateTemplate(x: PgNode, template: string): PgNode {
     if (hit) {
       flush();
       // D: PostgreSQL's day of week is 1 (Sunday) to 7
-      parts.push(hit[0] === 'D' ? cast(call('dayofweek', x) as PgNode, 'text') : hit[1](x, fm));
-      if (hit[0] === 'D') parts[parts.length - 1] = cast({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: call('dayofweek', x), rexpr: intConst(1) } }, 'text');
+      parts.push(
+        hit[0] === 'D'
+          ? cast({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: call('dayofweek', value()), rexpr: intConst(1) } }, 'text')
+          : hit[1](value(), fm),
+      );
       i = j + hit[0].length;
       continue;
     }
@@ -179,14 +194,14 @@ function formatCall(fmt: string, args: PgNode[], location: unknown): PgNode {
     next = at + 1;
     const arg = args[at];
     if (!arg) throw new SqlError('22023', 'too few arguments for format()', pos(location));
-    const text: PgNode = cast(structuredClone(arg), 'text');
+    const text: PgNode = cast(dup(arg, location), 'text');
     let piece: PgNode =
       m[4] === 's'
         ? ({ CoalesceExpr: { args: [text, strConst('')] } } as PgNode)
         : m[4] === 'I'
           ? call(emulated('lg_quote_ident'), text)
           : ({ CoalesceExpr: { args: [call(emulated('lg_quote_literal'), text), strConst('NULL')] } } as PgNode);
-    if (m[3]) piece = call(m[2] ? 'rpad' : 'lpad', piece, { FuncCall: { funcname: [strNode('greatest')], args: [intConst(Number(m[3])), call('length', structuredClone(piece))], funcformat: 'COERCE_EXPLICIT_CALL' } }, strConst(' '));
+    if (m[3]) piece = call(m[2] ? 'rpad' : 'lpad', piece, { FuncCall: { funcname: [strNode('greatest')], args: [intConst(Number(m[3])), call('length', dup(piece, location))], funcformat: 'COERCE_EXPLICIT_CALL' } }, strConst(' '));
     flush();
     parts.push(piece);
   }
@@ -245,7 +260,7 @@ function regexpMatches(args: PgNode[], location: unknown): PgNode {
   const re = strConst(flags.includes('i') ? `(?i)${pattern}` : pattern);
   // capture groups: ( not followed by ?
   const groups = (pattern.replace(/\\./g, '').match(/\((?!\?)/g) ?? []).length;
-  const all = (g: number) => call('regexp_extract_all', structuredClone(s!), structuredClone(re), intConst(g));
+  const all = (g: number) => call('regexp_extract_all', dup(s!, location), structuredClone(re), intConst(g));
   let rows: PgNode;
   if (groups === 0) {
     rows = call(emulated('lg_regexp_rows'), all(0));
@@ -270,7 +285,7 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
     replaceNode(v.node, cast({ FuncCall: f }, 'int4'));
     return true;
   }
-  if (!FORMAT_FUNCTIONS.has(name)) return false;
+  if (!FORMAT_FUNCTIONS.has(name) || ENGINE_CALLS.has(f)) return false;
   const a = args as PgNode[];
   const location = f['location'];
   const arity = (n: number) => {
@@ -283,7 +298,8 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
       if (template === undefined) throw needConst('a to_char template', location);
       // number templates (9, 0, D, G, S …) are not translated yet: refused rather than printed differently
       if (/^(FM)?[90,.DGSL$PR]+$/.test(template)) throw new SqlError('0A000', 'to_char with a number template is not supported', pos(location));
-      replaceNode(v.node, dateTemplate(a[0]!, template));
+      const x = a[0]!;
+      replaceNode(v.node, dateTemplate(() => dup(x, location), template));
       return true;
     }
     case 'to_date': {

@@ -358,3 +358,22 @@ describe('planQuery: an unknown function is reported as PostgreSQL reports it', 
     expect(e.hint).toBe('No function matches the given name and argument types. You might need to add explicit type casts.');
   });
 });
+
+describe('planQuery: a user expression holding a subquery is never copied', () => {
+  // the data gate rewrites the table references resolution found; a copy's references would read the stored rows
+  it.each([
+    "SELECT (SELECT id FROM sales.orders) LIKE ANY (ARRAY['1%', '2%'])",
+    "SELECT 'x' LIKE (SELECT region FROM sales.orders)",
+    "SELECT format('%5s', (SELECT region FROM sales.orders))",
+    "SELECT regexp_matches((SELECT region FROM sales.orders), '(a)(b)')",
+  ])('%s → 0A000', (sql) => {
+    expect(refusal(sql).code).toBe('0A000');
+  });
+
+  it('control: the same forms without a subquery are planned, with one table reference each', () => {
+    const p = planQuery(parseStatements("SELECT region LIKE ANY (ARRAY['1%', '2%']), format('%5s', region) FROM sales.orders")[0]!, ctx());
+    expect(p.tables).toHaveLength(1);
+    expect(p.sql).toContain("region LIKE '1%' OR region LIKE '2%'");
+    expect(plan("SELECT (SELECT region FROM sales.orders) LIKE ANY (ARRAY['E%'])").sql).toContain('SELECT region');
+  });
+});

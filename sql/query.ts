@@ -38,6 +38,11 @@ function innerQuery(node: PgNode): { kind: QueryPlan['kind']; query: PgNode } {
   if (kind === 'SelectStmt') return { kind: 'select', query: node };
   if (kind === 'ExplainStmt') {
     const inner = node['ExplainStmt']!['query'] as PgNode;
+    // DuckDB's plan has no costs and one level of detail: COSTS and VERBOSE (authorized) do not reach it
+    const options = (node['ExplainStmt']!['options'] ?? []) as { DefElem?: { defname?: string } }[];
+    const kept = options.filter((o) => !['costs', 'verbose'].includes(String(o.DefElem?.defname).toLowerCase()));
+    if (kept.length) node['ExplainStmt']!['options'] = kept;
+    else delete node['ExplainStmt']!['options'];
     if (nodeKind(inner) === 'SelectStmt') return { kind: 'explain', query: inner };
     throw notSupported(`EXPLAIN of ${nodeKind(inner) ?? 'this statement'}`);
   }
