@@ -38,15 +38,19 @@ function innerQuery(node: PgNode): { kind: QueryPlan['kind']; query: PgNode } {
   if (kind === 'SelectStmt') return { kind: 'select', query: node };
   if (kind === 'ExplainStmt') {
     const inner = node['ExplainStmt']!['query'] as PgNode;
-    // DuckDB's plan has no costs and one level of detail: COSTS and VERBOSE (authorized) do not reach it
-    const options = (node['ExplainStmt']!['options'] ?? []) as { DefElem?: { defname?: string } }[];
-    const kept = options.filter((o) => !['costs', 'verbose'].includes(String(o.DefElem?.defname).toLowerCase()));
-    if (kept.length) node['ExplainStmt']!['options'] = kept;
-    else delete node['ExplainStmt']!['options'];
     if (nodeKind(inner) === 'SelectStmt') return { kind: 'explain', query: inner };
     throw notSupported(`EXPLAIN of ${nodeKind(inner) ?? 'this statement'}`);
   }
   throw notSupported(`${kind ?? 'this'} statement as a query`);
+}
+
+/** DuckDB's plan has no costs and one level of detail: COSTS and VERBOSE, once authorized, do not reach it. */
+function dropExplainDetail(tree: PgNode): void {
+  const explain = tree['ExplainStmt']!;
+  const options = (explain['options'] ?? []) as { DefElem?: { defname?: string } }[];
+  const kept = options.filter((o) => !['costs', 'verbose'].includes(String(o.DefElem?.defname).toLowerCase()));
+  if (kept.length) explain['options'] = kept;
+  else delete explain['options'];
 }
 
 export interface PlanOptions {
@@ -71,6 +75,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   const tree = cloneTree(original);
   const { kind } = innerQuery(tree);
   authorize(tree);
+  if (kind === 'explain') dropExplainDetail(tree);
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);
   applyDialect(tree, ctx);

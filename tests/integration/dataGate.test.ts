@@ -195,9 +195,13 @@ describe('error oracles', () => {
     const erin = await as('erin');
     const e = await rejection(erin.query('explain select * from sales.orders'));
     expect(e.code).toBe('42501');
+    // EXPLAIN ANALYZE runs the query: its row counts must never be those of a filtered or masked table
+    expect((await rejection(erin.query('explain analyze select * from sales.orders'))).code).toBe('42501');
+    expect((await rejection((await as('alice')).query('explain (analyze, costs off) select count(*) from sales.orders'))).code).toBe('42501');
     // control: carol has neither a filter nor a mask in effect (MASK_NONE)
     const carol = await as('carol');
     expect((await carol.query('explain select * from sales.orders')).rows.length).toBeGreaterThan(0);
+    expect((await carol.query('explain analyze select * from sales.orders')).rows.length).toBeGreaterThan(0);
 
     const report = await text(erin, 'explain (policy) select id, ssn from sales.orders');
     expect(report).toEqual([
