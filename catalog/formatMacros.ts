@@ -17,6 +17,11 @@ export function formatMacroStatements(m: (sig: string) => string, schema: string
         'TIMESTAMP WITH TIME ZONE': 'timestamp with time zone', 'INTERVAL': 'interval', 'TIME': 'time without time zone',
         'JSON': 'json', 'UUID': 'uuid', 'BLOB': 'bytea', 'HUGEINT': 'numeric', '"NULL"': 'unknown'}, t)[1], lower(t)) END`),
     m(`lg_pg_typeof(x) AS ${schema}.lg_pg_typename(typeof(x))`),
+    m(`lg_record_quote(s) AS CASE WHEN s IS NULL THEN '' WHEN s = '' OR regexp_matches(s, '["\\\\(),[:space:]]')
+        THEN '"' || replace(replace(s, '\\', '\\\\'), '"', '""') || '"' ELSE s END`),
+    // a field of PostgreSQL's record text: quoted when empty or holding "\(), or blanks; NULL as nothing
+    m(`lg_record_field(x) AS ${schema}.lg_record_quote(CASE WHEN typeof(x) = 'BOOLEAN'
+        THEN (CASE CAST(x AS VARCHAR) WHEN 'true' THEN 't' WHEN 'false' THEN 'f' END) ELSE CAST(x AS VARCHAR) END)`),
     m(`lg_regexp_rows(matches) AS list_transform(matches, lg_m -> [lg_m])`),
     m(`lg_regexp_rows_zip(groups) AS list_transform(range(1, len(groups[1]) + 1), lg_i -> list_transform(groups, lg_g -> lg_g[lg_i]))`),
     m(`lg_idiv(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE trunc(CAST(a AS DECIMAL(38,10)) / b) END`),

@@ -317,8 +317,7 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     const innerParts = names(inner['typeName']?.['names']);
     if (innerParts[innerParts.length - 1] === 'regclass') {
       regCast('regclass', inner['arg'], ctx, inner['typeName']?.['location']); // validates: unknown names are 42P01
-      const written = splitQualifiedName(constString(inner['arg'])!);
-      replaceNode(v.node, strConst(written[written.length - 1]!));
+      replaceNode(v.node, strConst(regclassText(constString(inner['arg'])!, ctx)));
       return;
     }
   }
@@ -587,8 +586,50 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   }
 }
 
+/**
+ * What the statement itself prints (its own select list, not a subquery's or a
+ * comparison's): ROW(…) as PostgreSQL's record text `(1,a)` (DuckDB would
+ * print a struct as JSON) and a constant `::regclass` as the relation's name.
+ * Both stay text-typed (PostgreSQL: record, regclass).
+ */
+function printedForms(root: unknown, ctx: DialectContext): void {
+  const select = (root as Fields | undefined)?.['SelectStmt'];
+  for (const target of (select?.['targetList'] ?? []) as Fields[]) {
+    const rt = target['ResTarget'];
+    const val = rt?.['val'] as Fields | undefined;
+    const row = val?.['RowExpr'];
+    if (row && ((row['args'] ?? []) as unknown[]).every(typedDispatchSafe)) {
+      const args = (row['args'] ?? []) as PgNode[];
+      const parts: PgNode[] = [strConst('(')];
+      args.forEach((a, i) => {
+        if (i > 0) parts.push(strConst(','));
+        parts.push({ FuncCall: { funcname: emulated('lg_record_field'), args: [a], funcformat: 'COERCE_EXPLICIT_CALL' } });
+      });
+      parts.push(strConst(')'));
+      rt['val'] = parts.reduce((l, r) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('||')], lexpr: l, rexpr: r } }));
+      continue;
+    }
+    const tc = val?.['TypeCast'];
+    const tn = names(tc?.['typeName']?.['names']);
+    if (tc && tn[tn.length - 1] === 'regclass' && !tc['typeName']['arrayBounds'] && constString(tc['arg']) !== undefined) {
+      regCast('regclass', tc['arg'], ctx, tc['typeName']?.['location']); // validates: unknown names are 42P01
+      rt['val'] = strConst(regclassText(constString(tc['arg'])!, ctx));
+    }
+  }
+}
+
+/** regclass output: the name alone when its schema is on the search path, else qualified. */
+function regclassText(written: string, ctx: DialectContext): string {
+  const parts = splitQualifiedName(written);
+  const name = parts[parts.length - 1]!;
+  if (parts.length < 2) return name;
+  const schema = parts[parts.length - 2]!;
+  return effectiveSearchPath(ctx).includes(schema) ? name : `${schema}.${name}`;
+}
+
 export function applyDialect(root: unknown, ctx: DialectContext): void {
   const done = new WeakSet<object>();
+  printedForms(root, ctx);
   walk(root, (v) => {
     switch (v.kind) {
       case 'FuncCall':

@@ -72,6 +72,13 @@ describe('the corpus answers as PostgreSQL does', () => {
     expect([...reasons].filter((r) => !readme.includes(r))).toEqual([]);
   });
 
+  test('ROW(…) and ::regclass print what PostgreSQL prints (their types are listed as open)', () => {
+    for (const sql of ["select row(1,'a')", "select row(1, 'a', null, 2.5)", "select 'sales.orders'::regclass"]) {
+      const o = outcomes.find((x) => x.entry.sql === sql)!;
+      expect([sql, o.lakegate.rows]).toEqual([sql, o.pg.rows]);
+    }
+  });
+
   test("issue 10's wrong answers are gone: integer division, exact numeric, sum(int) is bigint, errors keep their SQLSTATE", () => {
     const at = (sql: string) => outcomes.find((o) => o.entry.sql === sql);
     for (const sql of [

@@ -144,13 +144,11 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
   "select array_append(array[1], 2), array_prepend(0, array[1])":
     { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42883 function array_append(…) does not exist" },
   "select row(1,'a')":
-    { kind: 'open', reason: "regclass/regtype values are OIDs (int4) and ROW(…) a JSON struct: the record and reg* output types are not emulated yet" },
+    { kind: 'open', reason: "ROW(…) prints PostgreSQL's record text and a constant ::regclass the relation's name, but typed text (25): the record, regclass and regtype types are not emulated (a regtype is an OID)" },
   "select row(1, 'a', null, 2.5)":
-    { kind: 'open', reason: "regclass/regtype values are OIDs (int4) and ROW(…) a JSON struct: the record and reg* output types are not emulated yet" },
+    { kind: 'open', reason: "ROW(…) prints PostgreSQL's record text and a constant ::regclass the relation's name, but typed text (25): the record, regclass and regtype types are not emulated (a regtype is an OID)" },
   "select 'sales.orders'::regclass":
-    { kind: 'open', reason: "regclass/regtype values are OIDs (int4) and ROW(…) a JSON struct: the record and reg* output types are not emulated yet" },
-  "select 'sales.orders'::regclass::text":
-    { kind: 'open', reason: "not translated yet; row 0: [\"sales.orders\"] vs [\"orders\"]" },
+    { kind: 'open', reason: "ROW(…) prints PostgreSQL's record text and a constant ::regclass the relation's name, but typed text (25): the record, regclass and regtype types are not emulated (a regtype is an OID)" },
   "select 'int4'::regtype":
     { kind: 'open', reason: "pg_typeof answers the type name as text (25), not regtype (2206); the names are PostgreSQL's" },
   "select pg_typeof(1), pg_typeof(1.5), pg_typeof('a'::text), pg_typeof(now())":
