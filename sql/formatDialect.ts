@@ -9,7 +9,7 @@
  */
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
-import { containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+import { boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
 export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -159,6 +159,31 @@ function parseTemplate(template: string, location: unknown): string {
 }
 
 // ------------------------------------------------------------ numeric templates
+/**
+ * to_char(number, '9,999.99'): 9 a digit (a leading zero shows as a blank), 0
+ * a digit always shown, `.`/D the point, `,`/G a separator, FM no padding and
+ * no trailing zeros in 9 positions; a leading column holds the sign; too many
+ * digits print as #. Rounds half away from zero, as PostgreSQL does.
+ */
+export const NUMBER_TEMPLATE = /^(FM)?[90,G]*([.D][90]*)?$/;
+
+function numberTemplate(x: () => PgNode, template: string): PgNode {
+  const fm = template.startsWith('FM');
+  const t = (fm ? template.slice(2) : template).replace(/D/g, '.').replace(/G/g, ',');
+  const [intPart, frac] = t.split('.') as [string, string | undefined];
+  const scale = frac?.length ?? 0;
+  const digits = (intPart.match(/[90]/g) ?? []).length;
+  const zeroAt = intPart.indexOf('0');
+  const minInt = zeroAt < 0 ? 0 : (intPart.slice(zeroAt).match(/[90]/g) ?? []).length;
+  const fracMin = frac ? frac.replace(/9+$/, '').length : 0;
+  const abs = call('abs', cast(x(), 'numeric', [intConst(38), intConst(10)]));
+  const body = cast(cast(abs, 'numeric', [intConst(38), intConst(scale)]), 'text');
+  const neg: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('<')], lexpr: x(), rexpr: intConst(0) } };
+  const overflow = `${fm ? '' : ' '}${'#'.repeat(intPart.length)}${frac !== undefined ? `.${'#'.repeat(scale)}` : ''}`;
+  return call(emulated('lg_to_char_num'), body, neg, intConst(digits), intConst(minInt), boolConst(intPart.includes(',')), boolConst(fm),
+    boolConst(frac !== undefined), intConst(fracMin), intConst(1 + t.length), strConst(overflow));
+}
+
 function toNumber(s: PgNode, template: string): PgNode {
   const t = template.replace(/^FM/, '').replace(/D/g, '.');
   const scale = t.includes('.') ? (t.split('.')[1]!.match(/[90]/g) ?? []).length : 0;
@@ -296,9 +321,13 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
       arity(2);
       const template = constText(a[1]);
       if (template === undefined) throw needConst('a to_char template', location);
-      // number templates (9, 0, D, G, S …) are not translated yet: refused rather than printed differently
-      if (/^(FM)?[90,.DGSL$PR]+$/.test(template)) throw new SqlError('0A000', 'to_char with a number template is not supported', pos(location));
       const x = a[0]!;
+      if (NUMBER_TEMPLATE.test(template) && /[90]/.test(template)) {
+        replaceNode(v.node, numberTemplate(() => dup(x, location), template));
+        return true;
+      }
+      // other number patterns (S, L, PR, MI, V, EEEE …) are refused rather than printed differently
+      if (/^(FM)?[90,.DGSL$PRMIVE]+$/.test(template)) throw new SqlError('0A000', `to_char number template "${template}" is not supported`, pos(location));
       replaceNode(v.node, dateTemplate(() => dup(x, location), template));
       return true;
     }

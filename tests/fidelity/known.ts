@@ -119,12 +119,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'open', reason: "not translated yet; types [1184] vs [1114]" },
   "select interval '25 hours', justify_hours(interval '25 hours')":
     { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42883 function justify_hours(interval) does not exist" },
-  "select to_char(1234.5, '9999.99')":
-    { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 0A000 to_char with a number template is not supported" },
-  "select to_char(1234567.891, 'FM9,999,999.00')":
-    { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 0A000 to_char with a number template is not supported" },
-  "select to_char(0.5, '0.00')":
-    { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 0A000 to_char with a number template is not supported" },
   "select generate_series(date '2024-01-01', date '2024-01-05', interval '2 days')":
     { kind: 'open', reason: "not translated yet; types [1184] vs [1114]" },
   "select 1::bit":
