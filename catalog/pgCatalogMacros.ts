@@ -7,6 +7,7 @@
  * functions of the same names use DuckDB's internal type ids.
  */
 import { EMULATION_DB, INTERNAL_MACROS, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
+import { formatMacroStatements } from './formatMacros.js';
 import { jsonMacroStatements } from './jsonMacros.js';
 import { numericMacroStatements } from './numericMacros.js';
 
@@ -90,6 +91,7 @@ export function macroStatements(owner: string): string[] {
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
     ...numericMacroStatements(m, S),
     ...jsonMacroStatements(m, S),
+    ...formatMacroStatements(m, S),
     m(`${INTERNAL_MACROS.modulo}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a % b END`),
     // PostgreSQL's limit on a built string (1 GB less the header), with its words; the error() also keeps
     // a huge constant repeat() from being folded at prepare time, where no interrupt reaches it.

@@ -24,7 +24,7 @@ const CHECKED_KINDS: ReadonlySet<string> = new Set([
 
 const A_EXPR_KINDS: ReadonlySet<string> = new Set([
   'AEXPR_OP', 'AEXPR_OP_ANY', 'AEXPR_OP_ALL', 'AEXPR_DISTINCT', 'AEXPR_NOT_DISTINCT', 'AEXPR_NULLIF', 'AEXPR_IN',
-  'AEXPR_LIKE', 'AEXPR_ILIKE', 'AEXPR_BETWEEN', 'AEXPR_NOT_BETWEEN',
+  'AEXPR_LIKE', 'AEXPR_ILIKE', 'AEXPR_BETWEEN', 'AEXPR_NOT_BETWEEN', 'AEXPR_SIMILAR',
 ]);
 
 /** Collations that mean "the default, byte order" on DuckDB's side; sql/dialect.ts drops them. */
@@ -40,7 +40,9 @@ function checkFuncCall(v: Visit): void {
   const parent = v.path[v.path.length - 1];
   const likeKinds = ['AEXPR_LIKE', 'AEXPR_ILIKE'];
   if (parts[parts.length - 1] === 'like_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && likeKinds.includes(parent.holder['kind'])) return;
-  if (!isAllowedFunction(parts, asTable)) throw undefinedFunction(display(parts), f['location']);
+  // `x SIMILAR TO p` arrives with pattern pg_catalog.similar_to_escape(p); sql/formatDialect.ts translates both
+  if (parts[parts.length - 1] === 'similar_to_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && parent.holder['kind'] === 'AEXPR_SIMILAR') return;
+  if (!isAllowedFunction(parts, asTable)) throw undefinedFunction(display(parts), f['location'], (f['args'] ?? []) as unknown[]);
   if (f['func_variadic']) throw notSupported('VARIADIC arguments', f['location']);
 }
 
@@ -80,8 +82,9 @@ function checkRangeFunction(f: Fields): void {
 function checkExplain(f: Fields): void {
   for (const opt of f['options'] ?? []) {
     const name = String(opt?.DefElem?.defname ?? '').toLowerCase();
-    // ANALYZE would run the statement and report row counts of protected relations (threats.md §2.5).
-    if (name !== 'verbose' && name !== 'costs' && name !== 'format') {
+    // ANALYZE runs the statement and reports its row counts: server/planner.ts refuses any EXPLAIN (42501) of a
+    // query on a table with row filters or masks, so the counts are never those of a protected relation.
+    if (name !== 'verbose' && name !== 'costs' && name !== 'format' && name !== 'analyze') {
       throw notSupported(`EXPLAIN option ${name.toUpperCase()}`, opt?.DefElem?.location);
     }
     const arg = opt?.DefElem?.arg;

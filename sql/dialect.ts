@@ -15,6 +15,7 @@ import {
   PGC_SCHEMA,
 } from './emulation.js';
 import { AGGREGATE_FUNCTIONS, RENAMED_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
+import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import { SqlError, pos } from './errors.js';
@@ -24,6 +25,8 @@ import { settingLookup } from './settings.js';
 import { constantLike, escapeChar, runtimeLike } from './like.js';
 import {
   boolConst,
+  containsSubquery,
+  ENGINE_CALLS,
   inTableFunctionPosition,
   intConst,
   names,
@@ -247,6 +250,8 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
 
   if (!asTable && (name === 'extract' || name === 'date_part') && typedDatePart(v, name, args, done)) return;
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformJsonCall(v, name, args)) return;
+  if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformFormatCall(v, name, args, done)) return;
+  if (!asTable && name === 'to_timestamp' && transformToTimestamp(v, args)) return;
   const folded = asTable ? undefined : foldFunction(name, args, f, ctx);
   if (folded) {
     replaceNode(v.node, folded);
@@ -311,8 +316,7 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     const innerParts = names(inner['typeName']?.['names']);
     if (innerParts[innerParts.length - 1] === 'regclass') {
       regCast('regclass', inner['arg'], ctx, inner['typeName']?.['location']); // validates: unknown names are 42P01
-      const written = splitQualifiedName(constString(inner['arg'])!);
-      replaceNode(v.node, strConst(written[written.length - 1]!));
+      replaceNode(v.node, strConst(regclassText(constString(inner['arg'])!, ctx)));
       return;
     }
   }
@@ -322,6 +326,21 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   }
   if (!(typname in TYPE_MAP)) {
     throw new SqlError('42704', `type "${typname}" does not exist`, pos(tn['location']));
+  }
+  // PostgreSQL reads an offset of hours alone (+02); DuckDB wants +02:00
+  const tzText = typname === 'timestamptz' && !isArray ? constString(f['arg']) : undefined;
+  if (tzText !== undefined) {
+    // …and seconds before an offset (10:00+02 → 10:00:00+02:00)
+    const m = /^(.*\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*([+-]\d{1,2})(:\d{2})?$/.exec(tzText.trim());
+    if (m) f['arg'] = strConst(`${m[1]}${m[2] ?? ':00'}${m[3]}${m[4] ?? ':00'}`);
+  }
+  // an integer to bit (bit(1) when no length is given) keeps its lowest bit, as PostgreSQL does
+  const mods = (tn['typmods'] ?? []) as Fields[];
+  const bitOne = mods.length === 0 || (mods.length === 1 && mods[0]?.['A_Const']?.ival?.ival === 1);
+  const bitOf = typname === 'bit' && !isArray && bitOne ? (f['arg'] as Fields | undefined)?.['A_Const']?.ival : undefined;
+  if (bitOf) {
+    replaceNode(v.node, call('bitstring', strConst(String(Number(bitOf.ival ?? 0) & 1)), intConst(1)));
+    return;
   }
   // bytea input ('\x0aff' hex or escape format) is not DuckDB's blob literal syntax: decode it here.
   const byteaText = typname === 'bytea' && !isArray ? constString(f['arg']) : undefined;
@@ -502,7 +521,12 @@ function rewriteLike(v: Visit, op: string, done: WeakSet<object>): boolean {
     const items = arrayFromLiteral(f['rexpr']) ?? f['rexpr'];
     const elements = (items as Fields | undefined)?.['A_ArrayExpr'];
     if (!elements) throw new SqlError('0A000', `${kind === 'AEXPR_OP_ANY' ? 'ANY' : 'ALL'} with ${op} over a non-constant array is not supported`, pos(f['location']));
-    const parts = ((elements['elements'] ?? []) as unknown[]).map((p) => likeNode(structuredClone(f['lexpr']), p, '\\', like, done));
+    const patterns = (elements['elements'] ?? []) as unknown[];
+    // one copy of the left side per pattern: never of a subquery, whose tables would escape the data gate's rewrite
+    if (patterns.length > 1 && containsSubquery(f['lexpr'])) {
+      throw new SqlError('0A000', `${kind === 'AEXPR_OP_ANY' ? 'ANY' : 'ALL'} with ${op} and a subquery on its left is not supported`, pos(f['location']));
+    }
+    const parts = patterns.map((p, i) => likeNode(i === 0 ? f['lexpr'] : structuredClone(f['lexpr']), p, '\\', like, done));
     // x LIKE ANY('{}') is false, LIKE ALL('{}') true, as in PostgreSQL.
     const empty = kind === 'AEXPR_OP_ANY' ? boolConst(false) : boolConst(true);
     replaceNode(v.node, parts.length === 0 ? empty : parts.length === 1 ? parts[0]! : { BoolExpr: { boolop: kind === 'AEXPR_OP_ANY' ? 'OR_EXPR' : 'AND_EXPR', args: parts } });
@@ -525,6 +549,7 @@ function rewriteLike(v: Visit, op: string, done: WeakSet<object>): boolean {
 
 function transformAExpr(v: Visit, done: WeakSet<object>): void {
   const f = v.fields;
+  if (String(f['kind']) === 'AEXPR_SIMILAR') return transformSimilar(v);
   const parts = names(f['name']);
   const op = parts[parts.length - 1] ?? '';
   if (parts.length === 2) f['name'] = [strNode(op)];
@@ -554,12 +579,56 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
     const args: unknown[] = [f['lexpr'], f['rexpr']];
     if (regex.flags) args.push(strConst(regex.flags));
     const call: PgNode = { FuncCall: { funcname: [strNode('regexp_matches')], args, funcformat: 'COERCE_EXPLICIT_CALL' } };
+    // DuckDB's boolean regexp_matches, not PostgreSQL's set-returning one (sql/formatDialect.ts)
+    ENGINE_CALLS.add(call['FuncCall']!);
     replaceNode(v.node, regex.negate ? { BoolExpr: { boolop: 'NOT_EXPR', args: [call] } } : call);
   }
 }
 
+/**
+ * What the statement itself prints (its own select list, not a subquery's or a
+ * comparison's): ROW(…) as PostgreSQL's record text `(1,a)` (DuckDB would
+ * print a struct as JSON) and a constant `::regclass` as the relation's name.
+ * Both stay text-typed (PostgreSQL: record, regclass).
+ */
+function printedForms(root: unknown, ctx: DialectContext): void {
+  const select = (root as Fields | undefined)?.['SelectStmt'];
+  for (const target of (select?.['targetList'] ?? []) as Fields[]) {
+    const rt = target['ResTarget'];
+    const val = rt?.['val'] as Fields | undefined;
+    const row = val?.['RowExpr'];
+    if (row && ((row['args'] ?? []) as unknown[]).every(typedDispatchSafe)) {
+      const args = (row['args'] ?? []) as PgNode[];
+      const parts: PgNode[] = [strConst('(')];
+      args.forEach((a, i) => {
+        if (i > 0) parts.push(strConst(','));
+        parts.push({ FuncCall: { funcname: emulated('lg_record_field'), args: [a], funcformat: 'COERCE_EXPLICIT_CALL' } });
+      });
+      parts.push(strConst(')'));
+      rt['val'] = parts.reduce((l, r) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('||')], lexpr: l, rexpr: r } }));
+      continue;
+    }
+    const tc = val?.['TypeCast'];
+    const tn = names(tc?.['typeName']?.['names']);
+    if (tc && tn[tn.length - 1] === 'regclass' && !tc['typeName']['arrayBounds'] && constString(tc['arg']) !== undefined) {
+      regCast('regclass', tc['arg'], ctx, tc['typeName']?.['location']); // validates: unknown names are 42P01
+      rt['val'] = strConst(regclassText(constString(tc['arg'])!, ctx));
+    }
+  }
+}
+
+/** regclass output: the name alone when its schema is on the search path, else qualified. */
+function regclassText(written: string, ctx: DialectContext): string {
+  const parts = splitQualifiedName(written);
+  const name = parts[parts.length - 1]!;
+  if (parts.length < 2) return name;
+  const schema = parts[parts.length - 2]!;
+  return effectiveSearchPath(ctx).includes(schema) ? name : `${schema}.${name}`;
+}
+
 export function applyDialect(root: unknown, ctx: DialectContext): void {
   const done = new WeakSet<object>();
+  printedForms(root, ctx);
   walk(root, (v) => {
     switch (v.kind) {
       case 'FuncCall':
@@ -593,6 +662,12 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         if (alias && !alias['colnames'] && fns.length === 1 && scalar) {
           alias['colnames'] = [strNode(String(alias['aliasname']))];
         }
+        return;
+      }
+      case 'A_Indirection': {
+        // (ARRAY[…])[i]: the deparser drops the parentheses PostgreSQL needs; DuckDB's list_value is the same list
+        const arg = v.fields['arg'] as Fields | undefined;
+        if (arg?.['A_ArrayExpr']) replaceNode(arg as PgNode, call('list_value', ...((arg['A_ArrayExpr']['elements'] ?? []) as PgNode[])));
         return;
       }
       case 'CollateClause': {

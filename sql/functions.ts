@@ -5,6 +5,7 @@
  * DuckDB namesakes behave compatibly, plus the catalog emulation.
  */
 import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS } from './emulation.js';
+import { FORMAT_FUNCTIONS } from './formatDialect.js';
 import { JSON_FUNCTIONS, JSON_OPERATORS } from './jsonDialect.js';
 
 export const AGGREGATE_FUNCTIONS: readonly string[] = [
@@ -65,7 +66,7 @@ export const FOLDED_FUNCTIONS: ReadonlySet<string> = new Set([
 
 const SCALAR_ALLOWED: ReadonlySet<string> = new Set([
   ...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS, ...SCALAR, ...FOLDED_FUNCTIONS, ...Object.keys(EMULATED_FUNCTIONS),
-  ...JSON_FUNCTIONS,
+  ...JSON_FUNCTIONS, ...FORMAT_FUNCTIONS,
 ]);
 
 /** Table functions in FROM: set-returning built-ins plus the emulation. */

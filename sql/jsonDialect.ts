@@ -9,7 +9,7 @@
 import { parseArrayLiteral } from './arrayLiteral.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 export { JSON_TABLE_FUNCTIONS } from './emulation.js';
-import { SqlError, pos } from './errors.js';
+import { SqlError, pos, undefinedFunction } from './errors.js';
 import { replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Operators allowed through authorization because this module translates every use of them. */
@@ -136,7 +136,7 @@ export function transformJsonCall(v: Visit, name: string, args: unknown[]): bool
   if (!JSON_FUNCTIONS.has(name)) return false;
   const f = v.fields;
   const one = () => {
-    if (args.length !== 1) throw new SqlError('42883', `function ${name} takes one argument`, pos(f['location']));
+    if (args.length !== 1) throw undefinedFunction(name, f['location'], args);
     return args[0] as PgNode;
   };
   switch (name) {
@@ -159,7 +159,7 @@ export function transformJsonCall(v: Visit, name: string, args: unknown[]): bool
     }
     case 'json_object_agg':
     case 'jsonb_object_agg': {
-      if (args.length !== 2) throw new SqlError('42883', `function ${name} takes two arguments`, pos(f['location']));
+      if (args.length !== 2) throw undefinedFunction(name, f['location'], args);
       const [k, val] = args as PgNode[];
       const jsonb = name.startsWith('jsonb');
       f['funcname'] = [strNode('string_agg')];

@@ -17,7 +17,7 @@
  */
 import { INTERNAL_MACROS, EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 import { SqlError, pos } from './errors.js';
-import { strConst, strNode, type PgNode } from './walk.js';
+import { containsSubquery, ENGINE_CALLS, strConst, strNode, type PgNode } from './walk.js';
 
 export const endsWithEscape = (): SqlError => new SqlError('22025', 'LIKE pattern must not end with escape character');
 
@@ -63,7 +63,11 @@ export function nativeLikeIsSafe(pattern: string, escape: string | null, caseIns
 const call = (name: PgNode[], args: unknown[]): PgNode => ({
   FuncCall: { funcname: name, args, funcformat: 'COERCE_EXPLICIT_CALL' },
 });
-const builtin = (name: string, args: unknown[]): PgNode => call([strNode(name)], args);
+const builtin = (name: string, args: unknown[]): PgNode => {
+  const node = call([strNode(name)], args);
+  ENGINE_CALLS.add(node['FuncCall']!);
+  return node;
+};
 const macro = (name: string, args: unknown[]): PgNode => call([strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)], args);
 const flags = (caseInsensitive: boolean): string => (caseInsensitive ? '(?si)' : '(?s)');
 
@@ -95,6 +99,8 @@ export function runtimeLike(text: unknown, rawPattern: unknown, escape: string |
   };
   const match = builtin('regexp_full_match', [(text as PgNode | undefined)?.['ParamRef'] ? asText(text) : text, translated]);
   if (e === null) return match;
+  // the pattern is needed twice: never copy a subquery (its tables would escape the data gate's rewrite)
+  if (containsSubquery(pattern)) throw new SqlError('0A000', 'LIKE with a subquery as its pattern is not supported');
   const endsInEscape = builtin('regexp_matches', [structuredClone(pattern), strConst(`(^|[^${e}])(${e}${e})*${e}$`)]);
   return {
     CaseExpr: {

@@ -44,6 +44,15 @@ function innerQuery(node: PgNode): { kind: QueryPlan['kind']; query: PgNode } {
   throw notSupported(`${kind ?? 'this'} statement as a query`);
 }
 
+/** DuckDB's plan has no costs and one level of detail: COSTS and VERBOSE, once authorized, do not reach it. */
+function dropExplainDetail(tree: PgNode): void {
+  const explain = tree['ExplainStmt']!;
+  const options = (explain['options'] ?? []) as { DefElem?: { defname?: string } }[];
+  const kept = options.filter((o) => !['costs', 'verbose'].includes(String(o.DefElem?.defname).toLowerCase()));
+  if (kept.length) explain['options'] = kept;
+  else delete explain['options'];
+}
+
 export interface PlanOptions {
   /**
    * Called with the resolved user-table references after the dialect pass,
@@ -67,6 +76,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   const tree = cloneTree(original);
   const { kind } = innerQuery(tree);
   authorize(tree);
+  if (kind === 'explain') dropExplainDetail(tree);
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);
   applyDialect(tree, ctx);

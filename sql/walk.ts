@@ -196,3 +196,24 @@ export function cloneTree<T>(value: T): T {
   for (const k in value as Fields) out[k] = cloneTree((value as Fields)[k]);
   return out as T;
 }
+
+/**
+ * FuncCalls the planner built for DuckDB's own function of that name (sql/like.ts's
+ * boolean regexp_matches, say): later passes must not take them for the user's call
+ * of PostgreSQL's function of the same name.
+ */
+export const ENGINE_CALLS: WeakSet<object> = new WeakSet();
+
+/**
+ * Whether an expression holds a subquery. A user expression that holds one must never
+ * be copied: the data gate rewrites the table references resolution found, and a
+ * copy's references would not be among them (they would read the stored rows).
+ */
+export function containsSubquery(node: unknown): boolean {
+  let found = false;
+  walk(node, (v) => {
+    if (v.kind === 'SubLink' || v.kind === 'RangeSubselect' || v.kind === 'RangeVar') found = true;
+    return found ? false : undefined;
+  });
+  return found;
+}

@@ -66,7 +66,8 @@ const dates = [
   "select age(timestamp '2024-05-17', timestamp '2020-01-01')", "select interval '1 day' * 3, interval '1 hour' / 2", "select interval '25 hours', justify_hours(interval '25 hours')",
   "select '2024-01-01 10:00+02'::timestamptz", "select '2024-01-01'::date, '2024-01-01 10:00'::timestamp", "select '10:30'::time, '10:30:15.5'::time", "select timestamp '2024-01-01 10:00:00.123456'",
   "select make_date(2024, 2, 29), make_time(1, 2, 3.5)", "select make_timestamp(2024, 1, 2, 3, 4, 5.5)", "select to_char(date '2024-05-17', 'YYYY-MM-DD')", "select to_char(timestamp '2024-05-17 13:45:12', 'DD Mon YYYY HH24:MI:SS')",
-  "select to_char(1234.5, '9999.99')", "select to_char(1234567.891, 'FM9,999,999.00')", "select to_char(0.5, '0.00')", "select to_char(date '2024-05-17', 'Day, DD Month YYYY')", "select to_char(timestamp '2024-05-17 13:45:12', 'YYYY\"Q\"Q')",
+  "select to_char(1234.5, '9999.99')", "select to_char(1234567.891, 'FM9,999,999.00')", "select to_char(0.5, '0.00')",
+  "select to_char(-1234.5, '9999.99'), to_char(5, '9999'), to_char(0.5, '9.99'), to_char(12345, '999')", "select to_char(1234.5, 'FM9999.99'), to_char(-0.5, 'FM0.00'), to_char(1234567.891, '9,999,999.00')", "select to_char(date '2024-05-17', 'Day, DD Month YYYY')", "select to_char(timestamp '2024-05-17 13:45:12', 'YYYY\"Q\"Q')",
   "select to_date('2024-05-17', 'YYYY-MM-DD')", "select to_date('17/05/2024', 'DD/MM/YYYY')", "select to_timestamp('2024-05-17 13:45', 'YYYY-MM-DD HH24:MI')", "select to_timestamp(0)", "select to_timestamp(1700000000.5)",
   "select to_number('12,345.67', '99,999.99')", "select to_number('-42', '999')", "select current_date", "select current_time", "select current_timestamp", "select localtimestamp", "select localtime",
   "select now()", "select clock_timestamp()", "select transaction_timestamp()", "select statement_timestamp()", "select current_date - 1", "select now() - interval '1 day' < now()", "select current_timestamp(0)",
@@ -177,7 +178,7 @@ const analyst = [
 const errors = [
   'select * from tpch.no_such_table', 'select no_such_column from tpch.region', 'select no_such_function(1)', "select to_char(date '2024-01-01')", 'select sum(r_name) from tpch.region',
   'select r_name from tpch.region group by r_regionkey having r_comment is null', 'select 1 +', "select 'a' + 1", "select date '2024-13-01'", 'select 1::int / 0', 'select n_name, count(*) from tpch.nation',
-  "select avg('x')", 'select * from tpch.region, tpch.region', "select 'abc'::int", 'select array[1,2][5]', 'select nosuchschema.f(1)', 'select ambiguous from (select 1 as ambiguous) a, (select 2 as ambiguous) b',
+  "select avg('x')", 'select * from tpch.region, tpch.region', "select '12x'::bigint", 'select array[1,2][5]', 'select nosuchschema.f(1)', 'select ambiguous from (select 1 as ambiguous) a, (select 2 as ambiguous) b',
 ];
 
 // ---------------------------------------------------------------- EXPLAIN

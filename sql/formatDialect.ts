@@ -1,0 +1,386 @@
+/**
+ * PostgreSQL's formatting and text functions DuckDB spells differently or
+ * lacks, for sql/dialect.ts: to_char / to_date / to_timestamp / to_number with
+ * a constant template, format() with a constant format string, initcap,
+ * regexp_matches (a set of text[]), SIMILAR TO, pg_typeof, the clock
+ * functions, and int4 results where DuckDB answers bigint. Everything becomes
+ * DuckDB SQL (built-ins or the emulation's macros); a template or pattern
+ * known only at run time is refused rather than guessed.
+ */
+import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
+import { SqlError, pos, undefinedFunction } from './errors.js';
+import { boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+
+/** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
+export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set([
+  'to_char', 'to_date', 'to_number', 'format', 'initcap', 'regexp_matches', 'pg_typeof', 'clock_timestamp',
+  'statement_timestamp', 'quote_ident', 'quote_literal', 'div',
+]);
+
+/** Built-ins PostgreSQL types int4 where DuckDB answers BIGINT. */
+const INT4_RESULTS: ReadonlySet<string> = new Set([
+  'length', 'char_length', 'character_length', 'octet_length', 'bit_length', 'strpos', 'position', 'array_length',
+  'cardinality', 'ascii',
+]);
+
+const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
+  FuncCall: { funcname: typeof name === 'string' ? [strNode(name)] : name, ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
+});
+const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
+const cast = (arg: PgNode, type: string, typmods?: PgNode[]): PgNode => ({
+  TypeCast: { arg, typeName: { names: [strNode(type)], typemod: -1, ...(typmods ? { typmods } : {}) } },
+});
+const concat = (parts: PgNode[]): PgNode =>
+  parts.length === 0 ? strConst('') : parts.reduce((a, b) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('||')], lexpr: a, rexpr: b } }));
+
+function constText(n: unknown): string | undefined {
+  const c = (n as Fields | undefined)?.['A_Const'];
+  return c?.sval ? String(c.sval.sval ?? '') : undefined;
+}
+
+/**
+ * A copy of a user expression that must appear twice. Never of one holding a
+ * subquery: the data gate rewrites the table references resolution found, and
+ * a copy's references would not be among them.
+ */
+function dup(node: PgNode, location: unknown): PgNode {
+  if (containsSubquery(node)) {
+    throw new SqlError('0A000', 'a subquery as an argument of this function is not supported', pos(location));
+  }
+  return structuredClone(node);
+}
+
+const needConst = (what: string, location: unknown) => new SqlError('0A000', `${what} that is not a constant is not supported`, pos(location));
+
+// ------------------------------------------------------------ date/time templates
+/**
+ * PostgreSQL template patterns (formatting.c) as strftime pieces, longest
+ * first. `FM` drops the padding of the next pattern. Month and Day names are
+ * blank-padded to 9 characters as PostgreSQL does.
+ */
+const DATE_PATTERNS: [string, (x: PgNode, fm: boolean) => PgNode][] = [
+  ['HH24', (x) => strf(x, '%H')],
+  ['HH12', (x, fm) => (fm ? strf(x, '%-I') : strf(x, '%I'))],
+  ['YYYY', (x) => strf(x, '%Y')],
+  ['MONTH', (x, fm) => pad(call('upper', strf(x, '%B')), fm)],
+  ['Month', (x, fm) => pad(strf(x, '%B'), fm)],
+  ['month', (x, fm) => pad(call('lower', strf(x, '%B')), fm)],
+  ['DAY', (x, fm) => pad(call('upper', strf(x, '%A')), fm)],
+  ['Day', (x, fm) => pad(strf(x, '%A'), fm)],
+  ['day', (x, fm) => pad(call('lower', strf(x, '%A')), fm)],
+  ['MON', (x) => call('upper', strf(x, '%b'))],
+  ['Mon', (x) => strf(x, '%b')],
+  ['mon', (x) => call('lower', strf(x, '%b'))],
+  ['DDD', (x, fm) => (fm ? strf(x, '%-j') : strf(x, '%j'))],
+  ['DY', (x) => call('upper', strf(x, '%a'))],
+  ['Dy', (x) => strf(x, '%a')],
+  ['dy', (x) => call('lower', strf(x, '%a'))],
+  ['YY', (x) => strf(x, '%y')],
+  ['MM', (x, fm) => (fm ? strf(x, '%-m') : strf(x, '%m'))],
+  ['DD', (x, fm) => (fm ? strf(x, '%-d') : strf(x, '%d'))],
+  ['HH', (x, fm) => (fm ? strf(x, '%-I') : strf(x, '%I'))],
+  ['MI', (x) => strf(x, '%M')],
+  ['SS', (x) => strf(x, '%S')],
+  ['MS', (x) => strf(x, '%g')],
+  ['US', (x) => strf(x, '%f')],
+  ['AM', (x) => strf(x, '%p')],
+  ['PM', (x) => strf(x, '%p')],
+  ['Q', (x) => cast(call('quarter', x), 'text')],
+  ['D', (x) => cast(call('dayofweek', x), 'text')],
+];
+const strf = (x: PgNode, f: string): PgNode => call('strftime', x, strConst(f));
+const pad = (s: PgNode, fm: boolean): PgNode => (fm ? s : call('rpad', s, intConst(9), strConst(' ')));
+
+function dateTemplate(value: () => PgNode, template: string): PgNode {
+  const parts: PgNode[] = [];
+  let literal = '';
+  const flush = () => {
+    if (literal) parts.push(strConst(literal));
+    literal = '';
+  };
+  for (let i = 0; i < template.length; ) {
+    if (template[i] === '"') {
+      const end = template.indexOf('"', i + 1);
+      literal += template.slice(i + 1, end < 0 ? undefined : end);
+      i = end < 0 ? template.length : end + 1;
+      continue;
+    }
+    let fm = false;
+    let j = i;
+    if (template.startsWith('FM', j)) {
+      fm = true;
+      j += 2;
+    }
+    const hit = DATE_PATTERNS.find(([p]) => template.startsWith(p, j));
+    if (hit) {
+      flush();
+      // D: PostgreSQL's day of week is 1 (Sunday) to 7
+      parts.push(
+        hit[0] === 'D'
+          ? cast({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: call('dayofweek', value()), rexpr: intConst(1) } }, 'text')
+          : hit[1](value(), fm),
+      );
+      i = j + hit[0].length;
+      continue;
+    }
+    literal += template[i];
+    i++;
+  }
+  flush();
+  return concat(parts);
+}
+
+/** to_date / to_timestamp templates as strptime formats. */
+const PARSE_PATTERNS: [string, string][] = [
+  ['HH24', '%H'], ['HH12', '%I'], ['YYYY', '%Y'], ['Month', '%B'], ['MONTH', '%B'], ['month', '%B'], ['Mon', '%b'], ['MON', '%b'],
+  ['mon', '%b'], ['DDD', '%j'], ['YY', '%y'], ['MM', '%m'], ['DD', '%d'], ['HH', '%I'], ['MI', '%M'], ['SS', '%S'], ['MS', '%g'],
+  ['US', '%f'], ['AM', '%p'], ['PM', '%p'],
+];
+
+function parseTemplate(template: string, location: unknown): string {
+  let out = '';
+  for (let i = 0; i < template.length; ) {
+    if (template.startsWith('FM', i)) {
+      i += 2;
+      continue;
+    }
+    const hit = PARSE_PATTERNS.find(([p]) => template.startsWith(p, i));
+    if (hit) {
+      out += hit[1];
+      i += hit[0].length;
+      continue;
+    }
+    const ch = template[i]!;
+    if (/[A-Za-z]/.test(ch)) throw new SqlError('0A000', `template pattern "${template.slice(i)}" is not supported`, pos(location));
+    out += ch === '%' ? '%%' : ch;
+    i++;
+  }
+  return out;
+}
+
+// ------------------------------------------------------------ numeric templates
+/**
+ * to_char(number, '9,999.99'): 9 a digit (a leading zero shows as a blank), 0
+ * a digit always shown, `.`/D the point, `,`/G a separator, FM no padding and
+ * no trailing zeros in 9 positions; a leading column holds the sign; too many
+ * digits print as #. Rounds half away from zero, as PostgreSQL does.
+ */
+export const NUMBER_TEMPLATE = /^(FM)?[90,G]*([.D][90]*)?$/;
+
+function numberTemplate(x: () => PgNode, template: string): PgNode {
+  const fm = template.startsWith('FM');
+  const t = (fm ? template.slice(2) : template).replace(/D/g, '.').replace(/G/g, ',');
+  const [intPart, frac] = t.split('.') as [string, string | undefined];
+  const scale = frac?.length ?? 0;
+  const digits = (intPart.match(/[90]/g) ?? []).length;
+  const zeroAt = intPart.indexOf('0');
+  const minInt = zeroAt < 0 ? 0 : (intPart.slice(zeroAt).match(/[90]/g) ?? []).length;
+  const fracMin = frac ? frac.replace(/9+$/, '').length : 0;
+  const abs = call('abs', cast(x(), 'numeric', [intConst(38), intConst(10)]));
+  const body = cast(cast(abs, 'numeric', [intConst(38), intConst(scale)]), 'text');
+  const neg: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('<')], lexpr: x(), rexpr: intConst(0) } };
+  const overflow = `${fm ? '' : ' '}${'#'.repeat(intPart.length)}${frac !== undefined ? `.${'#'.repeat(scale)}` : ''}`;
+  return call(emulated('lg_to_char_num'), body, neg, intConst(digits), intConst(minInt), boolConst(intPart.includes(',')), boolConst(fm),
+    boolConst(frac !== undefined), intConst(fracMin), intConst(1 + t.length), strConst(overflow));
+}
+
+function toNumber(s: PgNode, template: string): PgNode {
+  const t = template.replace(/^FM/, '').replace(/D/g, '.');
+  const scale = t.includes('.') ? (t.split('.')[1]!.match(/[90]/g) ?? []).length : 0;
+  const digits = (t.match(/[90]/g) ?? []).length;
+  const cleaned = call('regexp_replace', s, strConst('[^0-9.-]'), strConst(''), strConst('g'));
+  return cast(cleaned, 'numeric', [intConst(Math.min(38, Math.max(digits, 1))), intConst(scale)]);
+}
+
+// ------------------------------------------------------------ format()
+function formatCall(fmt: string, args: PgNode[], location: unknown): PgNode {
+  const parts: PgNode[] = [];
+  let literal = '';
+  let next = 0;
+  const flush = () => {
+    if (literal) parts.push(strConst(literal));
+    literal = '';
+  };
+  const re = /%(?:(\d+)\$)?(-)?(\d+)?([sIL%])/y;
+  for (let i = 0; i < fmt.length; ) {
+    if (fmt[i] !== '%') {
+      literal += fmt[i++];
+      continue;
+    }
+    re.lastIndex = i;
+    const m = re.exec(fmt);
+    if (!m) throw new SqlError('22023', 'unrecognized format() type specifier', pos(location));
+    i = re.lastIndex;
+    if (m[4] === '%') {
+      literal += '%';
+      continue;
+    }
+    const at = m[1] ? Number(m[1]) - 1 : next;
+    next = at + 1;
+    const arg = args[at];
+    if (!arg) throw new SqlError('22023', 'too few arguments for format()', pos(location));
+    const text: PgNode = cast(dup(arg, location), 'text');
+    let piece: PgNode =
+      m[4] === 's'
+        ? ({ CoalesceExpr: { args: [text, strConst('')] } } as PgNode)
+        : m[4] === 'I'
+          ? call(emulated('lg_quote_ident'), text)
+          : ({ CoalesceExpr: { args: [call(emulated('lg_quote_literal'), text), strConst('NULL')] } } as PgNode);
+    if (m[3]) piece = call(m[2] ? 'rpad' : 'lpad', piece, { FuncCall: { funcname: [strNode('greatest')], args: [intConst(Number(m[3])), call('length', dup(piece, location))], funcformat: 'COERCE_EXPLICIT_CALL' } }, strConst(' '));
+    flush();
+    parts.push(piece);
+  }
+  flush();
+  return concat(parts);
+}
+
+// ------------------------------------------------------------ SIMILAR TO
+/** SQL's SIMILAR TO pattern as an RE2 pattern matched whole (PostgreSQL's similar_to_escape). */
+export function similarToRegex(pattern: string, escape: string | null): string {
+  let out = '';
+  let inBracket = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (escape && ch === escape && i + 1 < pattern.length) {
+      const next = pattern[++i]!;
+      out += /[A-Za-z0-9]/.test(next) ? next : `\\${next}`;
+      continue;
+    }
+    if (inBracket) {
+      out += ch;
+      if (ch === ']') inBracket = false;
+      continue;
+    }
+    if (ch === '[') {
+      inBracket = true;
+      out += ch;
+    } else if (ch === '%') out += '.*';
+    else if (ch === '_') out += '.';
+    else if ('|*+?{}()'.includes(ch)) out += ch;
+    else if ('.^$\\'.includes(ch)) out += `\\${ch}`;
+    else out += ch;
+  }
+  return `^(?:${out})$`;
+}
+
+export function transformSimilar(v: Visit): void {
+  const f = v.fields;
+  const r = (f['rexpr'] as Fields | undefined)?.['FuncCall'] as Fields | undefined;
+  const args = (r?.['args'] ?? []) as unknown[];
+  const pattern = constText(args[0]);
+  if (pattern === undefined) throw needConst('a SIMILAR TO pattern', f['location']);
+  const escape = args.length > 1 ? constText(args[1]) ?? null : '\\';
+  const match = call('regexp_full_match', f['lexpr'] as PgNode, strConst(similarToRegex(pattern, escape)));
+  const negate = String((f['name'] as unknown[] | undefined)?.map((n) => (n as Fields)['String']?.sval).pop()) === '!~';
+  replaceNode(v.node, negate ? { BoolExpr: { boolop: 'NOT_EXPR', args: [match] } } : match);
+}
+
+// ------------------------------------------------------------ regexp_matches
+function regexpMatches(args: PgNode[], location: unknown): PgNode {
+  const [s, p, flagsNode] = args;
+  const pattern = constText(p);
+  if (pattern === undefined || (flagsNode && constText(flagsNode) === undefined)) throw needConst('a regexp_matches pattern or flag', location);
+  const flags = flagsNode ? constText(flagsNode)! : '';
+  if (/[^gi]/.test(flags)) throw new SqlError('0A000', `regexp_matches flag "${flags}" is not supported`, pos(location));
+  const re = strConst(flags.includes('i') ? `(?i)${pattern}` : pattern);
+  // capture groups: ( not followed by ?
+  const groups = (pattern.replace(/\\./g, '').match(/\((?!\?)/g) ?? []).length;
+  const all = (g: number) => call('regexp_extract_all', dup(s!, location), structuredClone(re), intConst(g));
+  let rows: PgNode;
+  if (groups === 0) {
+    rows = call(emulated('lg_regexp_rows'), all(0));
+  } else {
+    const lists = Array.from({ length: groups }, (_, k) => all(k + 1));
+    rows = call(emulated('lg_regexp_rows_zip'), { A_ArrayExpr: { elements: lists } });
+  }
+  if (!flags.includes('g')) rows = call('list_slice', rows, intConst(1), intConst(1));
+  return call('unnest', rows);
+}
+
+export function transformFormatCall(v: Visit, name: string, args: unknown[], done: WeakSet<object>): boolean {
+  const f = v.fields;
+  if (done.has(f)) return false;
+  if (INT4_RESULTS.has(name) && f['funcformat'] !== 'COERCE_SQL_SYNTAX') {
+    done.add(f);
+    replaceNode(v.node, cast({ FuncCall: f }, 'int4'));
+    return true;
+  }
+  if (name === 'position' && f['funcformat'] === 'COERCE_SQL_SYNTAX') {
+    done.add(f);
+    replaceNode(v.node, cast({ FuncCall: f }, 'int4'));
+    return true;
+  }
+  if (!FORMAT_FUNCTIONS.has(name) || ENGINE_CALLS.has(f)) return false;
+  const a = args as PgNode[];
+  const location = f['location'];
+  const arity = (n: number) => {
+    if (a.length !== n) throw undefinedFunction(name, location, a);
+  };
+  switch (name) {
+    case 'to_char': {
+      arity(2);
+      const template = constText(a[1]);
+      if (template === undefined) throw needConst('a to_char template', location);
+      const x = a[0]!;
+      if (NUMBER_TEMPLATE.test(template) && /[90]/.test(template)) {
+        replaceNode(v.node, numberTemplate(() => dup(x, location), template));
+        return true;
+      }
+      // other number patterns (S, L, PR, MI, V, EEEE …) are refused rather than printed differently
+      if (/^(FM)?[90,.DGSL$PRMIVE]+$/.test(template)) throw new SqlError('0A000', `to_char number template "${template}" is not supported`, pos(location));
+      replaceNode(v.node, dateTemplate(() => dup(x, location), template));
+      return true;
+    }
+    case 'to_date': {
+      arity(2);
+      const template = constText(a[1]);
+      if (template === undefined) throw needConst('a to_date template', location);
+      replaceNode(v.node, cast(call('strptime', a[0]!, strConst(parseTemplate(template, location))), 'date'));
+      return true;
+    }
+    case 'to_number': {
+      arity(2);
+      const template = constText(a[1]);
+      if (template === undefined) throw needConst('a to_number template', location);
+      replaceNode(v.node, toNumber(a[0]!, template));
+      return true;
+    }
+    case 'format': {
+      const fmt = constText(a[0]);
+      if (fmt === undefined) throw needConst('a format string', location);
+      replaceNode(v.node, formatCall(fmt, a.slice(1), location));
+      return true;
+    }
+    case 'initcap':
+    case 'quote_ident':
+    case 'quote_literal':
+    case 'pg_typeof':
+      arity(1);
+      f['funcname'] = emulated(`lg_${name}`);
+      return true;
+    case 'div':
+      arity(2);
+      f['funcname'] = emulated('lg_idiv');
+      return true;
+    case 'clock_timestamp':
+    case 'statement_timestamp':
+      // the transaction's start, as now(): DuckDB has no clock of its own at statement level
+      replaceNode(v.node, call('now'));
+      return true;
+    case 'regexp_matches':
+      if (a.length < 2 || a.length > 3) arity(2);
+      replaceNode(v.node, regexpMatches(a, location));
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** to_timestamp(text, template): PostgreSQL's two-argument form (the one-argument form is DuckDB's). */
+export function transformToTimestamp(v: Visit, args: unknown[]): boolean {
+  if (args.length !== 2) return false;
+  const template = constText(args[1]);
+  if (template === undefined) throw needConst('a to_timestamp template', v.fields['location']);
+  replaceNode(v.node, cast(call('strptime', args[0] as PgNode, strConst(parseTemplate(template, v.fields['location']))), 'timestamptz'));
+  return true;
+}
