@@ -7,12 +7,16 @@ import { EmbeddedCatalog } from '../catalog/iceberg/embedded.js';
 import { RestCatalog } from '../catalog/iceberg/rest.js';
 import { CatalogService } from '../catalog/userCatalog.js';
 import type { CatalogConfig } from './config.js';
-import { startPolicies } from './policies.js';
+import { startPolicies, type GatewayPolicies } from './policies.js';
 
 export interface RunningCatalog {
   service: CatalogService;
   /** What the engine may read after the lock-down. */
   storageRoots: readonly string[];
+  /** The embedded catalog's polaris-service policies (null for a REST catalog: Polaris holds them). */
+  policies: GatewayPolicies | null;
+  /** After GRANT / REVOKE / SET TAG: the policies reloaded, every user's catalog answers forgotten. */
+  flush(): Promise<void>;
   stop(): void;
 }
 
@@ -32,6 +36,11 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger): Promise<Run
     return {
       service,
       storageRoots: client.storageRoots,
+      policies,
+      flush: async () => {
+        await policies.flush();
+        service.flush();
+      },
       stop: () => {
         policies.stop();
         service.close();
@@ -48,5 +57,11 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger): Promise<Run
     storageRoots: s.warehouseRoots,
   });
   const service = new CatalogService(client, cache);
-  return { service, storageRoots: client.storageRoots, stop: () => service.close() };
+  return {
+    service,
+    storageRoots: client.storageRoots,
+    policies: null,
+    flush: async () => service.flush(),
+    stop: () => service.close(),
+  };
 }

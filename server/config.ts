@@ -132,6 +132,20 @@ const DataGateConfigSchema = z.object({
 });
 export type DataGateConfig = z.output<typeof DataGateConfigSchema>;
 
+/**
+ * GRANT / REVOKE / DENY / SHOW GRANTS / CHECK ACCESS (policy/admin/): written
+ * as Ranger policies on the polaris service — the embedded catalog's policy
+ * files, or Ranger Admin.
+ */
+const AccessControlConfigSchema = z.object({
+  /** admin-role: GRANT needs one of adminRoles; ranger-delegate: a grant option on each level decides. */
+  grantAuthority: z.enum(['admin-role', 'ranger-delegate']).default('admin-role'),
+  adminRoles: z.array(z.string().min(1)).min(1).default(['sqe_admin']),
+  /** The `root` value written into every policy (`*`: every realm). */
+  realm: z.string().min(1).default('*'),
+});
+export type AccessControlConfig = z.output<typeof AccessControlConfigSchema>;
+
 export const ConfigSchema = z.object({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(5433),
@@ -145,6 +159,8 @@ export const ConfigSchema = z.object({
   keycloak: KeycloakConfigSchema.optional(),
   /** Ranger policies and roles (roles feed every login, in both modes). */
   ranger: RangerConfigSchema.optional(),
+  /** Access-control statements (needs `catalog`). */
+  accessControl: AccessControlConfigSchema.default(AccessControlConfigSchema.parse({})),
   /** Row filters, masks and column restriction (needs `ranger`: without a policy set no table is readable). */
   dataGate: DataGateConfigSchema.default(DataGateConfigSchema.parse({})),
   /** Repeated failed logins per user and per client address. */

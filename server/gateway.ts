@@ -21,6 +21,7 @@ import { rangerRoles } from './identity/roles.js';
 import { LoginThrottle } from './identity/throttle.js';
 import { startPolicies } from './policies.js';
 import { startCatalog } from './catalog.js';
+import { startAdminRoom } from './admin.js';
 import { defaultExtensionDirectory, ensureExtensions, type ExtensionName } from './extensions.js';
 import type { PlannerDeps } from './planner.js';
 import { StorageSecrets } from './storage.js';
@@ -35,10 +36,11 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
   const policies = await startPolicies(config.ranger, log);
   const roles = rangerRoles(() => policies.current()?.roleStore ?? null);
   const throttle = new LoginThrottle(config.throttle);
+  const users = config.keycloak ? null : LocalUsers.load(config.usersFile!);
   const identity: IdentityProvider = config.keycloak
     ? new KeycloakIdentityProvider(config.keycloak, roles, throttle, log.child({ component: 'keycloak' }))
     : new LocalIdentityProvider(
-        LocalUsers.load(config.usersFile!),
+        users!,
         config.localAuth,
         roles,
         throttle,
@@ -86,7 +88,8 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
     inlineChars: INLINE_PARSE_CHARS,
     workers: config.limits.parseWorkers,
   });
-  const server = await startServer({ config, engine, planner: planner!, parser, identity, log });
+  const admin = startAdminRoom(config, { catalog, ...(users ? { userExists: (n: string) => users.get(n) !== undefined } : {}), log });
+  const server = await startServer({ config, engine, planner: planner!, parser, identity, log, admin });
   return {
     ...server,
     close: async () => {

@@ -3,6 +3,7 @@
  * registry CancelRequest uses (process id + secret → session), and wires the
  * protocol's hooks to identity and sessions.
  */
+import type { AdminRoom } from '../policy/admin/room.js';
 import { createServer, type Server, type Socket } from 'node:net';
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -31,6 +32,8 @@ export interface ServerDeps {
   parser: StatementParser;
   identity: IdentityProvider;
   log: Logger;
+  /** Access-control statements (server/admin.ts); absent: refused. */
+  admin?: AdminRoom | null;
 }
 
 export interface RunningServer {
@@ -106,6 +109,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         largeStatementChars: LARGE_STATEMENT_CHARS,
         limits: config.limits,
         onInternalError: (e, ref) => log.warn({ err: e, pid: processId, user: identity.user, ref }, 'statement failed'),
+        admin: deps.admin ?? null,
         onEnd: () => sessions.delete(processId),
       });
       sessions.set(processId, session);

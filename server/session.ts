@@ -18,6 +18,10 @@ import { toPgError, type ErrorLog } from './errors.js';
 import type { Identity } from './identity/identity.js';
 import { QueryStatement, type Portal, type QueryPlanner } from './query.js';
 import { route, type Route } from './router.js';
+import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
+import type { AdminRoom } from '../policy/admin/room.js';
+import type { AdminStatement } from '../policy/admin/statement.js';
+import { adminFields, runAdmin } from './admin.js';
 import { SessionSettings } from './settings.js';
 import { StatementRun } from './statementRun.js';
 import type { StatementParser } from './statementParser.js';
@@ -40,6 +44,8 @@ export interface SessionDeps {
   limits: Pick<Limits, 'maxPreparedStatements' | 'maxPortals' | 'maxRowBytes'>;
   /** What the client is not told about a failure, under the reference it is given. */
   onInternalError: ErrorLog;
+  /** Runs GRANT / REVOKE / DENY / SHOW GRANTS / CHECK ACCESS; null: they are refused. */
+  admin?: AdminRoom | null;
   onEnd(): void;
 }
 
@@ -47,7 +53,7 @@ export interface SessionDeps {
 interface Prepared {
   text: string;
   parsed: ParsedStatement | undefined;
-  route: Route | { kind: 'empty' };
+  route: Route | { kind: 'empty' } | { kind: 'admin'; statement: AdminStatement };
   query?: QueryStatement;
 }
 
@@ -131,6 +137,11 @@ export class Session implements QuerySession {
   }
 
   private async simpleQueryImpl(sql: string, out: Output): Promise<void> {
+    const admin = this.adminStatement(sql);
+    if (admin) {
+      await this.runCommand(admin, out, true);
+      return;
+    }
     const stmts = await this.parseText(sql);
     if (stmts.length === 0) {
       be.emptyQueryResponse(out.writer);
@@ -183,6 +194,12 @@ export class Session implements QuerySession {
       throw new PgError(SqlState.programLimitExceeded, `too many prepared statements (at most ${max} per session)`, {
         hint: 'Close or DEALLOCATE prepared statements that are no longer needed.',
       });
+    }
+    const admin = this.adminStatement(sql);
+    if (admin) {
+      if (name === '') this.statements.delete('');
+      this.statements.set(name, admin);
+      return;
     }
     const stmts = await this.parseText(sql);
     if (stmts.length > 1) throw new SqlError('42601', 'cannot insert multiple commands into a prepared statement');
@@ -432,7 +449,24 @@ export class Session implements QuerySession {
 
   // ---- gateway commands ----------------------------------------------------
 
+  /**
+   * An access-control statement is parsed by policy/admin (PostgreSQL's own
+   * grammar for the standard GRANT / REVOKE, ours for the rest); null for any
+   * other text, and for PostgreSQL GRANTs that are not ours (the router refuses those).
+   */
+  private adminStatement(sql: string): Prepared | null {
+    if (!isAdminText(sql)) return null;
+    this.statement();
+    const statement = parseAdmin(sql);
+    if (!statement) return null;
+    if (!this.deps.admin) {
+      throw new PgError(SqlState.featureNotSupported, 'access-control statements are not available: lakegate has no writable catalog policies configured');
+    }
+    return { text: sql, parsed: undefined, route: { kind: 'admin', statement } };
+  }
+
   private commandFields(prepared: Prepared) {
+    if (prepared.route.kind === 'admin') return adminFields(prepared.route.statement);
     if (prepared.route.kind === 'show') return this.showResult(prepared).fields;
     return null;
   }
@@ -455,6 +489,21 @@ export class Session implements QuerySession {
 
   private async runCommand(prepared: Prepared, out: Output, describe: boolean): Promise<void> {
     const w = out.writer;
+    if (prepared.route.kind === 'admin') {
+      this.tx.checkNotAborted();
+      // Policies are written at once, not at COMMIT: inside a block a ROLLBACK could not take them back.
+      if (this.tx.active) throw new PgError(SqlState.activeSqlTransaction, `${prepared.route.statement.kind.toUpperCase().replace('-', ' ')} cannot run inside a transaction block`);
+      const run = this.statement();
+      const result = await run.step(() =>
+        runAdmin(this.deps.admin!, (prepared.route as { statement: AdminStatement }).statement, prepared.text, {
+          user: this.user,
+          roles: new Set(this.deps.identity.roles),
+          defaultSchema: this.settings.searchPath(this.user)[0] ?? null,
+        }),
+      );
+      writeTextResult(w, result, describe && result.fields.length > 0);
+      return;
+    }
     const node = prepared.parsed!.node[prepared.parsed!.kind]!;
     switch (prepared.route.kind) {
       case 'transaction': {

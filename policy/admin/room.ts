@@ -1,0 +1,210 @@
+/**
+ * The admin room: runs access-control statements against the policy store.
+ * It knows nothing of sockets; the server hands it a statement, the caller
+ * and the text, and writes back what it answers.
+ *
+ * A GRANT / REVOKE / DENY is read-merge-write under one lock (statements of
+ * all sessions are serialized), then the policy and catalog caches are
+ * flushed, so the grantee's next statement sees the change.
+ */
+import type { Logger } from 'pino';
+import type { PolicyEngine } from '../ranger/engine.js';
+import { SqlError } from '../../sql/errors.js';
+import { noAdminAudit, type AdminAudit } from './audit.js';
+import { delegatedRefusal, granteeSubject, holds, needsAdmin, type GrantAuthority, type Subject } from './authority.js';
+import { checkAccess } from './checkAccess.js';
+import { applyGrant, applyRevoke, type Json } from './merge.js';
+import { planGrant, planRevoke, resolveTarget, type LevelWrite, type PlanContext } from './plan.js';
+import { PRIVILEGE_TEXT, type Privilege } from './privileges.js';
+import { showGrants } from './showGrants.js';
+import type { AdminStatement, GrantStatement, ObjectRef } from './statement.js';
+import { commandTag } from './statement.js';
+import { PolicyStoreError, type PolicyStore } from './store.js';
+
+export interface AdminRoomOptions {
+  store: PolicyStore;
+  /** The polaris-service engine in force (CHECK ACCESS, held traversal, delegated admin). */
+  engine: () => PolicyEngine | null;
+  /** Flushes the policy and catalog caches; resolves once the change is in force. */
+  flush: () => Promise<void>;
+  catalog: string;
+  /** `root` written into policies (`*`: every realm). */
+  realmValue: string;
+  /** The realm Polaris sends in requests (for evaluating what a user holds). */
+  requestRealm: string;
+  grantAuthority: GrantAuthority;
+  adminRoles: readonly string[];
+  audit?: AdminAudit;
+  log: Logger;
+  now?: () => number;
+}
+
+export interface AdminCaller extends Subject {
+  /** The schema of unqualified names (first of search_path). */
+  defaultSchema: string | null;
+}
+
+export interface AdminResult {
+  tag: string;
+  columns?: { name: string; type: 'text' | 'bool' | 'timestamptz' }[];
+  rows?: (string | null)[][];
+}
+
+export class AdminRoom {
+  private lock: Promise<unknown> = Promise.resolve();
+  private readonly audit: AdminAudit;
+  private readonly now: () => number;
+  private seq = 0;
+
+  constructor(private readonly o: AdminRoomOptions) {
+    this.audit = o.audit ?? noAdminAudit;
+    this.now = o.now ?? Date.now;
+  }
+
+  isAdmin(c: Subject): boolean {
+    return this.o.adminRoles.some((r) => c.roles.has(r));
+  }
+
+  private ctx(c: AdminCaller): PlanContext {
+    return { catalog: this.o.catalog, realm: this.o.realmValue, defaultSchema: c.defaultSchema };
+  }
+
+  async run(stmt: AdminStatement, text: string, caller: AdminCaller): Promise<AdminResult> {
+    const resources: string[] = [];
+    const policyIds: number[] = [];
+    try {
+      const result = await this.dispatch(stmt, caller, resources, policyIds);
+      this.audit.statement({ action: commandTag(stmt) === 'SELECT' ? stmt.kind.toUpperCase().replace('-', ' ') : commandTag(stmt), user: caller.user, statement: text, allowed: true, reason: 'done', resources, policyIds, time: new Date(this.now()) });
+      return result;
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      this.audit.statement({ action: stmt.kind.toUpperCase().replace('-', ' '), user: caller.user, statement: text, allowed: false, reason, resources, policyIds, time: new Date(this.now()) });
+      if (e instanceof PolicyStoreError) {
+        throw new SqlError(e.kind === 'unknown-grantee' ? '42704' : e.kind === 'unavailable' ? '58030' : '42501', e.message);
+      }
+      throw e;
+    }
+  }
+
+  private async dispatch(stmt: AdminStatement, caller: AdminCaller, resources: string[], policyIds: number[]): Promise<AdminResult> {
+    switch (stmt.kind) {
+      case 'grant':
+      case 'deny':
+      case 'revoke':
+        await this.grant(stmt, caller, resources, policyIds);
+        return { tag: commandTag(stmt) };
+      case 'show-grants': {
+        if (!this.isAdmin(caller) && !(stmt.to?.type === 'USER' && stmt.to.name === caller.user)) {
+          throw needsAdmin('SHOW GRANTS other than TO USER <yourself>', this.o.adminRoles);
+        }
+        const on = stmt.on ? this.objectPrefix(stmt.on, caller) : null;
+        return showGrants(await this.o.store.load(), { ...(on ? { on } : {}), ...(stmt.to ? { to: stmt.to } : {}) });
+      }
+      case 'check-access': {
+        if (!this.isAdmin(caller) && stmt.user !== caller.user) throw needsAdmin('CHECK ACCESS for another user', this.o.adminRoles);
+        const engine = this.o.engine();
+        if (!engine) throw new SqlError('58030', 'the catalog policies are not loaded: access cannot be checked');
+        const t = resolveTarget(stmt.object, this.ctx(caller));
+        const write = planGrant(this.normalize(stmt.privilege, stmt.object), t, this.ctx(caller), true)[0]!;
+        resources.push(write.display);
+        return checkAccess(engine, stmt.user, write, this.o.requestRealm);
+      }
+      case 'set-tag':
+      case 'unset-tag':
+        throw new SqlError('0A000', 'SET TAG / UNSET TAG are not implemented yet');
+    }
+  }
+
+  /** PostgreSQL's CREATE ON DATABASE is the right to create schemas. */
+  private normalize(p: Privilege, obj: ObjectRef): Privilege {
+    return p === 'CREATE' && obj.kind === 'database' ? 'CREATE_SCHEMA' : p;
+  }
+
+  private objectPrefix(obj: ObjectRef, caller: AdminCaller): string {
+    const t = resolveTarget(obj, this.ctx(caller));
+    return [this.o.catalog, ...t.namespace, ...(t.table !== null && t.table !== '*' ? [t.table] : [])].join('.');
+  }
+
+  private async grant(stmt: GrantStatement, caller: AdminCaller, resources: string[], policyIds: number[]): Promise<void> {
+    const admin = this.isAdmin(caller);
+    const verb = commandTag(stmt);
+    if (stmt.kind === 'deny' && !admin) throw needsAdmin('DENY', this.o.adminRoles);
+    if (!admin && this.o.grantAuthority === 'admin-role') throw needsAdmin(verb, this.o.adminRoles);
+    const ctx = this.ctx(caller);
+    const target = resolveTarget(stmt.object, ctx);
+    const privileges = stmt.privileges.map((p) => this.normalize(p, stmt.object));
+    const engine = this.o.engine();
+    // Per grantee, the writes in order (planning refuses a widening before anything is written).
+    const work = stmt.grantees.map((grantee) => {
+      const writes: LevelWrite[] = [];
+      for (const p of privileges) {
+        if (stmt.kind === 'revoke') writes.push(planRevoke(p, target, ctx));
+        else
+          for (const w of planGrant(p, target, ctx, stmt.kind === 'deny')) {
+            // A traversal level the grantee already holds is not written again.
+            if (w.traversal && engine && holds(engine, granteeSubject(grantee), w, w.types, this.o.requestRealm)) continue;
+            if (!writes.some((x) => x.traversal && w.traversal && x.display === w.display)) writes.push(w);
+          }
+      }
+      return { grantee, writes };
+    });
+    if (!admin) {
+      // ranger-delegate: every level written needs the grantor's grant option there.
+      if (!engine) throw new SqlError('58030', 'the catalog policies are not loaded: the grant option cannot be checked');
+      const refused: { write: LevelWrite; adminStatement: string }[] = [];
+      for (const { grantee, writes } of work)
+        for (const w of writes)
+          if (!holds(engine, { user: caller.user, roles: caller.roles }, w, ['_admin', ...w.types], this.o.requestRealm)) {
+            refused.push({ write: w, adminStatement: adminStatementFor(stmt.kind, w, grantee.type, grantee.name) });
+          }
+      if (refused.length > 0) throw delegatedRefusal(caller.user, refused);
+    }
+    if (stmt.kind !== 'revoke') for (const { grantee } of work) await this.o.store.checkGrantee(grantee);
+    await this.exclusive(async () => {
+      const all = await this.o.store.load();
+      const before = new Map(all.map((p) => [p, JSON.stringify(p)]));
+      const deleted: Json[] = [];
+      const now = this.now();
+      for (const { grantee, writes } of work)
+        for (const w of writes) {
+          resources.push(w.display);
+          if (stmt.kind === 'revoke') {
+            const r = applyRevoke(all, w, grantee, now);
+            if (r.unlabelled && r.removed.length > 0) {
+              this.o.log.warn({ event: 'revoke-unlabelled', resource: w.display, grantee, removed: r.removed }, 'REVOKE on a policy without lakegate grant labels: the named access types were removed as they were');
+            }
+            if (r.empty && r.policy) deleted.push(r.policy);
+          } else {
+            applyGrant(all, { write: w, grantee, effect: stmt.kind === 'deny' ? 'deny' : 'allow', delegateAdmin: stmt.grantOption, grantor: caller.user }, now, () => `lakegate-grant-${now}-${++this.seq}`);
+          }
+        }
+      const created = all.filter((p) => !before.has(p));
+      const updated = all.filter((p) => before.has(p) && before.get(p) !== JSON.stringify(p) && !deleted.includes(p));
+      if (created.length + updated.length + deleted.length === 0) return;
+      await this.o.store.commit({ all, created, updated, deleted });
+      for (const p of [...created, ...updated]) if (typeof p['id'] === 'number') policyIds.push(p['id']);
+      await this.o.flush();
+    });
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(work, work);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** The statement an administrator would run to write this level for the grantee. */
+function adminStatementFor(kind: string, w: LevelWrite, type: string, name: string): string {
+  const parts = w.display.split('.');
+  const obj =
+    w.level === 'catalog'
+      ? `DATABASE ${parts[0]}`
+      : w.level === 'namespace'
+        ? `SCHEMA ${parts.slice(1).join('.')}`
+        : w.resource['table'] === '*'
+          ? `ALL ${w.kind === 'view' ? 'VIEWS' : 'TABLES'} IN SCHEMA ${parts.slice(1, -1).join('.')}`
+          : `${w.kind === 'view' ? 'VIEW' : 'TABLE'} ${parts.slice(1).join('.')}`;
+  const verb = kind === 'revoke' ? 'REVOKE' : 'GRANT';
+  return `${verb} ${PRIVILEGE_TEXT[w.privilege as Privilege]} ON ${obj} ${verb === 'REVOKE' ? 'FROM' : 'TO'} ${type} ${name}`;
+}
