@@ -5,7 +5,7 @@
  * Admin serves to a plugin) and its catalog-gate policies (demo/polaris/, the
  * polaris service Polaris's Ranger authorizer reads).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -84,6 +84,20 @@ export async function seedDemo(dataDir: string): Promise<{ warehouse: string; sq
   return paths;
 }
 
+/**
+ * The demo's catalog-gate policies live in DATA_DIR (copied from demo/polaris
+ * the first time): GRANT / REVOKE write them, never the package's own files.
+ */
+export function demoPolicyFolder(dataDir: string): string {
+  const folder = join(resolve(dataDir), 'policies', DEMO_POLARIS_SERVICE);
+  if (!existsSync(join(folder, `${DEMO_POLARIS_SERVICE}.json`))) {
+    mkdirSync(folder, { recursive: true });
+    const from = join(demoAssetDir(), 'polaris');
+    for (const f of readdirSync(from)) copyFileSync(join(from, f), join(folder, f));
+  }
+  return folder;
+}
+
 export async function demoConfig(opts: { host: string; port: number; dataDir: string }): Promise<Config> {
   const { warehouse, sqliteFile } = await seedDemo(opts.dataDir);
   return parseConfig({
@@ -95,7 +109,7 @@ export async function demoConfig(opts: { host: string; port: number; dataDir: st
         kind: 'embedded',
         sqliteFile,
         warehouse: [warehouse],
-        policies: { source: { kind: 'local', path: join(demoAssetDir(), 'polaris'), serviceName: DEMO_POLARIS_SERVICE } },
+        policies: { source: { kind: 'local', path: demoPolicyFolder(opts.dataDir), serviceName: DEMO_POLARIS_SERVICE } },
       },
     },
     usersFile: join(demoAssetDir(), 'users.json'),

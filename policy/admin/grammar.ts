@@ -154,13 +154,12 @@ class Parser {
     }
     if (this.accept('CHECK')) {
       this.expect('ACCESS');
-      const privs = this.privileges();
-      if (privs.length !== 1) this.fail();
+      const privilege = this.isWord('ALL') || this.isWord('MANAGE') ? this.privileges()[0]! : this.privilege();
       this.expect('ON');
       const object = this.object();
       this.expect('FOR');
       this.expect('USER');
-      return { kind: 'check-access', privilege: privs[0]!, object, user: this.name() };
+      return { kind: 'check-access', privilege, object, user: this.name() };
     }
     const unset = this.isWord('UNSET');
     if (unset || this.isWord('SET')) {
@@ -243,11 +242,9 @@ class Parser {
 
   private grantee(): Grantee {
     let type: GranteeType = 'USER';
+    // Unquoted, USER / ROLE / GROUP are keywords (USER is reserved in PostgreSQL too); "user" is a name.
     for (const t of ['USER', 'ROLE', 'GROUP'] as const) {
-      // `USER` alone could be a name: it is a keyword only when a name follows.
-      const next = this.peek(1);
-      if (this.isWord(t) && (next.type === 'word' || next.type === 'ident')) {
-        this.i++;
+      if (this.accept(t)) {
         type = t;
         break;
       }

@@ -70,6 +70,11 @@ export function showGrants(policies: Json[], filter: { on?: string; to?: Grantee
       }
     }
   }
-  rows.sort((a, b) => (a[1]! + '\u0000' + a[3] + '\u0000' + a[4] + '\u0000' + a[0]).localeCompare(b[1]! + '\u0000' + b[3] + '\u0000' + b[4] + '\u0000' + b[0]));
+  const key = (r: (string | null)[]) => [r[1], r[3], r[2], r[4], r[0]] as string[];
+  rows.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+    return 0;
+  });
   return { tag: `SELECT ${rows.length}`, columns: SHOW_GRANTS_COLUMNS, rows };
 }
