@@ -1,16 +1,20 @@
 /**
  * The admin room as the gateway runs it: which policy store GRANT writes
- * (the embedded catalog's local polaris policy files), and the small piece a
- * session calls to run an access-control statement and write its answer.
+ * (the embedded catalog's local polaris policy files, or Ranger Admin), the
+ * polaris-service policies it reads, and the small piece a session calls to
+ * run an access-control statement and write its answer.
  */
 import type { Logger } from 'pino';
 import { AdminRoom, type AdminCaller, type AdminResult } from '../policy/admin/room.js';
 import { LocalPolicyFileStore } from '../policy/admin/localStore.js';
+import { RangerAdminPolicyStore } from '../policy/admin/rangerAdminStore.js';
 import type { AdminAudit } from '../policy/admin/audit.js';
 import type { AdminStatement } from '../policy/admin/statement.js';
+import type { PolicyStore } from '../policy/admin/store.js';
 import type { PgField } from './rows/api.js';
 import type { Config } from './config.js';
 import type { RunningCatalog } from './catalog.js';
+import { startPolicies, type GatewayPolicies } from './policies.js';
 import { textField, type TextResult } from './textResult.js';
 
 export interface AdminRoomDeps {
@@ -20,30 +24,63 @@ export interface AdminRoomDeps {
   log: Logger;
 }
 
-/** Null when access-control statements cannot be written (no catalog, or a catalog whose policies lakegate cannot reach). */
-export function startAdminRoom(config: Config, deps: AdminRoomDeps): AdminRoom | null {
+export interface RunningAdminRoom {
+  room: AdminRoom;
+  stop(): void;
+}
+
+/** Null when access-control statements cannot be written (no catalog, or no policy store for it). */
+export async function startAdminRoom(config: Config, deps: AdminRoomDeps): Promise<RunningAdminRoom | null> {
   const cat = config.catalog;
   if (!cat || !deps.catalog) return null;
+  const ac = config.accessControl;
   const s = cat.source;
-  if (s.kind !== 'embedded' || s.policies.source.kind !== 'local') {
-    deps.log.warn({ event: 'admin', state: 'no-store' }, 'GRANT / REVOKE are not available: only the embedded catalog with local policy files is supported');
+  let store: PolicyStore;
+  let policies: GatewayPolicies;
+  let own: GatewayPolicies | null = null;
+  let realm: string;
+  if (ac.ranger) {
+    const r = ac.ranger;
+    store = new RangerAdminPolicyStore({ url: r.url, serviceName: r.serviceName, username: r.username, password: r.password, timeoutMs: r.timeoutMs });
+    // An embedded catalog reading the same Ranger Admin has these policies already.
+    const same = s.kind === 'embedded' && s.policies.source.kind === 'admin' && s.policies.source.url === r.url && s.policies.source.serviceName === r.serviceName;
+    if (same) policies = deps.catalog.policies!;
+    else {
+      own = await startPolicies(
+        { source: { kind: 'admin', url: r.url, serviceName: r.serviceName, username: r.username, password: r.password, timeoutMs: r.timeoutMs, retries: 1, tagService: false }, refreshMs: r.refreshMs, maxStalenessMs: Math.max(300_000, r.refreshMs) },
+        deps.log.child({ component: 'admin-policies' }),
+      );
+      policies = own;
+    }
+    realm = s.kind === 'embedded' ? s.realm : (s.realm ?? 'POLARIS');
+  } else if (s.kind === 'embedded') {
+    const src = s.policies.source;
+    policies = deps.catalog.policies!;
+    realm = s.realm;
+    store =
+      src.kind === 'local'
+        ? new LocalPolicyFileStore({ folder: src.path, serviceName: src.serviceName ?? 'polaris', ...(deps.userExists ? { userExists: deps.userExists } : {}) })
+        : new RangerAdminPolicyStore({ url: src.url, serviceName: src.serviceName, username: src.username, password: src.password, timeoutMs: src.timeoutMs });
+  } else {
+    deps.log.warn({ event: 'admin', state: 'no-store' }, 'GRANT / REVOKE are not available: a REST catalog needs accessControl.ranger (the Ranger Admin Polaris reads)');
     return null;
   }
-  const policies = deps.catalog.policies!;
-  const src = s.policies.source;
-  const ac = config.accessControl;
-  return new AdminRoom({
-    store: new LocalPolicyFileStore({ folder: src.path, serviceName: src.serviceName ?? 'polaris', ...(deps.userExists ? { userExists: deps.userExists } : {}) }),
+  const room = new AdminRoom({
+    store,
     engine: () => policies.current(),
-    flush: () => deps.catalog!.flush(),
-    catalog: s.catalogName ?? cat.database,
+    flush: async () => {
+      await own?.flush();
+      await deps.catalog!.flush();
+    },
+    catalog: s.kind === 'embedded' ? (s.catalogName ?? cat.database) : s.warehouse,
     realmValue: ac.realm,
-    requestRealm: s.realm,
+    requestRealm: realm,
     grantAuthority: ac.grantAuthority,
     adminRoles: ac.adminRoles,
     ...(deps.audit ? { audit: deps.audit } : {}),
     log: deps.log.child({ component: 'admin' }),
   });
+  return { room, stop: () => own?.stop() };
 }
 
 const TYPE_OID = { text: 25, bool: 16, timestamptz: 1184 } as const;

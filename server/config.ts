@@ -143,6 +143,23 @@ const AccessControlConfigSchema = z.object({
   adminRoles: z.array(z.string().min(1)).min(1).default(['sqe_admin']),
   /** The `root` value written into every policy (`*`: every realm). */
   realm: z.string().min(1).default('*'),
+  /**
+   * Ranger Admin holding the polaris service, for a REST catalog (Polaris reads
+   * its policies from there). An embedded catalog's own policy source is used
+   * when this is absent. The account must be a Ranger admin (public policy API)
+   * and allowed to call grant / revoke.
+   */
+  ranger: z
+    .object({
+      url: z.string().url(),
+      serviceName: z.string().min(1).default('polaris'),
+      username: z.string().min(1),
+      password: z.string().min(1),
+      timeoutMs: z.number().int().min(100).default(10_000),
+      /** How often the polaris policies are read for CHECK ACCESS and the grant-option checks. */
+      refreshMs: z.number().int().min(100).default(30_000),
+    })
+    .optional(),
 });
 export type AccessControlConfig = z.output<typeof AccessControlConfigSchema>;
 

@@ -88,14 +88,15 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
     inlineChars: INLINE_PARSE_CHARS,
     workers: config.limits.parseWorkers,
   });
-  const admin = startAdminRoom(config, { catalog, ...(users ? { userExists: (n: string) => users.get(n) !== undefined } : {}), log });
-  const server = await startServer({ config, engine, planner: planner!, parser, identity, log, admin });
+  const admin = await startAdminRoom(config, { catalog, ...(users ? { userExists: (n: string) => users.get(n) !== undefined } : {}), log });
+  const server = await startServer({ config, engine, planner: planner!, parser, identity, log, admin: admin?.room ?? null });
   return {
     ...server,
     close: async () => {
       await server.close();
       await identity.close();
       policies.stop();
+      admin?.stop();
       await parser.close();
       catalog?.stop();
       engine.close();

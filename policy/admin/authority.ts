@@ -48,12 +48,12 @@ export const needsAdmin = (what: string, roles: readonly string[]) =>
  * The levels a delegated grantor may not write, as an error naming the level
  * and the statements an administrator must run.
  */
-export function delegatedRefusal(grantor: string, refused: { write: LevelWrite; adminStatement: string }[]): SqlError {
+export function delegatedRefusal(grantor: string, refused: { write: LevelWrite; adminStatement: string }[], rangerSaid?: string): SqlError {
   const first = refused[0]!;
   return new SqlError(
     '42501',
     `permission denied: ${grantor} holds no grant option on ${first.write.level} "${first.write.display}" for ${first.write.types.join(', ')}`,
     undefined,
-    { hint: `An administrator must run: ${[...new Set(refused.map((r) => r.adminStatement))].join('; ')}` },
+    { hint: `${rangerSaid ? `Ranger: ${rangerSaid}. ` : ''}An administrator must run: ${[...new Set(refused.map((r) => r.adminStatement))].join('; ')}` },
   );
 }

@@ -148,9 +148,8 @@ export class AdminRoom {
       }
       return { grantee, writes };
     });
-    if (!admin) {
+    if (!admin && engine) {
       // ranger-delegate: every level written needs the grantor's grant option there.
-      if (!engine) throw new SqlError('58030', 'the catalog policies are not loaded: the grant option cannot be checked');
       const refused: { write: LevelWrite; adminStatement: string }[] = [];
       for (const { grantee, writes } of work)
         for (const w of writes)
@@ -160,6 +159,26 @@ export class AdminRoom {
       if (refused.length > 0) throw delegatedRefusal(caller.user, refused);
     }
     if (stmt.kind !== 'revoke') for (const { grantee } of work) await this.o.store.checkGrantee(grantee);
+    const store = this.o.store;
+    if (!admin && store.grantRevoke) {
+      // Ranger's grant / revoke endpoint, as the session user: Ranger's own per-resource check decides.
+      await this.exclusive(async () => {
+        for (const { grantee, writes } of work)
+          for (const [i, w] of writes.entries()) {
+            resources.push(w.display);
+            try {
+              await store.grantRevoke!(stmt.kind === 'revoke' ? 'revoke' : 'grant', { grantor: caller.user, resource: w.resource, grantee, accessTypes: w.types, delegateAdmin: stmt.grantOption });
+            } catch (e) {
+              if (e instanceof PolicyStoreError && e.status === 403) {
+                throw delegatedRefusal(caller.user, writes.slice(i).map((x) => ({ write: x, adminStatement: adminStatementFor(stmt.kind, x, grantee.type, grantee.name) })), e.message);
+              }
+              throw e;
+            }
+          }
+        await this.o.flush();
+      });
+      return;
+    }
     await this.exclusive(async () => {
       const all = await this.o.store.load();
       const before = new Map(all.map((p) => [p, JSON.stringify(p)]));

@@ -34,6 +34,19 @@ export interface PolicyStore {
   commit(changes: PolicyChanges): Promise<void>;
   /** Whether a grantee exists for the store (Ranger refuses a policy item naming an unknown one). */
   checkGrantee(g: Grantee): Promise<void>;
+  /**
+   * Ranger's grant / revoke endpoint (ranger-delegate mode): Ranger merges and
+   * decides whether the grantor may; a refusal is a PolicyStoreError with status 403.
+   */
+  grantRevoke?(kind: 'grant' | 'revoke', call: GrantRevokeCall): Promise<void>;
+}
+
+export interface GrantRevokeCall {
+  grantor: string;
+  resource: Record<string, string>;
+  grantee: Grantee;
+  accessTypes: readonly string[];
+  delegateAdmin: boolean;
 }
 
 /** Ranger's refusal of a policy item naming a principal it does not know (ServiceDBStore). */
