@@ -15,10 +15,14 @@ import type { PgField } from './rows/api.js';
 import type { Config } from './config.js';
 import type { RunningCatalog } from './catalog.js';
 import { startPolicies, type GatewayPolicies } from './policies.js';
+import { commitColumnTag } from '../catalog/iceberg/tagCommit.js';
+import { LocalServiceTagsFile, type TagProjection } from '../policy/admin/tagProjection.js';
 import { textField, type TextResult } from './textResult.js';
 
 export interface AdminRoomDeps {
   catalog: RunningCatalog | null;
+  /** The data gate's policies (flushed after SET TAG). */
+  dataGate?: GatewayPolicies;
   userExists?: (name: string) => boolean;
   audit?: AdminAudit;
   log: Logger;
@@ -65,6 +69,12 @@ export async function startAdminRoom(config: Config, deps: AdminRoomDeps): Promi
     deps.log.warn({ event: 'admin', state: 'no-store' }, 'GRANT / REVOKE are not available: a REST catalog needs accessControl.ranger (the Ranger Admin Polaris reads)');
     return null;
   }
+  let projection: TagProjection | null = null;
+  if (ac.projectTags) {
+    const dg = config.ranger?.source;
+    if (dg?.kind !== 'local') throw new Error('invalid configuration: accessControl.projectTags needs the data gate policies as local files (ranger.source.kind = local)');
+    projection = new LocalServiceTagsFile(dg.path, dg.serviceName ?? 'lakehouse');
+  }
   const room = new AdminRoom({
     store,
     engine: () => policies.current(),
@@ -79,6 +89,11 @@ export async function startAdminRoom(config: Config, deps: AdminRoomDeps): Promi
     adminRoles: ac.adminRoles,
     ...(deps.audit ? { audit: deps.audit } : {}),
     log: deps.log.child({ component: 'admin' }),
+    ...(s.kind === 'embedded'
+      ? { columnTags: (c: { namespace: string[]; table: string; column: string; tag: string; add: boolean }) => commitColumnTag({ ...c, sqliteFile: s.sqliteFile, catalogName: s.catalogName ?? cat.database }) }
+      : {}),
+    projection,
+    ...(deps.dataGate ? { flushDataGate: () => deps.dataGate!.flush() } : {}),
   });
   return { room, stop: () => own?.stop() };
 }

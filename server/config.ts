@@ -143,6 +143,8 @@ const AccessControlConfigSchema = z.object({
   adminRoles: z.array(z.string().min(1)).min(1).default(['sqe_admin']),
   /** The `root` value written into every policy (`*`: every realm). */
   realm: z.string().min(1).default('*'),
+  /** SET TAG also writes the data gate's tag store (local `<service>_tag.json`); its failure rolls the table property back. */
+  projectTags: z.boolean().default(false),
   /**
    * Ranger Admin holding the polaris service, for a REST catalog (Polaris reads
    * its policies from there). An embedded catalog's own policy source is used

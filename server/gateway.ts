@@ -88,7 +88,7 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
     inlineChars: INLINE_PARSE_CHARS,
     workers: config.limits.parseWorkers,
   });
-  const admin = await startAdminRoom(config, { catalog, ...(users ? { userExists: (n: string) => users.get(n) !== undefined } : {}), log });
+  const admin = await startAdminRoom(config, { catalog, dataGate: policies, ...(users ? { userExists: (n: string) => users.get(n) !== undefined } : {}), log });
   const server = await startServer({ config, engine, planner: planner!, parser, identity, log, admin: admin?.room ?? null });
   return {
     ...server,

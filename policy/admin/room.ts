@@ -20,6 +20,7 @@ import { showGrants } from './showGrants.js';
 import type { AdminStatement, GrantStatement, ObjectRef } from './statement.js';
 import { commandTag } from './statement.js';
 import { PolicyStoreError, type PolicyStore } from './store.js';
+import type { TagProjection } from './tagProjection.js';
 
 export interface AdminRoomOptions {
   store: PolicyStore;
@@ -37,6 +38,12 @@ export interface AdminRoomOptions {
   audit?: AdminAudit;
   log: Logger;
   now?: () => number;
+  /** SET TAG's table commit (the `sqe.column-tags` property); absent: SET TAG is not available. */
+  columnTags?: (c: { namespace: string[]; table: string; column: string; tag: string; add: boolean }) => Promise<{ rollback(): Promise<void> }>;
+  /** project-tags: the tag also written to Ranger's tag store; its failure rolls the commit back. */
+  projection?: TagProjection | null;
+  /** Flushes the data gate's policies (its tags) after SET TAG. */
+  flushDataGate?: () => Promise<void>;
 }
 
 export interface AdminCaller extends Subject {
@@ -111,7 +118,8 @@ export class AdminRoom {
       }
       case 'set-tag':
       case 'unset-tag':
-        throw new SqlError('0A000', 'SET TAG / UNSET TAG are not implemented yet');
+        await this.tag(stmt.kind === 'set-tag', stmt.tag, stmt.column, caller, resources);
+        return { tag: commandTag(stmt) };
     }
   }
 
@@ -203,6 +211,34 @@ export class AdminRoom {
       await this.o.store.commit({ all, created, updated, deleted });
       for (const p of [...created, ...updated]) if (typeof p['id'] === 'number') policyIds.push(p['id']);
       await this.o.flush();
+    });
+  }
+
+  private async tag(add: boolean, tag: string, parts: string[], caller: AdminCaller, resources: string[]): Promise<void> {
+    const verb = add ? 'SET TAG' : 'UNSET TAG';
+    if (!this.isAdmin(caller)) throw needsAdmin(verb, this.o.adminRoles);
+    const commit = this.o.columnTags;
+    if (!commit) throw new SqlError('0A000', `${verb} is not available: it needs the embedded catalog (a Polaris table commit is not implemented yet)`);
+    if (parts.length === 4 && parts[0] !== this.o.catalog) {
+      throw new SqlError('0A000', `cross-database references are not implemented: "${parts[0]}" is not the connected catalog "${this.o.catalog}"`);
+    }
+    const [ns, table, column] = parts.slice(-3) as [string, string, string];
+    const display = `${this.o.catalog}.${ns}.${table}.${column}`;
+    resources.push(display);
+    await this.exclusive(async () => {
+      const done = await commit({ namespace: [ns], table, column, tag, add });
+      if (this.o.projection) {
+        try {
+          await this.o.projection.project({ database: ns, table, column }, tag, add);
+        } catch (e) {
+          await done.rollback();
+          await this.o.flush();
+          this.o.log.error({ event: 'tag-projection', column: display, tag, err: (e as Error).message }, `${verb}: projection to Ranger's tag store failed; the table property was rolled back`);
+          throw new SqlError('58030', `${verb} failed and was rolled back: the tag could not be written to Ranger's tag store (${this.o.projection.describe()})`);
+        }
+      }
+      await this.o.flush();
+      await this.o.flushDataGate?.();
     });
   }
 

@@ -93,7 +93,7 @@ const gatewayConfig = (grantAuthority: 'admin-role' | 'ranger-delegate') => () =
       policies: { source: { kind: 'local' as const, path: polarisDir, serviceName: 'polaris' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
     },
   },
-  accessControl: { grantAuthority, adminRoles: ['sqe_admin'], realm: '*' },
+  accessControl: { grantAuthority, adminRoles: ['sqe_admin'], realm: '*', projectTags: false },
 });
 
 beforeAll(async () => {

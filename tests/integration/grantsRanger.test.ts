@@ -78,7 +78,7 @@ async function gateway(grantAuthority: 'admin-role' | 'ranger-delegate'): Promis
         },
       },
     },
-    accessControl: { grantAuthority, adminRoles: ['sqe_admin'], realm: '*' },
+    accessControl: { grantAuthority, adminRoles: ['sqe_admin'], realm: '*', projectTags: false },
   }));
   gateways.push(g);
   return g;
