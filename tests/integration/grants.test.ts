@@ -218,9 +218,14 @@ describe('GRANT and REVOKE, seen by the grantee at the next statement', () => {
 
   it('REVOKE SELECT: dave gets 42P01 again in the same session; the traversal stays until REVOKE USAGE', async () => {
     expect(await rows(dave, ORDERS)).toEqual(scan('sales.orders'));
+    // a named prepared statement, planned while dave may read
+    const prepared = { name: 'dave_orders', text: ORDERS, types: { getTypeParser: () => (v: string) => v } as unknown as pg.CustomTypesConfig };
+    expect((await dave.query(prepared)).rows.length).toBe(scan('sales.orders').length);
     const r = await carol.query('REVOKE SELECT ON sales.orders FROM dave');
     expect(r.command).toBe('REVOKE');
     expect(await err(dave.query(ORDERS))).toEqual(missing('sales.orders'));
+    // its plan was made before the REVOKE: it plans again at the next Bind, and is refused
+    expect(await err(dave.query(prepared))).toEqual(missing('sales.orders'));
     // the table policy is gone (nothing left in it); the traversal policies remain
     expect(policiesOnDisk().some((p) => JSON.stringify(p['resources']).includes('"orders"'))).toBe(false);
     expect((await rows(carol, 'SHOW GRANTS TO USER dave')).map((x) => x['resource'])).toEqual(['lake', 'lake.sales', 'lake.sales']);
