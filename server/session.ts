@@ -457,6 +457,8 @@ export class Session implements QuerySession {
   private adminStatement(sql: string): Prepared | null {
     if (!isAdminText(sql)) return null;
     this.statement();
+    // Access-control statements are short; a long one is not parsed on the event loop.
+    if (sql.length > 16_384) throw new PgError(SqlState.programLimitExceeded, 'access-control statement is too long (at most 16384 characters)');
     const statement = parseAdmin(sql);
     if (!statement) return null;
     if (!this.deps.admin) {

@@ -142,13 +142,18 @@ export class AdminRoom {
     const target = resolveTarget(stmt.object, ctx);
     const privileges = stmt.privileges.map((p) => this.normalize(p, stmt.object));
     const engine = this.o.engine();
+    // Access types the service def does not define are left out (Ranger refuses them; 2.8.0's and
+    // 2.9.0's polaris defs differ): matched by name, never by itemId.
+    const known = engine ? new Set(engine.serviceDef.accessTypes.map((a) => a.name)) : null;
+    const defined = (ws: LevelWrite[]) => (known ? ws.map((w) => ({ ...w, types: w.types.filter((t) => known.has(t)) })) : ws);
     // Per grantee, the writes in order (planning refuses a widening before anything is written).
     const work = stmt.grantees.map((grantee) => {
       const writes: LevelWrite[] = [];
       for (const p of privileges) {
-        if (stmt.kind === 'revoke') writes.push(planRevoke(p, target, ctx));
+        if (stmt.kind === 'revoke') writes.push(...defined([planRevoke(p, target, ctx)]));
         else
-          for (const w of planGrant(p, target, ctx, stmt.kind === 'deny')) {
+          for (const w of defined(planGrant(p, target, ctx, stmt.kind === 'deny'))) {
+            if (w.types.length === 0) throw new SqlError('0A000', `the catalog's service definition has none of the access types ${PRIVILEGE_TEXT[p]} needs on the ${w.level} level`);
             // A traversal level the grantee already holds is not written again.
             if (w.traversal && engine && holds(engine, granteeSubject(grantee), w, w.types, this.o.requestRealm)) continue;
             if (!writes.some((x) => x.traversal && w.traversal && x.display === w.display)) writes.push(w);
