@@ -54,6 +54,9 @@ describe('standard forms through PostgreSQL\'s grammar', () => {
   it('GRANT role TO user is not ours (the router refuses it)', () => {
     expect(parseAdmin('GRANT analyst TO dave')).toBeNull();
   });
+  it('REVOKE GRANT OPTION FOR is refused, not taken as a REVOKE of the privilege', () => {
+    expect(fail('REVOKE GRANT OPTION FOR SELECT ON sales.orders FROM dave').code).toBe('0A000');
+  });
   it('column privileges and PUBLIC are refused', () => {
     expect(fail('GRANT SELECT (id) ON sales.orders TO dave').code).toBe('0A000');
     expect(fail('GRANT SELECT ON sales.orders TO PUBLIC').code).toBe('0A000');

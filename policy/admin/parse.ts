@@ -42,6 +42,10 @@ function fromGrantStmt(sql: string, g: Fields): AdminStatement | null {
   const objtype = g['objtype'] as string;
   const targtype = g['targtype'] as string;
   const objects = (g['objects'] as Fields[] | undefined) ?? [];
+  if (g['is_grant'] !== true && g['grant_option'] === true) {
+    // Not a REVOKE of the privilege: taking only the grant option back is not implemented.
+    throw new SqlError('0A000', 'REVOKE GRANT OPTION FOR is not supported: revoke the privilege and grant it again without the option');
+  }
   if (targtype === 'ACL_TARGET_DEFAULTS' || objects.length !== 1) {
     throw new SqlError('0A000', 'GRANT / REVOKE names exactly one object in lakegate');
   }
