@@ -16,7 +16,7 @@ import type { Config } from './config.js';
 import type { RunningCatalog } from './catalog.js';
 import { startPolicies, type GatewayPolicies } from './policies.js';
 import { commitColumnTag } from '../catalog/iceberg/tagCommit.js';
-import { LocalServiceTagsFile, type TagProjection } from '../policy/admin/tagProjection.js';
+import { LocalServiceTagsFile, RangerAdminTagProjection, type TagProjection } from '../policy/admin/tagProjection.js';
 import { textField, type TextResult } from './textResult.js';
 
 export interface AdminRoomDeps {
@@ -72,8 +72,11 @@ export async function startAdminRoom(config: Config, deps: AdminRoomDeps): Promi
   let projection: TagProjection | null = null;
   if (ac.projectTags) {
     const dg = config.ranger?.source;
-    if (dg?.kind !== 'local') throw new Error('invalid configuration: accessControl.projectTags needs the data gate policies as local files (ranger.source.kind = local)');
-    projection = new LocalServiceTagsFile(dg.path, dg.serviceName ?? 'lakehouse');
+    if (!dg) throw new Error('invalid configuration: accessControl.projectTags needs the data gate policies (ranger)');
+    projection =
+      dg.kind === 'local'
+        ? new LocalServiceTagsFile(dg.path, dg.serviceName ?? 'lakehouse')
+        : new RangerAdminTagProjection({ url: dg.url, serviceName: dg.serviceName, username: dg.username, password: dg.password, timeoutMs: dg.timeoutMs });
   }
   const room = new AdminRoom({
     store,
