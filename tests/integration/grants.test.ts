@@ -15,96 +15,37 @@ import path from 'node:path';
 import type pg from 'pg';
 import { SqlCatalogFile } from '../../catalog/iceberg/sqlCatalog.js';
 import { loadParser } from '../../sql/parse.js';
-import { connect, rejection, run } from '../support/clients.js';
+import { connect, rejection } from '../support/clients.js';
+import { embeddedConfig, failure, missingRelation, polarisAllow, textRows, writeCatalogGate, writeDataGate, writeWarehouse, type Described } from '../support/grantsLake.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
-import { REPO_ROOT } from '../support/lakegate.js';
 
-interface Described {
-  current: string;
-  scans: Record<string, Record<string, string | null>[]>;
-}
-
-const PYTHON = path.join(REPO_ROOT, '.venv', 'bin', 'python');
 let root: string;
 let polarisDir: string;
-let rangerDir: string;
 let tables: Record<string, Described>;
 let gw: InProcessGateway;
 
 /** The catalog-gate policies before any GRANT: analysts read sales, engineers hr; dave nothing. */
-function writePolicies(dir: string): string {
-  const demo = path.join(REPO_ROOT, 'demo', 'polaris');
-  const doc = JSON.parse(fs.readFileSync(path.join(demo, 'polaris.json'), 'utf8'));
-  const p = (id: number, resources: Record<string, string[]>, accesses: string[], roles: string[]) => ({
-    id,
-    name: `p${id}`,
-    isEnabled: true,
-    policyType: 0,
-    resources: Object.fromEntries(Object.entries(resources).map(([k, v]) => [k, { values: v }])),
-    policyItems: [{ accesses: accesses.map((type) => ({ type, isAllowed: true })), roles, users: [] }],
-  });
+function catalogGatePolicies() {
   const read = ['table-list', 'table-properties-read', 'table-data-read'];
   const ns = ['namespace-list', 'namespace-properties-read', 'table-list'];
-  doc.policies = [
-    p(1, { root: ['*'], catalog: ['lake'] }, ['namespace-list'], ['analyst']),
-    p(2, { root: ['*'], catalog: ['lake'], namespace: ['sales'] }, ns, ['analyst']),
-    p(3, { root: ['*'], catalog: ['lake'], namespace: ['sales'], table: ['*'] }, read, ['analyst']),
-    p(4, { root: ['*'], catalog: ['lake'], namespace: ['hr'] }, ns, ['engineer']),
-    p(5, { root: ['*'], catalog: ['lake'], namespace: ['hr'], table: ['*'] }, read, ['engineer']),
+  return [
+    polarisAllow(1, { root: ['*'], catalog: ['lake'] }, ['namespace-list'], ['analyst']),
+    polarisAllow(2, { root: ['*'], catalog: ['lake'], namespace: ['sales'] }, ns, ['analyst']),
+    polarisAllow(3, { root: ['*'], catalog: ['lake'], namespace: ['sales'], table: ['*'] }, read, ['analyst']),
+    polarisAllow(4, { root: ['*'], catalog: ['lake'], namespace: ['hr'] }, ns, ['engineer']),
+    polarisAllow(5, { root: ['*'], catalog: ['lake'], namespace: ['hr'], table: ['*'] }, read, ['engineer']),
   ];
-  const out = path.join(dir, 'polaris');
-  fs.mkdirSync(out, { recursive: true });
-  fs.writeFileSync(path.join(out, 'polaris.json'), JSON.stringify(doc));
-  fs.copyFileSync(path.join(demo, 'polaris_roles.json'), path.join(out, 'polaris_roles.json'));
-  return out;
 }
 
-function writeQueryPolicies(dir: string): string {
-  const demo = path.join(REPO_ROOT, 'demo', 'ranger');
-  const doc = JSON.parse(fs.readFileSync(path.join(demo, 'lakehouse.json'), 'utf8'));
-  doc.policies = [
-    {
-      id: 1,
-      name: 'everyone selects; the catalog gate decides the tables',
-      isEnabled: true,
-      policyType: 0,
-      resources: { database: { values: ['*'] }, table: { values: ['*'] }, column: { values: ['*'] } },
-      policyItems: [{ accesses: [{ type: 'select', isAllowed: true }], groups: ['public'], users: [], roles: [] }],
-    },
-  ];
-  const out = path.join(dir, 'ranger');
-  fs.mkdirSync(out, { recursive: true });
-  fs.writeFileSync(path.join(out, 'lakehouse.json'), JSON.stringify(doc));
-  fs.copyFileSync(path.join(demo, 'lakehouse_roles.json'), path.join(out, 'lakehouse_roles.json'));
-  return out;
-}
-
-const gatewayConfig = (grantAuthority: 'admin-role' | 'ranger-delegate') => () => ({
-  ranger: { source: { kind: 'local' as const, path: rangerDir, serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-  catalog: {
-    database: 'lake',
-    cacheTtlMs: 30_000,
-    loadConcurrency: 4,
-    source: {
-      kind: 'embedded' as const,
-      sqliteFile: path.join(root, 'catalog.db'),
-      warehouse: [path.join(root, 'warehouse')],
-      realm: 'POLARIS',
-      policies: { source: { kind: 'local' as const, path: polarisDir, serviceName: 'polaris' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-    },
-  },
-  accessControl: { grantAuthority, adminRoles: ['sqe_admin'], realm: '*', projectTags: false },
-});
+const gatewayConfig = (grantAuthority: 'admin-role' | 'ranger-delegate') => () =>
+  embeddedConfig(root, { kind: 'local', path: polarisDir, serviceName: 'polaris' }, { grantAuthority });
 
 beforeAll(async () => {
   await loadParser();
-  if (!fs.existsSync(PYTHON)) throw new Error('.venv missing: run scripts/setup-python.sh');
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-grants-'));
-  const written = await run(PYTHON, [path.join(REPO_ROOT, 'tests', 'integration', 'python', 'sql_warehouse.py'), root], { timeoutMs: 120_000 });
-  if (written.code !== 0) throw new Error(`sql_warehouse.py failed: ${written.stderr}`);
-  tables = JSON.parse(written.stdout);
-  polarisDir = writePolicies(root);
-  rangerDir = writeQueryPolicies(root);
+  tables = await writeWarehouse(root);
+  polarisDir = writeCatalogGate(root, catalogGatePolicies());
+  writeDataGate(root);
   gw = await startInProcess(gatewayConfig('admin-role'));
 }, 300_000);
 
@@ -115,18 +56,11 @@ afterAll(async () => {
 
 const as = (user: string, g = gw) => connect({ host: '127.0.0.1', port: g.server.port }, { user, password: user, database: 'lake' });
 
-async function rows(c: pg.Client, sql: string): Promise<Record<string, string | null>[]> {
-  const r = await c.query({ text: sql, types: { getTypeParser: () => (v: string) => v } as unknown as pg.CustomTypesConfig });
-  return r.rows.map((x: Record<string, unknown>) => Object.fromEntries(Object.entries(x).map(([k, v]) => [k, v === null ? null : String(v)])));
-}
-
+const rows = textRows;
 const scan = (t: string) => tables[t]!.scans[tables[t]!.current]!;
 const ORDERS = 'SELECT id, region, amount FROM sales.orders ORDER BY id';
-const missing = (name: string) => ({ code: '42P01', message: `relation "${name}" does not exist` });
-const err = async (p: Promise<unknown>) => {
-  const e = await rejection(p);
-  return { code: e.code, message: e.message };
-};
+const missing = missingRelation;
+const err = failure;
 const policiesOnDisk = () => JSON.parse(fs.readFileSync(path.join(polarisDir, 'polaris.json'), 'utf8')).policies as Record<string, unknown>[];
 
 let carol: pg.Client;
@@ -221,13 +155,13 @@ describe('GRANT and REVOKE, seen by the grantee at the next statement', () => {
   it('REVOKE SELECT: dave gets 42P01 again in the same session; the traversal stays until REVOKE USAGE', async () => {
     expect(await rows(dave, ORDERS)).toEqual(scan('sales.orders'));
     // a named prepared statement, planned while dave may read
-    const prepared = { name: 'dave_orders', text: ORDERS, types: { getTypeParser: () => (v: string) => v } as unknown as pg.CustomTypesConfig };
-    expect((await dave.query(prepared)).rows.length).toBe(scan('sales.orders').length);
+    const prepared = { name: 'dave_orders', text: ORDERS };
+    expect(await textRows(dave, prepared)).toEqual(scan('sales.orders'));
     const r = await carol.query('REVOKE SELECT ON sales.orders FROM dave');
     expect(r.command).toBe('REVOKE');
     expect(await err(dave.query(ORDERS))).toEqual(missing('sales.orders'));
     // its plan was made before the REVOKE: it plans again at the next Bind, and is refused
-    expect(await err(dave.query(prepared))).toEqual(missing('sales.orders'));
+    expect(await err(textRows(dave, prepared))).toEqual(missing('sales.orders'));
     // the table policy is gone (nothing left in it); the traversal policies remain
     expect(policiesOnDisk().some((p) => JSON.stringify(p['resources']).includes('"orders"'))).toBe(false);
     expect((await rows(carol, 'SHOW GRANTS TO USER dave')).map((x) => x['resource'])).toEqual(['lake', 'lake.sales', 'lake.sales']);

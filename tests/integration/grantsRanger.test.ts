@@ -17,16 +17,10 @@ import { polarisPolicy } from '../fixtures/polaris/policies.js';
 import { polarisServiceDefJson } from '../fixtures/polaris/serviceDef.js';
 import { startRangerAdmin, type RangerAdminServer } from '../fixtures/rangerAdmin/server.js';
 import { loadParser } from '../../sql/parse.js';
-import { connect, rejection, run } from '../support/clients.js';
+import { connect, rejection } from '../support/clients.js';
+import { embeddedConfig, failure, missingRelation, textRows, writeDataGate, writeWarehouse, type Described } from '../support/grantsLake.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
-import { REPO_ROOT } from '../support/lakegate.js';
 
-interface Described {
-  current: string;
-  scans: Record<string, Record<string, string | null>[]>;
-}
-
-const PYTHON = path.join(REPO_ROOT, '.venv', 'bin', 'python');
 const ADMIN = { username: 'lakegate', password: 'lakegate-admin-secret' };
 let root: string;
 let tables: Record<string, Described>;
@@ -39,59 +33,18 @@ const ROLES = [
   { name: 'sqe_admin', users: [{ name: 'carol', isAdmin: false }] },
 ];
 
-function queryPolicies(dir: string): string {
-  const demo = path.join(REPO_ROOT, 'demo', 'ranger');
-  const doc = JSON.parse(fs.readFileSync(path.join(demo, 'lakehouse.json'), 'utf8'));
-  doc.policies = [
-    {
-      id: 1,
-      name: 'everyone selects; the catalog gate decides the tables',
-      isEnabled: true,
-      policyType: 0,
-      resources: { database: { values: ['*'] }, table: { values: ['*'] }, column: { values: ['*'] } },
-      policyItems: [{ accesses: [{ type: 'select', isAllowed: true }], groups: ['public'], users: [], roles: [] }],
-    },
-  ];
-  const out = path.join(dir, 'ranger');
-  fs.mkdirSync(out, { recursive: true });
-  fs.writeFileSync(path.join(out, 'lakehouse.json'), JSON.stringify(doc));
-  fs.copyFileSync(path.join(demo, 'lakehouse_roles.json'), path.join(out, 'lakehouse_roles.json'));
-  return out;
-}
-
 async function gateway(grantAuthority: 'admin-role' | 'ranger-delegate'): Promise<InProcessGateway> {
-  const g = await startInProcess(() => ({
-    ranger: { source: { kind: 'local' as const, path: path.join(root, 'ranger'), serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-    catalog: {
-      database: 'lake',
-      cacheTtlMs: 30_000,
-      loadConcurrency: 4,
-      source: {
-        kind: 'embedded' as const,
-        sqliteFile: path.join(root, 'catalog.db'),
-        warehouse: [path.join(root, 'warehouse')],
-        realm: 'POLARIS',
-        policies: {
-          source: { kind: 'admin' as const, url: ranger.url, serviceName: 'polaris', username: ADMIN.username, password: ADMIN.password, timeoutMs: 5000, retries: 0, tagService: false },
-          refreshMs: 30_000,
-          maxStalenessMs: 300_000,
-        },
-      },
-    },
-    accessControl: { grantAuthority, adminRoles: ['sqe_admin'], realm: '*', projectTags: false },
-  }));
+  const source = { kind: 'admin' as const, url: ranger.url, serviceName: 'polaris', username: ADMIN.username, password: ADMIN.password, timeoutMs: 5000, retries: 0, tagService: false };
+  const g = await startInProcess(() => embeddedConfig(root, source, { grantAuthority }));
   gateways.push(g);
   return g;
 }
 
 beforeAll(async () => {
   await loadParser();
-  if (!fs.existsSync(PYTHON)) throw new Error('.venv missing: run scripts/setup-python.sh');
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-grants-ranger-'));
-  const written = await run(PYTHON, [path.join(REPO_ROOT, 'tests', 'integration', 'python', 'sql_warehouse.py'), root], { timeoutMs: 120_000 });
-  if (written.code !== 0) throw new Error(`sql_warehouse.py failed: ${written.stderr}`);
-  tables = JSON.parse(written.stdout);
-  queryPolicies(root);
+  tables = await writeWarehouse(root);
+  writeDataGate(root);
   const ns = ['namespace-list', 'namespace-properties-read', 'table-list'];
   const read = ['table-list', 'table-properties-read', 'table-data-read'];
   ranger = await startRangerAdmin({
@@ -118,17 +71,11 @@ afterAll(async () => {
 });
 
 const as = (g: InProcessGateway, user: string) => connect({ host: '127.0.0.1', port: g.server.port }, { user, password: user, database: 'lake' });
-async function rows(c: pg.Client, sql: string): Promise<Record<string, string | null>[]> {
-  const r = await c.query({ text: sql, types: { getTypeParser: () => (v: string) => v } as unknown as pg.CustomTypesConfig });
-  return r.rows as Record<string, string | null>[];
-}
+const rows = textRows;
 const scan = (t: string) => tables[t]!.scans[tables[t]!.current]!;
 const ORDERS = 'SELECT id, region, amount FROM sales.orders ORDER BY id';
-const err = async (p: Promise<unknown>) => {
-  const e = await rejection(p);
-  return { code: e.code, message: e.message };
-};
-const missing = { code: '42P01', message: 'relation "sales.orders" does not exist' };
+const err = failure;
+const missing = missingRelation('sales.orders');
 const onOrders = () => ranger.store.listPolicies().find((p) => JSON.stringify(p['resources']).includes('"orders"'));
 
 describe('admin-role: the public policy API', () => {

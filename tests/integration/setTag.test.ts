@@ -15,85 +15,34 @@ import path from 'node:path';
 import type pg from 'pg';
 import { loadParser } from '../../sql/parse.js';
 import { connect, rejection, run } from '../support/clients.js';
+import { embeddedConfig, polarisAllow, PYTHON, textRows, writeCatalogGate, writeDataGate, writeWarehouse, type Described } from '../support/grantsLake.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
-import { REPO_ROOT } from '../support/lakegate.js';
 import { P, tagServiceDef } from '../support/rangerPolicies.js';
 
-interface Described {
-  current: string;
-  scans: Record<string, Record<string, string | null>[]>;
-}
-
-const PYTHON = path.join(REPO_ROOT, '.venv', 'bin', 'python');
 let root: string;
 let rangerDir: string;
 let tables: Record<string, Described>;
 let gw: InProcessGateway;
 
-function writePolicies(): void {
-  const demo = path.join(REPO_ROOT, 'demo', 'polaris');
-  const doc = JSON.parse(fs.readFileSync(path.join(demo, 'polaris.json'), 'utf8'));
-  const p = (id: number, resources: Record<string, string[]>, accesses: string[]) => ({
-    id,
-    name: `p${id}`,
-    isEnabled: true,
-    policyType: 0,
-    resources: Object.fromEntries(Object.entries(resources).map(([k, v]) => [k, { values: v }])),
-    policyItems: [{ accesses: accesses.map((type) => ({ type, isAllowed: true })), roles: ['analyst'], users: [] }],
-  });
-  doc.policies = [
-    p(1, { root: ['*'], catalog: ['lake'] }, ['namespace-list']),
-    p(2, { root: ['*'], catalog: ['lake'], namespace: ['sales'] }, ['namespace-list', 'namespace-properties-read', 'table-list']),
-    p(3, { root: ['*'], catalog: ['lake'], namespace: ['sales'], table: ['*'] }, ['table-list', 'table-properties-read', 'table-data-read']),
-  ];
-  const out = path.join(root, 'polaris');
-  fs.mkdirSync(out, { recursive: true });
-  fs.writeFileSync(path.join(out, 'polaris.json'), JSON.stringify(doc));
-  fs.copyFileSync(path.join(demo, 'polaris_roles.json'), path.join(out, 'polaris_roles.json'));
-}
-
-function writeQueryPolicies(): void {
-  const demo = path.join(REPO_ROOT, 'demo', 'ranger');
-  const doc = JSON.parse(fs.readFileSync(path.join(demo, 'lakehouse.json'), 'utf8'));
-  doc.policies = [P.allow('everyone selects', '*', '*', '*', { groups: ['public'] })];
-  doc.tagPolicies = {
-    serviceName: 'lakehouse_tag',
-    serviceId: 101,
-    policyVersion: 1,
-    serviceDef: tagServiceDef(),
-    policies: [P.tagMask('PII is hidden', 'PII', [[{ roles: ['sqe_admin'] }, 'MASK_NONE'], [{ groups: ['public'] }, 'MASK_NULL']])],
-  };
-  rangerDir = path.join(root, 'ranger');
-  fs.mkdirSync(rangerDir, { recursive: true });
-  fs.writeFileSync(path.join(rangerDir, 'lakehouse.json'), JSON.stringify(doc));
-  fs.copyFileSync(path.join(demo, 'lakehouse_roles.json'), path.join(rangerDir, 'lakehouse_roles.json'));
-}
+const TAG_POLICIES = {
+  serviceName: 'lakehouse_tag',
+  serviceId: 101,
+  policyVersion: 1,
+  serviceDef: tagServiceDef(),
+  policies: [P.tagMask('PII is hidden', 'PII', [[{ roles: ['sqe_admin'] }, 'MASK_NONE'], [{ groups: ['public'] }, 'MASK_NULL']])],
+};
 
 beforeAll(async () => {
   await loadParser();
-  if (!fs.existsSync(PYTHON)) throw new Error('.venv missing: run scripts/setup-python.sh');
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-settag-'));
-  const written = await run(PYTHON, [path.join(REPO_ROOT, 'tests', 'integration', 'python', 'sql_warehouse.py'), root], { timeoutMs: 120_000 });
-  if (written.code !== 0) throw new Error(`sql_warehouse.py failed: ${written.stderr}`);
-  tables = JSON.parse(written.stdout);
-  writePolicies();
-  writeQueryPolicies();
-  gw = await startInProcess(() => ({
-    ranger: { source: { kind: 'local' as const, path: rangerDir, serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-    catalog: {
-      database: 'lake',
-      cacheTtlMs: 30_000,
-      loadConcurrency: 4,
-      source: {
-        kind: 'embedded' as const,
-        sqliteFile: path.join(root, 'catalog.db'),
-        warehouse: [path.join(root, 'warehouse')],
-        realm: 'POLARIS',
-        policies: { source: { kind: 'local' as const, path: path.join(root, 'polaris'), serviceName: 'polaris' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-      },
-    },
-    accessControl: { grantAuthority: 'admin-role' as const, adminRoles: ['sqe_admin'], realm: '*', projectTags: true },
-  }));
+  tables = await writeWarehouse(root);
+  const polarisDir = writeCatalogGate(root, [
+    polarisAllow(1, { root: ['*'], catalog: ['lake'] }, ['namespace-list'], ['analyst']),
+    polarisAllow(2, { root: ['*'], catalog: ['lake'], namespace: ['sales'] }, ['namespace-list', 'namespace-properties-read', 'table-list'], ['analyst']),
+    polarisAllow(3, { root: ['*'], catalog: ['lake'], namespace: ['sales'], table: ['*'] }, ['table-list', 'table-properties-read', 'table-data-read'], ['analyst']),
+  ]);
+  rangerDir = writeDataGate(root, TAG_POLICIES);
+  gw = await startInProcess(() => embeddedConfig(root, { kind: 'local', path: polarisDir, serviceName: 'polaris' }, { grantAuthority: 'admin-role', projectTags: true }));
 }, 300_000);
 
 afterAll(async () => {
@@ -102,10 +51,7 @@ afterAll(async () => {
 });
 
 const as = (user: string) => connect({ host: '127.0.0.1', port: gw.server.port }, { user, password: user, database: 'lake' });
-async function rows(c: pg.Client, sql: string): Promise<Record<string, string | null>[]> {
-  const r = await c.query({ text: sql, types: { getTypeParser: () => (v: string) => v } as unknown as pg.CustomTypesConfig });
-  return r.rows as Record<string, string | null>[];
-}
+const rows = textRows;
 const ORDERS = 'SELECT id, region, amount FROM sales.orders ORDER BY id';
 const raw = () => tables['sales.orders']!.scans[tables['sales.orders']!.current]!;
 const regionHidden = () => raw().map((r) => ({ ...r, region: null }));
