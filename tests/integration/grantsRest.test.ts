@@ -22,7 +22,7 @@ import { referenceScan, type ReferenceScan } from '../support/icebergTables.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 import { keycloakForSuite } from '../support/keycloak.js';
 import { lakehouseForSuite } from '../support/lakehouse.js';
-import { REPO_ROOT } from '../support/lakegate.js';
+import { writeDataGate } from '../support/grantsLake.js';
 
 const kc = keycloakForSuite();
 const PRINCIPALS = ['alice', 'bob', 'carol', 'dave', 'erin'];
@@ -39,26 +39,6 @@ let gw: InProcessGateway;
 let dir: string;
 let reference: ReferenceScan;
 
-function queryPolicies(): string {
-  const out = path.join(dir, 'ranger');
-  fs.mkdirSync(out, { recursive: true });
-  const demo = path.join(REPO_ROOT, 'demo', 'ranger');
-  const doc = JSON.parse(fs.readFileSync(path.join(demo, 'lakehouse.json'), 'utf8'));
-  doc.policies = [
-    {
-      id: 1,
-      name: 'everyone selects; Polaris decides the tables',
-      isEnabled: true,
-      policyType: 0,
-      resources: { database: { values: ['*'] }, table: { values: ['*'] }, column: { values: ['*'] } },
-      policyItems: [{ accesses: [{ type: 'select', isAllowed: true }], groups: ['public'], users: [], roles: [] }],
-    },
-  ];
-  fs.writeFileSync(path.join(out, 'lakehouse.json'), JSON.stringify(doc));
-  fs.copyFileSync(path.join(demo, 'lakehouse_roles.json'), path.join(out, 'lakehouse_roles.json'));
-  return out;
-}
-
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-grants-rest-'));
   ranger = await startRangerAdmin({
@@ -74,7 +54,7 @@ beforeAll(async () => {
   ranger.store.onPoliciesChanged = () => lh().front.setPolicies(ranger.store.listPolicies(), roles);
   reference = await referenceScan(lh().direct('lake'), 'lake.customers');
   gw = await startInProcess(() => ({
-    ranger: { source: { kind: 'local' as const, path: queryPolicies(), serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
+    ranger: { source: { kind: 'local' as const, path: writeDataGate(dir), serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
     keycloak: {
       issuer: kc().issuer,
       clientId: kc().clientId,
