@@ -495,14 +495,14 @@ export class Session implements QuerySession {
       this.tx.checkNotAborted();
       // Policies are written at once, not at COMMIT: inside a block a ROLLBACK could not take them back.
       if (this.tx.active) throw new PgError(SqlState.activeSqlTransaction, `${prepared.route.statement.kind.toUpperCase().replace('-', ' ')} cannot run inside a transaction block`);
-      const run = this.statement();
-      const result = await run.step(() =>
-        runAdmin(this.deps.admin!, (prepared.route as { statement: AdminStatement }).statement, prepared.text, {
-          user: this.user,
-          roles: new Set(this.deps.identity.roles),
-          defaultSchema: this.settings.searchPath(this.user)[0] ?? null,
-        }),
-      );
+      // Checked before, not after: a policy written is reported written, even if a cancel or the
+      // timer arrives while it is being written (the store's own timeout bounds the call).
+      this.statement().check();
+      const result = await runAdmin(this.deps.admin!, (prepared.route as { statement: AdminStatement }).statement, prepared.text, {
+        user: this.user,
+        roles: new Set(this.deps.identity.roles),
+        defaultSchema: this.settings.searchPath(this.user)[0] ?? null,
+      });
       writeTextResult(w, result, describe && result.fields.length > 0);
       return;
     }

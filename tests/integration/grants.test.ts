@@ -218,6 +218,17 @@ describe('DENY, wildcards, groups', () => {
     expect(await err(dave.query(ORDERS))).toEqual(missing('sales.orders'));
   });
 
+  it('GRANTs from concurrent sessions are serialized: no item is lost', async () => {
+    const carol2 = await as('carol');
+    const grantees = ['bob', 'erin', 'dave', 'alice'];
+    await Promise.all(grantees.map((u, i) => (i % 2 === 0 ? carol : carol2).query(`GRANT DROP ON TABLE sales.orders TO USER ${u}`)));
+    const table = policiesOnDisk().find((p) => JSON.stringify(p['resources']).includes('"orders"'))!;
+    expect((table['policyItems'] as { users: string[] }[]).map((i) => i.users[0]).sort()).toEqual([...grantees].sort());
+    await Promise.all(grantees.map((u, i) => (i % 2 === 0 ? carol2 : carol).query(`REVOKE DROP ON TABLE sales.orders FROM USER ${u}`)));
+    expect(policiesOnDisk().some((p) => JSON.stringify(p['resources']).includes('"orders"'))).toBe(false);
+    await carol2.end();
+  });
+
   it('GROUP g is written to the roles field', async () => {
     await carol.query('GRANT SELECT ON TABLE sales.orders TO GROUP engineer');
     const table = policiesOnDisk().find((p) => JSON.stringify(p['resources']).includes('"orders"'))!;
