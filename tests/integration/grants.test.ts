@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { SqlCatalogFile } from '../../catalog/iceberg/sqlCatalog.js';
 import { loadParser } from '../../sql/parse.js';
 import { connect, rejection } from '../support/clients.js';
-import { embeddedConfig, failure, missingRelation, polarisAllow, textRows, writeCatalogGate, writeDataGate, writeWarehouse, type Described } from '../support/grantsLake.js';
+import { embeddedConfig, failure, missingRelation, polarisAllow, textRows, writeCatalogGate, writeDataGate, writeView, writeWarehouse, type Described } from '../support/grantsLake.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 
 let root: string;
@@ -32,8 +32,9 @@ function catalogGatePolicies() {
     polarisAllow(1, { root: ['*'], catalog: ['lake'] }, ['namespace-list'], ['analyst']),
     polarisAllow(2, { root: ['*'], catalog: ['lake'], namespace: ['sales'] }, ns, ['analyst']),
     polarisAllow(3, { root: ['*'], catalog: ['lake'], namespace: ['sales'], table: ['*'] }, read, ['analyst']),
-    polarisAllow(4, { root: ['*'], catalog: ['lake'], namespace: ['hr'] }, ns, ['engineer']),
-    polarisAllow(5, { root: ['*'], catalog: ['lake'], namespace: ['hr'], table: ['*'] }, read, ['engineer']),
+    // engineers also load the views of hr (hr.eu_pay)
+    polarisAllow(4, { root: ['*'], catalog: ['lake'], namespace: ['hr'] }, [...ns, 'view-list'], ['engineer']),
+    polarisAllow(5, { root: ['*'], catalog: ['lake'], namespace: ['hr'], table: ['*'] }, [...read, 'view-list', 'view-properties-read'], ['engineer']),
   ];
 }
 
@@ -44,6 +45,7 @@ beforeAll(async () => {
   await loadParser();
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-grants-'));
   tables = await writeWarehouse(root);
+  writeView(root, 'hr', 'eu_pay', 'SELECT id, salary FROM hr.salaries', [[1, 'id', 'long'], [2, 'salary', 'long']]);
   polarisDir = writeCatalogGate(root, catalogGatePolicies());
   writeDataGate(root);
   gw = await startInProcess(gatewayConfig('admin-role'));
@@ -227,6 +229,25 @@ describe('DENY, wildcards, groups', () => {
     await Promise.all(grantees.map((u, i) => (i % 2 === 0 ? carol2 : carol).query(`REVOKE DROP ON TABLE sales.orders FROM USER ${u}`)));
     expect(policiesOnDisk().some((p) => JSON.stringify(p['resources']).includes('"orders"'))).toBe(false);
     await carol2.end();
+  });
+
+  it('GRANT ON VIEW writes the view-* types in the table slot; the view\'s base table is still gated as dave', async () => {
+    const VIEW = 'SELECT id, salary FROM hr.eu_pay ORDER BY id';
+    // control: carol (engineer) reads the view; dave may not load it
+    expect(await rows(carol, VIEW)).toEqual(scan('hr.salaries'));
+    expect(await err(dave.query(VIEW))).toEqual(missing('hr.eu_pay'));
+    await carol.query('GRANT SELECT ON VIEW hr.eu_pay TO USER dave');
+    const view = policiesOnDisk().find((p) => JSON.stringify(p['resources']).includes('"eu_pay"'))!;
+    expect((view['policyItems'] as { accesses: { type: string }[] }[])[0]!.accesses.map((a) => a.type)).toEqual(['view-properties-read', 'view-list']);
+    expect(view['policyLabels']).toEqual(['chm:USER:dave:VIEW_SELECT', 'chm-grantor:carol']);
+    // dave may load the view now; its base table does not exist for him (a view is not a security boundary)
+    expect(await err(dave.query(VIEW))).toEqual(missing('hr.salaries'));
+    await carol.query('GRANT SELECT ON TABLE hr.salaries TO USER dave');
+    expect(await rows(dave, VIEW)).toEqual(scan('hr.salaries'));
+    await carol.query('REVOKE SELECT ON VIEW hr.eu_pay FROM USER dave');
+    expect(await err(dave.query(VIEW))).toEqual(missing('hr.eu_pay'));
+    await carol.query('REVOKE SELECT ON TABLE hr.salaries FROM USER dave');
+    expect(await err(dave.query('SELECT * FROM hr.salaries'))).toEqual(missing('hr.salaries'));
   });
 
   it('GROUP g is written to the roles field', async () => {

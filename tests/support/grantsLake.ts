@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { rejection, run } from './clients.js';
 import { REPO_ROOT } from './lakegate.js';
@@ -25,6 +26,37 @@ export async function writeWarehouse(root: string): Promise<Record<string, Descr
   const written = await run(PYTHON, [path.join(REPO_ROOT, 'tests', 'integration', 'python', 'sql_warehouse.py'), root], { timeoutMs: 120_000 });
   if (written.code !== 0) throw new Error(`sql_warehouse.py failed: ${written.stderr}`);
   return JSON.parse(written.stdout) as Record<string, Described>;
+}
+
+/**
+ * An Iceberg view as Iceberg's JdbcCatalog stores it in the warehouse's SQL
+ * catalog (a row with iceberg_type = 'VIEW' and view metadata, format v1).
+ */
+export function writeView(root: string, ns: string, name: string, sql: string, fields: [number, string, string][]): void {
+  const db = new Database(path.join(root, 'catalog.db'));
+  try {
+    const cols = db.prepare(`SELECT name FROM pragma_table_info('iceberg_tables')`).all() as { name: string }[];
+    if (!cols.some((c) => c.name === 'iceberg_type')) db.exec('ALTER TABLE iceberg_tables ADD COLUMN iceberg_type VARCHAR(5)');
+    const file = path.join(root, 'warehouse', ns, name, 'metadata', '00000-view.metadata.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const version = { 'version-id': 1, 'timestamp-ms': 1700000000000, 'schema-id': 0, summary: { operation: 'create' }, representations: [{ type: 'sql', sql, dialect: 'spark' }], 'default-namespace': [ns] };
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        'view-uuid': '00000000-0000-0000-0000-0000000000aa',
+        'format-version': 1,
+        location: path.dirname(path.dirname(file)),
+        'current-version-id': 1,
+        versions: [version],
+        'version-log': [{ 'version-id': 1, 'timestamp-ms': 1700000000000 }],
+        schemas: [{ type: 'struct', 'schema-id': 0, fields: fields.map(([id, n, type]) => ({ id, name: n, type, required: false })) }],
+        properties: {},
+      }),
+    );
+    db.prepare(`INSERT INTO iceberg_tables VALUES ('lake', ?, ?, ?, NULL, 'VIEW')`).run(ns, name, file);
+  } finally {
+    db.close();
+  }
 }
 
 /** A polaris-service access policy in the local files' shape. */
