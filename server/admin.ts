@@ -15,7 +15,7 @@ import type { PgField } from './rows/api.js';
 import type { Config } from './config.js';
 import type { RunningCatalog } from './catalog.js';
 import { startPolicies, type GatewayPolicies } from './policies.js';
-import { commitColumnTag } from '../catalog/iceberg/tagCommit.js';
+import { commitColumnTag, commitColumnTagRest } from '../catalog/iceberg/tagCommit.js';
 import { LocalServiceTagsFile, RangerAdminTagProjection, type TagProjection } from '../policy/admin/tagProjection.js';
 import { textField, type TextResult } from './textResult.js';
 
@@ -92,9 +92,10 @@ export async function startAdminRoom(config: Config, deps: AdminRoomDeps): Promi
     adminRoles: ac.adminRoles,
     ...(deps.audit ? { audit: deps.audit } : {}),
     log: deps.log.child({ component: 'admin' }),
-    ...(s.kind === 'embedded'
-      ? { columnTags: (c: { namespace: string[]; table: string; column: string; tag: string; add: boolean }) => commitColumnTag({ ...c, sqliteFile: s.sqliteFile, catalogName: s.catalogName ?? cat.database }) }
-      : {}),
+    columnTags:
+      s.kind === 'embedded'
+        ? (c) => commitColumnTag({ ...c, sqliteFile: s.sqliteFile, catalogName: s.catalogName ?? cat.database })
+        : (c, caller) => commitColumnTagRest(deps.catalog!.service.client, { user: caller.user, ...(caller.token ? { token: caller.token } : {}) }, c),
     projection,
     ...(deps.dataGate ? { flushDataGate: () => deps.dataGate!.flush() } : {}),
   });

@@ -39,7 +39,7 @@ export interface AdminRoomOptions {
   log: Logger;
   now?: () => number;
   /** SET TAG's table commit (the `sqe.column-tags` property); absent: SET TAG is not available. */
-  columnTags?: (c: { namespace: string[]; table: string; column: string; tag: string; add: boolean }) => Promise<{ rollback(): Promise<void> }>;
+  columnTags?: (c: { namespace: string[]; table: string; column: string; tag: string; add: boolean }, caller: AdminCaller) => Promise<{ rollback(): Promise<void> }>;
   /** project-tags: the tag also written to Ranger's tag store; its failure rolls the commit back. */
   projection?: TagProjection | null;
   /** Flushes the data gate's policies (its tags) after SET TAG. */
@@ -49,6 +49,8 @@ export interface AdminRoomOptions {
 export interface AdminCaller extends Subject {
   /** The schema of unqualified names (first of search_path). */
   defaultSchema: string | null;
+  /** The session's bearer token (REST catalogs: SET TAG commits as the user). */
+  token?: () => string;
 }
 
 export interface AdminResult {
@@ -223,7 +225,7 @@ export class AdminRoom {
     const verb = add ? 'SET TAG' : 'UNSET TAG';
     if (!this.isAdmin(caller)) throw needsAdmin(verb, this.o.adminRoles);
     const commit = this.o.columnTags;
-    if (!commit) throw new SqlError('0A000', `${verb} is not available: it needs the embedded catalog (a Polaris table commit is not implemented yet)`);
+    if (!commit) throw new SqlError('0A000', `${verb} is not available: the catalog cannot commit table properties`);
     if (parts.length === 4 && parts[0] !== this.o.catalog) {
       throw new SqlError('0A000', `cross-database references are not implemented: "${parts[0]}" is not the connected catalog "${this.o.catalog}"`);
     }
@@ -231,7 +233,7 @@ export class AdminRoom {
     const display = `${this.o.catalog}.${ns}.${table}.${column}`;
     resources.push(display);
     await this.exclusive(async () => {
-      const done = await commit({ namespace: [ns], table, column, tag, add });
+      const done = await commit({ namespace: [ns], table, column, tag, add }, caller);
       if (this.o.projection) {
         try {
           await this.o.projection.project({ database: ns, table, column }, tag, add);

@@ -22,7 +22,8 @@ import { referenceScan, type ReferenceScan } from '../support/icebergTables.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 import { keycloakForSuite } from '../support/keycloak.js';
 import { lakehouseForSuite } from '../support/lakehouse.js';
-import { writeDataGate } from '../support/grantsLake.js';
+import { textRows, writeDataGate } from '../support/grantsLake.js';
+import { P, tagServiceDef } from '../support/rangerPolicies.js';
 
 const kc = keycloakForSuite();
 const PRINCIPALS = ['alice', 'bob', 'carol', 'dave', 'erin'];
@@ -30,10 +31,18 @@ const ROLES = { analyst: ['alice', 'erin'], sqe_admin: ['carol'] };
 const INITIAL = [
   polarisPolicy({ id: 1, resource: { catalog: 'lake' }, users: ['carol'], accessTypes: ['catalog-content-manage', 'namespace-list'] }),
   polarisPolicy({ id: 2, resource: { catalog: 'lake', namespace: '*' }, users: ['carol'], accessTypes: ['namespace-list', 'namespace-properties-read', 'table-list'] }),
-  polarisPolicy({ id: 3, resource: { catalog: 'lake', namespace: '*', table: '*' }, users: ['carol'], accessTypes: ['table-list', 'table-properties-read', 'table-data-read'] }),
+  polarisPolicy({ id: 3, resource: { catalog: 'lake', namespace: '*', table: '*' }, users: ['carol'], accessTypes: ['table-list', 'table-properties-read', 'table-data-read', 'table-properties-set', 'table-properties-remove'] }),
 ].map((p) => ({ ...p, service: 'polaris' }));
 const lh = lakehouseForSuite(() => ({ oidc: { issuer: kc().issuer }, principals: PRINCIPALS, policies: INITIAL, roles: rangerRoles(ROLES), only: ['lake.customers'] }));
 const ADMIN = { username: 'lakegate', password: 'lakegate-admin-secret' };
+/** PII is hidden from everyone but sqe_admin (the data gate's tag policy). */
+const TAG_POLICIES = {
+  serviceName: 'lakehouse_tag',
+  serviceId: 101,
+  policyVersion: 1,
+  serviceDef: tagServiceDef(),
+  policies: [P.tagMask('PII is hidden', 'PII', [[{ roles: ['sqe_admin'] }, 'MASK_NONE'], [{ groups: ['public'] }, 'MASK_NULL']])],
+};
 let ranger: RangerAdminServer;
 let gw: InProcessGateway;
 let dir: string;
@@ -54,7 +63,7 @@ beforeAll(async () => {
   ranger.store.onPoliciesChanged = () => lh().front.setPolicies(ranger.store.listPolicies(), roles);
   reference = await referenceScan(lh().direct('lake'), 'lake.customers');
   gw = await startInProcess(() => ({
-    ranger: { source: { kind: 'local' as const, path: writeDataGate(dir), serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
+    ranger: { source: { kind: 'local' as const, path: writeDataGate(dir, TAG_POLICIES), serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
     keycloak: {
       issuer: kc().issuer,
       clientId: kc().clientId,
@@ -111,6 +120,29 @@ describe('GRANT / REVOKE through Ranger Admin, enforced by Polaris', () => {
     await carol.query('REVOKE SELECT ON TABLE lake.customers FROM USER dave');
     const again = await rejection(dave.query('SELECT * FROM lake.customers'));
     expect([again.code, again.message]).toEqual(['42P01', 'relation "lake.customers" does not exist']);
+    await Promise.all([carol.end(), dave.end()]);
+  });
+
+  it('SET TAG commits the column tag to Polaris as carol (her token); dave sees the column masked at once; UNSET TAG', async () => {
+    const carol = await as('carol');
+    const dave = await as('dave');
+    await carol.query('GRANT SELECT ON TABLE lake.customers TO USER dave');
+    const NAMES = 'SELECT id, name FROM lake.customers ORDER BY id';
+    const names = (await textRows(carol, NAMES)).map((r) => r['name']);
+    // control: name is not tagged yet (email and ssn are, by the table's own property)
+    expect(await textRows(dave, NAMES)).toEqual(names.map((name, i) => ({ id: String(i + 1), name })));
+    expect(names.every((n) => n !== null && n.startsWith('Customer '))).toBe(true);
+    const commits = () => lh().front.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/tables/customers'));
+    const before = commits().length;
+    await carol.query('SET TAG PII ON COLUMN lake.lake.customers.name');
+    expect(commits().slice(before).map((r) => [r.principal, r.operations, r.status])).toEqual([['carol', ['SET_TABLE_PROPERTIES'], 200]]);
+    expect(await textRows(dave, NAMES)).toEqual(names.map((_n, i) => ({ id: String(i + 1), name: null })));
+    expect((await textRows(carol, NAMES)).map((r) => r['name'])).toEqual(names);
+    // dave may not tag (administrators only), and Polaris would refuse his commit anyway
+    expect((await rejection(dave.query('SET TAG PII ON COLUMN lake.lake.customers.id'))).code).toBe('42501');
+    await carol.query('UNSET TAG PII ON COLUMN lake.lake.customers.name');
+    expect((await textRows(dave, NAMES)).map((r) => r['name'])).toEqual(names);
+    await carol.query('REVOKE SELECT ON TABLE lake.customers FROM USER dave');
     await Promise.all([carol.end(), dave.end()]);
   });
 });
