@@ -89,6 +89,15 @@ export class CatalogService {
     readonly opts: CatalogCacheOptions,
   ) {}
 
+  /** Bumped by flush(): a plan made over an older generation plans again. */
+  generation = 0;
+
+  /** Forget every user's answers (after GRANT / REVOKE / SET TAG): the next statement asks the catalog again. */
+  flush(): void {
+    this.users.clear();
+    this.generation++;
+  }
+
   forUser(user: string): UserCatalog {
     let u = this.users.get(user);
     if (!u) {

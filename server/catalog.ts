@@ -7,13 +7,17 @@ import { EmbeddedCatalog } from '../catalog/iceberg/embedded.js';
 import { RestCatalog } from '../catalog/iceberg/rest.js';
 import { CatalogService } from '../catalog/userCatalog.js';
 import type { CatalogConfig } from './config.js';
-import { startPolicies } from './policies.js';
+import { startPolicies, type GatewayPolicies } from './policies.js';
 import type { Auditor } from './audit/auditor.js';
 
 export interface RunningCatalog {
   service: CatalogService;
   /** What the engine may read after the lock-down. */
   storageRoots: readonly string[];
+  /** The embedded catalog's polaris-service policies (null for a REST catalog: Polaris holds them). */
+  policies: GatewayPolicies | null;
+  /** After GRANT / REVOKE / SET TAG: the policies reloaded, every user's catalog answers forgotten. */
+  flush(): Promise<void>;
   stop(): void;
 }
 
@@ -45,6 +49,11 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Audi
     return {
       service,
       storageRoots: client.storageRoots,
+      policies,
+      flush: async () => {
+        await policies.flush();
+        service.flush();
+      },
       stop: () => {
         policies.stop();
         service.close();
@@ -61,5 +70,11 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Audi
     storageRoots: s.warehouseRoots,
   });
   const service = new CatalogService(client, cache);
-  return { service, storageRoots: client.storageRoots, stop: () => service.close() };
+  return {
+    service,
+    storageRoots: client.storageRoots,
+    policies: null,
+    flush: async () => service.flush(),
+    stop: () => service.close(),
+  };
 }

@@ -139,6 +139,39 @@ const DataGateConfigSchema = z.object({
 });
 export type DataGateConfig = z.output<typeof DataGateConfigSchema>;
 
+/**
+ * GRANT / REVOKE / DENY / SHOW GRANTS / CHECK ACCESS (policy/admin/): written
+ * as Ranger policies on the polaris service — the embedded catalog's policy
+ * files, or Ranger Admin.
+ */
+const AccessControlConfigSchema = z.object({
+  /** admin-role: GRANT needs one of adminRoles; ranger-delegate: a grant option on each level decides. */
+  grantAuthority: z.enum(['admin-role', 'ranger-delegate']).default('admin-role'),
+  adminRoles: z.array(z.string().min(1)).min(1).default(['sqe_admin']),
+  /** The `root` value written into every policy (`*`: every realm). */
+  realm: z.string().min(1).default('*'),
+  /** SET TAG also writes the data gate's tag store (local `<service>_tag.json`); its failure rolls the table property back. */
+  projectTags: z.boolean().default(false),
+  /**
+   * Ranger Admin holding the polaris service, for a REST catalog (Polaris reads
+   * its policies from there). An embedded catalog's own policy source is used
+   * when this is absent. The account must be a Ranger admin (public policy API)
+   * and allowed to call grant / revoke.
+   */
+  ranger: z
+    .object({
+      url: z.string().url(),
+      serviceName: z.string().min(1).default('polaris'),
+      username: z.string().min(1),
+      password: z.string().min(1),
+      timeoutMs: z.number().int().min(100).default(10_000),
+      /** How often the polaris policies are read for CHECK ACCESS and the grant-option checks. */
+      refreshMs: z.number().int().min(100).default(30_000),
+    })
+    .optional(),
+});
+export type AccessControlConfig = z.output<typeof AccessControlConfigSchema>;
+
 export const ConfigSchema = z.object({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(5433),
@@ -152,6 +185,8 @@ export const ConfigSchema = z.object({
   keycloak: KeycloakConfigSchema.optional(),
   /** Ranger policies and roles (roles feed every login, in both modes). */
   ranger: RangerConfigSchema.optional(),
+  /** Access-control statements (needs `catalog`). */
+  accessControl: AccessControlConfigSchema.default(AccessControlConfigSchema.parse({})),
   /** Row filters, masks and column restriction (needs `ranger`: without a policy set no table is readable). */
   dataGate: DataGateConfigSchema.default(DataGateConfigSchema.parse({})),
   /** The audit trail: Ranger audit events as JSON lines (stdout or a file) and/or batches to an HTTP sink. */

@@ -5,7 +5,7 @@
  * Admin serves to a plugin) and its catalog-gate policies (demo/polaris/, the
  * polaris service Polaris's Ranger authorizer reads).
  */
-import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,6 +116,20 @@ async function seedTable(paths: { warehouse: string; sqliteFile: string }): Prom
   }
 }
 
+/**
+ * The demo's catalog-gate policies live in DATA_DIR (copied from demo/polaris
+ * the first time): GRANT / REVOKE write them, never the package's own files.
+ */
+export function demoPolicyFolder(dataDir: string): string {
+  const folder = join(resolve(dataDir), 'policies', DEMO_POLARIS_SERVICE);
+  if (!existsSync(join(folder, `${DEMO_POLARIS_SERVICE}.json`))) {
+    mkdirSync(folder, { recursive: true });
+    const from = join(demoAssetDir(), 'polaris');
+    for (const f of readdirSync(from)) copyFileSync(join(from, f), join(folder, f));
+  }
+  return folder;
+}
+
 export async function demoConfig(opts: { host: string; port: number; dataDir: string }): Promise<Config> {
   const { warehouse, sqliteFile } = await seedDemo(opts.dataDir);
   return parseConfig({
@@ -127,7 +141,7 @@ export async function demoConfig(opts: { host: string; port: number; dataDir: st
         kind: 'embedded',
         sqliteFile,
         warehouse: [warehouse],
-        policies: { source: { kind: 'local', path: join(demoAssetDir(), 'polaris'), serviceName: DEMO_POLARIS_SERVICE } },
+        policies: { source: { kind: 'local', path: demoPolicyFolder(opts.dataDir), serviceName: DEMO_POLARIS_SERVICE } },
       },
     },
     usersFile: join(demoAssetDir(), 'users.json'),

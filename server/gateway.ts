@@ -21,11 +21,13 @@ import { rangerRoles } from './identity/roles.js';
 import { LoginThrottle } from './identity/throttle.js';
 import { startPolicies } from './policies.js';
 import { startCatalog } from './catalog.js';
+import { startAdminRoom } from './admin.js';
 import { defaultExtensionDirectory, ensureExtensions, type ExtensionName } from './extensions.js';
 import type { PlannerDeps } from './planner.js';
 import { StorageSecrets } from './storage.js';
 import { startAuditor } from './audit/start.js';
 import { auditedIdentity } from './identity/audited.js';
+import { adminAuditTrail } from './audit/adminTrail.js';
 
 /** Builds the planner on the privileged connection, before the engine is locked. */
 export type PlannerFactory = (admin: DuckDBConnection, config: Config, deps: PlannerDeps) => Promise<QueryPlanner>;
@@ -38,10 +40,11 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
   const audit = await startAuditor(config.audit, policies.current()?.serviceName ?? 'lakegate', log);
   const roles = rangerRoles(() => policies.current()?.roleStore ?? null);
   const throttle = new LoginThrottle(config.throttle);
+  const users = config.keycloak ? null : LocalUsers.load(config.usersFile!);
   const provider: IdentityProvider = config.keycloak
     ? new KeycloakIdentityProvider(config.keycloak, roles, throttle, log.child({ component: 'keycloak' }))
     : new LocalIdentityProvider(
-        LocalUsers.load(config.usersFile!),
+        users!,
         config.localAuth,
         roles,
         throttle,
@@ -91,13 +94,21 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
     inlineChars: INLINE_PARSE_CHARS,
     workers: config.limits.parseWorkers,
   });
-  const server = await startServer({ config, engine, planner: planner!, parser, identity, log, audit });
+  const admin = await startAdminRoom(config, {
+    catalog,
+    dataGate: policies,
+    ...(users ? { userExists: (n: string) => users.get(n) !== undefined } : {}),
+    audit: adminAuditTrail(audit),
+    log,
+  });
+  const server = await startServer({ config, engine, planner: planner!, parser, identity, log, audit, admin: admin?.room ?? null });
   return {
     ...server,
     close: async () => {
       await server.close();
       await identity.close();
       policies.stop();
+      admin?.stop();
       await parser.close();
       catalog?.stop();
       engine.close();

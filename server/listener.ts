@@ -3,6 +3,7 @@
  * registry CancelRequest uses (process id + secret → session), and wires the
  * protocol's hooks to identity and sessions.
  */
+import type { AdminRoom } from '../policy/admin/room.js';
 import { createServer, type Server, type Socket } from 'node:net';
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -35,6 +36,8 @@ export interface ServerDeps {
   log: Logger;
   /** The audit trail (logins here; statements through the sessions). */
   audit?: Auditor;
+  /** Access-control statements (server/admin.ts); absent: refused. */
+  admin?: AdminRoom | null;
 }
 
 export interface RunningServer {
@@ -126,6 +129,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         largeStatementChars: LARGE_STATEMENT_CHARS,
         limits: config.limits,
         onInternalError: (e, ref) => log.warn({ err: e, pid: processId, user: identity.user, ref }, 'statement failed'),
+        admin: deps.admin ?? null,
         onEnd: () => sessions.delete(processId),
         ...(deps.audit ? { audit: deps.audit } : {}),
         backends,

@@ -219,12 +219,14 @@ async function catalogSource(
         ...(ctx.clientAddress !== undefined ? { clientAddress: ctx.clientAddress } : {}),
         sessionId: ctx.backendPid,
       };
+      const generation = service.generation;
       const snapshot = await loadSnapshot(service.forUser(ctx.user), caller, stmt.node, ctx, ctx.signal?.());
       const listing = snapshot.listing;
       const secrets = storage();
       return {
         catalog: snapshot,
-        valid: () => snapshot.valid(),
+        // A GRANT / REVOKE flushes the catalog cache: plans made before it plan again.
+        valid: () => snapshot.valid() && service.generation === generation,
         unloaded: () => snapshot.unloaded(),
         setup: async (conn) => {
           if (secrets) for (const t of snapshot.storage) await secrets.ensure(t.location, t.credentials);

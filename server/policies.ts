@@ -15,13 +15,15 @@ import type { RangerConfig } from './config.js';
 
 export interface GatewayPolicies {
   current(): PolicyEngine | null;
+  /** Reload now (after GRANT / REVOKE / SET TAG); resolves once the change is in force. */
+  flush(): Promise<void>;
   stop(): void;
 }
 
 export async function startPolicies(cfg: RangerConfig | undefined, log: Logger): Promise<GatewayPolicies> {
   if (!cfg) {
     log.warn({ event: 'ranger', state: 'not-configured' }, 'no Ranger policy source configured: no roles, no access');
-    return { current: () => null, stop: () => undefined };
+    return { current: () => null, flush: async () => undefined, stop: () => undefined };
   }
   const s = cfg.source;
   const source: PolicySource =
@@ -46,5 +48,5 @@ export async function startPolicies(cfg: RangerConfig | undefined, log: Logger):
   // The first load is awaited so logins right after start see roles; a failure
   // leaves the cache never-loaded (deny) and the background refresh keeps trying.
   await cache.start();
-  return { current: () => cache.current(), stop: () => cache.stop() };
+  return { current: () => cache.current(), flush: () => cache.flush(), stop: () => cache.stop() };
 }

@@ -36,6 +36,10 @@ import {
   type SessionCall,
 } from './sessionFunctions.js';
 import { copySource, cursorDeclaration, cursorFetch, executeArguments, noSuchCursor, preparation } from './sqlCommands.js';
+import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
+import type { AdminRoom } from '../policy/admin/room.js';
+import type { AdminStatement } from '../policy/admin/statement.js';
+import { adminFields, runAdmin } from './admin.js';
 import { StatementRun } from './statementRun.js';
 import type { StatementParser } from './statementParser.js';
 import { dataRowText, writeTextResult, type TextResult } from './textResult.js';
@@ -57,6 +61,8 @@ export interface SessionDeps {
   limits: Pick<Limits, 'maxPreparedStatements' | 'maxPortals' | 'maxRowBytes'>;
   /** What the client is not told about a failure, under the reference it is given. */
   onInternalError: ErrorLog;
+  /** Runs GRANT / REVOKE / DENY / SHOW GRANTS / CHECK ACCESS; null: they are refused. */
+  admin?: AdminRoom | null;
   onEnd(): void;
   /** Statements refused by the router are audited here; the planner audits what it decides. */
   audit?: Auditor;
@@ -68,7 +74,7 @@ export interface SessionDeps {
 interface Prepared {
   text: string;
   parsed: ParsedStatement | undefined;
-  route: Route | { kind: 'empty' };
+  route: Route | { kind: 'empty' } | { kind: 'admin'; statement: AdminStatement };
   /** The query it runs: the statement itself, or the one DECLARE / COPY wraps. */
   query?: QueryStatement;
   /** Parameter types of a statement answered by the session (session functions with `$n`). */
@@ -172,6 +178,11 @@ export class Session implements QuerySession {
   }
 
   private async simpleQueryImpl(sql: string, out: Output): Promise<void> {
+    const admin = this.adminStatement(sql);
+    if (admin) {
+      await this.runCommand(admin, out, true);
+      return;
+    }
     const stmts = await this.parseText(sql);
     if (stmts.length === 0) {
       be.emptyQueryResponse(out.writer);
@@ -225,6 +236,12 @@ export class Session implements QuerySession {
 
   private async parseImpl(name: string, sql: string, paramOids: number[]): Promise<void> {
     this.checkStatementCap(name);
+    const admin = this.adminStatement(sql);
+    if (admin) {
+      if (name === '') this.statements.delete('');
+      this.statements.set(name, admin);
+      return;
+    }
     const stmts = await this.parseText(sql);
     if (stmts.length > 1) throw new SqlError('42601', 'cannot insert multiple commands into a prepared statement');
     const prepared = this.prepare(sql, stmts[0], paramOids);
@@ -475,8 +492,27 @@ export class Session implements QuerySession {
 
   // ---- gateway commands ----------------------------------------------------
 
+  /**
+   * An access-control statement is parsed by policy/admin (PostgreSQL's own
+   * grammar for the standard GRANT / REVOKE, ours for the rest); null for any
+   * other text, and for PostgreSQL GRANTs that are not ours (the router refuses those).
+   */
+  private adminStatement(sql: string): Prepared | null {
+    if (!isAdminText(sql)) return null;
+    this.statement();
+    // Access-control statements are short; a long one is not parsed on the event loop.
+    if (sql.length > 16_384) throw new PgError(SqlState.programLimitExceeded, 'access-control statement is too long (at most 16384 characters)');
+    const statement = parseAdmin(sql);
+    if (!statement) return null;
+    if (!this.deps.admin) {
+      throw new PgError(SqlState.featureNotSupported, 'access-control statements are not available: lakegate has no writable catalog policies configured');
+    }
+    return { text: sql, parsed: undefined, route: { kind: 'admin', statement } };
+  }
+
   /** RowDescription of a command that returns rows (SHOW, FETCH, EXECUTE); null for NoData. */
   private commandFields(prepared: Prepared, formats: number[]): PgField[] | null {
+    if (prepared.route.kind === 'admin') return adminFields(prepared.route.statement);
     const node = prepared.parsed?.node[prepared.parsed.kind];
     switch (prepared.route.kind) {
       case 'show':
@@ -517,6 +553,22 @@ export class Session implements QuerySession {
 
   private async runCommand(prepared: Prepared, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
     const w = out.writer;
+    if (prepared.route.kind === 'admin') {
+      this.tx.checkNotAborted();
+      // Policies are written at once, not at COMMIT: inside a block a ROLLBACK could not take them back.
+      if (this.tx.active) throw new PgError(SqlState.activeSqlTransaction, `${prepared.route.statement.kind.toUpperCase().replace('-', ' ')} cannot run inside a transaction block`);
+      // Checked before, not after: a policy written is reported written, even if a cancel or the
+      // timer arrives while it is being written (the store's own timeout bounds the call).
+      this.statement().check();
+      const result = await runAdmin(this.deps.admin!, (prepared.route as { statement: AdminStatement }).statement, prepared.text, {
+        user: this.user,
+        roles: new Set(this.deps.identity.roles),
+        defaultSchema: this.settings.searchPath(this.user)[0] ?? null,
+        ...(this.deps.identity.credential ? { token: () => this.deps.identity.credential!.accessToken() } : {}),
+      });
+      writeTextResult(w, result, describe && result.fields.length > 0);
+      return;
+    }
     const node = prepared.parsed!.node[prepared.parsed!.kind]!;
     switch (prepared.route.kind) {
       case 'transaction': {

@@ -60,6 +60,8 @@ export interface IcebergCatalog {
   listViews(caller: Caller, ns: Namespace): Promise<string[]>;
   loadTable(caller: Caller, ns: Namespace, name: string): Promise<LoadedTable>;
   loadView(caller: Caller, ns: Namespace, name: string): Promise<LoadedView>;
+  /** A commit of table properties as the caller (REST catalogs; SET TAG). */
+  updateTableProperties?(caller: Caller, ns: Namespace, name: string, change: { updates: Record<string, string>; removals: string[] }, tableUuid: string): Promise<void>;
   /** Local directories (or object-store prefixes) the engine must be allowed to read. */
   readonly storageRoots: readonly string[];
   close(): void;

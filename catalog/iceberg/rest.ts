@@ -59,17 +59,21 @@ export class RestCatalog implements IcebergCatalog {
 
   close(): void {}
 
-  private async request<T>(caller: Caller, path: string, schema: z.ZodType<T>, headers: Record<string, string> = {}): Promise<T> {
+  private async request<T>(caller: Caller, path: string, schema: z.ZodType<T>, headers: Record<string, string> = {}, post?: unknown): Promise<T> {
     const url = `${this.opts.uri.replace(/\/+$/, '')}${path}`;
     const send = async () => {
-      const h: Record<string, string> = { Accept: 'application/json', ...headers };
+      const h: Record<string, string> = { Accept: 'application/json', ...headers, ...(post !== undefined ? { 'Content-Type': 'application/json' } : {}) };
       const token = caller.token?.();
       if (token) h['Authorization'] = `Bearer ${token}`;
       if (this.opts.realm) h['Polaris-Realm'] = this.opts.realm;
       let res: Response;
       let text: string;
       try {
-        res = await fetch(url, { headers: h, signal: AbortSignal.timeout(this.opts.timeoutMs) });
+        res = await fetch(url, {
+          headers: h,
+          signal: AbortSignal.timeout(this.opts.timeoutMs),
+          ...(post !== undefined ? { method: 'POST', body: JSON.stringify(post) } : {}),
+        });
         text = await res.text();
       } catch (e) {
         throw new Retryable(`${(e as Error).name}: ${(e as Error).message}`);
@@ -80,7 +84,8 @@ export class RestCatalog implements IcebergCatalog {
     let answer: { status: number; text: string };
     try {
       answer = await pRetry(send, {
-        retries: this.opts.retries,
+        // A commit is not idempotent: never sent twice.
+        retries: post !== undefined ? 0 : this.opts.retries,
         minTimeout: this.opts.retryMinDelayMs ?? 100,
         factor: 2,
         randomize: true,
@@ -183,6 +188,22 @@ export class RestCatalog implements IcebergCatalog {
       credentials.push({ prefix: r.metadata.location, config: r.config });
     }
     return { metadataLocation: location, metadata: r.metadata, credentials };
+  }
+
+  /**
+   * A table commit of property changes only (set-properties / remove-properties),
+   * required to apply to the table as loaded (assert-table-uuid); the catalog
+   * authorizes it as the caller (Polaris: table-properties-set / -remove).
+   */
+  async updateTableProperties(caller: Caller, n: Namespace, name: string, change: { updates: Record<string, string>; removals: string[] }, tableUuid: string): Promise<void> {
+    const { root, ns } = await this.base(caller);
+    const updates: unknown[] = [];
+    if (Object.keys(change.updates).length > 0) updates.push({ action: 'set-properties', updates: change.updates });
+    if (change.removals.length > 0) updates.push({ action: 'remove-properties', removals: change.removals });
+    await this.request(caller, `${root}/namespaces/${ns(n)}/tables/${encodeURIComponent(name)}`, z.object({ 'metadata-location': z.string() }).passthrough(), {}, {
+      requirements: [{ type: 'assert-table-uuid', uuid: tableUuid }],
+      updates,
+    });
   }
 
   async loadView(caller: Caller, n: Namespace, name: string): Promise<LoadedView> {

@@ -1,0 +1,286 @@
+/**
+ * The access-control statements PostgreSQL's grammar does not have (DENY,
+ * SHOW GRANTS, CHECK ACCESS, SET TAG, GRANT … TO USER u, ON VIEW, FUTURE
+ * TABLES …): a small tokenizer and recursive-descent parser of our own. Any
+ * error is 42601 with the 1-based position of the offending token, as
+ * PostgreSQL reports a syntax error.
+ *
+ *   GRANT privs ON object TO grantees [WITH GRANT OPTION]
+ *   REVOKE privs ON object FROM grantees
+ *   DENY privs ON object TO grantees
+ *   SHOW GRANTS [ON object | TO grantee]
+ *   CHECK ACCESS priv ON object FOR USER name
+ *   SET TAG tag ON COLUMN [catalog.]schema.table.column    (UNSET TAG likewise)
+ *
+ *   privs    := ALL [PRIVILEGES] | MANAGE | priv {, priv}
+ *   priv     := SELECT | INSERT | DROP | USAGE | CREATE [TABLE] | CREATE SCHEMA
+ *   object   := [TABLE | VIEW] name | SCHEMA name | DATABASE name | CATALOG name
+ *             | {ALL | FUTURE} TABLES IN SCHEMA name | ALL VIEWS IN SCHEMA name
+ *   grantee  := [USER | ROLE | GROUP] name
+ */
+import { MAX_IDENTIFIER_BYTES } from '../../sql/parse.js';
+import { SqlError } from '../../sql/errors.js';
+import type { Privilege } from './privileges.js';
+import type { AdminStatement, Grantee, GranteeType, ObjectRef } from './statement.js';
+
+interface Token {
+  /** 'word' (unquoted, upper-cased in `upper`), 'ident' (quoted), 'string', or the punctuation itself */
+  type: 'word' | 'ident' | 'string' | '.' | ',' | ';' | 'end';
+  text: string;
+  upper: string;
+  /** 0-based character offset */
+  at: number;
+}
+
+function syntaxError(at: number, near: string | null): SqlError {
+  return new SqlError('42601', near === null ? 'syntax error at end of input' : `syntax error at or near "${near}"`, at + 1);
+}
+
+export function tokenize(sql: string): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  const n = sql.length;
+  while (i < n) {
+    const c = sql[i]!;
+    if (/\s/.test(c)) {
+      i++;
+    } else if (c === '-' && sql[i + 1] === '-') {
+      while (i < n && sql[i] !== '\n') i++;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      if (end < 0) throw new SqlError('42601', 'unterminated /* comment', i + 1);
+      i = end + 2;
+    } else if (c === '"' || c === "'") {
+      const start = i;
+      let text = '';
+      i++;
+      for (;;) {
+        if (i >= n) throw new SqlError('42601', c === '"' ? 'unterminated quoted identifier' : 'unterminated quoted string', start + 1);
+        if (sql[i] === c) {
+          if (sql[i + 1] === c) {
+            text += c;
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        text += sql[i++];
+      }
+      if (c === '"' && text === '') throw new SqlError('42601', 'zero-length delimited identifier', start + 1);
+      out.push({ type: c === '"' ? 'ident' : 'string', text, upper: text, at: start });
+    } else if (/[A-Za-z_\u0080-\uffff]/.test(c)) {
+      const start = i;
+      while (i < n && /[A-Za-z0-9_$\u0080-\uffff]/.test(sql[i]!)) i++;
+      const word = sql.slice(start, i);
+      // PostgreSQL folds unquoted identifiers to lower case.
+      out.push({ type: 'word', text: word.toLowerCase(), upper: word.toUpperCase(), at: start });
+    } else if (c === '.' || c === ',' || c === ';') {
+      out.push({ type: c, text: c, upper: c, at: i });
+      i++;
+    } else {
+      throw syntaxError(i, c);
+    }
+  }
+  out.push({ type: 'end', text: '', upper: '', at: n });
+  return out;
+}
+
+/** A name a policy may hold: sqe refuses what Polaris's resource names would mis-read. */
+export function checkName(name: string, at: number): string {
+  if (/[/?#%\\\s\u0000-\u001f\u007f]/.test(name)) {
+    throw new SqlError('42602', `invalid name "${name}": names may not contain / ? # % \\, white space or control characters`, at + 1);
+  }
+  if (Buffer.byteLength(name, 'utf8') > MAX_IDENTIFIER_BYTES) {
+    throw new SqlError('42622', `identifier "${name}" is too long (at most ${MAX_IDENTIFIER_BYTES} bytes)`, at + 1);
+  }
+  return name;
+}
+
+class Parser {
+  private i = 0;
+  constructor(private readonly t: Token[]) {}
+
+  private peek(k = 0): Token {
+    return this.t[Math.min(this.i + k, this.t.length - 1)]!;
+  }
+  private fail(tok = this.peek()): never {
+    throw syntaxError(tok.at, tok.type === 'end' ? null : tok.type === 'ident' ? `"${tok.text}"` : tok.type === 'string' ? `'${tok.text}'` : tok.text);
+  }
+  private isWord(w: string, k = 0): boolean {
+    const tok = this.peek(k);
+    return tok.type === 'word' && tok.upper === w;
+  }
+  private accept(w: string): boolean {
+    if (!this.isWord(w)) return false;
+    this.i++;
+    return true;
+  }
+  private expect(w: string): void {
+    if (!this.accept(w)) this.fail();
+  }
+  private name(): string {
+    const tok = this.peek();
+    if (tok.type !== 'word' && tok.type !== 'ident') this.fail();
+    this.i++;
+    return checkName(tok.text, tok.at);
+  }
+  private qualified(max: number): string[] {
+    const parts = [this.name()];
+    while (this.peek().type === '.') {
+      this.i++;
+      parts.push(this.name());
+    }
+    if (parts.length > max) throw new SqlError('42601', `improper qualified name (too many dotted names): ${parts.join('.')}`, this.peek().at + 1);
+    return parts;
+  }
+
+  statement(): AdminStatement {
+    const s = this.body();
+    if (this.peek().type === ';') this.i++;
+    if (this.peek().type !== 'end') this.fail();
+    return s;
+  }
+
+  private body(): AdminStatement {
+    if (this.accept('GRANT')) return this.grant('grant');
+    if (this.accept('DENY')) return this.grant('deny');
+    if (this.accept('REVOKE')) return this.grant('revoke');
+    if (this.accept('SHOW')) {
+      this.expect('GRANTS');
+      if (this.accept('ON')) return { kind: 'show-grants', on: this.object() };
+      if (this.accept('TO')) return { kind: 'show-grants', to: this.grantee() };
+      return { kind: 'show-grants' };
+    }
+    if (this.accept('CHECK')) {
+      this.expect('ACCESS');
+      const privilege = this.isWord('ALL') || this.isWord('MANAGE') ? this.privileges()[0]! : this.privilege();
+      this.expect('ON');
+      const object = this.object();
+      this.expect('FOR');
+      this.expect('USER');
+      return { kind: 'check-access', privilege, object, user: this.name() };
+    }
+    const unset = this.isWord('UNSET');
+    if (unset || this.isWord('SET')) {
+      this.i++;
+      this.expect('TAG');
+      const tok = this.peek();
+      if (tok.type !== 'word' && tok.type !== 'ident' && tok.type !== 'string') this.fail();
+      this.i++;
+      const tag = checkName(tok.type === 'word' ? tok.upper : tok.text, tok.at);
+      this.expect('ON');
+      this.expect('COLUMN');
+      const at = this.peek();
+      const column = this.qualified(4);
+      if (column.length < 3) throw new SqlError('42601', 'SET TAG needs a column named schema.table.column', at.at + 1);
+      return { kind: unset ? 'unset-tag' : 'set-tag', tag, column };
+    }
+    this.fail();
+  }
+
+  private grant(kind: 'grant' | 'revoke' | 'deny'): AdminStatement {
+    const privileges = this.privileges();
+    this.expect('ON');
+    const object = this.object();
+    this.expect(kind === 'revoke' ? 'FROM' : 'TO');
+    const grantees = [this.grantee()];
+    while (this.peek().type === ',') {
+      this.i++;
+      grantees.push(this.grantee());
+    }
+    let grantOption = false;
+    if (kind === 'grant' && this.accept('WITH')) {
+      this.expect('GRANT');
+      this.expect('OPTION');
+      grantOption = true;
+    }
+    return { kind, privileges, object, grantees, grantOption };
+  }
+
+  private privileges(): Privilege[] {
+    if (this.accept('ALL')) {
+      this.accept('PRIVILEGES');
+      return ['ALL'];
+    }
+    if (this.accept('MANAGE')) return ['ALL'];
+    const out: Privilege[] = [this.privilege()];
+    while (this.peek().type === ',') {
+      this.i++;
+      out.push(this.privilege());
+    }
+    return out;
+  }
+
+  private privilege(): Privilege {
+    for (const p of ['SELECT', 'INSERT', 'DROP', 'USAGE'] as const) if (this.accept(p)) return p;
+    if (this.accept('CREATE')) {
+      if (this.accept('SCHEMA')) return 'CREATE_SCHEMA';
+      this.accept('TABLE');
+      return 'CREATE';
+    }
+    this.fail();
+  }
+
+  private object(): ObjectRef {
+    if (this.accept('TABLE')) return { kind: 'table', parts: this.qualified(3) };
+    if (this.accept('VIEW')) return { kind: 'view', parts: this.qualified(3) };
+    if (this.accept('SCHEMA')) return { kind: 'schema', parts: this.qualified(2) };
+    if (this.accept('DATABASE') || this.accept('CATALOG')) return { kind: 'database', parts: this.qualified(1) };
+    const wildcard = this.isWord('ALL') ? 'ALL' : this.isWord('FUTURE') ? 'FUTURE' : null;
+    if (wildcard && (this.isWord('TABLES', 1) || (wildcard === 'ALL' && this.isWord('VIEWS', 1)))) {
+      this.i++;
+      const views = this.accept('VIEWS');
+      if (!views) this.expect('TABLES');
+      this.expect('IN');
+      this.expect('SCHEMA');
+      const parts = this.qualified(2);
+      return { kind: views ? 'all-views' : wildcard === 'ALL' ? 'all-tables' : 'future-tables', parts };
+    }
+    return { kind: 'table', parts: this.qualified(3) };
+  }
+
+  private grantee(): Grantee {
+    let type: GranteeType = 'USER';
+    // Unquoted, USER / ROLE / GROUP are keywords (USER is reserved in PostgreSQL too); "user" is a name.
+    for (const t of ['USER', 'ROLE', 'GROUP'] as const) {
+      if (this.accept(t)) {
+        type = t;
+        break;
+      }
+    }
+    return { type, name: this.name() };
+  }
+}
+
+/** Parses one access-control statement; 42601 with a position on error. */
+export function parseAdminGrammar(sql: string): AdminStatement {
+  return new Parser(tokenize(sql)).statement();
+}
+
+/**
+ * Whether a message is an access-control statement (its first words), so the
+ * session parses it here instead of with PostgreSQL's grammar. A message that
+ * does not even tokenize is not one.
+ */
+export function isAdminText(sql: string): boolean {
+  // Leading white space and comments, then the first two words; never the whole text.
+  const m = /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*([A-Za-z]+)(?:(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)+([A-Za-z]+))?/.exec(sql.slice(0, 512));
+  if (!m) return false;
+  const [w0, w1] = [m[1]!.toUpperCase(), (m[2] ?? '').toUpperCase()];
+  switch (w0) {
+    case 'GRANT':
+    case 'REVOKE':
+    case 'DENY':
+      return true;
+    case 'SHOW':
+      return w1 === 'GRANTS';
+    case 'CHECK':
+      return w1 === 'ACCESS';
+    case 'SET':
+    case 'UNSET':
+      return w1 === 'TAG';
+    default:
+      return false;
+  }
+}

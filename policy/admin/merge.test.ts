@@ -1,0 +1,104 @@
+/** Ranger's grant merge and the labelled, non-cascading revoke, on plain policy JSON. */
+import { applyGrant, applyRevoke, findPolicy, type Json } from './merge.js';
+import { planGrant, planRevoke, resolveTarget, type PlanContext } from './plan.js';
+import type { Privilege } from './privileges.js';
+import type { Grantee } from './statement.js';
+
+const ctx: PlanContext = { catalog: 'lake', realm: '*', defaultSchema: 'sales' };
+const dave: Grantee = { type: 'USER', name: 'dave' };
+const table = resolveTarget({ kind: 'table', parts: ['sales', 'orders'] }, ctx);
+let n = 0;
+const grant = (all: Json[], p: Privilege, g: Grantee = dave, deny = false) => {
+  for (const write of planGrant(p, table, ctx, deny)) applyGrant(all, { write, grantee: g, effect: deny ? 'deny' : 'allow', delegateAdmin: false, grantor: 'carol' }, 1000, () => `g${++n}`);
+};
+const itemTypes = (p: Json | undefined, who: string, list = 'policyItems') =>
+  ((p?.[list] as { users: string[]; roles: string[]; accesses: { type: string }[] }[]) ?? [])
+    .filter((i) => i.users.includes(who) || i.roles.includes(who))
+    .flatMap((i) => i.accesses.map((a) => a.type))
+    .sort();
+const tableRes = { root: '*', catalog: 'lake', namespace: 'sales', table: 'orders' };
+
+describe('grant merge', () => {
+  it('one policy per resource signature; a second grant merges into the grantee\'s own item', () => {
+    const all: Json[] = [];
+    grant(all, 'SELECT');
+    grant(all, 'SELECT');
+    grant(all, 'DROP');
+    expect(all).toHaveLength(3);
+    expect(itemTypes(findPolicy(all, tableRes), 'dave')).toEqual(['table-data-read', 'table-drop', 'table-list', 'table-properties-read']);
+    expect((findPolicy(all, tableRes)!['policyItems'] as unknown[]).length).toBe(1);
+  });
+  it('an existing policy on the same resource (written by hand) gets a new item, its own items untouched', () => {
+    const existing = { id: 7, name: 'by hand', policyType: 0, resources: { root: { values: ['*'] }, catalog: { values: ['lake'] }, namespace: { values: ['sales'] }, table: { values: ['orders'] } }, policyItems: [{ accesses: [{ type: 'table-list', isAllowed: true }], users: ['erin'], roles: [], groups: [] }] };
+    const all: Json[] = [existing];
+    grant(all, 'SELECT');
+    expect(all.filter((p) => p['id'] === 7)).toHaveLength(1);
+    expect(itemTypes(existing, 'erin')).toEqual(['table-list']);
+    expect(itemTypes(existing, 'dave')).toEqual(['table-data-read', 'table-list', 'table-properties-read']);
+  });
+});
+
+describe('labelled revoke', () => {
+  it('REVOKE INSERT keeps what SELECT still needs; REVOKE SELECT then empties the policy', () => {
+    const all: Json[] = [];
+    grant(all, 'SELECT');
+    grant(all, 'INSERT');
+    let r = applyRevoke(all, planRevoke('INSERT', table, ctx), dave, 2000);
+    expect(r.heldBack.sort()).toEqual(['table-data-read', 'table-list', 'table-properties-read']);
+    expect(r.removed).toHaveLength(16);
+    expect(itemTypes(findPolicy(all, tableRes), 'dave')).toEqual(['table-data-read', 'table-list', 'table-properties-read']);
+    r = applyRevoke(all, planRevoke('SELECT', table, ctx), dave, 3000);
+    expect(r.empty).toBe(true);
+    expect(r.unlabelled).toBe(false);
+  });
+  it('another grantee\'s labels hold nothing back for dave', () => {
+    const all: Json[] = [];
+    grant(all, 'SELECT');
+    grant(all, 'INSERT', { type: 'USER', name: 'erin' });
+    applyRevoke(all, planRevoke('SELECT', table, ctx), dave, 2000);
+    expect(itemTypes(findPolicy(all, tableRes), 'dave')).toEqual([]);
+    expect(itemTypes(findPolicy(all, tableRes), 'erin')).toHaveLength(19);
+  });
+  it('an unlabelled grant falls back to removing the named types, and says so', () => {
+    const existing = { id: 7, policyType: 0, resources: { root: { values: ['*'] }, catalog: { values: ['lake'] }, namespace: { values: ['sales'] }, table: { values: ['orders'] } }, policyItems: [{ accesses: ['table-list', 'table-data-read', 'table-drop'].map((type) => ({ type, isAllowed: true })), users: ['dave', 'erin'], roles: [], groups: [] }] };
+    const all: Json[] = [existing];
+    const r = applyRevoke(all, planRevoke('SELECT', table, ctx), dave, 2000);
+    expect(r.unlabelled).toBe(true);
+    // the shared item keeps erin whole; dave keeps only what SELECT did not name
+    expect(itemTypes(existing, 'erin')).toEqual(['table-data-read', 'table-drop', 'table-list']);
+    expect(itemTypes(existing, 'dave').filter((t) => t !== 'table-data-read' && t !== 'table-list')).toEqual(['table-drop']);
+    expect((existing.policyItems as { users: string[] }[]).find((i) => i.users.includes('dave') && i.users.length === 1)!).toBeDefined();
+  });
+  it('REVOKE removes a deny too', () => {
+    const all: Json[] = [];
+    grant(all, 'SELECT', dave, true);
+    expect(itemTypes(findPolicy(all, tableRes), 'dave', 'denyPolicyItems')).toEqual(['table-data-read', 'table-list', 'table-properties-read']);
+    expect(all).toHaveLength(1); // a deny writes its own level only
+    const r = applyRevoke(all, planRevoke('SELECT', table, ctx), dave, 2000);
+    expect(r.empty).toBe(true);
+  });
+});
+
+describe('plan', () => {
+  it('a nested namespace is laid out as Polaris sends it (the last slot absorbs the rest)', () => {
+    const t = { level: 'table' as const, kind: 'table' as const, namespace: ['a', 'b'], table: 't' };
+    const w = planGrant('SELECT', t, ctx, false);
+    expect(w.map((x) => x.resource)).toEqual([
+      { root: '*', catalog: 'lake' },
+      { root: '*', catalog: 'lake', namespace: 'a/b' },
+      { root: '*', catalog: 'lake', namespace: 'a', table: 'b/t' },
+    ]);
+  });
+  it('views use the view-* types in the table slot, traversal adds view-list', () => {
+    const v = resolveTarget({ kind: 'view', parts: ['sales', 'v'] }, ctx);
+    const w = planGrant('SELECT', v, ctx, false);
+    expect(w.map((x) => [...x.types])).toEqual([['namespace-list'], ['namespace-list', 'namespace-properties-read', 'view-list'], ['view-properties-read', 'view-list']]);
+  });
+  it('ALL binds to the catalog: one policy of explicit types', () => {
+    const c = resolveTarget({ kind: 'database', parts: ['lake'] }, ctx);
+    const w = planGrant('ALL', c, ctx, false);
+    expect(w).toHaveLength(1);
+    expect(w[0]!.types).toContain('catalog-content-manage');
+    expect(w[0]!.types).toContain('table-data-read');
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * A statement → the policies it writes, one per resource level, outermost
+ * first (sqe's grant profile). Every resource map carries `root` (the
+ * configured realm value, `*` by default). A privilege binds to one level:
+ * naming an object at another level is refused, and the message names the
+ * level the grant would have been written at.
+ */
+import { SqlError } from '../../sql/errors.js';
+import { LEVEL_NAME, ownTypes, PRIVILEGE_LEVEL, PRIVILEGE_TEXT, traversalAbove, type Level, type Privilege, type TargetKind } from './privileges.js';
+import type { Grantee, ObjectRef } from './statement.js';
+
+export interface PlanContext {
+  /** The catalog (PostgreSQL database) the session is connected to. */
+  catalog: string;
+  /** The `root` value written into every resource map. */
+  realm: string;
+  /** The schema of an unqualified table name (the first schema of search_path). */
+  defaultSchema: string | null;
+}
+
+/** The resolved object: its level, the names on the way down, and what sits in the table slot. */
+export interface Target {
+  level: Level;
+  kind: TargetKind;
+  namespace: string[];
+  /** table or view name; `*` for ALL / FUTURE TABLES / VIEWS */
+  table: string | null;
+}
+
+export interface LevelWrite {
+  level: Level;
+  resource: Record<string, string>;
+  /** dotted catalog.namespace.table, root omitted (SHOW GRANTS' `resource`) */
+  display: string;
+  types: readonly string[];
+  /** The privilege the label records: the statement's own, or USAGE for traversal. */
+  privilege: Privilege;
+  kind: TargetKind;
+  traversal: boolean;
+}
+
+export const invalidGrant = (message: string, hint?: string) => new SqlError('0LP01', message, undefined, hint ? { hint } : {});
+
+export function resolveTarget(obj: ObjectRef, ctx: PlanContext): Target {
+  const checkCatalog = (cat: string) => {
+    if (cat !== ctx.catalog) throw new SqlError('0A000', `cross-database references are not implemented: "${cat}" is not the connected catalog "${ctx.catalog}"`);
+  };
+  const schemaOf = (parts: string[]): string[] => {
+    if (parts.length === 2) checkCatalog(parts[0]!);
+    return [parts[parts.length - 1]!];
+  };
+  switch (obj.kind) {
+    case 'database':
+      checkCatalog(obj.parts[0]!);
+      return { level: 'catalog', kind: 'table', namespace: [], table: null };
+    case 'schema':
+      return { level: 'namespace', kind: 'table', namespace: schemaOf(obj.parts), table: null };
+    case 'all-tables':
+    case 'future-tables':
+    case 'all-views':
+      return { level: 'table', kind: obj.kind === 'all-views' ? 'view' : 'table', namespace: schemaOf(obj.parts), table: '*' };
+    case 'table':
+    case 'view': {
+      const p = obj.parts;
+      if (p.length === 3) checkCatalog(p[0]!);
+      let ns: string[];
+      if (p.length >= 2) ns = [p[p.length - 2]!];
+      else if (ctx.defaultSchema) ns = [ctx.defaultSchema];
+      else throw new SqlError('3F000', 'no schema has been selected to create in', undefined, { hint: 'Qualify the name: schema.table.' });
+      return { level: 'table', kind: obj.kind, namespace: ns, table: p[p.length - 1]! };
+    }
+  }
+}
+
+/** Ranger's resource map for a level of the target, read as Polaris's resource names are (the last slot absorbs extra `/`). */
+export function resourceAt(level: Level, t: Target, ctx: PlanContext): { resource: Record<string, string>; display: string } {
+  const names = level === 'catalog' ? [] : level === 'namespace' ? t.namespace : [...t.namespace, t.table!];
+  const slots = level === 'catalog' ? [] : level === 'namespace' ? ['namespace'] : ['namespace', 'table'];
+  const resource: Record<string, string> = { root: ctx.realm, catalog: ctx.catalog };
+  slots.forEach((slot, i) => {
+    resource[slot] = i === slots.length - 1 ? names.slice(i).join('/') : names[i]!;
+  });
+  return { resource, display: [ctx.catalog, ...names].join('.') };
+}
+
+/** The one level the privilege may be written at, or the refusal naming the level it would have been written at. */
+export function checkLevel(p: Privilege, t: Target, ctx: PlanContext): void {
+  const bound = p === 'USAGE' ? (t.level === 'catalog' ? 'catalog' : 'namespace') : PRIVILEGE_LEVEL[p];
+  if (ownTypes(p, t.level, t.kind) !== null && bound === t.level) return;
+  const name = PRIVILEGE_TEXT[p];
+  const what = t.table === null ? (t.level === 'catalog' ? `DATABASE ${ctx.catalog}` : `SCHEMA ${t.namespace.join('.')}`) : `${t.kind === 'view' ? 'VIEW' : 'TABLE'} ${[...t.namespace, t.table].join('.')}`;
+  if (bound === 'catalog') {
+    throw invalidGrant(
+      `${name} binds to the catalog level: ON ${what} would be written as a policy on the whole catalog "${ctx.catalog}"`,
+      p === 'ALL'
+        ? `Grant ALL ON DATABASE ${ctx.catalog} for the whole catalog, or name the table privileges (SELECT, INSERT, DROP).`
+        : `Grant ${name} ON DATABASE ${ctx.catalog}.`,
+    );
+  }
+  if (bound === 'namespace') {
+    const ns = t.namespace.length > 0 ? t.namespace.join('.') : '<schema>';
+    throw invalidGrant(`${name} binds to the ${LEVEL_NAME.namespace} level: ON ${what} would be written on namespace "${ctx.catalog}.${ns}"`, `Grant ${name} ON SCHEMA ${ns}.`);
+  }
+  throw invalidGrant(
+    `${name} binds to the table level: ON ${what} names no table`,
+    t.kind === 'view' ? `Name a view, or ALL VIEWS IN SCHEMA ${t.namespace.join('.') || '<schema>'}.` : `Name a table, or ALL TABLES IN SCHEMA ${t.namespace.join('.') || '<schema>'} for every table, now and later.`,
+  );
+}
+
+/**
+ * The writes of a GRANT (or DENY) of one privilege: traversal levels above
+ * (USAGE), then the privilege's own level. A DENY writes its own level only:
+ * denying traversal would take away more than was named.
+ */
+export function planGrant(p: Privilege, t: Target, ctx: PlanContext, deny: boolean): LevelWrite[] {
+  checkLevel(p, t, ctx);
+  const out: LevelWrite[] = [];
+  if (!deny) {
+    for (const up of traversalAbove(t.level, t.kind)) {
+      const { resource, display } = resourceAt(up.level, t, ctx);
+      out.push({ level: up.level, resource, display, types: up.types, privilege: 'USAGE', kind: t.kind, traversal: true });
+    }
+  }
+  const { resource, display } = resourceAt(t.level, t, ctx);
+  out.push({ level: t.level, resource, display, types: ownTypes(p, t.level, t.kind)!, privilege: p, kind: t.kind, traversal: false });
+  return out;
+}
+
+/** REVOKE touches the deepest level only: traversal policies are shared with other grants. */
+export function planRevoke(p: Privilege, t: Target, ctx: PlanContext): LevelWrite {
+  return planGrant(p, t, ctx, true)[0]!;
+}
+
+/** `chm:<TYPE>:<name>:<PRIVILEGE>`: which grant put an access type there, so REVOKE can hold back what another still needs. */
+export function grantLabel(g: Grantee, p: Privilege, kind: TargetKind, deny: boolean): string {
+  return `chm:${g.type}:${g.name}:${deny ? 'DENY_' : ''}${kind === 'view' ? 'VIEW_' : ''}${p}`;
+}
+
+export function parseLabel(label: string): { grantee: Grantee; privilege: Privilege; kind: TargetKind; deny: boolean } | null {
+  const m = /^chm:(USER|ROLE|GROUP):(.*):(DENY_)?(VIEW_)?(SELECT|INSERT|DROP|USAGE|CREATE|CREATE_SCHEMA|ALL)$/.exec(label);
+  if (!m) return null;
+  return { grantee: { type: m[1] as Grantee['type'], name: m[2]! }, deny: m[3] !== undefined, kind: m[4] ? 'view' : 'table', privilege: m[5] as Privilege };
+}

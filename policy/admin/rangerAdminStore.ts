@@ -1,0 +1,132 @@
+/**
+ * Ranger Admin as the policy store GRANT writes (reference ranger.md §10.5,
+ * §10.6), with HTTP Basic as a service account:
+ *  - the public v2 policy API for admin-role mode (read the service's
+ *    policies, merge, POST / PUT / DELETE each changed one; state-changing
+ *    calls carry X-XSRF-HEADER);
+ *  - the grant / revoke endpoints for ranger-delegate mode, with the session
+ *    user as `grantor`, so Ranger's own delegated-admin check decides;
+ *  - grantee look-ups (a user by name in the user store, a role by name),
+ *    so an unknown grantee is refused before anything is written.
+ * Ranger's refusal text (`msgDesc`) is passed on; the password never is.
+ */
+import { z } from 'zod';
+import type { Json } from './merge.js';
+import { granteeField } from './merge.js';
+import type { Grantee } from './statement.js';
+import { PolicyStoreError, unknownGrantee, type GrantRevokeCall, type PolicyChanges, type PolicyStore } from './store.js';
+
+export interface RangerAdminStoreOptions {
+  url: string;
+  serviceName: string;
+  username: string;
+  password: string;
+  timeoutMs: number;
+}
+
+
+const VXResponse = z.object({ msgDesc: z.string().optional(), messageList: z.array(z.object({ message: z.string().optional() })).optional() }).passthrough();
+const PolicyList = z.array(z.record(z.string(), z.unknown()));
+
+export class RangerAdminPolicyStore implements PolicyStore {
+  constructor(private readonly o: RangerAdminStoreOptions) {}
+
+  describe(): string {
+    return `Ranger Admin at ${this.o.url} (service ${this.o.serviceName})`;
+  }
+
+  private async call(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+    let res: Response;
+    try {
+      res = await fetch(new URL(path, this.o.url), {
+        method,
+        headers: {
+          authorization: `Basic ${Buffer.from(`${this.o.username}:${this.o.password}`).toString('base64')}`,
+          accept: 'application/json',
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(method !== 'GET' ? { 'X-XSRF-HEADER': 'lakegate' } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(this.o.timeoutMs),
+      });
+    } catch (e) {
+      throw new PolicyStoreError(`Ranger Admin is unreachable (${method} ${path}): ${(e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message}`, 'unavailable');
+    }
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text === '' ? null : JSON.parse(text);
+    } catch {
+      json = null;
+    }
+    return { status: res.status, json };
+  }
+
+  /** Ranger's refusal as an error carrying its own text. */
+  private refusal(what: string, status: number, json: unknown): PolicyStoreError {
+    const v = VXResponse.safeParse(json);
+    const text = v.success ? (v.data.msgDesc ?? v.data.messageList?.[0]?.message) : undefined;
+    const message = text ?? `Ranger Admin answered ${status} to ${what}`;
+    const kind = status === 401 || status === 403 ? 'refused' : /does not exist|doesn't exist|not found/i.test(message) && status === 400 ? 'unknown-grantee' : status >= 500 ? 'unavailable' : 'refused';
+    return new PolicyStoreError(message, kind, status);
+  }
+
+  async load(): Promise<Json[]> {
+    const path = `/service/public/v2/api/service/${encodeURIComponent(this.o.serviceName)}/policy`;
+    const r = await this.call('GET', path);
+    if (r.status !== 200) throw this.refusal('a policy listing', r.status, r.json);
+    const list = PolicyList.safeParse(r.json);
+    if (!list.success) throw new PolicyStoreError(`Ranger Admin's policy listing is not a list of policies: ${list.error.message}`, 'unavailable');
+    return list.data.filter((p) => (p['policyType'] ?? 0) === 0) as Json[];
+  }
+
+  async commit(c: PolicyChanges): Promise<void> {
+    // One call per policy, in order; Ranger has no transaction across policies.
+    for (const p of c.created) {
+      const r = await this.call('POST', '/service/public/v2/api/policy', { ...p, service: this.o.serviceName });
+      if (r.status !== 200) throw this.refusal('a policy create', r.status, r.json);
+      const id = (r.json as Json | null)?.['id'];
+      if (typeof id === 'number') p['id'] = id;
+    }
+    for (const p of c.updated) {
+      const r = await this.call('PUT', `/service/public/v2/api/policy/${p['id'] as number}`, p);
+      if (r.status !== 200) throw this.refusal('a policy update', r.status, r.json);
+    }
+    for (const p of c.deleted) {
+      const r = await this.call('DELETE', `/service/public/v2/api/policy/${p['id'] as number}`);
+      if (r.status !== 204 && r.status !== 200) throw this.refusal('a policy delete', r.status, r.json);
+    }
+  }
+
+  async checkGrantee(g: Grantee): Promise<void> {
+    const path =
+      granteeField(g) === 'users'
+        ? `/service/xusers/users/userName/${encodeURIComponent(g.name)}`
+        : `/service/public/v2/api/roles/name/${encodeURIComponent(g.name)}`;
+    const r = await this.call('GET', path);
+    if (r.status === 200) return;
+    if (r.status === 404 || r.status === 400) throw unknownGrantee(g);
+    throw this.refusal('a grantee look-up', r.status, r.json);
+  }
+
+  /** Ranger's grant / revoke endpoint: Ranger merges, and decides whether the grantor may. */
+  async grantRevoke(kind: 'grant' | 'revoke', c: GrantRevokeCall): Promise<void> {
+    const field = granteeField(c.grantee);
+    const body = {
+      grantor: c.grantor,
+      resource: c.resource,
+      users: field === 'users' ? [c.grantee.name] : [],
+      groups: [],
+      roles: field === 'roles' ? [c.grantee.name] : [],
+      accessTypes: [...c.accessTypes],
+      delegateAdmin: c.delegateAdmin,
+      enableAudit: true,
+      replaceExistingPermissions: false,
+      isRecursive: false,
+      clientType: 'lakegate',
+    };
+    const r = await this.call('POST', `/service/plugins/secure/services/${kind}/${encodeURIComponent(this.o.serviceName)}`, body);
+    // The HTTP status decides: statusCode has been seen 0 on a denial.
+    if (r.status !== 200) throw this.refusal(`a ${kind}`, r.status, r.json);
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * SHOW GRANTS: one row per (access type, grantee) of every access policy on
+ * the polaris service, allow and deny items both (sqe's columns:
+ * privilege, resource, grantee_type, grantee_name, effect, granted_by,
+ * granted_at). `resource` is catalog.namespace.table with the root left out;
+ * ON matches on dot boundaries; TO matches the grantee.
+ */
+import type { Json } from './merge.js';
+import { parseLabel } from './plan.js';
+import type { AdminResult } from './room.js';
+import type { Grantee } from './statement.js';
+
+interface Item {
+  accesses?: { type: string; isAllowed?: boolean }[];
+  users?: string[];
+  roles?: string[];
+  groups?: string[];
+}
+
+export const SHOW_GRANTS_COLUMNS: AdminResult['columns'] = [
+  { name: 'privilege', type: 'text' },
+  { name: 'resource', type: 'text' },
+  { name: 'grantee_type', type: 'text' },
+  { name: 'grantee_name', type: 'text' },
+  { name: 'effect', type: 'text' },
+  { name: 'granted_by', type: 'text' },
+  { name: 'granted_at', type: 'timestamptz' },
+];
+
+/** PostgreSQL's text form of a timestamptz in UTC. */
+export function pgTimestamptz(ms: number): string {
+  const iso = new Date(ms).toISOString(); // 2026-12-01T14:00:00.123Z
+  return `${iso.slice(0, 10)} ${iso.slice(11, 23).replace(/\.?0+$/, '')}+00`;
+}
+
+function dotted(resources: unknown): string {
+  const r = (resources ?? {}) as Record<string, { values?: string[] }>;
+  const parts: string[] = [];
+  for (const k of ['catalog', 'namespace', 'table', 'principal', 'policy']) {
+    const v = r[k]?.values;
+    if (v && v.length > 0) parts.push(v.join(',').replaceAll('/', '.'));
+  }
+  return parts.join('.');
+}
+
+export function showGrants(policies: Json[], filter: { on?: string; to?: Grantee }): AdminResult {
+  const rows: (string | null)[][] = [];
+  for (const p of policies) {
+    if ((p['policyType'] ?? 0) !== 0 || p['isEnabled'] === false) continue;
+    const resource = dotted(p['resources']);
+    if (filter.on !== undefined && resource.toLowerCase() !== filter.on.toLowerCase() && !resource.toLowerCase().startsWith(`${filter.on.toLowerCase()}.`)) continue;
+    const labels = (p['policyLabels'] as string[] | undefined) ?? [];
+    const grantors = labels.filter((l) => l.startsWith('chm-grantor:')).map((l) => l.slice('chm-grantor:'.length));
+    const groups = new Set(labels.map(parseLabel).filter((l) => l?.grantee.type === 'GROUP').map((l) => l!.grantee.name));
+    const at = typeof p['updateTime'] === 'number' ? pgTimestamptz(p['updateTime']) : null;
+    for (const [list, effect] of [['policyItems', 'ALLOW'], ['denyPolicyItems', 'DENY']] as const) {
+      for (const item of (p[list] as Item[] | undefined) ?? []) {
+        const who: [string, string][] = [
+          ...(item.users ?? []).map((n): [string, string] => ['USER', n]),
+          ...(item.roles ?? []).map((n): [string, string] => [groups.has(n) ? 'GROUP' : 'ROLE', n]),
+          ...(item.groups ?? []).map((n): [string, string] => ['GROUP', n]),
+        ];
+        for (const [type, name] of who) {
+          if (filter.to && !(filter.to.name === name && (filter.to.type === type || (filter.to.type !== 'USER' && type !== 'USER')))) continue;
+          for (const a of item.accesses ?? []) {
+            if (a.isAllowed === false) continue;
+            rows.push([a.type, resource, type, name, effect, grantors.length > 0 ? grantors.join(',') : null, at]);
+          }
+        }
+      }
+    }
+  }
+  const key = (r: (string | null)[]) => [r[1], r[3], r[2], r[4], r[0]] as string[];
+  rows.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+    return 0;
+  });
+  return { tag: `SELECT ${rows.length}`, columns: SHOW_GRANTS_COLUMNS, rows };
+}

@@ -1,0 +1,36 @@
+/**
+ * The admin room's events (policy/admin/audit.ts) on the audit trail: one
+ * Ranger audit event per resource an access-control statement wrote or read,
+ * with the policy written to it where the room names one per resource.
+ */
+import type { AdminAudit, AdminAuditEvent } from '../../policy/admin/audit.js';
+import type { Auditor } from './auditor.js';
+
+/** `sales.orders` → `sales/orders`, the path form Ranger's audit shows. */
+const asPath = (dotted: string): string => dotted.split('.').join('/');
+/** The level a dotted polaris-service resource names: catalog, namespace, or a table or view below. */
+const levelOf = (dotted: string): string => {
+  const depth = dotted === '' ? 0 : dotted.split('.').length;
+  return depth <= 1 ? '@catalog' : depth === 2 ? '@namespace' : '@table';
+};
+
+export function adminAuditTrail(auditor: Auditor): AdminAudit {
+  return {
+    statement(e: AdminAuditEvent): void {
+      const resources = e.resources.length > 0 ? e.resources : [''];
+      resources.forEach((resource, i) => {
+        const policyId = e.policyIds.length === resources.length ? e.policyIds[i] : e.policyIds.length === 1 ? e.policyIds[0] : undefined;
+        auditor.adminStatement({
+          user: e.user,
+          statement: e.statement,
+          result: e.allowed,
+          resource: asPath(resource),
+          resourceType: levelOf(resource),
+          action: e.action,
+          reason: e.reason,
+          ...(policyId !== undefined ? { policyId } : {}),
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * SET TAG / UNSET TAG in embedded mode: the tag is committed into the table's
+ * `sqe.column-tags` property (new Iceberg metadata that pyiceberg reads back)
+ * and, with projectTags, into the data gate's tag store; a tag mask policy
+ * (PII → MASK_NULL for everyone but sqe_admin) masks the column in alice's
+ * open session at her next statement. A projection that fails rolls the
+ * property back and fails the statement.
+ *
+ * Controls: alice reads the raw column before the tag and after UNSET TAG;
+ * carol (MASK_NONE) reads it raw throughout.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type pg from 'pg';
+import { loadParser } from '../../sql/parse.js';
+import { connect, rejection, run } from '../support/clients.js';
+import { embeddedConfig, polarisAllow, PYTHON, textRows, writeCatalogGate, writeDataGate, writeWarehouse, type Described } from '../support/grantsLake.js';
+import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
+import { P, tagServiceDef } from '../support/rangerPolicies.js';
+
+let root: string;
+let rangerDir: string;
+let tables: Record<string, Described>;
+let gw: InProcessGateway;
+
+const TAG_POLICIES = {
+  serviceName: 'lakehouse_tag',
+  serviceId: 101,
+  policyVersion: 1,
+  serviceDef: tagServiceDef(),
+  policies: [P.tagMask('PII is hidden', 'PII', [[{ roles: ['sqe_admin'] }, 'MASK_NONE'], [{ groups: ['public'] }, 'MASK_NULL']])],
+};
+
+beforeAll(async () => {
+  await loadParser();
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-settag-'));
+  tables = await writeWarehouse(root);
+  const polarisDir = writeCatalogGate(root, [
+    polarisAllow(1, { root: ['*'], catalog: ['lake'] }, ['namespace-list'], ['analyst']),
+    polarisAllow(2, { root: ['*'], catalog: ['lake'], namespace: ['sales'] }, ['namespace-list', 'namespace-properties-read', 'table-list'], ['analyst']),
+    polarisAllow(3, { root: ['*'], catalog: ['lake'], namespace: ['sales'], table: ['*'] }, ['table-list', 'table-properties-read', 'table-data-read'], ['analyst']),
+  ]);
+  rangerDir = writeDataGate(root, TAG_POLICIES);
+  gw = await startInProcess(() => embeddedConfig(root, { kind: 'local', path: polarisDir, serviceName: 'polaris' }, { grantAuthority: 'admin-role', projectTags: true }));
+}, 300_000);
+
+afterAll(async () => {
+  await gw?.stop();
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
+
+const as = (user: string) => connect({ host: '127.0.0.1', port: gw.server.port }, { user, password: user, database: 'lake' });
+const rows = textRows;
+const ORDERS = 'SELECT id, region, amount FROM sales.orders ORDER BY id';
+const raw = () => tables['sales.orders']!.scans[tables['sales.orders']!.current]!;
+const regionHidden = () => raw().map((r) => ({ ...r, region: null }));
+
+/** What pyiceberg reads from the catalog now: the table's properties and its row count. */
+async function pyicebergView(): Promise<{ properties: Record<string, string>; rows: number }> {
+  const script = `
+import json, sys
+from pyiceberg.catalog.sql import SqlCatalog
+cat = SqlCatalog("lake", uri="sqlite:///${path.join(root, 'catalog.db')}", warehouse="file://${path.join(root, 'warehouse')}")
+t = cat.load_table("sales.orders")
+print(json.dumps({"properties": dict(t.properties), "rows": len(t.scan().to_arrow())}))
+`;
+  const r = await run(PYTHON, ['-c', script], { timeoutMs: 60_000 });
+  if (r.code !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+let alice: pg.Client;
+let carol: pg.Client;
+beforeAll(async () => {
+  alice = await as('alice');
+  carol = await as('carol');
+});
+afterAll(async () => {
+  await alice?.end();
+  await carol?.end();
+});
+
+describe('SET TAG', () => {
+  it('control: alice reads region as stored', async () => {
+    expect(raw().some((r) => r['region'] !== null)).toBe(true);
+    expect(await rows(alice, ORDERS)).toEqual(raw());
+  });
+
+  it('SET TAG masks the column in alice\'s open session at once; the property is a real Iceberg commit; the tag store has it', async () => {
+    const r = await carol.query('SET TAG PII ON COLUMN sales.orders.region');
+    expect(r.command).toBe('SET'); // node-postgres keeps the first word of the tag "SET TAG"
+    expect(await rows(alice, ORDERS)).toEqual(regionHidden());
+    expect(await rows(carol, ORDERS)).toEqual(raw());
+    const seen = await pyicebergView();
+    expect(JSON.parse(seen.properties['sqe.column-tags']!)).toEqual({ region: ['PII'] });
+    expect(seen.rows).toBe(raw().length);
+    const tagFile = JSON.parse(fs.readFileSync(path.join(rangerDir, 'lakehouse_tag.json'), 'utf8'));
+    const resource = tagFile.serviceResources.find((x: { resourceElements: Record<string, { values: string[] }> }) => x.resourceElements['column']?.values[0] === 'region');
+    expect(resource.resourceElements).toEqual({ database: { values: ['sales'] }, table: { values: ['orders'] }, column: { values: ['region'] } });
+    expect(tagFile.resourceToTagIds[String(resource.id)].map((id: number) => tagFile.tags[String(id)].type)).toEqual(['PII']);
+  });
+
+  it('UNSET TAG: alice reads region again', async () => {
+    await carol.query('UNSET TAG PII ON COLUMN lake.sales.orders.region');
+    expect(await rows(alice, ORDERS)).toEqual(raw());
+    expect((await pyicebergView()).properties['sqe.column-tags']).toBeUndefined();
+  });
+
+  it('a projection that fails rolls the property back and fails the statement', async () => {
+    const tagFile = path.join(rangerDir, 'lakehouse_tag.json');
+    fs.rmSync(tagFile);
+    fs.mkdirSync(tagFile); // the tag store cannot be read or written
+    try {
+      const e = await rejection(carol.query('SET TAG PII ON COLUMN sales.orders.region'));
+      expect([e.code, e.message]).toEqual(['58030', `SET TAG failed and was rolled back: the tag could not be written to Ranger's tag store (the tag file ${tagFile})`]);
+      expect(await rows(alice, ORDERS)).toEqual(raw());
+      expect((await pyicebergView()).properties['sqe.column-tags']).toBeUndefined();
+    } finally {
+      fs.rmdirSync(tagFile);
+    }
+  });
+
+  it('refusals: not an administrator, an unknown column, a missing table', async () => {
+    expect((await rejection(alice.query('SET TAG PII ON COLUMN sales.orders.region'))).code).toBe('42501');
+    const e = await rejection(carol.query('SET TAG PII ON COLUMN sales.orders.nosuch'));
+    expect([e.code, e.message]).toEqual(['42703', 'column "nosuch" of relation "sales.orders" does not exist']);
+    expect((await rejection(carol.query('SET TAG PII ON COLUMN sales.nosuch.region'))).code).toBe('42P01');
+    expect(await rows(alice, ORDERS)).toEqual(raw());
+  });
+});
