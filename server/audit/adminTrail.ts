@@ -18,8 +18,11 @@ export function adminAuditTrail(auditor: Auditor): AdminAudit {
   return {
     statement(e: AdminAuditEvent): void {
       const resources = e.resources.length > 0 ? e.resources : [''];
-      resources.forEach((resource, i) => {
-        const policyId = e.policyIds.length === resources.length ? e.policyIds[i] : e.policyIds.length === 1 ? e.policyIds[0] : undefined;
+      // The room lists the policies written apart from the resources (created first, then updated):
+      // one event names its policy only when there is one of each; otherwise the reason lists them.
+      const single = resources.length === 1 && e.policyIds.length === 1 ? e.policyIds[0] : undefined;
+      const reason = single === undefined && e.policyIds.length > 0 ? `${e.reason}; policies ${[...e.policyIds].sort((a, b) => a - b).join(', ')}` : e.reason;
+      for (const resource of resources) {
         auditor.adminStatement({
           user: e.user,
           statement: e.statement,
@@ -27,10 +30,10 @@ export function adminAuditTrail(auditor: Auditor): AdminAudit {
           resource: asPath(resource),
           resourceType: levelOf(resource),
           action: e.action,
-          reason: e.reason,
-          ...(policyId !== undefined ? { policyId } : {}),
+          reason,
+          ...(single !== undefined ? { policyId: single } : {}),
         });
-      });
+      }
     },
   };
 }

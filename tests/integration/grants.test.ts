@@ -38,8 +38,16 @@ function catalogGatePolicies() {
   ];
 }
 
-const gatewayConfig = (grantAuthority: 'admin-role' | 'ranger-delegate') => () =>
-  embeddedConfig(root, { kind: 'local', path: polarisDir, serviceName: 'polaris' }, { grantAuthority });
+const gatewayConfig = (grantAuthority: 'admin-role' | 'ranger-delegate') => () => ({
+  ...embeddedConfig(root, { kind: 'local', path: polarisDir, serviceName: 'polaris' }, { grantAuthority }),
+  audit: { destination: 'file' as const, file: auditFile() },
+});
+const auditFile = () => path.join(root, 'audit', 'events.jsonl');
+/** The audit trail's events so far (JSON lines; the file sink writes asynchronously). */
+const auditEvents = (): Record<string, unknown>[] =>
+  fs.existsSync(auditFile())
+    ? fs.readFileSync(auditFile(), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
 
 beforeAll(async () => {
   await loadParser();
@@ -264,6 +272,48 @@ describe('DENY, wildcards, groups', () => {
     expect(await err(carol.query('GRANT SELECT ON TABLE sales.orders TO USER nobody'))).toEqual({ code: '42704', message: 'user with name: nobody does not exist' });
     expect(await err(carol.query('GRANT SELECT ON TABLE sales.orders TO ROLE nosuch'))).toEqual({ code: '42704', message: 'role with name: nosuch does not exist' });
     expect(fs.readFileSync(path.join(polarisDir, 'polaris.json'), 'utf8')).toBe(before);
+  });
+});
+
+describe('the audit trail', () => {
+  it('a GRANT is an audit event per resource written, by its grantor; a refused one is audited as denied', async () => {
+    // statement texts no other test uses, so their events are told apart in the shared trail
+    const byCarolText = 'grant select on table lake.sales.customers to user dave';
+    const byDaveText = 'grant select on lake.sales.customers to user dave';
+    const before = new Map(policiesOnDisk().map((p) => [p['id'], JSON.stringify(p)]));
+    await carol.query(byCarolText);
+    // what the GRANT wrote, read back from the policy file: the policies it created or changed
+    // (a traversal level dave holds from an earlier test is not written again)
+    let changed: Record<string, unknown>[] = [];
+    try {
+      changed = policiesOnDisk().filter((p) => before.get(p['id']) !== JSON.stringify(p));
+      await expect(dave.query(byDaveText)).rejects.toThrow();
+    } finally {
+      await carol.query('REVOKE SELECT ON TABLE lake.sales.customers FROM USER dave');
+    }
+    const levels = ['catalog', 'namespace', 'table'];
+    const pathOf = (p: Record<string, unknown>) => {
+      const r = p['resources'] as Record<string, { values: string[] }>;
+      return levels.filter((l) => r[l]).map((l) => r[l]!.values[0]).join('/');
+    };
+    const typeOf = (p: Record<string, unknown>) => `@${levels.filter((l) => (p['resources'] as Record<string, unknown>)[l]).pop()}`;
+    expect(changed.map(pathOf)).toContain('lake/sales/customers');
+    const of = (text: string) => auditEvents().filter((e) => e['action'] === 'GRANT' && e['reqData'] === text);
+    for (let i = 0; i < 50 && (of(byCarolText).length < changed.length || of(byDaveText).length < 1); i++) await new Promise((r) => setTimeout(r, 100));
+    const byCarol = of(byCarolText);
+    // one event per level written, by the grantor
+    expect(byCarol.map((e) => [e['reqUser'], e['result'], e['resource'], e['resType']]).sort()).toEqual(
+      changed.map((p) => ['carol', 1, pathOf(p), typeOf(p)]).sort(),
+    );
+    expect(byCarol.every((e) => e['enforcer'] === 'lakegate')).toBe(true);
+    const ids = changed.map((p) => p['id'] as number);
+    for (const e of byCarol) {
+      if (ids.length === 1) expect(e['policy']).toBe(ids[0]);
+      else for (const id of ids) expect(String(e['reason'])).toMatch(new RegExp(`policies .*\\b${id}\\b`));
+    }
+    expect(of(byDaveText).map((e) => [e['reqUser'], e['result'], e['reason']])).toEqual([
+      ['dave', 0, 'permission denied: GRANT needs the administrator role (sqe_admin)'],
+    ]);
   });
 });
 
