@@ -16,6 +16,7 @@ import { planQuery } from '../sql/query.js';
 import { StaticCatalog } from '../catalog/catalog.js';
 import { seedDemo } from './demo.js';
 import { Engine } from './engine.js';
+import { copySource } from './sqlCommands.js';
 import { defaultExtensionDirectory, ensureExtensions } from './extensions.js';
 import { route } from './router.js';
 
@@ -99,8 +100,14 @@ describe('engine with the iceberg extension', () => {
   it('DuckDB itself would write into the warehouse: lakegate refuses COPY before it gets there', async () => {
     const target = path.join(warehouse, 'leak.csv');
     // the engine-level fact the router must cover (reference/iceberg-duckdb.md: an allowed directory is writable)
-    expect(plannerRefusal(`COPY (SELECT 1) TO '${target}'`)).toEqual({ code: '0A000', message: 'COPY is not supported by lakegate' });
-    expect(plannerRefusal(`COPY sales.orders TO '${target}'`).code).toBe('0A000');
+    // the session answers COPY to a file as PostgreSQL answers a non-superuser (server/sqlCommands.ts) …
+    for (const sql of [`COPY (SELECT 1) TO '${target}'`, `COPY sales.orders TO '${target}'`]) {
+      const stmt = parseStatements(sql)[0]!;
+      expect(route(stmt).kind).toBe('copy');
+      expect(() => copySource(stmt)).toThrow(/must be superuser or have privileges of the pg_write_server_files role to COPY to a file/);
+    }
+    // … and the query planner never takes a COPY as a query
+    expect(plannerRefusal(`COPY (SELECT 1) TO '${target}'`).code).toBe('0A000');
     expect(fs.existsSync(target)).toBe(false);
   });
 

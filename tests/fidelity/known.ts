@@ -309,12 +309,12 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
   "select current_user, session_user":
     { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select 'tpch.region'::regclass::oid > 0":
-    { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 0A000 this statement cannot be translated safely" },
   "select typname from pg_catalog.pg_type where oid = 23":
     { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
   "select t.typname, t.oid from pg_catalog.pg_type t where t.typname in ('int4', 'text', 'numeric', 'bool', 'date', 'timestamptz', 'json', 'float8', 'int8') order by 1":
     { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
   "select relname from pg_catalog.pg_class where relname = 'region' and relkind = 'r'":
     { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
+  "show transaction_read_only":
+    { kind: 'deliberate', reason: "lakegate serves reads only: transaction_read_only and default_transaction_read_only are on (PostgreSQL: off), and a read-write transaction is refused (25006)" },
 };
