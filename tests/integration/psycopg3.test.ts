@@ -4,10 +4,8 @@
  * or was skipped, fails; so does a missing .venv (scripts/setup-python.sh installs psycopg[binary]).
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { REPO_ROOT } from '../support/lakegate.js';
-import { runPytest, type PytestRun } from '../support/pytest.js';
-import { startTarget, type Target } from '../support/target.js';
+import { pytestSuite } from '../support/pytest.js';
 
 const PY_FILE = path.join(REPO_ROOT, 'tests', 'integration', 'python', 'test_psycopg3.py');
 
@@ -27,26 +25,4 @@ const CASES = [
   'test_denied_table_like_missing',
 ];
 
-let t: Target;
-let py: PytestRun;
-
-beforeAll(async () => {
-  t = await startTarget();
-  py = await runPytest(PY_FILE, t);
-}, 400000);
-
-afterAll(async () => {
-  await t?.stop();
-});
-
-describe('psycopg 3 (pytest test_psycopg3.py)', () => {
-  test('pytest ran every case', () => {
-    const r = py.result;
-    expect(r.code === 0 || r.code === 1 ? '' : `exit ${r.code}${r.timedOut ? ' (timed out)' : ''}\n${r.stdout}\n${r.stderr}`).toBe('');
-    expect(py.order).toEqual(CASES);
-  });
-
-  test.each(CASES)('%s', (name) => {
-    expect(py.outcome.get(name) ?? 'NOT RUN').toBe('PASS');
-  });
-});
+pytestSuite('psycopg 3 (pytest test_psycopg3.py)', PY_FILE, CASES);

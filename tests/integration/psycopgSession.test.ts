@@ -8,10 +8,8 @@
  * pytest case becomes a Jest test, and a case that did not run is a failure.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startTarget, type Target } from '../support/target.js';
 import { REPO_ROOT } from '../support/lakegate.js';
-import { runPytest, type PytestRun } from '../support/pytest.js';
+import { pytestSuite } from '../support/pytest.js';
 
 const PY_FILE = path.join(REPO_ROOT, 'tests', 'integration', 'python', 'test_session_statements.py');
 
@@ -33,27 +31,4 @@ const CASES = [
   'test_psycopg3_session_functions_with_parameters',
 ];
 
-let t: Target;
-let report: PytestRun;
-
-beforeAll(async () => {
-  t = await startTarget();
-  report = await runPytest(PY_FILE, t);
-}, 400000);
-
-afterAll(async () => {
-  await t?.stop();
-});
-
-describe('psycopg2 and psycopg 3 (pytest test_session_statements.py)', () => {
-  test('pytest ran every case', () => {
-    const r = report.result;
-    const detail = r.code === 0 || r.code === 1 ? '' : `exit ${r.code}${r.timedOut ? ' (timed out)' : ''}\n${r.stdout}\n${r.stderr}`;
-    expect(detail).toBe('');
-    expect(report.order).toEqual(CASES);
-  });
-
-  test.each(CASES)('%s', (name) => {
-    expect(report.outcome.get(name) ?? 'NOT RUN').toBe('PASS');
-  });
-});
+pytestSuite('psycopg2 and psycopg 3 (pytest test_session_statements.py)', PY_FILE, CASES);

@@ -5,10 +5,8 @@
  * (scripts/setup-python.sh installs SQLAlchemy, pandas and both drivers).
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { REPO_ROOT } from '../support/lakegate.js';
-import { runPytest, type PytestRun } from '../support/pytest.js';
-import { startTarget, type Target } from '../support/target.js';
+import { pytestSuite } from '../support/pytest.js';
 
 const PY_FILE = path.join(REPO_ROOT, 'tests', 'integration', 'python', 'test_sqlalchemy.py');
 
@@ -36,30 +34,4 @@ const KNOWN_FAILING: Readonly<Record<string, string>> = {
   'test_pandas_read_sql_table[psycopg]': 'json_build_object over a bound parameter',
 };
 
-let t: Target;
-let py: PytestRun;
-
-beforeAll(async () => {
-  t = await startTarget();
-  py = await runPytest(PY_FILE, t);
-}, 400000);
-
-afterAll(async () => {
-  await t?.stop();
-});
-
-describe('SQLAlchemy and pandas (pytest test_sqlalchemy.py)', () => {
-  test('pytest ran every case', () => {
-    const r = py.result;
-    expect(r.code === 0 || r.code === 1 ? '' : `exit ${r.code}${r.timedOut ? ' (timed out)' : ''}\n${r.stdout}\n${r.stderr}`).toBe('');
-    expect(py.order).toEqual(CASES);
-  });
-
-  test.each(CASES.filter((c) => !(c in KNOWN_FAILING)))('%s', (name) => {
-    expect(py.outcome.get(name) ?? 'NOT RUN').toBe('PASS');
-  });
-
-  test.failing.each(CASES.filter((c) => c in KNOWN_FAILING))('%s (known failing)', (name) => {
-    expect(py.outcome.get(name) ?? 'NOT RUN').toBe('PASS');
-  });
-});
+pytestSuite('SQLAlchemy and pandas (pytest test_sqlalchemy.py)', PY_FILE, CASES, KNOWN_FAILING);

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './lakegate.js';
 import { run, type RunResult } from './clients.js';
-import type { Target } from './target.js';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { startTarget, type Target } from './target.js';
 
 export function venvPython(venv = '.venv', what = 'psycopg2, psycopg and pytest'): string {
   const env = venv === '.venv' ? process.env['LAKEGATE_PYTHON'] : undefined;
@@ -66,4 +67,33 @@ export async function runPytest(file: string, t: Pick<Target, 'host' | 'port'>, 
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A Jest suite over one pytest file run against a lakegate demo (startTarget):
+ * one test that pytest ran exactly `cases`, in order, then one test per case
+ * that expects PASS. `knownFailing` cases (name → cause) run as test.failing,
+ * so the suite turns red the day one passes.
+ */
+export function pytestSuite(title: string, file: string, cases: readonly string[], knownFailing: Readonly<Record<string, string>> = {}): void {
+  let t: Target | undefined;
+  let py: PytestRun;
+  beforeAll(async () => {
+    t = await startTarget();
+    py = await runPytest(file, t);
+  }, 400000);
+  afterAll(async () => {
+    await t?.stop();
+  });
+  describe(title, () => {
+    test('pytest ran every case', () => {
+      const r = py.result;
+      expect(r.code === 0 || r.code === 1 ? '' : `exit ${r.code}${r.timedOut ? ' (timed out)' : ''}\n${r.stdout}\n${r.stderr}`).toBe('');
+      expect(py.order).toEqual(cases);
+    });
+    const passing = cases.filter((c) => !(c in knownFailing));
+    const failing = cases.filter((c) => c in knownFailing);
+    if (passing.length > 0) test.each(passing)('%s', (name) => expect(py.outcome.get(name) ?? 'NOT RUN').toBe('PASS'));
+    if (failing.length > 0) test.failing.each(failing)('%s (known failing)', (name) => expect(py.outcome.get(name) ?? 'NOT RUN').toBe('PASS'));
+  });
 }
