@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { connect, rawTypes, rejection, run } from '../support/clients.js';
+import { connect, psqlEnv, rawTypes, rejection, run } from '../support/clients.js';
 import { JdbcSession } from '../support/jdbcSession.js';
 import { startLakegate, type Lakegate } from '../support/lakegate.js';
 
@@ -63,7 +63,7 @@ const text = async (c: pg.Client, sql: string, values?: unknown[]) =>
 
 function psql(user: string, sql: string) {
   return run('psql', ['-X', '-w', '-A', '-t', '-F', '|', '-c', sql], {
-    env: { PATH: process.env['PATH'], HOME: tmp, LC_ALL: 'C.UTF-8', PGHOST: lg.host, PGPORT: String(lg.port), PGUSER: user, PGPASSWORD: user, PGDATABASE: 'demo', PGSSLMODE: 'disable' },
+    env: psqlEnv(tmp, lg.host, lg.port, user, user, { PGSSLMODE: 'disable' }),
     timeoutMs: 30000,
   });
 }

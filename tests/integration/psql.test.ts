@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startTarget, type Target } from '../support/target.js';
 import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
-import { run, type RunResult } from '../support/clients.js';
+import { psqlEnv as psqlEnvFor, run, type RunResult } from '../support/clients.js';
 
 let t: Target;
 let ref: RealPostgres | undefined;
@@ -26,20 +26,8 @@ CREATE TABLE sales.orders(id integer, ssn text, amount decimal(10,2), region tex
 INSERT INTO sales.orders VALUES (1, '111-11-1111', 100.00, 'EU'), (2, '222-22-2222', 250.50, 'US');
 `;
 
-function psqlEnv(host: string, port: number, user: string, password: string): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env['PATH'],
-    HOME: tmp,
-    LC_ALL: 'C.UTF-8',
-    PGHOST: host,
-    PGPORT: String(port),
-    PGUSER: user,
-    PGPASSWORD: password,
-    PGDATABASE: 'demo',
-    PGCONNECT_TIMEOUT: '10',
-    PGSSLMODE: 'prefer',
-  };
-}
+const psqlEnv = (host: string, port: number, user: string, password: string): NodeJS.ProcessEnv =>
+  psqlEnvFor(tmp, host, port, user, password, { PGSSLMODE: 'prefer' });
 
 /** psql against the target as alice: no psqlrc, no pager, never prompts. */
 function psql(args: string[], opts: { user?: string; password?: string; input?: string } = {}): Promise<RunResult> {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ORDERS, startTarget, type Target } from '../support/target.js';
 import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
-import { run, type RunResult } from '../support/clients.js';
+import { psqlEnv, run, type RunResult } from '../support/clients.js';
 
 let t: Target;
 let ref: RealPostgres;
@@ -36,19 +36,7 @@ const LAST4 = ORDERS.map((o) => o.ssn.slice(0, -4).replace(/[A-Za-z0-9]/g, 'x') 
 const LONG_QUERY =
   'SELECT count(*) FROM generate_series(1, 100000) a(a) CROSS JOIN generate_series(1, 100000) b(b) WHERE (a.a + b.b) % 7 = 3';
 
-function env(host: string, port: number, user: string, password: string): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env['PATH'],
-    HOME: tmp,
-    LC_ALL: 'C.UTF-8',
-    PGHOST: host,
-    PGPORT: String(port),
-    PGUSER: user,
-    PGPASSWORD: password,
-    PGDATABASE: 'demo',
-    PGCONNECT_TIMEOUT: '10',
-  };
-}
+const env = (host: string, port: number, user: string, password: string): NodeJS.ProcessEnv => psqlEnv(tmp, host, port, user, password);
 
 const PSQL = ['-X', '-w', '-P', 'pager=off'];
 

@@ -95,3 +95,19 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export const LONG_QUERY =
   'SELECT count(*) FROM generate_series(1, 100000) a(a) CROSS JOIN generate_series(1, 100000) b(b) WHERE (a.a + b.b) % 7 = 3';
+
+/** The environment psql runs with against a server: its own HOME, a UTF-8 C locale, libpq's connection variables, database `demo`. */
+export function psqlEnv(home: string, host: string, port: number, user: string, password: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env['PATH'],
+    HOME: home,
+    LC_ALL: 'C.UTF-8',
+    PGHOST: host,
+    PGPORT: String(port),
+    PGUSER: user,
+    PGPASSWORD: password,
+    PGDATABASE: 'demo',
+    PGCONNECT_TIMEOUT: '10',
+    ...extra,
+  };
+}
