@@ -20,7 +20,7 @@ import { startRangerAdmin, type RangerAdminServer } from '../fixtures/rangerAdmi
 import { connect, rejection } from '../support/clients.js';
 import { referenceScan, type ReferenceScan } from '../support/icebergTables.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
-import { keycloakForSuite } from '../support/keycloak.js';
+import { keycloakForSuite, gatewayKeycloakConfig } from '../support/keycloak.js';
 import { lakehouseForSuite } from '../support/lakehouse.js';
 import { textRows, writeDataGate } from '../support/grantsLake.js';
 import { P, tagServiceDef } from '../support/rangerPolicies.js';
@@ -64,17 +64,7 @@ beforeAll(async () => {
   reference = await referenceScan(lh().direct('lake'), 'lake.customers');
   gw = await startInProcess(() => ({
     ranger: { source: { kind: 'local' as const, path: writeDataGate(dir, TAG_POLICIES), serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-    keycloak: {
-      issuer: kc().issuer,
-      clientId: kc().clientId,
-      clientSecret: kc().clientSecret,
-      scope: 'openid',
-      usernameClaim: 'preferred_username',
-      tokenRoles: false,
-      groupsClaim: 'groups',
-      timeoutMs: 5000,
-      refreshMarginMs: 30_000,
-    },
+    keycloak: gatewayKeycloakConfig(kc(), 5000),
     catalog: {
       database: 'lake',
       cacheTtlMs: 30_000,

@@ -15,7 +15,7 @@ import { capturedLogger } from '../fixtures/rangerAdmin/capturedLogger.js';
 import { connect, rejection, run, sleep } from '../support/clients.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 import { compileJava, runJava } from '../support/java.js';
-import { keycloakForSuite, REALM_FIXTURE } from '../support/keycloak.js';
+import { keycloakForSuite, REALM_FIXTURE, gatewayKeycloakConfig } from '../support/keycloak.js';
 import { demoAssetDir } from '../../server/demo.js';
 
 const LIFESPAN_S = 6;
@@ -38,17 +38,7 @@ beforeAll(async () => {
   await compileJava('JdbcLogin');
   gw = await startInProcess(
     () => ({
-      keycloak: {
-        issuer: kc().issuer,
-        clientId: kc().clientId,
-        clientSecret: kc().clientSecret,
-        scope: 'openid',
-        usernameClaim: 'preferred_username',
-        tokenRoles: false,
-        groupsClaim: 'groups',
-        timeoutMs: 3000,
-        refreshMarginMs: 30_000,
-      },
+      keycloak: gatewayKeycloakConfig(kc(), 3000),
       ranger: { source: { kind: 'local', path: rangerDir, serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
       throttle: { maxFailuresPerUser: 10, maxFailuresPerAddress: 1000, windowMs: 60_000, failureDelayMs: 50, maxTrackedKeys: 1000 },
     }),
@@ -90,7 +80,7 @@ test('with requireTls: over TLS the Keycloak login works; over plain TCP the pas
       const key = path.join(dir, 'key.pem');
       execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
       return {
-        keycloak: { issuer: kc().issuer, clientId: kc().clientId, clientSecret: kc().clientSecret, scope: 'openid', usernameClaim: 'preferred_username', tokenRoles: false, groupsClaim: 'groups', timeoutMs: 3000, refreshMarginMs: 30_000 },
+        keycloak: gatewayKeycloakConfig(kc(), 3000),
         tls: { certFile: cert, keyFile: key },
         requireTls: true,
       };

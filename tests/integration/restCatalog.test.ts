@@ -29,7 +29,7 @@ import { connect, rejection, type PgError } from '../support/clients.js';
 import { startIcebergRest, type IcebergRest } from '../support/icebergRest.js';
 import { referenceScan, writeTestTables, type CatalogRef, type ReferenceScan, type TablesManifest } from '../support/icebergTables.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
-import { keycloakForSuite, REALM_FIXTURE, userAccessToken } from '../support/keycloak.js';
+import { keycloakForSuite, REALM_FIXTURE, userAccessToken, gatewayKeycloakConfig } from '../support/keycloak.js';
 import { startS3, type S3Server } from '../support/s3.js';
 import { demoAssetDir } from '../../server/demo.js';
 
@@ -100,17 +100,7 @@ function queryPolicies(): string {
 function gatewayConfig(catalog: string, roots: string[]) {
   return {
     ranger: { source: { kind: 'local' as const, path: queryPolicies(), serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-    keycloak: {
-      issuer: kc().issuer,
-      clientId: kc().clientId,
-      clientSecret: kc().clientSecret,
-      scope: 'openid',
-      usernameClaim: 'preferred_username',
-      tokenRoles: false,
-      groupsClaim: 'groups',
-      timeoutMs: 5000,
-      refreshMarginMs: 30_000,
-    },
+    keycloak: gatewayKeycloakConfig(kc(), 5000),
     catalog: {
       database: catalog,
       cacheTtlMs: 1000,

@@ -396,3 +396,18 @@ export async function userAccessToken(kc: Pick<KeycloakServer, 'tokenEndpoint' |
   if (res.status !== 200 || !body.access_token) throw new Error(`Keycloak password grant for ${username}: ${res.status} ${JSON.stringify(body)}`);
   return body.access_token;
 }
+
+/** A gateway's `keycloak` configuration for this test realm (the client's secret, groups from the token, no token roles). */
+export function gatewayKeycloakConfig(kc: Pick<KeycloakServer, 'issuer' | 'clientId' | 'clientSecret'>, timeoutMs: number) {
+  return {
+    issuer: kc.issuer,
+    clientId: kc.clientId,
+    clientSecret: kc.clientSecret,
+    scope: 'openid',
+    usernameClaim: 'preferred_username',
+    tokenRoles: false,
+    groupsClaim: 'groups',
+    timeoutMs,
+    refreshMarginMs: 30_000,
+  };
+}
