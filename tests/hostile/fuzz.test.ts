@@ -73,7 +73,8 @@ function statement(): string {
     case 5:
       return `select ${'array['.repeat(1 + int(10))}1${']'.repeat(1 + int(10))}`;
     case 6:
-      return `set ${pick(['statement_timeout', 'search_path', 'timezone', 'work_mem', 'nosuch'])} = ${pick(["'50'", "'x'", '0', "'UTC'", "'-1'"])}`;
+      // never statement_timeout = 0: `select pg_sleep(2147483647)` then sleeps as long as in PostgreSQL
+      return `set ${pick(['statement_timeout', 'search_path', 'timezone', 'work_mem', 'nosuch'])} = ${pick(["'50'", "'x'", "'2s'", "'UTC'", "'-1'"])}`;
     case 7:
       return `select ${expr(8)}`;
     default:
@@ -114,8 +115,14 @@ function judge(input: string, e: ErrorFields): void {
 
 test(`random SQL for ${SECONDS} s: the server stays up, a bystander answers, every error is clean`, async () => {
   const bystander = await connected(g);
-  let conn = await RawConn.connect(g.host, g.port);
-  await conn.startup('alice', 'demo', 'alice');
+  // A bound for each statement, as an operator would set one: the fuzz may call pg_sleep(2147483647).
+  const login = async () => {
+    const c = await RawConn.connect(g.host, g.port);
+    await c.startup('alice', 'demo', 'alice');
+    await c.simple("set statement_timeout = '10s'", 30000);
+    return c;
+  };
+  let conn = await login();
   const until = Date.now() + SECONDS * 1000;
   let statements = 0;
   const slow: number[] = [];
@@ -136,9 +143,8 @@ test(`random SQL for ${SECONDS} s: the server stays up, a bystander answers, eve
       if (ms[ms.length - 1]!.body[0] !== 0x49) await conn.simple('rollback', 30000);
     } catch (e) {
       // a FATAL ends the connection (a protocol violation from raw bytes is fair); log in again
-      if (!conn.ended) throw e;
-      conn = await RawConn.connect(g.host, g.port);
-      await conn.startup('alice', 'demo', 'alice');
+      if (!conn.ended) throw new Error(`${(e as Error).message} ← ${sql.slice(0, 2000)}`);
+      conn = await login();
     }
     if (statements % 25 === 0) {
       const t = await ping(bystander);
