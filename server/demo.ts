@@ -28,6 +28,7 @@ export const DEMO_BANNER: readonly string[] = [
   '  bob   (analyst, engineer)             ssn as HMAC-SHA256 hex (MASK_HASH), amount NULL (MASK_NULL)',
   '  carol (analyst, engineer, sqe_admin)  everything as stored (MASK_NONE)',
   '  dave  (no role)                       ERROR: relation "sales.orders" does not exist',
+  '        after carol: GRANT SELECT ON sales.orders TO dave   both rows, ssn as nnn-nn-nnnn (MASK)',
   "  erin  (analyst)                       only the EU row (row filter region = 'EU'), ssn as alice",
   'explain (policy) <query> shows the policies behind it',
 ];

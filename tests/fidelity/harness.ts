@@ -94,9 +94,9 @@ async function seedLakegate(dataDir: string, rangerDir: string): Promise<void> {
   fs.mkdirSync(rangerDir, { recursive: true });
   for (const f of fs.readdirSync(src)) fs.copyFileSync(path.join(src, f), path.join(rangerDir, f));
   const file = path.join(rangerDir, `${DEMO_RANGER_SERVICE}.json`);
-  const policies = JSON.parse(fs.readFileSync(file, 'utf8')) as { policies: { name: string; resources: { database: { values: string[] } } }[] };
-  const read = policies.policies.find((p) => p.name === 'analysts read sales');
-  if (!read) throw new Error('demo policy "analysts read sales" not found');
+  const policies = JSON.parse(fs.readFileSync(file, 'utf8')) as { policies: { policyType?: number; resources: { database: { values: string[] } } }[] };
+  const read = policies.policies.find((p) => (p.policyType ?? 0) === 0 && p.resources.database.values.includes('sales'));
+  if (!read) throw new Error('the demo has no access policy on database sales');
   read.resources.database.values.push(NAMESPACE);
   fs.writeFileSync(file, JSON.stringify(policies));
 }

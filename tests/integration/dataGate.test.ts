@@ -220,7 +220,7 @@ describe('error oracles', () => {
 
     const report = await text(erin, 'explain (policy) select id, ssn from sales.orders');
     expect(report).toEqual([
-      ['sales.orders', null, 'select allowed', '1', 'analysts read sales', 'policy resource sales.orders'],
+      ['sales.orders', null, 'select allowed', '1', 'everyone reads sales; the catalog gate decides who may load', 'policy resource sales.orders'],
       ['sales.orders', null, 'row filter applied', '4', 'erin sees EU orders only', null],
       ['sales.orders', 'id', 'readable', null, null, null],
       ['sales.orders', 'ssn', 'mask MASK_SHOW_LAST_4', '2', 'orders.ssn masked by role', null],
