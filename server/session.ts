@@ -564,6 +564,7 @@ export class Session implements QuerySession {
         user: this.user,
         roles: new Set(this.deps.identity.roles),
         defaultSchema: this.settings.searchPath(this.user)[0] ?? null,
+        origin: { clientIp: this.auditSubject.clientIp, sessionId: this.auditSubject.sessionId },
         ...(this.deps.identity.credential ? { token: () => this.deps.identity.credential!.accessToken() } : {}),
       });
       writeTextResult(w, result, describe && result.fields.length > 0);

@@ -17,6 +17,13 @@ export interface AdminAuditEvent {
   /** ids of the policies written */
   policyIds: number[];
   time: Date;
+  /** where the statement came from: the session's client address and backend id */
+  origin?: AdminOrigin;
+}
+
+export interface AdminOrigin {
+  clientIp?: string | null;
+  sessionId?: string | number | null;
 }
 
 export interface AdminAudit {

@@ -10,7 +10,7 @@
 import type { Logger } from 'pino';
 import type { PolicyEngine } from '../ranger/engine.js';
 import { SqlError } from '../../sql/errors.js';
-import { noAdminAudit, type AdminAudit } from './audit.js';
+import { noAdminAudit, type AdminAudit, type AdminOrigin } from './audit.js';
 import { delegatedRefusal, granteeSubject, holds, needsAdmin, type GrantAuthority, type Subject } from './authority.js';
 import { checkAccess } from './checkAccess.js';
 import { applyGrant, applyRevoke, type Json } from './merge.js';
@@ -51,6 +51,8 @@ export interface AdminCaller extends Subject {
   defaultSchema: string | null;
   /** The session's bearer token (REST catalogs: SET TAG commits as the user). */
   token?: () => string;
+  /** For the audit trail: the session's client address and backend id. */
+  origin?: AdminOrigin;
 }
 
 export interface AdminResult {
@@ -83,11 +85,11 @@ export class AdminRoom {
     const policyIds: number[] = [];
     try {
       const result = await this.dispatch(stmt, caller, resources, policyIds);
-      this.audit.statement({ action: commandTag(stmt) === 'SELECT' ? stmt.kind.toUpperCase().replace('-', ' ') : commandTag(stmt), user: caller.user, statement: text, allowed: true, reason: 'done', resources, policyIds, time: new Date(this.now()) });
+      this.audit.statement({ action: commandTag(stmt) === 'SELECT' ? stmt.kind.toUpperCase().replace('-', ' ') : commandTag(stmt), user: caller.user, statement: text, allowed: true, reason: 'done', resources, policyIds, time: new Date(this.now()), ...(caller.origin ? { origin: caller.origin } : {}) });
       return result;
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
-      this.audit.statement({ action: stmt.kind.toUpperCase().replace('-', ' '), user: caller.user, statement: text, allowed: false, reason, resources, policyIds, time: new Date(this.now()) });
+      this.audit.statement({ action: stmt.kind.toUpperCase().replace('-', ' '), user: caller.user, statement: text, allowed: false, reason, resources, policyIds, time: new Date(this.now()), ...(caller.origin ? { origin: caller.origin } : {}) });
       if (e instanceof PolicyStoreError) {
         throw new SqlError(e.kind === 'unknown-grantee' ? '42704' : e.kind === 'unavailable' ? '58030' : '42501', e.message);
       }

@@ -32,6 +32,8 @@ export function adminAuditTrail(auditor: Auditor): AdminAudit {
           action: e.action,
           reason,
           ...(single !== undefined ? { policyId: single } : {}),
+          clientIp: e.origin?.clientIp ?? null,
+          sessionId: e.origin?.sessionId ?? null,
         });
       }
     },

@@ -306,6 +306,9 @@ describe('the audit trail', () => {
       changed.map((p) => ['carol', 1, pathOf(p), typeOf(p)]).sort(),
     );
     expect(byCarol.every((e) => e['enforcer'] === 'lakegate')).toBe(true);
+    // from where: the grantor's own session (node-postgres learned its backend id from BackendKeyData)
+    const carolPid = (carol as unknown as { processID: number }).processID;
+    expect(new Set(byCarol.map((e) => [e['cliIP'], e['sess']].join(' ')))).toEqual(new Set([`127.0.0.1 ${carolPid}`]));
     const ids = changed.map((p) => p['id'] as number);
     for (const e of byCarol) {
       if (ids.length === 1) expect(e['policy']).toBe(ids[0]);
