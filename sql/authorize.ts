@@ -32,6 +32,13 @@ export const IGNORED_COLLATIONS: ReadonlySet<string> = new Set(['default', 'C', 
 
 const display = (parts: string[]): string => parts.join('.');
 
+/**
+ * Functions the session answers itself (server/sessionFunctions.ts), only in
+ * `SELECT pg_sleep(1)`-like statements: elsewhere PostgreSQL knows them, so
+ * "does not exist" would be false; lakegate says what it lacks.
+ */
+const SESSION_FUNCTIONS: ReadonlySet<string> = new Set(['pg_sleep', 'set_config', 'txid_current', 'pg_cancel_backend', 'pg_terminate_backend']);
+
 function checkFuncCall(v: Visit): void {
   const f = v.fields;
   const parts = names(f['funcname']);
@@ -42,7 +49,13 @@ function checkFuncCall(v: Visit): void {
   if (parts[parts.length - 1] === 'like_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && likeKinds.includes(parent.holder['kind'])) return;
   // `x SIMILAR TO p` arrives with pattern pg_catalog.similar_to_escape(p); sql/formatDialect.ts translates both
   if (parts[parts.length - 1] === 'similar_to_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && parent.holder['kind'] === 'AEXPR_SIMILAR') return;
-  if (!isAllowedFunction(parts, asTable)) throw undefinedFunction(display(parts), f['location'], (f['args'] ?? []) as unknown[]);
+  if (!isAllowedFunction(parts, asTable)) {
+    const name = parts[parts.length - 1]!;
+    if (SESSION_FUNCTIONS.has(name) && (parts.length === 1 || parts[0] === 'pg_catalog')) {
+      throw notSupported(`${name}() outside a SELECT list made only of session-function calls with constant arguments`, f['location']);
+    }
+    throw undefinedFunction(display(parts), f['location'], (f['args'] ?? []) as unknown[]);
+  }
   if (f['func_variadic']) throw notSupported('VARIADIC arguments', f['location']);
 }
 

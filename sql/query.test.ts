@@ -382,3 +382,17 @@ describe('planQuery: a user expression holding a subquery is never copied', () =
     expect(plan("SELECT (SELECT region FROM sales.orders) LIKE ANY (ARRAY['E%'])").sql).toContain('SELECT region');
   });
 });
+
+describe('planQuery: a session function outside its own kind of SELECT says what lakegate lacks', () => {
+  it.each([
+    ['SELECT 1, pg_sleep(0.1)', 'pg_sleep'],
+    ["SELECT id, set_config('application_name', 'x', false) FROM sales.orders", 'set_config'],
+    ['SELECT pg_catalog.txid_current() + 1', 'txid_current'],
+  ])('%s', (sql, name) => {
+    const e = refusal(sql);
+    expect([e.code, e.message]).toEqual(['0A000', `${name}() outside a SELECT list made only of session-function calls with constant arguments is not supported`]);
+  });
+  it('control: a schema-qualified namesake elsewhere is an unknown function', () => {
+    expect(refusal('SELECT other.pg_sleep(1)').code).toBe('42883');
+  });
+});
