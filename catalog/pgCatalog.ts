@@ -13,7 +13,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EMULATION_DB, INFO_SCHEMA, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
-import type { Catalog } from './catalog.js';
+import type { Catalog, CatalogTable } from './catalog.js';
 import { informationSchemaStatements } from './informationSchema.js';
 import { macroStatements } from './pgCatalogMacros.js';
 import { KEYWORD_COLUMNS, LANGUAGE_ROWS, PROC_TEXT_COLUMNS, procDescriptionRows, procRows, procTextRows } from './pgProc.js';
@@ -77,7 +77,19 @@ async function fillTable(conn: DuckDBConnection, target: string, rows: Value[][]
   }
 }
 
-const installed = new WeakMap<DuckDBConnection, { version: object; user: string | undefined }>();
+const installed = new WeakMap<DuckDBConnection, { version: object; user: string | undefined; keys: readonly unknown[] }>();
+
+/**
+ * Which tables the data gate lets the user read: the others are left out of
+ * pg_class and information_schema as they are out of name resolution, so the
+ * listing does not contradict a 42P01. `keys` change whenever the answer may.
+ */
+export interface TableVisibility {
+  keys: readonly unknown[];
+  visible(table: CatalogTable): boolean;
+}
+
+const sameKeys = (a: readonly unknown[], b: readonly unknown[]): boolean => a.length === b.length && a.every((k, i) => k === b[i]);
 
 /**
  * Make this connection's pg_namespace / pg_class / pg_attribute show exactly
@@ -90,19 +102,23 @@ export async function installUserCatalog(
   catalog: Catalog,
   version: object = catalog,
   who?: RoleIdentity,
+  visibility?: TableVisibility,
 ): Promise<void> {
+  const keys = visibility?.keys ?? [];
   const filled = installed.get(conn);
-  if (filled?.version === version && filled.user === who?.user) return;
+  if (filled?.version === version && filled.user === who?.user && sameKeys(filled.keys, keys)) return;
   installed.delete(conn);
   const owner = DEFAULT_OWNER;
-  const tables = [...catalog.listTables(), ...(catalog.listViews?.() ?? []).map((v) => ({ ...v, relkind: 'v' as const }))];
+  // Views are no security boundary (their base tables are gated when read): listed as the catalog gate lets them.
+  const readable = visibility ? catalog.listTables().filter((t) => visibility.visible(t)) : catalog.listTables();
+  const tables = [...readable, ...(catalog.listViews?.() ?? []).map((v) => ({ ...v, relkind: 'v' as const }))];
   for (const name of PER_USER) await conn.run(`CREATE TEMP TABLE IF NOT EXISTS lg_${name} (${POPULATED_COLUMNS[name]})`);
   await fillTable(conn, userTable('pg_namespace'), namespaceRows(catalog.listSchemas()));
   await fillTable(conn, userTable('pg_class'), classRows(tables, who ? { user: who.user, owner } : undefined));
   await fillTable(conn, userTable('pg_attribute'), attributeRows(tables));
   await fillTable(conn, userTable('pg_roles'), roleRows(owner, who));
   await fillTable(conn, userTable('pg_auth_members'), authMemberRows(owner, who));
-  installed.set(conn, { version, user: who?.user });
+  installed.set(conn, { version, user: who?.user, keys });
 }
 
 const TYPE_ALIASES: Record<string, string> = {

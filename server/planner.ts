@@ -13,7 +13,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { loadDuckDbCatalog, type Catalog } from '../catalog/catalog.js';
-import { installPgCatalog, installUserCatalog } from '../catalog/pgCatalog.js';
+import { installPgCatalog, installUserCatalog, type TableVisibility } from '../catalog/pgCatalog.js';
 import { loadSnapshot } from '../catalog/planSnapshot.js';
 import type { CatalogService } from '../catalog/userCatalog.js';
 import type { CatalogTable } from '../sql/catalogView.js';
@@ -52,7 +52,8 @@ export interface PlannerDeps {
 interface StatementCatalog {
   catalog: Catalog;
   valid(): boolean;
-  setup(conn: DuckDBConnection): Promise<void>;
+  /** Fills the session's catalog emulation, with only the tables `visibility` (the data gate) lets the user read. */
+  setup(conn: DuckDBConnection, visibility: TableVisibility): Promise<void>;
   /** Names the catalog did not load for this statement (refused or missing). */
   unloaded?(): RelationName[];
 }
@@ -147,7 +148,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
       rewriteTables: (tables, qctx, tree) => statementGate.rewrite(tables, qctx, tree),
     });
     const valid = () => statementGate.valid() && base.valid();
-    const setup = base.setup;
+    const setup = (conn: DuckDBConnection) => base.setup(conn, statementGate.visibility());
     if (policyTarget) return { sql: toDuckDbSql(reportQuery(reportRows(statementGate.applied))), explain: false, valid, setup };
     if (plan.kind === 'explain' && statementGate.hasPolicyExpressions) {
       // DuckDB's plan prints filter literals and the mask macro's key pads.
@@ -228,9 +229,9 @@ async function catalogSource(
         // A GRANT / REVOKE flushes the catalog cache: plans made before it plan again.
         valid: () => snapshot.valid() && service.generation === generation,
         unloaded: () => snapshot.unloaded(),
-        setup: async (conn) => {
+        setup: async (conn, visibility) => {
           if (secrets) for (const t of snapshot.storage) await secrets.ensure(t.location, t.credentials);
-          if (listing) await installUserCatalog(conn, snapshot, listing, ctx);
+          if (listing) await installUserCatalog(conn, snapshot, listing, ctx, visibility);
         },
       };
     };
@@ -245,6 +246,6 @@ async function catalogSource(
   await installPgCatalog(admin, { database });
   return async (_stmt, ctx) => {
     if (ctx.database !== database) throw new Error(`no catalog for database ${ctx.database}`);
-    return { catalog, valid: () => true, setup: (conn) => installUserCatalog(conn, catalog, catalog, ctx) };
+    return { catalog, valid: () => true, setup: (conn, visibility) => installUserCatalog(conn, catalog, catalog, ctx, visibility) };
   };
 }

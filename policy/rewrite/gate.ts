@@ -130,6 +130,16 @@ export class StatementGate {
     };
   }
 
+  /**
+   * Whether the subject may read a table, for listings (pg_class, information_schema):
+   * keyed by the policy set and tag state it was decided with.
+   */
+  visibility(): { keys: readonly unknown[]; visible: (table: CatalogTable) => boolean } {
+    // Decisions that depend on the time or the request are never reused: a fresh key each time.
+    const keys = this.engine?.isContextDependent ? [{}] : [this.engine, this.tagVersion];
+    return { keys, visible: (table) => this.entry(table)?.decision.visible ?? false };
+  }
+
   private entry(table: CatalogTable): Entry | null {
     const hit = this.local.get(table);
     if (hit) return hit;

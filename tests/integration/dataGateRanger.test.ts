@@ -267,10 +267,16 @@ describe('a policy change reaches the next statement of an open session', () => 
       expect(await rows(bob, simple)).toEqual([['98765']]);
       expect(await jdbc.send('EXEC 1')).toEqual({ rows: [['98765']], serverPrepared: true });
 
+      // the listings show what bob may read, in his open session (control for the withdrawal below)
+      const LISTED = "SELECT (SELECT count(*) FROM pg_class WHERE relname = 'people') AS pg_class, (SELECT count(*) FROM information_schema.tables WHERE table_schema = 'sales' AND table_name = 'people') AS info";
+      expect(await rows(bob, LISTED)).toEqual([['1', '1']]);
+
       // select is withdrawn from analysts: the same statements now fail as for a missing table
       await putPolicy('analysts read sales', (p) => ({ ...p, policyItems: [] }));
       await until(async () => (await rejection(probe.query('SELECT 1 FROM sales.people'))).code === '42P01', 'the revocation');
       expect((await rejection(bob.query({ ...named, values: [1] }))).code).toBe('42P01');
+      // and the listings no longer contradict the 42P01
+      expect(await rows(bob, LISTED)).toEqual([['0', '0']]);
       const after = await jdbc.send('EXEC 1');
       expect(after).toEqual({ error: { sqlstate: '42P01', message: expect.stringContaining('relation "sales.people" does not exist') } });
     } finally {
