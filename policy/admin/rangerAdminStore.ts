@@ -80,22 +80,59 @@ export class RangerAdminPolicyStore implements PolicyStore {
     return list.data.filter((p) => (p['policyType'] ?? 0) === 0) as Json[];
   }
 
+  /**
+   * One call per policy, in order. Ranger has no transaction across policies, so a
+   * failure halfway undoes what this commit already wrote (newest first): a GRANT
+   * is written whole or not at all, unless the undo fails too, which the error says.
+   */
   async commit(c: PolicyChanges): Promise<void> {
-    // One call per policy, in order; Ranger has no transaction across policies.
-    for (const p of c.created) {
-      const r = await this.call('POST', '/service/public/v2/api/policy', { ...p, service: this.o.serviceName });
-      if (r.status !== 200) throw this.refusal('a policy create', r.status, r.json);
-      const id = (r.json as Json | null)?.['id'];
-      if (typeof id === 'number') p['id'] = id;
+    const undo: { what: string; run: () => Promise<void> }[] = [];
+    try {
+      for (const p of c.created) {
+        const r = await this.call('POST', '/service/public/v2/api/policy', { ...p, service: this.o.serviceName });
+        if (r.status !== 200) throw this.refusal('a policy create', r.status, r.json);
+        const id = (r.json as Json | null)?.['id'];
+        if (typeof id === 'number') {
+          p['id'] = id;
+          undo.push({ what: `delete policy ${id}`, run: () => this.write('DELETE', `/service/public/v2/api/policy/${id}`) });
+        }
+      }
+      for (const p of c.updated) {
+        const before = await this.current(p['id'] as number);
+        const r = await this.call('PUT', `/service/public/v2/api/policy/${p['id'] as number}`, p);
+        if (r.status !== 200) throw this.refusal('a policy update', r.status, r.json);
+        undo.push({ what: `restore policy ${p['id'] as number}`, run: () => this.write('PUT', `/service/public/v2/api/policy/${p['id'] as number}`, before) });
+      }
+      for (const p of c.deleted) {
+        const before = await this.current(p['id'] as number);
+        const r = await this.call('DELETE', `/service/public/v2/api/policy/${p['id'] as number}`);
+        if (r.status !== 204 && r.status !== 200) throw this.refusal('a policy delete', r.status, r.json);
+        // Ranger gives a re-created policy a new id; its content is what counts
+        const { id: _id, ...content } = before;
+        undo.push({ what: `re-create policy ${p['id'] as number}`, run: () => this.write('POST', '/service/public/v2/api/policy', { ...content, service: this.o.serviceName }) });
+      }
+    } catch (e) {
+      const failed: string[] = [];
+      for (const step of undo.reverse()) {
+        await step.run().catch(() => failed.push(step.what));
+      }
+      if (failed.length > 0 && e instanceof PolicyStoreError) {
+        throw new PolicyStoreError(`${e.message}; writes made before it could not be undone (${failed.join(', ')}): check the service's policies`, e.kind, e.status);
+      }
+      throw e;
     }
-    for (const p of c.updated) {
-      const r = await this.call('PUT', `/service/public/v2/api/policy/${p['id'] as number}`, p);
-      if (r.status !== 200) throw this.refusal('a policy update', r.status, r.json);
-    }
-    for (const p of c.deleted) {
-      const r = await this.call('DELETE', `/service/public/v2/api/policy/${p['id'] as number}`);
-      if (r.status !== 204 && r.status !== 200) throw this.refusal('a policy delete', r.status, r.json);
-    }
+  }
+
+  /** A policy as Ranger holds it now, for an undo. */
+  private async current(id: number): Promise<Json> {
+    const r = await this.call('GET', `/service/public/v2/api/policy/${id}`);
+    if (r.status !== 200 || r.json === null || typeof r.json !== 'object') throw this.refusal('a policy read', r.status, r.json);
+    return r.json as Json;
+  }
+
+  private async write(method: string, path: string, body?: unknown): Promise<void> {
+    const r = await this.call(method, path, body);
+    if (r.status < 200 || r.status > 299) throw this.refusal(`an undo (${method} ${path})`, r.status, r.json);
   }
 
   async checkGrantee(g: Grantee): Promise<void> {
