@@ -54,13 +54,17 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_div_c(a, b, t INTEGER) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
        (a, b, t BIGINT) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
        (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE ${q('lg_ndiv')}(a, b) END`),
-    m(`lg_div_b(a, b, t DECIMAL(38,10)) AS ${q('lg_div_c')}(a, b, a * 0 + b * 0), (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
-    m(`lg_div_a(a, b, t DECIMAL(38,10)) AS ${q('lg_div_b')}(a, b, b), (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
-    m(`${I.divide}(a, b) AS ${q('lg_div_a')}(a, b, a)`),
-    // Operands whose type DuckDB learns only after the macro is bound (an aggregate, a window function, a
-    // subquery, a parameter) would pick an overload blindly; the planner divides those with lg_fdiv instead:
-    // integers truncate, anything else is a float division, as before numeric division was exact.
+    // pa, pb: probes, expressions of the operands' types that DuckDB can type before binding (lg_divp)
+    m(`lg_div_b(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_div_c')}(a, b, pa * 0 + pb * 0), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`lg_div_a(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_div_b')}(a, b, pa, pb, pb), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`${I.divide}(a, b) AS ${q('lg_div_a')}(a, b, a, b, a)`),
+    // Operands whose type DuckDB learns only after the macro is bound (an aggregate, a window function) would
+    // pick an overload blindly; the planner passes a probe of each (sql/numericTypes.ts): an expression of the
+    // same type without the aggregate, which decides the overload and is dropped with the others.
+    m(`${I.probedDivide}(a, b, pa, pb) AS ${q('lg_div_a')}(a, b, pa, pb, pa)`),
+    // A subquery or a parameter has no probe: integers truncate, anything else is a float division.
     m(`${I.plainDivide}(a, b) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a / b END`),
+    m(`${I.modulo}(a, b) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a % b END`),
     m(`${I.sum}(a SMALLINT) AS CAST(sum(a) AS BIGINT), (a INTEGER) AS CAST(sum(a) AS BIGINT), (a BIGINT) AS CAST(sum(a) AS DECIMAL(38,0)), (a) AS sum(a)`),
     m(`lg_avg_d(a, t DECIMAL(38,10)) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END, (a, t) AS avg(a)`),
     m(`${I.avg}(a INTEGER) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END,
@@ -68,5 +72,23 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
        (a) AS ${q('lg_avg_d')}(a, a)`),
     m(`${I.toNumeric}(x INTEGER) AS CAST(x AS DECIMAL(10,0)), (x BIGINT) AS CAST(x AS DECIMAL(19,0)),
        (x HUGEINT) AS CAST(x AS DECIMAL(38,0)), (x VARCHAR) AS CAST(x AS DOUBLE), (x) AS x`),
+    // A numeric literal next to a column (x the column, never evaluated: the overload drops it): PostgreSQL types
+    // int2 + 2 as integer and real * 2 as double precision; DuckDB keeps the column's type.
+    m(`${I.intLiteral}(x SMALLINT, l) AS CAST(l AS INTEGER), (x INTEGER, l) AS l, (x BIGINT, l) AS l, (x HUGEINT, l) AS l,
+       (x FLOAT, l) AS CAST(l AS DOUBLE), (x DOUBLE, l) AS l, (x, l) AS l`),
+    m(`${I.numLiteral}(x SMALLINT, l) AS l, (x INTEGER, l) AS l, (x BIGINT, l) AS l, (x HUGEINT, l) AS l,
+       (x FLOAT, l) AS CAST(l AS DOUBLE), (x DOUBLE, l) AS l, (x, l) AS l`),
+    // Probes (never evaluated: a macro overload decides on them and drops them): a value of the type
+    // lg_sum(a) and lg_avg(a) have, from an expression DuckDB types before binding.
+    m(`${I.sumProbe}(a SMALLINT) AS CAST(0 AS BIGINT), (a INTEGER) AS CAST(0 AS BIGINT), (a BIGINT) AS CAST(0 AS DECIMAL(38,0)), (a) AS a`),
+    m(`lg_avg_pd(a, t DECIMAL(38,10)) AS CAST(0 AS DECIMAL(38,16)), (a, t) AS a`),
+    m(`${I.avgProbe}(a INTEGER) AS CAST(0 AS DECIMAL(38,16)), (a BIGINT) AS CAST(0 AS DECIMAL(38,16)), (a) AS ${q('lg_avg_pd')}(a, a)`),
+    // sum and avg with DISTINCT, FILTER or OVER, which a macro cannot carry: v = sum(…), c = count(…), both
+    // written with the user's clauses; the argument p decides the type, as in lg_sum and lg_avg.
+    m(`${I.sumAs}(v, p SMALLINT) AS CAST(v AS BIGINT), (v, p INTEGER) AS CAST(v AS BIGINT), (v, p BIGINT) AS CAST(v AS DECIMAL(38,0)), (v, p) AS v`),
+    m(`lg_avg_asd(v, c, p, t DECIMAL(38,10)) AS CASE WHEN c > 0 THEN ${q('lg_ndiv')}(v, c) END, (v, c, p, t) AS "/"(v, c)`),
+    m(`${I.avgAs}(v, c, p INTEGER) AS CASE WHEN c > 0 THEN ${q('lg_ndiv')}(v, c) END,
+       (v, c, p BIGINT) AS CASE WHEN c > 0 THEN ${q('lg_ndiv')}(v, c) END,
+       (v, c, p) AS ${q('lg_avg_asd')}(v, c, p, p)`),
   ];
 }

@@ -92,7 +92,6 @@ export function macroStatements(owner: string): string[] {
     ...numericMacroStatements(m, S),
     ...jsonMacroStatements(m, S),
     ...formatMacroStatements(m, S),
-    m(`${INTERNAL_MACROS.modulo}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a % b END`),
     // PostgreSQL's limit on a built string (1 GB less the header), with its words; the error() also keeps
     // a huge constant repeat() from being folded at prepare time, where no interrupt reaches it.
     m(`${INTERNAL_MACROS.repeat}(s, n) AS CASE WHEN n > 0 AND strlen(s) > 0 AND n > 1073741819 // strlen(s)

@@ -14,10 +14,13 @@ import {
   INTERNAL_MACROS,
   PGC_SCHEMA,
 } from './emulation.js';
-import { AGGREGATE_FUNCTIONS, RENAMED_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
+import { RENAMED_FUNCTIONS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { RELATION_ARGUMENT } from './needs.js';
+import { probeOf, typeLiteralOperands, typedAggregateWithClauses, typedDispatchSafe } from './numericTypes.js';
+
+export { typedDispatchSafe } from './numericTypes.js';
 import { SqlError, pos } from './errors.js';
 import { regCast, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
@@ -214,28 +217,6 @@ const SIZE_GUARDED: Readonly<Record<string, string>> = {
 
 const TYPED_AGGREGATES: Readonly<Record<string, string>> = { sum: INTERNAL_MACROS.sum, avg: INTERNAL_MACROS.avg };
 
-const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
-
-/**
- * DuckDB chooses a typed macro overload (catalog/numericMacros.ts) from the
- * argument's type only when it can bind the argument by itself; an aggregate,
- * a window function, a subquery or a parameter has no type yet at that point
- * and the choice would be blind. Only other expressions go through them.
- */
-export function typedDispatchSafe(expr: unknown): boolean {
-  let safe = true;
-  walk(expr, (v) => {
-    if (!safe) return false;
-    if (v.kind === 'SubLink' || v.kind === 'ParamRef') safe = false;
-    if (v.kind === 'FuncCall') {
-      const n = names(v.fields['funcname']);
-      if (v.fields['over'] || AGGREGATE_OR_WINDOW.has(n[n.length - 1] ?? '') || n[0] === EMULATION_DB) safe = false;
-    }
-    return safe ? undefined : false;
-  });
-  return safe;
-}
-
 const plainAggregate = (f: Fields): boolean =>
   !f['agg_distinct'] && !f['agg_filter'] && !f['over'] && !f['agg_order'] && !f['agg_star'] && !f['agg_within_group'] && !f['func_variadic'];
 
@@ -268,6 +249,15 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   if (typed && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && plainAggregate(f) && typedDispatchSafe(args[0])) {
     f['funcname'] = emulated(typed);
     return;
+  }
+  // …and with DISTINCT, FILTER or OVER, the call wrapped in a macro that gives it that type (sql/numericTypes.ts)
+  if (typed && !asTable && !done.has(f) && (parts.length === 1 || parts[0] === 'pg_catalog') && !f['agg_order']) {
+    done.add(f);
+    const wrapped = typedAggregateWithClauses(name as 'sum' | 'avg', f);
+    if (wrapped) {
+      replaceNode(v.node, wrapped);
+      return;
+    }
   }
   // PostgreSQL refuses to build a string over 1 GB; DuckDB would try (sql/emulation.ts INTERNAL_MACROS).
   const guarded = SIZE_GUARDED[name];
@@ -556,10 +546,15 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   if (transformJsonOperator(v, op)) return;
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
+  if (kind === 'AEXPR_OP' && ['+', '-', '*', '/', '%'].includes(op) && f['lexpr']) typeLiteralOperands(f);
   if (kind === 'AEXPR_OP' && (op === '/' || op === '%') && f['lexpr']) {
     const exact = typedDispatchSafe(f['lexpr']) && typedDispatchSafe(f['rexpr']);
-    const macro = op === '%' ? INTERNAL_MACROS.modulo : exact ? INTERNAL_MACROS.divide : INTERNAL_MACROS.plainDivide;
-    replaceNode(v.node, { FuncCall: { funcname: emulated(macro), args: [f['lexpr'], f['rexpr']], funcformat: 'COERCE_EXPLICIT_CALL' } });
+    // an aggregate or window operand: probes of both sides choose the overload (sql/numericTypes.ts)
+    const probes = op === '/' && !exact ? [probeOf(f['lexpr']), probeOf(f['rexpr'])] : [];
+    const probed = probes.length === 2 && probes[0] !== undefined && probes[1] !== undefined;
+    const macro = op === '%' ? INTERNAL_MACROS.modulo : exact ? INTERNAL_MACROS.divide : probed ? INTERNAL_MACROS.probedDivide : INTERNAL_MACROS.plainDivide;
+    const args = probed ? [f['lexpr'], f['rexpr'], ...probes] : [f['lexpr'], f['rexpr']];
+    replaceNode(v.node, { FuncCall: { funcname: emulated(macro), args, funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;
   }
   if (kind === 'AEXPR_OP_ANY' || kind === 'AEXPR_OP_ALL') {

@@ -1,0 +1,181 @@
+/**
+ * PostgreSQL's arithmetic result types where DuckDB cannot choose a typed
+ * macro overload (catalog/numericMacros.ts) by itself.
+ *
+ * DuckDB types a macro's argument before choosing the overload only when it
+ * can bind it on its own; an aggregate, a window function, a subquery or a
+ * parameter has no type at that point. For an operand built from aggregates
+ * and window functions the planner writes a probe next to it: the same
+ * expression with each aggregate replaced by a value of the aggregate's
+ * result type computed from its argument alone (count(*) → a BIGINT, sum(x)
+ * → lg_sum_p(x), which has lg_sum(x)'s type). The probe decides the
+ * overload and is dropped by it: it is never evaluated, so it cannot raise.
+ * A probe never copies a subquery (its tables would escape the data gate's
+ * rewrite) nor a parameter (untyped): such operands get no probe.
+ */
+import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA } from './emulation.js';
+import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
+import { intConst, names, strNode, walk, type Fields, type PgNode } from './walk.js';
+
+const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
+
+/** Emulation macros that are plain scalar expressions of their (typed) arguments. */
+const SCALAR_MACROS: ReadonlySet<string> = new Set([INTERNAL_MACROS.sumProbe, INTERNAL_MACROS.avgProbe, INTERNAL_MACROS.intLiteral, INTERNAL_MACROS.numLiteral]);
+
+const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
+const emulatedCall = (name: string, args: PgNode[]): PgNode => ({
+  FuncCall: { funcname: emulated(name), args, funcformat: 'COERCE_EXPLICIT_CALL' },
+});
+const typedZero = (type: string): PgNode => ({
+  TypeCast: { arg: intConst(0), typeName: { names: [strNode('pg_catalog'), strNode(type)], typemod: -1 } },
+});
+
+/**
+ * DuckDB chooses a typed macro overload from the argument's type only when it
+ * can bind the argument by itself; an aggregate, a window function, a
+ * subquery or a parameter has no type yet at that point and the choice would
+ * be blind. Only other expressions go through them directly.
+ */
+export function typedDispatchSafe(expr: unknown): boolean {
+  let safe = true;
+  walk(expr, (v) => {
+    if (!safe) return false;
+    if (v.kind === 'SubLink' || v.kind === 'ParamRef') safe = false;
+    if (v.kind === 'FuncCall') {
+      const n = names(v.fields['funcname']);
+      const last = n[n.length - 1] ?? '';
+      if (v.fields['over'] || (n[0] === EMULATION_DB ? !SCALAR_MACROS.has(last) : AGGREGATE_OR_WINDOW.has(last))) safe = false;
+    }
+    return safe ? undefined : false;
+  });
+  return safe;
+}
+
+function copyable(expr: unknown): boolean {
+  let ok = true;
+  walk(expr, (v) => {
+    if (v.kind === 'SubLink' || v.kind === 'RangeSubselect' || v.kind === 'RangeVar' || v.kind === 'ParamRef') ok = false;
+    return ok ? undefined : false;
+  });
+  return ok;
+}
+
+const BIGINT_RESULTS: ReadonlySet<string> = new Set(['count', 'row_number', 'rank', 'dense_rank']);
+
+function probe(n: unknown): PgNode | undefined {
+  if (typedDispatchSafe(n)) return structuredClone(n as PgNode);
+  const node = n as Fields;
+  const fc = node['FuncCall'] as Fields | undefined;
+  if (fc) {
+    const parts = names(fc['funcname']);
+    if (parts.length > 2 || (parts.length === 2 && parts[0] !== 'pg_catalog')) return undefined;
+    const name = parts[parts.length - 1] ?? '';
+    const args = (fc['args'] ?? []) as PgNode[];
+    if (BIGINT_RESULTS.has(name)) return typedZero('int8');
+    if (name === 'ntile') return typedZero('int4');
+    if (args.length !== 1 || fc['agg_star'] || fc['func_variadic'] || !typedDispatchSafe(args[0])) return undefined;
+    if (name === 'sum') return emulatedCall(INTERNAL_MACROS.sumProbe, [structuredClone(args[0]!)]);
+    if (name === 'avg') return emulatedCall(INTERNAL_MACROS.avgProbe, [structuredClone(args[0]!)]);
+    if (name === 'min' || name === 'max') return structuredClone(args[0]!);
+    return undefined;
+  }
+  const ae = node['A_Expr'] as Fields | undefined;
+  if (ae) {
+    const op = names(ae['name']).pop() ?? '';
+    if (String(ae['kind']) !== 'AEXPR_OP' || !['+', '-', '*', '/', '%'].includes(op)) return undefined;
+    const l = ae['lexpr'] === undefined ? undefined : probe(ae['lexpr']);
+    const r = probe(ae['rexpr']);
+    if (!r || (ae['lexpr'] !== undefined && !l)) return undefined;
+    return { A_Expr: { kind: 'AEXPR_OP', name: structuredClone(ae['name']), ...(l ? { lexpr: l } : {}), rexpr: r } };
+  }
+  const tc = node['TypeCast'] as Fields | undefined;
+  if (tc) {
+    const arg = probe(tc['arg']);
+    return arg ? { TypeCast: { arg, typeName: structuredClone(tc['typeName']) } } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A probe of `expr` (see the header), or undefined when it has none: a
+ * subquery, a parameter, or a function whose result type is not known here.
+ */
+export function probeOf(expr: unknown): PgNode | undefined {
+  return copyable(expr) ? probe(expr) : undefined;
+}
+
+/**
+ * sum(x) / avg(x) with DISTINCT, FILTER or OVER (a macro cannot carry those
+ * clauses): the call itself stays DuckDB's, wrapped so that its type is
+ * PostgreSQL's; avg becomes an exact sum / count where PostgreSQL's is
+ * numeric. undefined when the argument has no type of its own.
+ */
+export function typedAggregateWithClauses(name: 'sum' | 'avg', fc: Fields): PgNode | undefined {
+  const args = (fc['args'] ?? []) as PgNode[];
+  if (args.length !== 1 || fc['agg_star'] || fc['func_variadic'] || fc['agg_within_group'] || !typedDispatchSafe(args[0]) || !copyable(args[0])) return undefined;
+  // the call itself stays in the tree (resolved table references inside it keep their identity); avg's count
+  // is a copy, so all of it must be copyable
+  if (name === 'avg' && !copyable({ FuncCall: fc })) return undefined;
+  const p = structuredClone(args[0]!);
+  fc['funcname'] = [strNode('sum')];
+  if (name === 'sum') return emulatedCall(INTERNAL_MACROS.sumAs, [{ FuncCall: fc }, p]);
+  const count: PgNode = { FuncCall: { ...structuredClone(fc), funcname: [strNode('count')] } };
+  return emulatedCall(INTERNAL_MACROS.avgAs, [{ FuncCall: fc }, count, p]);
+}
+
+/** The value arguments of a wrapper this module writes (the rest are probes, never evaluated); undefined for other calls. */
+export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
+  const parts = names(fc['funcname']);
+  if (parts.length !== 3 || parts[0] !== EMULATION_DB || parts[1] !== PGC_SCHEMA) return undefined;
+  const args = (fc['args'] ?? []) as PgNode[];
+  switch (parts[2]) {
+    case INTERNAL_MACROS.probedDivide:
+      return args.slice(0, 2);
+    case INTERNAL_MACROS.sumAs:
+      return args.slice(0, 1);
+    case INTERNAL_MACROS.avgAs:
+      return args.slice(0, 2);
+    default:
+      return undefined;
+  }
+}
+
+/** A column, or a cast of a column or a constant: what a literal's wrapper may copy (one node, no growth). */
+function simpleOperand(n: unknown): boolean {
+  const f = n as Fields | undefined;
+  if (f?.['ColumnRef']) return true;
+  const arg = f?.['TypeCast']?.['arg'] as Fields | undefined;
+  return Boolean(arg && (arg['ColumnRef'] || arg['A_Const']) && !f!['TypeCast']['typeName']?.['arrayBounds']);
+}
+
+const numericConst = (n: unknown): 'int' | 'num' | undefined => {
+  const c = (n as Fields | undefined)?.['A_Const'];
+  if (!c) return undefined;
+  if (c['ival'] !== undefined) return 'int';
+  return c['fval'] !== undefined && /^[\d.]+$/.test(String(c['fval']['fval'])) ? 'num' : undefined;
+};
+
+/**
+ * `int2col + 2` is integer and `1.5::real * 2` double precision in
+ * PostgreSQL; DuckDB keeps the column's type. The literal is written as a
+ * macro call that types it by the other operand (catalog/numericMacros.ts
+ * lg_int_lit): for any other type it is the literal as written, so the
+ * engine computes exactly what it did before.
+ */
+export function typeLiteralOperands(ae: Fields): void {
+  for (const [lit, other] of [['lexpr', 'rexpr'], ['rexpr', 'lexpr']] as const) {
+    const kind = numericConst(ae[lit]);
+    if (!kind || !simpleOperand(ae[other]) || !typedDispatchSafe(ae[other])) continue;
+    const macro = kind === 'int' ? INTERNAL_MACROS.intLiteral : INTERNAL_MACROS.numLiteral;
+    ae[lit] = emulatedCall(macro, [structuredClone(ae[other] as PgNode), ae[lit] as PgNode]);
+    return;
+  }
+}
+
+/** The literal a typed-literal wrapper holds (flows: arithmetic with a literal), or undefined. */
+export function wrappedLiteral(n: unknown): Fields | undefined {
+  const fc = (n as Fields | undefined)?.['FuncCall'];
+  const parts = fc ? names(fc['funcname']) : [];
+  if (parts.length !== 3 || parts[0] !== EMULATION_DB || (parts[2] !== INTERNAL_MACROS.intLiteral && parts[2] !== INTERNAL_MACROS.numLiteral)) return undefined;
+  return (fc!['args'] as Fields[])[1]?.['A_Const'];
+}
