@@ -78,6 +78,15 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
        (x FLOAT, l) AS CAST(l AS DOUBLE), (x DOUBLE, l) AS l, (x, l) AS l`),
     m(`${I.numLiteral}(x SMALLINT, l) AS l, (x INTEGER, l) AS l, (x BIGINT, l) AS l, (x HUGEINT, l) AS l,
        (x FLOAT, l) AS CAST(l AS DOUBLE), (x DOUBLE, l) AS l, (x, l) AS l`),
+    // date - date is an integer in PostgreSQL (DuckDB: BIGINT); pa, pb probe the operands (sql/numericTypes.ts).
+    // A BIGINT difference of a DATE is date - date; every other pair subtracts as written. (One typed overload a
+    // level: DuckDB binds a macro's body when it is created and would find several typed ones ambiguous.)
+    m(`lg_sub_b(a, b, t DATE) AS CAST(a - b AS INTEGER), (a, b, t) AS a - b`),
+    m(`lg_sub_a(a, b, pa, t BIGINT) AS ${q('lg_sub_b')}(a, b, pa), (a, b, pa, t) AS a - b`),
+    m(`${I.subtract}(a, b, pa, pb) AS ${q('lg_sub_a')}(a, b, pa, pa - pb)`),
+    // gcd and lcm of integers are integer in PostgreSQL (DuckDB: BIGINT)
+    m(`${I.gcd}(a, b, t INTEGER) AS CAST(gcd(a, b) AS INTEGER), (a, b, t) AS gcd(a, b)`),
+    m(`${I.lcm}(a, b, t INTEGER) AS CAST(lcm(a, b) AS INTEGER), (a, b, t) AS lcm(a, b)`),
     // Probes (never evaluated: a macro overload decides on them and drops them): a value of the type
     // lg_sum(a) and lg_avg(a) have, from an expression DuckDB types before binding.
     m(`${I.sumProbe}(a SMALLINT) AS CAST(0 AS BIGINT), (a INTEGER) AS CAST(0 AS BIGINT), (a BIGINT) AS CAST(0 AS DECIMAL(38,0)), (a) AS a`),

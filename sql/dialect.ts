@@ -18,7 +18,7 @@ import { RENAMED_FUNCTIONS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { RELATION_ARGUMENT } from './needs.js';
-import { probeOf, typeLiteralOperands, typedAggregateWithClauses, typedDispatchSafe } from './numericTypes.js';
+import { probeOf, typedAggregateWithClauses, typedDispatchSafe, typedGcd, typedSubtraction, typeLiteralOperands } from './numericTypes.js';
 
 export { typedDispatchSafe } from './numericTypes.js';
 import { SqlError, pos } from './errors.js';
@@ -256,6 +256,19 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     const wrapped = typedAggregateWithClauses(name as 'sum' | 'avg', f);
     if (wrapped) {
       replaceNode(v.node, wrapped);
+      return;
+    }
+  }
+  // ntile is integer in PostgreSQL (DuckDB: BIGINT); gcd and lcm of integers too (sql/numericTypes.ts)
+  if (name === 'ntile' && f['over'] && !asTable && !done.has(f)) {
+    done.add(f);
+    replaceNode(v.node, { TypeCast: { arg: { FuncCall: f }, typeName: { names: [strNode('pg_catalog'), strNode('int4')], typemod: -1 } } });
+    return;
+  }
+  if ((name === 'gcd' || name === 'lcm') && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog')) {
+    const gcd = typedGcd(name, args as PgNode[]);
+    if (gcd) {
+      replaceNode(v.node, gcd);
       return;
     }
   }
@@ -547,6 +560,11 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
   if (kind === 'AEXPR_OP' && ['+', '-', '*', '/', '%'].includes(op) && f['lexpr']) typeLiteralOperands(f);
+  const subtraction = kind === 'AEXPR_OP' && op === '-' && f['lexpr'] ? typedSubtraction(f) : undefined;
+  if (subtraction) {
+    replaceNode(v.node, subtraction);
+    return;
+  }
   if (kind === 'AEXPR_OP' && (op === '/' || op === '%') && f['lexpr']) {
     const exact = typedDispatchSafe(f['lexpr']) && typedDispatchSafe(f['rexpr']);
     // an aggregate or window operand: probes of both sides choose the overload (sql/numericTypes.ts)

@@ -130,6 +130,7 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
   const args = (fc['args'] ?? []) as PgNode[];
   switch (parts[2]) {
     case INTERNAL_MACROS.probedDivide:
+    case INTERNAL_MACROS.subtract:
       return args.slice(0, 2);
     case INTERNAL_MACROS.sumAs:
       return args.slice(0, 1);
@@ -178,4 +179,50 @@ export function wrappedLiteral(n: unknown): Fields | undefined {
   const parts = fc ? names(fc['funcname']) : [];
   if (parts.length !== 3 || parts[0] !== EMULATION_DB || (parts[2] !== INTERNAL_MACROS.intLiteral && parts[2] !== INTERNAL_MACROS.numLiteral)) return undefined;
   return (fc!['args'] as Fields[])[1]?.['A_Const'];
+}
+
+/** A column, a constant's cast or a session value, or an aggregate of one: small enough to copy as a probe. */
+function smallOperand(n: unknown): boolean {
+  const f = n as Fields | undefined;
+  if (!f || f['A_Const']) return false;
+  if (f['ColumnRef'] || f['SQLValueFunction']) return true;
+  const tc = f['TypeCast'] as Fields | undefined;
+  if (tc) {
+    const arg = tc['arg'] as Fields | undefined;
+    return !tc['typeName']?.['arrayBounds'] && Boolean(arg?.['ColumnRef'] || arg?.['A_Const'] || arg?.['SQLValueFunction']);
+  }
+  const fc = f['FuncCall'] as Fields | undefined;
+  const args = (fc?.['args'] ?? []) as unknown[];
+  return Boolean(fc && !fc['agg_filter'] && !fc['over'] && !fc['agg_order'] && args.length === 1 && (args[0] as Fields)['ColumnRef']);
+}
+
+const isIntervalCast = (n: unknown): boolean => {
+  const tn = (n as Fields | undefined)?.['TypeCast']?.['typeName'] as Fields | undefined;
+  return names(tn?.['names']).pop() === 'interval';
+};
+
+/**
+ * date - date is integer in PostgreSQL, BIGINT in DuckDB: a subtraction of
+ * two small operands (columns, casts of constants, aggregates of a column)
+ * is written as lg_sub with probes, which subtracts as written unless both
+ * are dates. Numbers next to a literal and intervals are left as they are
+ * (TPC-H's `1 - l_discount`); so are larger operands, whose probes would
+ * copy them.
+ */
+export function typedSubtraction(ae: Fields): PgNode | undefined {
+  const l = ae['lexpr'];
+  const r = ae['rexpr'];
+  if (!smallOperand(l) || !smallOperand(r) || isIntervalCast(l) || isIntervalCast(r)) return undefined;
+  const pl = probeOf(l);
+  const pr = probeOf(r);
+  if (!pl || !pr) return undefined;
+  return emulatedCall(INTERNAL_MACROS.subtract, [l as PgNode, r as PgNode, pl, pr]);
+}
+
+/** gcd / lcm of two integers: integer when both are (a probe of their common type decides). */
+export function typedGcd(name: 'gcd' | 'lcm', args: PgNode[]): PgNode | undefined {
+  if (args.length !== 2 || !args.every((a) => typedDispatchSafe(a) && copyable(a))) return undefined;
+  const zero = (a: PgNode): PgNode => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('*')], lexpr: structuredClone(a), rexpr: intConst(0) } });
+  const probe: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: zero(args[0]!), rexpr: zero(args[1]!) } };
+  return emulatedCall(name === 'gcd' ? INTERNAL_MACROS.gcd : INTERNAL_MACROS.lcm, [args[0]!, args[1]!, probe]);
 }

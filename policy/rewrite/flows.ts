@@ -364,6 +364,10 @@ export class FenceAnalysis<R> {
         if (f['over']) return { refs: new Set(), type: null, safe: false };
         // a typed wrapper's probes are never evaluated (sql/numericTypes.ts): only its values flow
         const values = wrapperValueArgs(f);
+        if (values && names(f['funcname']).pop() === INTERNAL_MACROS.subtract) {
+          const minus = { kind: 'AEXPR_OP', name: [{ String: { sval: '-' } }], lexpr: values[0], rexpr: values[1] };
+          return this.doubleArithmetic(minus, scope) ?? this.opaque(values.map((a) => this.flow(a, scope)));
+        }
         if (values) return this.opaque(values.map((a) => this.flow(a, scope)));
         const name = aggregateName(f);
         if (name) return aggregate(name, f, args);
