@@ -87,6 +87,14 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     // gcd and lcm of integers are integer in PostgreSQL (DuckDB: BIGINT)
     m(`${I.gcd}(a, b, t INTEGER) AS CAST(gcd(a, b) AS INTEGER), (a, b, t) AS gcd(a, b)`),
     m(`${I.lcm}(a, b, t INTEGER) AS CAST(lcm(a, b) AS INTEGER), (a, b, t) AS lcm(a, b)`),
+    // generate_series over integers is integer in PostgreSQL (DuckDB: BIGINT): the list (scalar position) or the
+    // value (FROM) typed by the bounds and step, each probed in turn (sql/numericTypes.ts typedSeries).
+    m(`lg_gsl(l, t INTEGER) AS CAST(l AS INTEGER[]), (l, t) AS l`),
+    m(`lg_gsl2(l, b, t INTEGER) AS ${q('lg_gsl')}(l, b), (l, b, t) AS l`),
+    m(`lg_gsl3(l, b, c, t INTEGER) AS ${q('lg_gsl2')}(l, c, b), (l, b, c, t) AS l`),
+    m(`lg_gsv(v, t INTEGER) AS CAST(v AS INTEGER), (v, t) AS v`),
+    m(`lg_gsv2(v, b, t INTEGER) AS ${q('lg_gsv')}(v, b), (v, b, t) AS v`),
+    m(`lg_gsv3(v, b, c, t INTEGER) AS ${q('lg_gsv2')}(v, c, b), (v, b, c, t) AS v`),
     // Probes (never evaluated: a macro overload decides on them and drops them): a value of the type
     // lg_sum(a) and lg_avg(a) have, from an expression DuckDB types before binding.
     m(`${I.sumProbe}(a SMALLINT) AS CAST(0 AS BIGINT), (a INTEGER) AS CAST(0 AS BIGINT), (a BIGINT) AS CAST(0 AS DECIMAL(38,0)), (a) AS a`),

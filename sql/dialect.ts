@@ -18,7 +18,16 @@ import { RENAMED_FUNCTIONS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { RELATION_ARGUMENT } from './needs.js';
-import { probeOf, typedAggregateWithClauses, typedDispatchSafe, typedGcd, typedSubtraction, typeLiteralOperands } from './numericTypes.js';
+import {
+  probeOf,
+  typedAggregateWithClauses,
+  typedDispatchSafe,
+  typedGcd,
+  typedSeries,
+  typedSeriesList,
+  typedSubtraction,
+  typeLiteralOperands,
+} from './numericTypes.js';
 
 export { typedDispatchSafe } from './numericTypes.js';
 import { SqlError, pos } from './errors.js';
@@ -288,7 +297,9 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   // DuckDB's scalar generate_series returns one list; PostgreSQL returns rows.
   if (name === 'generate_series' && !asTable && !done.has(f)) {
     done.add(f);
-    replaceNode(v.node, { FuncCall: { funcname: [strNode('unnest')], args: [{ FuncCall: f }], funcformat: 'COERCE_EXPLICIT_CALL' } });
+    // …of integers, typed as PostgreSQL's (sql/numericTypes.ts)
+    const list = typedSeriesList(f) ?? { FuncCall: f };
+    replaceNode(v.node, { FuncCall: { funcname: [strNode('unnest')], args: [list], funcformat: 'COERCE_EXPLICIT_CALL' } });
   }
 }
 
@@ -668,6 +679,14 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         // PostgreSQL names a scalar function's only column after the alias (`generate_series(…) s` → column s);
         // DuckDB would bind `s` to the whole row. Only for the set-returning functions of one scalar column:
         // a table function (iceberg_scan, pg_get_keywords) keeps its column names under the alias.
+        // generate_series over integers answers integer, as in PostgreSQL (sql/numericTypes.ts)
+        const rf = v.fields;
+        const series = done.has(rf) ? undefined : typedSeries(rf);
+        if (series) {
+          done.add(rf);
+          replaceNode(v.node, series);
+          return;
+        }
         const alias = v.fields['alias'] as Fields | undefined;
         const fns = (v.fields['functions'] ?? []) as Fields[];
         const fn = names(fns[0]?.['List']?.['items']?.[0]?.['FuncCall']?.['funcname']);

@@ -181,7 +181,7 @@ export function wrappedLiteral(n: unknown): Fields | undefined {
   return (fc!['args'] as Fields[])[1]?.['A_Const'];
 }
 
-/** A column, a constant's cast or a session value, or an aggregate of one: small enough to copy as a probe. */
+/** A column, a constant's cast or a session value, or an aggregate or window function of a column: its probe is small. */
 function smallOperand(n: unknown): boolean {
   const f = n as Fields | undefined;
   if (!f || f['A_Const']) return false;
@@ -193,7 +193,8 @@ function smallOperand(n: unknown): boolean {
   }
   const fc = f['FuncCall'] as Fields | undefined;
   const args = (fc?.['args'] ?? []) as unknown[];
-  return Boolean(fc && !fc['agg_filter'] && !fc['over'] && !fc['agg_order'] && args.length === 1 && (args[0] as Fields)['ColumnRef']);
+  // its probe is the column alone (probeOf copies neither FILTER nor OVER)
+  return Boolean(fc && args.length === 1 && (args[0] as Fields)['ColumnRef']);
 }
 
 const isIntervalCast = (n: unknown): boolean => {
@@ -225,4 +226,62 @@ export function typedGcd(name: 'gcd' | 'lcm', args: PgNode[]): PgNode | undefine
   const zero = (a: PgNode): PgNode => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('*')], lexpr: structuredClone(a), rexpr: intConst(0) } });
   const probe: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: zero(args[0]!), rexpr: zero(args[1]!) } };
   return emulatedCall(name === 'gcd' ? INTERNAL_MACROS.gcd : INTERNAL_MACROS.lcm, [args[0]!, args[1]!, probe]);
+}
+
+const SERIES_COLUMN = 'lg_series';
+
+/** generate_series(a, b[, c]) as probes in the order lg_gs*2/3 take them, or undefined. */
+function seriesProbes(fc: Fields): PgNode[] | undefined {
+  const args = (fc['args'] ?? []) as PgNode[];
+  if ((args.length !== 2 && args.length !== 3) || fc['func_variadic'] || !args.every((a) => typedDispatchSafe(a) && copyable(a))) return undefined;
+  const [a, b, c] = args.map((x) => structuredClone(x));
+  return c ? [b!, c, a!] : [b!, a!];
+}
+
+/**
+ * generate_series over integers is integer in PostgreSQL, BIGINT in DuckDB.
+ * In a select list (DuckDB: one list, unnested): the list, typed. undefined
+ * when the arguments cannot be probed.
+ */
+export function typedSeriesList(fc: Fields): PgNode | undefined {
+  const probes = seriesProbes(fc);
+  return probes ? emulatedCall(probes.length === 3 ? 'lg_gsl3' : 'lg_gsl2', [{ FuncCall: fc }, ...probes]) : undefined;
+}
+
+/**
+ * …and in FROM (a streamed table function): a derived table that types each
+ * value, `LATERAL (SELECT lg_gsv2(s.v, b, a) FROM generate_series(a, b) s(v))`
+ * under the user's alias (PostgreSQL's column name when there is none).
+ * `rf` is the RangeFunction's fields, reused (with its own alias) inside.
+ */
+export function typedSeries(rf: Fields): PgNode | undefined {
+  const fns = (rf['functions'] ?? []) as Fields[];
+  const items = (fns[0]?.['List']?.['items'] ?? []) as Fields[];
+  const fc = items[0]?.['FuncCall'] as Fields | undefined;
+  const fn = names(fc?.['funcname']);
+  if (fns.length !== 1 || !fc || fn[fn.length - 1] !== 'generate_series' || (fn.length === 2 && fn[0] !== 'pg_catalog') || fn.length > 2) return undefined;
+  if (rf['ordinality'] || rf['is_rowsfrom'] || rf['coldeflist']) return undefined;
+  const probes = seriesProbes(fc);
+  if (!probes) return undefined;
+  const alias = (rf['alias'] as Fields | undefined) ?? { aliasname: 'generate_series' };
+  const column = alias['colnames'] ? undefined : String(alias['aliasname']);
+  // the same RangeFunction object, now the derived table's FROM item (the caller marks it done)
+  rf['alias'] = { aliasname: SERIES_COLUMN, colnames: [strNode('v')] };
+  delete rf['lateral'];
+  const inner: PgNode = { RangeFunction: rf };
+  const value = { ColumnRef: { fields: [strNode(SERIES_COLUMN), strNode('v')] } };
+  return {
+    RangeSubselect: {
+      lateral: true,
+      subquery: {
+        SelectStmt: {
+          targetList: [{ ResTarget: { name: column ?? 'v', val: emulatedCall(probes.length === 3 ? 'lg_gsv3' : 'lg_gsv2', [value, ...probes]) } }],
+          fromClause: [inner],
+          limitOption: 'LIMIT_OPTION_DEFAULT',
+          op: 'SETOP_NONE',
+        },
+      },
+      alias: column ? { ...alias, colnames: [strNode(column)] } : alias,
+    },
+  };
 }

@@ -205,14 +205,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'open', reason: "not translated yet; types [701,1700,23,701] vs [701,701,23,701]" },
   "select o.o_orderkey, c.c_name from tpch.orders o join tpch.customer c using (o_custkey) limit 1":
     { kind: 'open', reason: "not translated yet; PostgreSQL 42703, lakegate 42000 statement is not valid" },
-  "select x from generate_series(1, 5) x":
-    { kind: 'open', reason: "an int4 result answered as bigint (date - date, generate_series over integers, gcd/lcm, ntile, array_upper)" },
-  "select * from generate_series(1, 10, 3)":
-    { kind: 'open', reason: "an int4 result answered as bigint (date - date, generate_series over integers, gcd/lcm, ntile, array_upper)" },
-  "select sum(x) from generate_series(1, 100) as g(x)":
-    { kind: 'open', reason: "not translated yet; types [20] vs [1700]" },
-  "select generate_series(1, 3)":
-    { kind: 'open', reason: "an int4 result answered as bigint (date - date, generate_series over integers, gcd/lcm, ntile, array_upper)" },
   "select r_name from tpch.region group by r_regionkey having r_comment is null":
     { kind: 'open', reason: "not translated yet; PostgreSQL 42803, lakegate 42000 statement is not valid" },
   "select 'a' + 1":
