@@ -95,6 +95,14 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_gsv(v, t INTEGER) AS CAST(v AS INTEGER), (v, t) AS v`),
     m(`lg_gsv2(v, b, t INTEGER) AS ${q('lg_gsv')}(v, b), (v, b, t) AS v`),
     m(`lg_gsv3(v, b, c, t INTEGER) AS ${q('lg_gsv2')}(v, c, b), (v, b, c, t) AS v`),
+    // float8 → numeric as PostgreSQL converts it: the value's text to 15 significant digits (float4: 6); other
+    // types as they are. The planner casts the text to the numeric(38,n) of round(x::numeric, n).
+    m(`${I.numericText}(y DOUBLE) AS printf('%.15g', y), (y FLOAT) AS printf('%.6g', y), (y SMALLINT) AS y, (y INTEGER) AS y,
+       (y BIGINT) AS y, (y HUGEINT) AS y, (y VARCHAR) AS y, (y) AS y`),
+    // sign(int or float) is double precision, sign(numeric) numeric in PostgreSQL (DuckDB: TINYINT)
+    m(`lg_sign_b(x, t BIGINT) AS CAST(sign(x) AS DOUBLE), (x, t) AS CAST(sign(x) AS DECIMAL(1,0))`),
+    m(`lg_sign_a(x, t DECIMAL(38,10)) AS ${q('lg_sign_b')}(x, x), (x, t) AS CAST(sign(x) AS DOUBLE)`),
+    m(`${I.sign}(x) AS ${q('lg_sign_a')}(x, x)`),
     // Probes (never evaluated: a macro overload decides on them and drops them): a value of the type
     // lg_sum(a) and lg_avg(a) have, from an expression DuckDB types before binding.
     m(`${I.sumProbe}(a SMALLINT) AS CAST(0 AS BIGINT), (a INTEGER) AS CAST(0 AS BIGINT), (a BIGINT) AS CAST(0 AS DECIMAL(38,0)), (a) AS a`),

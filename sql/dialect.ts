@@ -19,7 +19,9 @@ import { transformFormatCall, transformSimilar, transformToTimestamp } from './f
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import {
+  exponentLiteral,
   probeOf,
+  roundedNumericCast,
   typedAggregateWithClauses,
   typedDispatchSafe,
   typedGcd,
@@ -267,6 +269,17 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
       replaceNode(v.node, wrapped);
       return;
     }
+  }
+  if (name === 'round' && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog')) {
+    const rounded = roundedNumericCast(args as PgNode[]);
+    if (rounded) {
+      replaceNode(v.node, rounded);
+      return;
+    }
+  }
+  if (name === 'sign' && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && typedDispatchSafe(args[0])) {
+    f['funcname'] = emulated(INTERNAL_MACROS.sign);
+    return;
   }
   // ntile is integer in PostgreSQL (DuckDB: BIGINT); gcd and lcm of integers too (sql/numericTypes.ts)
   if (name === 'ntile' && f['over'] && !asTable && !done.has(f)) {
@@ -664,6 +677,11 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
       }
       case 'TypeCast':
         return transformTypeCast(v, ctx);
+      case 'A_Const': {
+        const numeric = exponentLiteral(v.fields);
+        if (numeric) replaceNode(v.node, numeric);
+        return;
+      }
       case 'A_Expr':
         return transformAExpr(v, done);
       case 'SubLink': {

@@ -285,3 +285,57 @@ export function typedSeries(rf: Fields): PgNode | undefined {
     },
   };
 }
+
+/**
+ * `1e3` and `1.5e-3` are numeric in PostgreSQL (1000, 0.0015: the scale is
+ * the mantissa's decimals less the exponent), DOUBLE in DuckDB: the
+ * literal's digits as a numeric of exactly that precision and scale.
+ * undefined for a literal without an exponent or beyond 38 digits (which
+ * stays a double).
+ */
+export function exponentLiteral(c: Fields): PgNode | undefined {
+  const text = c['fval']?.['fval'];
+  const m = typeof text === 'string' ? /^(-?)(\d*)(?:\.(\d*))?[eE]([-+]?\d{1,3})$/.exec(text) : null;
+  if (!m) return undefined;
+  const [, sign, whole = '', frac = '', expText] = m;
+  const exp = Number(expText);
+  const scale = Math.max(0, frac.length - exp);
+  const unscaled = BigInt(whole + frac || '0') * 10n ** BigInt(exp - frac.length + scale);
+  const digits = unscaled.toString().padStart(scale + 1, '0');
+  const precision = Math.max(digits.length, 1);
+  if (precision > 38) return undefined;
+  const plain = `${sign}${scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits}`;
+  return {
+    TypeCast: {
+      arg: { A_Const: { sval: { sval: plain } } },
+      typeName: { names: [strNode('pg_catalog'), strNode('numeric')], typemod: -1, typmods: [intConst(precision), intConst(scale)] },
+    },
+  };
+}
+
+const isNumericCastWithoutTypmod = (n: unknown): Fields | undefined => {
+  const tc = (n as Fields | undefined)?.['TypeCast'] as Fields | undefined;
+  const tn = tc?.['typeName'] as Fields | undefined;
+  const last = names(tn?.['names']).pop();
+  return tc && (last === 'numeric' || last === 'decimal') && !tn!['typmods'] && !tn!['arrayBounds'] ? tc : undefined;
+};
+
+/**
+ * round(x::numeric, n): PostgreSQL converts a float8 to numeric through its
+ * text to 15 significant digits and rounds half away from zero to scale n.
+ * DuckDB would keep the double (an expression's ::numeric, sql/dialect.ts)
+ * and round it in binary. Written as that text cast to numeric(38, n) (the
+ * cast rounds half away from zero); undefined for any other call.
+ */
+export function roundedNumericCast(args: PgNode[]): PgNode | undefined {
+  const tc = args.length === 2 ? isNumericCastWithoutTypmod(args[0]) : undefined;
+  const c = (args[1] as Fields | undefined)?.['A_Const'];
+  const n = c && c['ival'] !== undefined ? Number(c['ival']['ival'] ?? 0) : NaN;
+  if (!tc || !Number.isInteger(n) || n < 0 || n > 20 || tc['arg']?.['A_Const'] || !typedDispatchSafe(tc['arg'])) return undefined;
+  return {
+    TypeCast: {
+      arg: emulatedCall(INTERNAL_MACROS.numericText, [tc['arg'] as PgNode]),
+      typeName: { names: [strNode('pg_catalog'), strNode('numeric')], typemod: -1, typmods: [intConst(38), intConst(n)] },
+    },
+  };
+}

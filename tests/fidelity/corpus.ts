@@ -192,6 +192,10 @@ const numericTypes = [
   'select gcd(p_size, 12), lcm(p_size::bigint, 4) from tpch.part order by p_partkey limit 3',
   'select score * 2, score::real * 2, 1.5 * score::real from tpch.events where score is not null order by id limit 2',
   'select l_extendedprice - l_discount, l_extendedprice * (1 - l_discount) - l_tax from tpch.lineitem order by l_orderkey, l_linenumber limit 2',
+  'select sign(l_quantity - 25), sign(l_linenumber - 3), sign(l_extendedprice::float8 - 30000) from tpch.lineitem order by l_orderkey, l_linenumber limit 3',
+  'select div(l_extendedprice, l_quantity), div(l_linenumber, 2), div(-l_extendedprice, 7) from tpch.lineitem order by l_orderkey, l_linenumber limit 3',
+  'select round(score::numeric, 3), round(score::numeric, 0), round(id::numeric, 2), round(amount::numeric, 1) from tpch.events where score is not null order by id limit 4',
+  'select 2.5e2 * l_quantity, l_quantity / 1e-1, -1.25E+1 from tpch.lineitem order by l_orderkey, l_linenumber limit 2',
 ];
 
 // ---------------------------------------------------------------- errors PostgreSQL reports
