@@ -163,6 +163,33 @@ export const INTERNAL_MACROS = {
  */
 export const MACRO_ARG_COPIES = 16;
 
+/**
+ * The planner's typed-arithmetic macros (catalog/numericMacros.ts), argument
+ * by argument: how many copies of it DuckDB binds, through all the macros it
+ * calls. A probe or a dispatch operand is bound once per overload choice and
+ * then dropped; a value is copied as its body names it. sql/limits.ts uses
+ * these instead of MACRO_ARG_COPIES, which would count a literal's wrapper
+ * as a sixteenfold copy.
+ */
+export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = {
+  [INTERNAL_MACROS.intLiteral]: [1, 1],
+  [INTERNAL_MACROS.numLiteral]: [1, 1],
+  [INTERNAL_MACROS.probedDivide]: [MACRO_ARG_COPIES, MACRO_ARG_COPIES, 3, 3],
+  [INTERNAL_MACROS.subtract]: [1, 1, 3, 3],
+  [INTERNAL_MACROS.sumProbe]: [1],
+  [INTERNAL_MACROS.avgProbe]: [2],
+  [INTERNAL_MACROS.sumAs]: [1, 1],
+  [INTERNAL_MACROS.avgAs]: [MACRO_ARG_COPIES, MACRO_ARG_COPIES, 2],
+  [INTERNAL_MACROS.gcd]: [1, 1, 1],
+  [INTERNAL_MACROS.lcm]: [1, 1, 1],
+  [INTERNAL_MACROS.numericText]: [1],
+  [INTERNAL_MACROS.sign]: [3],
+  lg_gsl2: [1, 2, 2],
+  lg_gsl3: [1, 2, 2, 2],
+  lg_gsv2: [1, 2, 2],
+  lg_gsv3: [1, 2, 2, 2],
+};
+
 /** What a user sees for an internal macro in an error: the PostgreSQL operator or function it stands for. */
 export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   [INTERNAL_MACROS.divide]: 'operator /',
