@@ -12,11 +12,16 @@
  * - sum(int2/int4) is bigint, sum(int8) numeric (DuckDB: HUGEINT for both).
  * - avg(integer or numeric) is numeric: sum / count, exactly as above.
  * - x::numeric keeps a decimal as it is and makes an integer a decimal of scale 0.
+ * - date - date, ntile, gcd/lcm of integers and generate_series over integers
+ *   are integer; int2 or real next to a numeric literal is int4 or float8;
+ *   sign() is float8 or numeric; 1e3 is numeric (sql/numericTypes.ts).
  *
  * DuckDB types a macro's argument before choosing the overload only when it
- * can bind it on its own: the planner (sql/dialect.ts typedDispatchSafe) uses
- * these macros only on operands without aggregates, window functions,
- * subqueries or parameters.
+ * can bind it on its own: the planner (sql/numericTypes.ts typedDispatchSafe)
+ * passes an operand with aggregates or window functions together with a
+ * probe, an expression of its type that DuckDB can bind on its own; the
+ * overload decides on the probe and drops it, so a probe is never evaluated.
+ * A typed parameter casts its argument: the macros pass an untyped copy on.
  *
  * The helpers (lg_n*) name their parameters at most five times each; a user
  * argument is copied at most 8 times through the nesting (the `b` of lg_div),

@@ -30,8 +30,6 @@ import {
   typedSubtraction,
   typeLiteralOperands,
 } from './numericTypes.js';
-
-export { typedDispatchSafe } from './numericTypes.js';
 import { SqlError, pos } from './errors.js';
 import { regCast, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
@@ -694,9 +692,6 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         return;
       }
       case 'RangeFunction': {
-        // PostgreSQL names a scalar function's only column after the alias (`generate_series(…) s` → column s);
-        // DuckDB would bind `s` to the whole row. Only for the set-returning functions of one scalar column:
-        // a table function (iceberg_scan, pg_get_keywords) keeps its column names under the alias.
         // generate_series over integers answers integer, as in PostgreSQL (sql/numericTypes.ts)
         const rf = v.fields;
         const series = done.has(rf) ? undefined : typedSeries(rf);
@@ -705,6 +700,9 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
           replaceNode(v.node, series);
           return;
         }
+        // PostgreSQL names a scalar function's only column after the alias (`generate_series(…) s` → column s);
+        // DuckDB would bind `s` to the whole row. Only for the set-returning functions of one scalar column:
+        // a table function (iceberg_scan, pg_get_keywords) keeps its column names under the alias.
         const alias = v.fields['alias'] as Fields | undefined;
         const fns = (v.fields['functions'] ?? []) as Fields[];
         const fn = names(fns[0]?.['List']?.['items']?.[0]?.['FuncCall']?.['funcname']);
