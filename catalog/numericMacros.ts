@@ -50,8 +50,16 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
         + ((A % B) * CAST(1000000000 AS HUGEINT) // B) * CAST(100000000 AS HUGEINT)
         + ((((A % B) * CAST(1000000000 AS HUGEINT)) % B) * CAST(100000000 AS HUGEINT) // B)`),
     // round half away from zero to 16 decimals, as a DECIMAL(38,16)
-    m(`lg_nround16(Q) AS CAST((Q + 5 * sign(Q)) // 10 AS DECIMAL(38,0)) * CAST(0.0000000000000001 AS DECIMAL(17,16))`),
+    // (the cast to scale 16 rounds half away from zero; Q is named once, so the operands are not copied twice)
+    m(`lg_nround16(Q) AS CAST(CAST(Q AS DECIMAL(38,0)) * CAST(0.00000000000000001 AS DECIMAL(18,17)) AS DECIMAL(38,16))`),
     m(`lg_ndiv(a, b) AS ${q('lg_nround16')}(${q('lg_nq17')}(${q('lg_nscaled')}(a), ${q('lg_nscaled')}(b)))`),
+    // a decimal (|a| < 1.7e22) as an integer count of 10^-16, for lg_ndiv16
+    m(`lg_nscaled16(a) AS CAST(trunc(CAST(a AS DECIMAL(38,16))) AS HUGEINT) * CAST(10000000000000000 AS HUGEINT)
+        + CAST((CAST(a AS DECIMAL(38,16)) - trunc(CAST(a AS DECIMAL(38,16)))) * CAST(10000000000000000 AS BIGINT) AS HUGEINT)`),
+    // lg_ndiv for operands that may carry 16 decimals (a quotient or an avg divided again, lg_divp): counts of
+    // 10^-16 while the divisor allows (lg_nq17: |B| < 1.7e29), else lg_ndiv (operands rounded to 10 decimals)
+    m(`lg_ndiv16(a, b) AS CASE WHEN abs(a) < 1e21 AND abs(b) < 1e12
+        THEN ${q('lg_nround16')}(${q('lg_nq17')}(${q('lg_nscaled16')}(a), ${q('lg_nscaled16')}(b))) ELSE ${q('lg_ndiv')}(a, b) END`),
     // error() raises "Invalid Input Error: division by zero", which the server reports as 22012.
     // "/"(a, b) is DuckDB's float division: integer_division turns a written `/` into `//`.
     // The overloads look at one probe argument at a time (with two typed parameters DuckDB finds a
@@ -66,7 +74,13 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     // Operands whose type DuckDB learns only after the macro is bound (an aggregate, a window function) would
     // pick an overload blindly; the planner passes a probe of each (sql/numericTypes.ts): an expression of the
     // same type without the aggregate, which decides the overload and is dropped with the others.
-    m(`${I.probedDivide}(a, b, pa, pb) AS ${q('lg_div_a')}(a, b, pa, pb, pa)`),
+    // (the same overloads; a quotient of aggregates is computed once a group, so with lg_ndiv16's 16 decimals)
+    m(`lg_pdiv_c(a, b, t INTEGER) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
+       (a, b, t BIGINT) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
+       (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE ${q('lg_ndiv16')}(a, b) END`),
+    m(`lg_pdiv_b(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_pdiv_c')}(a, b, pa * 0 + pb * 0), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`lg_pdiv_a(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_pdiv_b')}(a, b, pa, pb, pb), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`${I.probedDivide}(a, b, pa, pb) AS ${q('lg_pdiv_a')}(a, b, pa, pb, pa)`),
     // A subquery or a parameter has no probe: integers truncate, anything else is a float division.
     m(`${I.plainDivide}(a, b) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a / b END`),
     m(`${I.modulo}(a, b) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a % b END`),

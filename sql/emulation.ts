@@ -174,7 +174,8 @@ export const MACRO_ARG_COPIES = 16;
 export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = {
   [INTERNAL_MACROS.intLiteral]: [1, 1],
   [INTERNAL_MACROS.numLiteral]: [1, 1],
-  [INTERNAL_MACROS.probedDivide]: [MACRO_ARG_COPIES, MACRO_ARG_COPIES, 3, 3],
+  // through lg_pdiv_c, lg_ndiv16 (both branches), lg_nq17 and lg_nscaled16: a 13 copies, b 22
+  [INTERNAL_MACROS.probedDivide]: [24, 24, 3, 3],
   [INTERNAL_MACROS.subtract]: [1, 1, 3, 3],
   [INTERNAL_MACROS.sumProbe]: [1],
   [INTERNAL_MACROS.avgProbe]: [2],
@@ -214,6 +215,10 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   [INTERNAL_MACROS.avg]: 'function avg',
   [INTERNAL_MACROS.toNumeric]: 'type numeric',
   lg_ndiv: 'operator /',
+  lg_ndiv16: 'operator /',
+  lg_pdiv_a: 'operator /',
+  lg_pdiv_b: 'operator /',
+  lg_pdiv_c: 'operator /',
   [INTERNAL_MACROS.modulo]: 'operator %',
   [INTERNAL_MACROS.repeat]: 'function repeat',
   [INTERNAL_MACROS.lpad]: 'function lpad',

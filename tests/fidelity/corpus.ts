@@ -196,6 +196,7 @@ const numericTypes = [
   'select div(l_extendedprice, l_quantity), div(l_linenumber, 2), div(-l_extendedprice, 7) from tpch.lineitem order by l_orderkey, l_linenumber limit 3',
   'select round(score::numeric, 3), round(score::numeric, 0), round(id::numeric, 2), round(amount::numeric, 1) from tpch.events where score is not null order by id limit 4',
   'select 2.5e2 * l_quantity, l_quantity / 1e-1, -1.25E+1 from tpch.lineitem order by l_orderkey, l_linenumber limit 2',
+  'select round((sum(l_extendedprice) / sum(l_quantity)) / (sum(l_tax) / sum(l_quantity)), 6), round(avg(l_quantity) / 3, 10), round(sum(l_quantity) / sum(l_tax) / count(*), 10) from tpch.lineitem',
 ];
 
 // ---------------------------------------------------------------- errors PostgreSQL reports
