@@ -53,9 +53,9 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     // (the cast to scale 16 rounds half away from zero; Q is named once, so the operands are not copied twice)
     m(`lg_nround16(Q) AS CAST(CAST(Q AS DECIMAL(38,0)) * CAST(0.00000000000000001 AS DECIMAL(18,17)) AS DECIMAL(38,16))`),
     m(`lg_ndiv(a, b) AS ${q('lg_nround16')}(${q('lg_nq17')}(${q('lg_nscaled')}(a), ${q('lg_nscaled')}(b)))`),
-    // a decimal (|a| < 1.7e22) as an integer count of 10^-16, for lg_ndiv16
-    m(`lg_nscaled16(a) AS CAST(trunc(CAST(a AS DECIMAL(38,16))) AS HUGEINT) * CAST(10000000000000000 AS HUGEINT)
-        + CAST((CAST(a AS DECIMAL(38,16)) - trunc(CAST(a AS DECIMAL(38,16)))) * CAST(10000000000000000 AS BIGINT) AS HUGEINT)`),
+    // a decimal (|a| < 1e22) as an integer count of 10^-16, for lg_ndiv16: through its text, which names `a` once
+    // (DuckDB prints every decimal of a DECIMAL); a DECIMAL(38,16) times 10^16 would overflow from 10^6 up
+    m(`lg_nscaled16(a) AS CAST(replace(CAST(CAST(a AS DECIMAL(38,16)) AS VARCHAR), '.', '') AS HUGEINT)`),
     // lg_ndiv for operands that may carry 16 decimals (a quotient or an avg divided again, lg_divp): counts of
     // 10^-16 while the divisor allows (lg_nq17: |B| < 1.7e29), else lg_ndiv (operands rounded to 10 decimals)
     m(`lg_ndiv16(a, b) AS CASE WHEN abs(a) < 1e21 AND abs(b) < 1e12

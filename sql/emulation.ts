@@ -174,8 +174,8 @@ export const MACRO_ARG_COPIES = 16;
 export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = {
   [INTERNAL_MACROS.intLiteral]: [1, 1],
   [INTERNAL_MACROS.numLiteral]: [1, 1],
-  // through lg_pdiv_c, lg_ndiv16 (both branches), lg_nq17 and lg_nscaled16: a 13 copies, b 22
-  [INTERNAL_MACROS.probedDivide]: [24, 24, 3, 3],
+  // through lg_pdiv_c, lg_ndiv16 (both branches) and lg_nq17: a 7 copies, b 12
+  [INTERNAL_MACROS.probedDivide]: [12, 12, 3, 3],
   [INTERNAL_MACROS.subtract]: [1, 1, 3, 3],
   [INTERNAL_MACROS.sumProbe]: [1],
   [INTERNAL_MACROS.avgProbe]: [2],
