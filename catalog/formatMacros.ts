@@ -35,6 +35,8 @@ export function formatMacroStatements(m: (sig: string) => string, schema: string
         ${schema}.lg_to_char_num2(split_part(body, '.', 1), split_part(body, '.', 2), neg, digits, min_int, grouped, fm, point, frac_min, width, overflow)`),
     m(`lg_regexp_rows(matches) AS list_transform(matches, lg_m -> [lg_m])`),
     m(`lg_regexp_rows_zip(groups) AS list_transform(range(1, len(groups[1]) + 1), lg_i -> list_transform(groups, lg_g -> lg_g[lg_i]))`),
-    m(`lg_idiv(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE trunc(CAST(a AS DECIMAL(38,10)) / b) END`),
+    // div(a, b): trunc(a / b) as a numeric of scale 0, exactly (catalog/numericMacros.ts lg_nscaled: |a|, |b| < 10^18)
+    m(`lg_idiv(a, b) AS CASE WHEN b = 0 THEN error('division by zero')
+        ELSE CAST(${schema}.lg_nscaled(a) // ${schema}.lg_nscaled(b) AS DECIMAL(38,0)) END`),
   ];
 }

@@ -12,11 +12,16 @@
  * - sum(int2/int4) is bigint, sum(int8) numeric (DuckDB: HUGEINT for both).
  * - avg(integer or numeric) is numeric: sum / count, exactly as above.
  * - x::numeric keeps a decimal as it is and makes an integer a decimal of scale 0.
+ * - date - date, ntile, gcd/lcm of integers and generate_series over integers
+ *   are integer; int2 or real next to a numeric literal is int4 or float8;
+ *   sign() is float8 or numeric; 1e3 is numeric (sql/numericTypes.ts).
  *
  * DuckDB types a macro's argument before choosing the overload only when it
- * can bind it on its own: the planner (sql/dialect.ts typedDispatchSafe) uses
- * these macros only on operands without aggregates, window functions,
- * subqueries or parameters.
+ * can bind it on its own: the planner (sql/numericTypes.ts typedDispatchSafe)
+ * passes an operand with aggregates or window functions together with a
+ * probe, an expression of its type that DuckDB can bind on its own; the
+ * overload decides on the probe and drops it, so a probe is never evaluated.
+ * A typed parameter casts its argument: the macros pass an untyped copy on.
  *
  * The helpers (lg_n*) name their parameters at most five times each; a user
  * argument is copied at most 8 times through the nesting (the `b` of lg_div),
@@ -45,8 +50,16 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
         + ((A % B) * CAST(1000000000 AS HUGEINT) // B) * CAST(100000000 AS HUGEINT)
         + ((((A % B) * CAST(1000000000 AS HUGEINT)) % B) * CAST(100000000 AS HUGEINT) // B)`),
     // round half away from zero to 16 decimals, as a DECIMAL(38,16)
-    m(`lg_nround16(Q) AS CAST((Q + 5 * sign(Q)) // 10 AS DECIMAL(38,0)) * CAST(0.0000000000000001 AS DECIMAL(17,16))`),
+    // (the cast to scale 16 rounds half away from zero; Q is named once, so the operands are not copied twice)
+    m(`lg_nround16(Q) AS CAST(CAST(Q AS DECIMAL(38,0)) * CAST(0.00000000000000001 AS DECIMAL(18,17)) AS DECIMAL(38,16))`),
     m(`lg_ndiv(a, b) AS ${q('lg_nround16')}(${q('lg_nq17')}(${q('lg_nscaled')}(a), ${q('lg_nscaled')}(b)))`),
+    // a decimal (|a| < 1e22) as an integer count of 10^-16, for lg_ndiv16: through its text, which names `a` once
+    // (DuckDB prints every decimal of a DECIMAL); a DECIMAL(38,16) times 10^16 would overflow from 10^6 up
+    m(`lg_nscaled16(a) AS CAST(replace(CAST(CAST(a AS DECIMAL(38,16)) AS VARCHAR), '.', '') AS HUGEINT)`),
+    // lg_ndiv for operands that may carry 16 decimals (a quotient or an avg divided again, lg_divp): counts of
+    // 10^-16 while the divisor allows (lg_nq17: |B| < 1.7e29), else lg_ndiv (operands rounded to 10 decimals)
+    m(`lg_ndiv16(a, b) AS CASE WHEN abs(a) < 1e21 AND abs(b) < 1e12
+        THEN ${q('lg_nround16')}(${q('lg_nq17')}(${q('lg_nscaled16')}(a), ${q('lg_nscaled16')}(b))) ELSE ${q('lg_ndiv')}(a, b) END`),
     // error() raises "Invalid Input Error: division by zero", which the server reports as 22012.
     // "/"(a, b) is DuckDB's float division: integer_division turns a written `/` into `//`.
     // The overloads look at one probe argument at a time (with two typed parameters DuckDB finds a
@@ -54,13 +67,23 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_div_c(a, b, t INTEGER) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
        (a, b, t BIGINT) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
        (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE ${q('lg_ndiv')}(a, b) END`),
-    m(`lg_div_b(a, b, t DECIMAL(38,10)) AS ${q('lg_div_c')}(a, b, a * 0 + b * 0), (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
-    m(`lg_div_a(a, b, t DECIMAL(38,10)) AS ${q('lg_div_b')}(a, b, b), (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
-    m(`${I.divide}(a, b) AS ${q('lg_div_a')}(a, b, a)`),
-    // Operands whose type DuckDB learns only after the macro is bound (an aggregate, a window function, a
-    // subquery, a parameter) would pick an overload blindly; the planner divides those with lg_fdiv instead:
-    // integers truncate, anything else is a float division, as before numeric division was exact.
+    // pa, pb: probes, expressions of the operands' types that DuckDB can type before binding (lg_divp)
+    m(`lg_div_b(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_div_c')}(a, b, pa * 0 + pb * 0), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`lg_div_a(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_div_b')}(a, b, pa, pb, pb), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`${I.divide}(a, b) AS ${q('lg_div_a')}(a, b, a, b, a)`),
+    // Operands whose type DuckDB learns only after the macro is bound (an aggregate, a window function) would
+    // pick an overload blindly; the planner passes a probe of each (sql/numericTypes.ts): an expression of the
+    // same type without the aggregate, which decides the overload and is dropped with the others.
+    // (the same overloads; a quotient of aggregates is computed once a group, so with lg_ndiv16's 16 decimals)
+    m(`lg_pdiv_c(a, b, t INTEGER) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
+       (a, b, t BIGINT) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
+       (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE ${q('lg_ndiv16')}(a, b) END`),
+    m(`lg_pdiv_b(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_pdiv_c')}(a, b, pa * 0 + pb * 0), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`lg_pdiv_a(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_pdiv_b')}(a, b, pa, pb, pb), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`${I.probedDivide}(a, b, pa, pb) AS ${q('lg_pdiv_a')}(a, b, pa, pb, pa)`),
+    // A subquery or a parameter has no probe: integers truncate, anything else is a float division.
     m(`${I.plainDivide}(a, b) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a / b END`),
+    m(`${I.modulo}(a, b) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a % b END`),
     m(`${I.sum}(a SMALLINT) AS CAST(sum(a) AS BIGINT), (a INTEGER) AS CAST(sum(a) AS BIGINT), (a BIGINT) AS CAST(sum(a) AS DECIMAL(38,0)), (a) AS sum(a)`),
     m(`lg_avg_d(a, t DECIMAL(38,10)) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END, (a, t) AS avg(a)`),
     m(`${I.avg}(a INTEGER) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END,
@@ -68,5 +91,48 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
        (a) AS ${q('lg_avg_d')}(a, a)`),
     m(`${I.toNumeric}(x INTEGER) AS CAST(x AS DECIMAL(10,0)), (x BIGINT) AS CAST(x AS DECIMAL(19,0)),
        (x HUGEINT) AS CAST(x AS DECIMAL(38,0)), (x VARCHAR) AS CAST(x AS DOUBLE), (x) AS x`),
+    // A numeric literal next to a column (x the column, never evaluated: the overload drops it): PostgreSQL types
+    // int2 + 2 as integer and real * 2 as double precision; DuckDB keeps the column's type.
+    m(`${I.intLiteral}(x SMALLINT, l) AS CAST(l AS INTEGER), (x INTEGER, l) AS l, (x BIGINT, l) AS l, (x HUGEINT, l) AS l,
+       (x FLOAT, l) AS CAST(l AS DOUBLE), (x DOUBLE, l) AS l, (x, l) AS l`),
+    m(`${I.numLiteral}(x SMALLINT, l) AS l, (x INTEGER, l) AS l, (x BIGINT, l) AS l, (x HUGEINT, l) AS l,
+       (x FLOAT, l) AS CAST(l AS DOUBLE), (x DOUBLE, l) AS l, (x, l) AS l`),
+    // date - date is an integer in PostgreSQL (DuckDB: BIGINT); pa, pb probe the operands (sql/numericTypes.ts).
+    // A BIGINT difference of a DATE is date - date; every other pair subtracts as written. (One typed overload a
+    // level: DuckDB binds a macro's body when it is created and would find several typed ones ambiguous.)
+    m(`lg_sub_b(a, b, t DATE) AS CAST(a - b AS INTEGER), (a, b, t) AS a - b`),
+    m(`lg_sub_a(a, b, pa, t BIGINT) AS ${q('lg_sub_b')}(a, b, pa), (a, b, pa, t) AS a - b`),
+    m(`${I.subtract}(a, b, pa, pb) AS ${q('lg_sub_a')}(a, b, pa, pa - pb)`),
+    // gcd and lcm of integers are integer in PostgreSQL (DuckDB: BIGINT)
+    m(`${I.gcd}(a, b, t INTEGER) AS CAST(gcd(a, b) AS INTEGER), (a, b, t) AS gcd(a, b)`),
+    m(`${I.lcm}(a, b, t INTEGER) AS CAST(lcm(a, b) AS INTEGER), (a, b, t) AS lcm(a, b)`),
+    // generate_series over integers is integer in PostgreSQL (DuckDB: BIGINT): the list (scalar position) or the
+    // value (FROM) typed by the bounds and step, each probed in turn (sql/numericTypes.ts typedSeries).
+    m(`lg_gsl(l, t INTEGER) AS CAST(l AS INTEGER[]), (l, t) AS l`),
+    m(`lg_gsl2(l, b, t INTEGER) AS ${q('lg_gsl')}(l, b), (l, b, t) AS l`),
+    m(`lg_gsl3(l, b, c, t INTEGER) AS ${q('lg_gsl2')}(l, c, b), (l, b, c, t) AS l`),
+    m(`lg_gsv(v, t INTEGER) AS CAST(v AS INTEGER), (v, t) AS v`),
+    m(`lg_gsv2(v, b, t INTEGER) AS ${q('lg_gsv')}(v, b), (v, b, t) AS v`),
+    m(`lg_gsv3(v, b, c, t INTEGER) AS ${q('lg_gsv2')}(v, c, b), (v, b, c, t) AS v`),
+    // float8 → numeric as PostgreSQL converts it: the value's text to 15 significant digits (float4: 6); other
+    // types as they are. The planner casts the text to the numeric(38,n) of round(x::numeric, n).
+    m(`${I.numericText}(y DOUBLE) AS printf('%.15g', y), (y FLOAT) AS printf('%.6g', y), (y SMALLINT) AS y, (y INTEGER) AS y,
+       (y BIGINT) AS y, (y HUGEINT) AS y, (y VARCHAR) AS y, (y) AS y`),
+    // sign(int or float) is double precision, sign(numeric) numeric in PostgreSQL (DuckDB: TINYINT)
+    m(`lg_sign_b(x, t BIGINT) AS CAST(sign(x) AS DOUBLE), (x, t) AS CAST(sign(x) AS DECIMAL(1,0))`),
+    m(`lg_sign_a(x, t DECIMAL(38,10)) AS ${q('lg_sign_b')}(x, x), (x, t) AS CAST(sign(x) AS DOUBLE)`),
+    m(`${I.sign}(x) AS ${q('lg_sign_a')}(x, x)`),
+    // Probes (never evaluated: a macro overload decides on them and drops them): a value of the type
+    // lg_sum(a) and lg_avg(a) have, from an expression DuckDB types before binding.
+    m(`${I.sumProbe}(a SMALLINT) AS CAST(0 AS BIGINT), (a INTEGER) AS CAST(0 AS BIGINT), (a BIGINT) AS CAST(0 AS DECIMAL(38,0)), (a) AS a`),
+    m(`lg_avg_pd(a, t DECIMAL(38,10)) AS CAST(0 AS DECIMAL(38,16)), (a, t) AS a`),
+    m(`${I.avgProbe}(a INTEGER) AS CAST(0 AS DECIMAL(38,16)), (a BIGINT) AS CAST(0 AS DECIMAL(38,16)), (a) AS ${q('lg_avg_pd')}(a, a)`),
+    // sum and avg with DISTINCT, FILTER or OVER, which a macro cannot carry: v = sum(…), c = count(…), both
+    // written with the user's clauses; the argument p decides the type, as in lg_sum and lg_avg.
+    m(`${I.sumAs}(v, p SMALLINT) AS CAST(v AS BIGINT), (v, p INTEGER) AS CAST(v AS BIGINT), (v, p BIGINT) AS CAST(v AS DECIMAL(38,0)), (v, p) AS v`),
+    m(`lg_avg_asd(v, c, p, t DECIMAL(38,10)) AS CASE WHEN c > 0 THEN ${q('lg_ndiv')}(v, c) END, (v, c, p, t) AS "/"(v, c)`),
+    m(`${I.avgAs}(v, c, p INTEGER) AS CASE WHEN c > 0 THEN ${q('lg_ndiv')}(v, c) END,
+       (v, c, p BIGINT) AS CASE WHEN c > 0 THEN ${q('lg_ndiv')}(v, c) END,
+       (v, c, p) AS ${q('lg_avg_asd')}(v, c, p, p)`),
   ];
 }

@@ -81,7 +81,7 @@ export function macroStatements(owner: string): string[] {
     m(`pg_is_other_temp_schema(n) AS false`),
     m(`pg_my_temp_schema() AS CAST(0 AS BIGINT)`),
     m(`pg_stat_get_numscans(r) AS CAST(0 AS BIGINT)`),
-    m(`array_upper(a, d) AS CASE WHEN d = 1 AND len(a) > 0 THEN len(a) END`),
+    m(`array_upper(a, d) AS CASE WHEN d = 1 AND len(a) > 0 THEN CAST(len(a) AS INTEGER) END`),
     m(`array_lower(a, d) AS CASE WHEN d = 1 AND len(a) > 0 THEN 1 END`),
     m(`_pg_expandarray(a) AS unnest(list_transform(a, (v, i) -> {'x': v, 'n': CAST(i AS INTEGER)}))`),
     m(`regclass_out(r, path) AS coalesce((SELECT CASE WHEN ${S}.pg_table_is_visible(lg_c.oid, path) THEN lg_c.relname
@@ -92,7 +92,6 @@ export function macroStatements(owner: string): string[] {
     ...numericMacroStatements(m, S),
     ...jsonMacroStatements(m, S),
     ...formatMacroStatements(m, S),
-    m(`${INTERNAL_MACROS.modulo}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a % b END`),
     // PostgreSQL's limit on a built string (1 GB less the header), with its words; the error() also keeps
     // a huge constant repeat() from being folded at prepare time, where no interrupt reaches it.
     m(`${INTERNAL_MACROS.repeat}(s, n) AS CASE WHEN n > 0 AND strlen(s) > 0 AND n > 1073741819 // strlen(s)

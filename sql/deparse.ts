@@ -8,7 +8,7 @@
  */
 import { parseSync } from 'libpg-query';
 import { deparseSync } from 'pgsql-deparser';
-import { MACRO_ARG_COPIES } from './emulation.js';
+import { MACRO_ARG_COPIES, MACRO_ARG_COPIES_OF } from './emulation.js';
 import { SqlError } from './errors.js';
 import { checkConstantNesting, expandedSize } from './limits.js';
 import { nodeKind, walk, type Fields, type PgNode } from './walk.js';
@@ -162,7 +162,7 @@ export const MAX_CONSTANT_NESTING = 32;
 
 /** The final step of planning: DuckDB SQL text for a tree that passed every check, verified by re-parsing. */
 export function toDuckDbSql(root: PgNode): string {
-  if (expandedSize(root, MACRO_ARG_COPIES, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES) {
+  if (expandedSize(root, MACRO_ARG_COPIES, MAX_EXPANDED_NODES, MACRO_ARG_COPIES_OF) > MAX_EXPANDED_NODES) {
     throw new SqlError('54001', 'statement is too complex: its expansion exceeds the engine\'s limit', undefined, {
       hint: 'Nest fewer function calls and divisions inside one another.',
     });

@@ -14,10 +14,22 @@ import {
   INTERNAL_MACROS,
   PGC_SCHEMA,
 } from './emulation.js';
-import { AGGREGATE_FUNCTIONS, RENAMED_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
+import { RENAMED_FUNCTIONS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { RELATION_ARGUMENT } from './needs.js';
+import {
+  exponentLiteral,
+  probeOf,
+  roundedNumericCast,
+  typedAggregateWithClauses,
+  typedDispatchSafe,
+  typedGcd,
+  typedSeries,
+  typedSeriesList,
+  typedSubtraction,
+  typeLiteralOperands,
+} from './numericTypes.js';
 import { SqlError, pos } from './errors.js';
 import { regCast, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
@@ -214,28 +226,6 @@ const SIZE_GUARDED: Readonly<Record<string, string>> = {
 
 const TYPED_AGGREGATES: Readonly<Record<string, string>> = { sum: INTERNAL_MACROS.sum, avg: INTERNAL_MACROS.avg };
 
-const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
-
-/**
- * DuckDB chooses a typed macro overload (catalog/numericMacros.ts) from the
- * argument's type only when it can bind the argument by itself; an aggregate,
- * a window function, a subquery or a parameter has no type yet at that point
- * and the choice would be blind. Only other expressions go through them.
- */
-export function typedDispatchSafe(expr: unknown): boolean {
-  let safe = true;
-  walk(expr, (v) => {
-    if (!safe) return false;
-    if (v.kind === 'SubLink' || v.kind === 'ParamRef') safe = false;
-    if (v.kind === 'FuncCall') {
-      const n = names(v.fields['funcname']);
-      if (v.fields['over'] || AGGREGATE_OR_WINDOW.has(n[n.length - 1] ?? '') || n[0] === EMULATION_DB) safe = false;
-    }
-    return safe ? undefined : false;
-  });
-  return safe;
-}
-
 const plainAggregate = (f: Fields): boolean =>
   !f['agg_distinct'] && !f['agg_filter'] && !f['over'] && !f['agg_order'] && !f['agg_star'] && !f['agg_within_group'] && !f['func_variadic'];
 
@@ -269,6 +259,39 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     f['funcname'] = emulated(typed);
     return;
   }
+  // …and with DISTINCT, FILTER or OVER, the call wrapped in a macro that gives it that type (sql/numericTypes.ts)
+  if (typed && !asTable && !done.has(f) && (parts.length === 1 || parts[0] === 'pg_catalog') && !f['agg_order']) {
+    done.add(f);
+    const wrapped = typedAggregateWithClauses(name as 'sum' | 'avg', f);
+    if (wrapped) {
+      replaceNode(v.node, wrapped);
+      return;
+    }
+  }
+  if (name === 'round' && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog')) {
+    const rounded = roundedNumericCast(args as PgNode[]);
+    if (rounded) {
+      replaceNode(v.node, rounded);
+      return;
+    }
+  }
+  if (name === 'sign' && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && typedDispatchSafe(args[0])) {
+    f['funcname'] = emulated(INTERNAL_MACROS.sign);
+    return;
+  }
+  // ntile is integer in PostgreSQL (DuckDB: BIGINT); gcd and lcm of integers too (sql/numericTypes.ts)
+  if (name === 'ntile' && f['over'] && !asTable && !done.has(f)) {
+    done.add(f);
+    replaceNode(v.node, { TypeCast: { arg: { FuncCall: f }, typeName: { names: [strNode('pg_catalog'), strNode('int4')], typemod: -1 } } });
+    return;
+  }
+  if ((name === 'gcd' || name === 'lcm') && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog')) {
+    const gcd = typedGcd(name, args as PgNode[]);
+    if (gcd) {
+      replaceNode(v.node, gcd);
+      return;
+    }
+  }
   // PostgreSQL refuses to build a string over 1 GB; DuckDB would try (sql/emulation.ts INTERNAL_MACROS).
   const guarded = SIZE_GUARDED[name];
   if (guarded && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog')) {
@@ -285,7 +308,9 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   // DuckDB's scalar generate_series returns one list; PostgreSQL returns rows.
   if (name === 'generate_series' && !asTable && !done.has(f)) {
     done.add(f);
-    replaceNode(v.node, { FuncCall: { funcname: [strNode('unnest')], args: [{ FuncCall: f }], funcformat: 'COERCE_EXPLICIT_CALL' } });
+    // …of integers, typed as PostgreSQL's (sql/numericTypes.ts)
+    const list = typedSeriesList(f) ?? { FuncCall: f };
+    replaceNode(v.node, { FuncCall: { funcname: [strNode('unnest')], args: [list], funcformat: 'COERCE_EXPLICIT_CALL' } });
   }
 }
 
@@ -556,10 +581,20 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   if (transformJsonOperator(v, op)) return;
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
+  if (kind === 'AEXPR_OP' && ['+', '-', '*', '/', '%'].includes(op) && f['lexpr']) typeLiteralOperands(f);
+  const subtraction = kind === 'AEXPR_OP' && op === '-' && f['lexpr'] ? typedSubtraction(f) : undefined;
+  if (subtraction) {
+    replaceNode(v.node, subtraction);
+    return;
+  }
   if (kind === 'AEXPR_OP' && (op === '/' || op === '%') && f['lexpr']) {
     const exact = typedDispatchSafe(f['lexpr']) && typedDispatchSafe(f['rexpr']);
-    const macro = op === '%' ? INTERNAL_MACROS.modulo : exact ? INTERNAL_MACROS.divide : INTERNAL_MACROS.plainDivide;
-    replaceNode(v.node, { FuncCall: { funcname: emulated(macro), args: [f['lexpr'], f['rexpr']], funcformat: 'COERCE_EXPLICIT_CALL' } });
+    // an aggregate or window operand: probes of both sides choose the overload (sql/numericTypes.ts)
+    const probes = op === '/' && !exact ? [probeOf(f['lexpr']), probeOf(f['rexpr'])] : [];
+    const probed = probes.length === 2 && probes[0] !== undefined && probes[1] !== undefined;
+    const macro = op === '%' ? INTERNAL_MACROS.modulo : exact ? INTERNAL_MACROS.divide : probed ? INTERNAL_MACROS.probedDivide : INTERNAL_MACROS.plainDivide;
+    const args = probed ? [f['lexpr'], f['rexpr'], ...probes] : [f['lexpr'], f['rexpr']];
+    replaceNode(v.node, { FuncCall: { funcname: emulated(macro), args, funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;
   }
   if (kind === 'AEXPR_OP_ANY' || kind === 'AEXPR_OP_ALL') {
@@ -640,6 +675,11 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
       }
       case 'TypeCast':
         return transformTypeCast(v, ctx);
+      case 'A_Const': {
+        const numeric = exponentLiteral(v.fields);
+        if (numeric) replaceNode(v.node, numeric);
+        return;
+      }
       case 'A_Expr':
         return transformAExpr(v, done);
       case 'SubLink': {
@@ -652,6 +692,14 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         return;
       }
       case 'RangeFunction': {
+        // generate_series over integers answers integer, as in PostgreSQL (sql/numericTypes.ts)
+        const rf = v.fields;
+        const series = done.has(rf) ? undefined : typedSeries(rf);
+        if (series) {
+          done.add(rf);
+          replaceNode(v.node, series);
+          return;
+        }
         // PostgreSQL names a scalar function's only column after the alias (`generate_series(…) s` → column s);
         // DuckDB would bind `s` to the whole row. Only for the set-returning functions of one scalar column:
         // a table function (iceberg_scan, pg_get_keywords) keeps its column names under the alias.

@@ -133,6 +133,18 @@ export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean 
 export const INTERNAL_MACROS = {
   divide: 'lg_div',
   plainDivide: 'lg_fdiv',
+  probedDivide: 'lg_divp',
+  subtract: 'lg_sub',
+  numericText: 'lg_num_text',
+  sign: 'lg_sign',
+  gcd: 'lg_gcd',
+  lcm: 'lg_lcm',
+  intLiteral: 'lg_int_lit',
+  numLiteral: 'lg_num_lit',
+  sumProbe: 'lg_sum_p',
+  avgProbe: 'lg_avg_p',
+  sumAs: 'lg_sum_as',
+  avgAs: 'lg_avg_as',
   sum: 'lg_sum',
   avg: 'lg_avg',
   toNumeric: 'lg_numeric',
@@ -151,14 +163,62 @@ export const INTERNAL_MACROS = {
  */
 export const MACRO_ARG_COPIES = 16;
 
+/**
+ * The planner's typed-arithmetic macros (catalog/numericMacros.ts), argument
+ * by argument: how many copies of it DuckDB binds, through all the macros it
+ * calls. A probe or a dispatch operand is bound once per overload choice and
+ * then dropped; a value is copied as its body names it. sql/limits.ts uses
+ * these instead of MACRO_ARG_COPIES, which would count a literal's wrapper
+ * as a sixteenfold copy.
+ */
+export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = {
+  [INTERNAL_MACROS.intLiteral]: [1, 1],
+  [INTERNAL_MACROS.numLiteral]: [1, 1],
+  // through lg_pdiv_c, lg_ndiv16 (both branches) and lg_nq17: a 7 copies, b 12
+  [INTERNAL_MACROS.probedDivide]: [12, 12, 3, 3],
+  [INTERNAL_MACROS.subtract]: [1, 1, 3, 3],
+  [INTERNAL_MACROS.sumProbe]: [1],
+  [INTERNAL_MACROS.avgProbe]: [2],
+  [INTERNAL_MACROS.sumAs]: [1, 1],
+  [INTERNAL_MACROS.avgAs]: [MACRO_ARG_COPIES, MACRO_ARG_COPIES, 2],
+  [INTERNAL_MACROS.gcd]: [1, 1, 1],
+  [INTERNAL_MACROS.lcm]: [1, 1, 1],
+  [INTERNAL_MACROS.numericText]: [1],
+  [INTERNAL_MACROS.sign]: [3],
+  lg_gsl2: [1, 2, 2],
+  lg_gsl3: [1, 2, 2, 2],
+  lg_gsv2: [1, 2, 2],
+  lg_gsv3: [1, 2, 2, 2],
+};
+
 /** What a user sees for an internal macro in an error: the PostgreSQL operator or function it stands for. */
 export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   [INTERNAL_MACROS.divide]: 'operator /',
   [INTERNAL_MACROS.plainDivide]: 'operator /',
+  [INTERNAL_MACROS.probedDivide]: 'operator /',
+  [INTERNAL_MACROS.subtract]: 'operator -',
+  [INTERNAL_MACROS.numericText]: 'type numeric',
+  [INTERNAL_MACROS.sign]: 'function sign',
+  lg_sign_a: 'function sign',
+  lg_sign_b: 'function sign',
+  lg_sub_a: 'operator -',
+  lg_sub_b: 'operator -',
+  [INTERNAL_MACROS.gcd]: 'function gcd',
+  [INTERNAL_MACROS.lcm]: 'function lcm',
+  [INTERNAL_MACROS.intLiteral]: 'operator',
+  [INTERNAL_MACROS.numLiteral]: 'operator',
+  [INTERNAL_MACROS.sumProbe]: 'function sum',
+  [INTERNAL_MACROS.avgProbe]: 'function avg',
+  [INTERNAL_MACROS.sumAs]: 'function sum',
+  [INTERNAL_MACROS.avgAs]: 'function avg',
   [INTERNAL_MACROS.sum]: 'function sum',
   [INTERNAL_MACROS.avg]: 'function avg',
   [INTERNAL_MACROS.toNumeric]: 'type numeric',
   lg_ndiv: 'operator /',
+  lg_ndiv16: 'operator /',
+  lg_pdiv_a: 'operator /',
+  lg_pdiv_b: 'operator /',
+  lg_pdiv_c: 'operator /',
   [INTERNAL_MACROS.modulo]: 'operator %',
   [INTERNAL_MACROS.repeat]: 'function repeat',
   [INTERNAL_MACROS.lpad]: 'function lpad',

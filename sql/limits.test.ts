@@ -87,6 +87,14 @@ describe('expandedSize', () => {
     expect(three - 1).toBe(2 * two);
   });
 
+  test('a macro with its own count per argument copies each as often as that count says', () => {
+    // a literal's typed wrapper (sql/numericTypes.ts) binds its operand once and copies its literal once
+    const l = expandedSize(leaf(), 16, 1e9);
+    expect(expandedSize(macro(leaf(), leaf()), 16, 1e9, { m: [1, 1] })).toBe(1 + 2 * l);
+    expect(expandedSize(macro(leaf(), leaf()), 16, 1e9, { m: [1] })).toBe(1 + l + 16 * l);
+    expect(expandedSize(macro(macro(leaf())), 16, 1e9, { m: [2] })).toBe(1 + 2 * (1 + 2 * l));
+  });
+
   test('stops counting past the cap', () => {
     let t: unknown = leaf();
     for (let i = 0; i < 60; i++) t = macro(t);

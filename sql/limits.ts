@@ -159,10 +159,10 @@ function checkArrayDimensions(node: unknown): void {
 /**
  * How many nodes (counted as checkTree counts them) DuckDB's binder will see
  * once the emulation's macros are expanded: a macro copies each argument into its body as often as the body
- * names it (at most `copies` times), so nested macro calls multiply. Computed
+ * names it (at most `copies` times, or as `copiesOf` counts it for that macro), so nested macro calls multiply. Computed
  * on the final tree, post-order, with an explicit stack.
  */
-export function expandedSize(root: unknown, copies: number, cap: number): number {
+export function expandedSize(root: unknown, copies: number, cap: number, copiesOf: Readonly<Record<string, readonly number[]>> = {}): number {
   // Recursive: the tree's depth is already bounded by checkTree. Returns early once past the cap.
   const size = (v: unknown): number => {
     if (Array.isArray(v)) {
@@ -176,8 +176,14 @@ export function expandedSize(root: unknown, copies: number, cap: number): number
       const fn = call['funcname'];
       const macro = Array.isArray(fn) && fn.length === 3 && fieldsOf(fn[0], 'String')?.['sval'] === EMULATION_DB;
       if (macro) {
+        // a macro with its own count per argument (sql/emulation.ts MACRO_ARG_COPIES_OF), else `copies` each
+        const own = copiesOf[String(fieldsOf(fn[2], 'String')?.['sval'])];
         let sum = 1;
-        for (const a of (call['args'] ?? []) as unknown[]) if (typeof a === 'object' && a !== null && (sum += copies * size(a)) > cap) return sum;
+        const args = (call['args'] ?? []) as unknown[];
+        for (let i = 0; i < args.length; i++) {
+          const a = args[i];
+          if (typeof a === 'object' && a !== null && (sum += (own?.[i] ?? copies) * size(a)) > cap) return sum;
+        }
         return sum;
       }
     }

@@ -21,6 +21,7 @@
  * read. Wider resolution only fences more.
  */
 import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA } from '../../sql/emulation.js';
+import { wrappedLiteral, wrapperValueArgs } from '../../sql/numericTypes.js';
 import { names, nodeKind, type Fields, type PgNode } from '../../sql/walk.js';
 import { flowsComparable, isLeakproof, sameType, type Flow, type ValueType } from './leakproof.js';
 
@@ -75,6 +76,11 @@ const TYPED_AGGREGATES: ReadonlyMap<string, string> = new Map([
   [INTERNAL_MACROS.sum, 'pg_sum'],
   [INTERNAL_MACROS.avg, 'pg_avg'],
 ]);
+
+const isAggregateWrapper = (fc: Fields): boolean => {
+  const parts = names(fc['funcname']);
+  return parts.length === 3 && parts[0] === EMULATION_DB && (parts[2] === INTERNAL_MACROS.sumAs || parts[2] === INTERNAL_MACROS.avgAs);
+};
 
 /** The aggregate a call is, by the name the analysis knows it by; undefined for any other call. */
 function aggregateName(fc: Fields): string | undefined {
@@ -356,6 +362,13 @@ export class FenceAnalysis<R> {
         const args = ((f['args'] ?? []) as PgNode[]).map((a) => this.flow(a, scope));
         this.sideEffects([f['agg_filter'], f['agg_order'], f['over']], scope);
         if (f['over']) return { refs: new Set(), type: null, safe: false };
+        // a typed wrapper's probes are never evaluated (sql/numericTypes.ts): only its values flow
+        const values = wrapperValueArgs(f);
+        if (values && names(f['funcname']).pop() === INTERNAL_MACROS.subtract) {
+          const minus = { kind: 'AEXPR_OP', name: [{ String: { sval: '-' } }], lexpr: values[0], rexpr: values[1] };
+          return this.doubleArithmetic(minus, scope) ?? this.opaque(values.map((a) => this.flow(a, scope)));
+        }
+        if (values) return this.opaque(values.map((a) => this.flow(a, scope)));
         const name = aggregateName(f);
         if (name) return aggregate(name, f, args);
         return this.opaque(args);
@@ -378,7 +391,7 @@ export class FenceAnalysis<R> {
     if (String(f['kind']) !== 'AEXPR_OP' || !f['lexpr'] || !['+', '-', '*'].includes(op)) return null;
     const flows: Flow<R>[] = [];
     for (const side of [f['lexpr'], f['rexpr']] as PgNode[]) {
-      const c = side['A_Const'];
+      const c = side['A_Const'] ?? wrappedLiteral(side);
       if (c && (c['ival'] !== undefined || c['fval'] !== undefined)) continue;
       const flow = this.flow(side, scope);
       if (!flow.safe || flow.type?.t !== 'float') return null;
@@ -511,6 +524,8 @@ function atMostOneRow(sel: Fields): boolean {
     if (typeof v !== 'object' || v === null) return;
     const fc = (v as Fields)['FuncCall'];
     if (fc) {
+      // sum/avg with DISTINCT, FILTER or OVER, typed (sql/numericTypes.ts): what they wrap decides
+      if (isAggregateWrapper(fc)) return visit(wrapperValueArgs(fc));
       if (fc['over'] || !aggregateName(fc)) other = true;
       else aggregated = true;
       return;

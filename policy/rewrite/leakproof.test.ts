@@ -79,6 +79,8 @@ describe('leakproof predicates: no fence, and exactly the rows of the filter', (
     "ts > DATE '1999-12-31' AND ts < '2000-01-01 12:00:00'",
     'n = 3000000000 AND n > 2',
     'f > 1 AND f > 1.25',
+    // double arithmetic stays leakproof with the planner's typed literals and subtraction (sql/numericTypes.ts)
+    'f * 2 > 1 AND f - f < 1 AND f - 0.5 > 0',
     'flag AND flag IS TRUE AND NOT flag = false',
     "id = 1 OR code = 'abc'",
     'id IS DISTINCT FROM 2',
@@ -142,6 +144,9 @@ describe('predicates that may fail keep the fence: frank gets his rows, the cont
     ['a string column compared with a number is cast', 'SELECT id FROM sales.oracle WHERE code = 5', [[1]], /Could not convert string/],
     ['an explicit cast', 'SELECT id FROM sales.oracle WHERE code::int = 5', [[1]], /Could not convert string/],
     ['a division', 'SELECT id FROM sales.oracle WHERE 10 / (amount - 1000) < 0', [[1]], /division by zero/],
+    // typed arithmetic (sql/numericTypes.ts): date - date is PostgreSQL's integer, n - 7 types its literal by n
+    ['a date difference as a divisor', "SELECT id FROM sales.oracle WHERE 10 / (d - DATE '300000-01-01') <= 0", [[1]], /division by zero/],
+    ['a bigint less an integer literal as a divisor', 'SELECT id FROM sales.oracle WHERE 10 / (n - 7) < 1', [[1]], /division by zero/],
     ['a DATE compared with a TIMESTAMP column casts the date', 'SELECT id FROM sales.oracle WHERE d < ts', [[1]], /can't be cast|timestamp range/],
     ['a decimal literal whose common type cannot hold every value', 'SELECT id FROM sales.oracle WHERE amount > 0.123456789012345678901234567890123456', [[1]], /out of range/],
     ['a join on a string and a number', 'SELECT oracle.id FROM sales.oracle JOIN sales.other t ON oracle.code = t.n', [[1]], /Could not convert string/],

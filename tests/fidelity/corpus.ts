@@ -73,7 +73,7 @@ const dates = [
   "select now()", "select clock_timestamp()", "select transaction_timestamp()", "select statement_timestamp()", "select current_date - 1", "select now() - interval '1 day' < now()", "select current_timestamp(0)",
   "select date '2024-01-01' < timestamp '2024-01-01 00:00:01'", "select timestamp '2024-01-01' at time zone 'UTC'", "select timestamptz '2024-01-01 12:00+00' at time zone 'America/New_York'",
   "select '2024-01-01'::date::timestamp", "select '2024-01-01 12:34'::timestamp::date", "select interval '1 year 2 months 3 days'", "select interval '-1 day'", "select date '2024-05-17' - 30",
-  "select extract(month from interval '14 months')", "select '1 day'::interval = '24 hours'::interval", "select isfinite(date '2024-01-01')", "select date 'infinity'", "select generate_series(date '2024-01-01', date '2024-01-05', interval '2 days')",
+  "select extract(month from interval '14 months')", "select '1 day'::interval = '24 hours'::interval", "select isfinite(date '2024-01-01')", "select date 'infinity'", "select generate_series(date '2024-01-01', date '2024-01-05', interval '2 days')", "select current_date - date '2000-01-01'",
 ];
 
 // ---------------------------------------------------------------- casts, types, misc expressions
@@ -174,6 +174,31 @@ const analyst = [
   'select lateral_q.s from tpch.region r, lateral (select count(*) s from tpch.nation n where n.n_regionkey = r.r_regionkey) lateral_q',
 ];
 
+// ---------------------------------------------------------------- result types of aggregates, windows, series and literals
+const numericTypes = [
+  'select l_returnflag, sum(l_extendedprice) / sum(l_quantity) from tpch.lineitem group by 1 order by 1',
+  'select sum(p_size) / count(*), count(*) / 3, max(p_size) / min(p_size), sum(p_size)::numeric / count(*) > 1 from tpch.part',
+  'select o_custkey from tpch.orders group by 1 having sum(o_totalprice) / count(*) > 100000 order by 1',
+  'select round(sum(l_quantity) filter (where l_discount > 0.05) / count(*), 4), round(avg(distinct l_quantity), 4), round(avg(l_quantity) filter (where l_tax > 0), 4) from tpch.lineitem',
+  'select sum(distinct p_size), sum(p_size) filter (where p_size > 10), sum(distinct ps_availqty::bigint) from tpch.part join tpch.partsupp on ps_partkey = p_partkey',
+  'select o_custkey, o_orderkey, sum(o_totalprice) over (partition by o_custkey), round(avg(o_totalprice) over (partition by o_custkey), 2), sum(o_shippriority) over () from tpch.orders where o_custkey < 4',
+  'select o_orderkey, round(o_totalprice / sum(o_totalprice) over (), 6) from tpch.orders where o_orderkey < 5',
+  'select o_orderdate - 30, o_orderdate - interval \'1 day\', max(o_orderdate) over () - o_orderdate from tpch.orders order by o_orderkey limit 2',
+  'select l_receiptdate - date \'1992-01-01\', date \'1999-01-01\' - l_shipdate from tpch.lineitem order by l_orderkey, l_linenumber limit 2',
+  'select max(ts) - min(ts), max(day) - min(day) from tpch.events',
+  'select g, g * 2, g / 2 from generate_series(1, 4) g', 'select count(*), sum(g) from tpch.region r, generate_series(1, r.r_regionkey) g',
+  'select * from generate_series(1::bigint, 3::bigint)', 'select x from generate_series(1, 7, 3) as t(x)', 'select generate_series(1::bigint, 2)',
+  'select p_size::smallint + 1, p_size::smallint * 2, 2 - p_size::smallint, p_size::smallint / 3 from tpch.part order by p_partkey limit 2',
+  'select gcd(p_size, 12), lcm(p_size::bigint, 4) from tpch.part order by p_partkey limit 3',
+  'select score * 2, score::real * 2, 1.5 * score::real from tpch.events where score is not null order by id limit 2',
+  'select l_extendedprice - l_discount, l_extendedprice * (1 - l_discount) - l_tax from tpch.lineitem order by l_orderkey, l_linenumber limit 2',
+  'select sign(l_quantity - 25), sign(l_linenumber - 3), sign(l_extendedprice::float8 - 30000) from tpch.lineitem order by l_orderkey, l_linenumber limit 3',
+  'select div(l_extendedprice, l_quantity), div(l_linenumber, 2), div(-l_extendedprice, 7) from tpch.lineitem order by l_orderkey, l_linenumber limit 3',
+  'select round(score::numeric, 3), round(score::numeric, 0), round(id::numeric, 2), round(amount::numeric, 1) from tpch.events where score is not null order by id limit 4',
+  'select 2.5e2 * l_quantity, l_quantity / 1e-1, -1.25E+1 from tpch.lineitem order by l_orderkey, l_linenumber limit 2',
+  'select round((sum(l_extendedprice) / sum(l_quantity)) / (sum(l_tax) / sum(l_quantity)), 6), round(avg(l_quantity) / 3, 10), round(sum(l_quantity) / sum(l_tax) / count(*), 10) from tpch.lineitem',
+];
+
 // ---------------------------------------------------------------- errors PostgreSQL reports
 const errors = [
   'select * from tpch.no_such_table', 'select no_such_column from tpch.region', 'select no_such_function(1)', "select to_char(date '2024-01-01')", 'select sum(r_name) from tpch.region',
@@ -216,6 +241,7 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('json', json),
   ...e('aggregates', aggregates),
   ...e('analyst', analyst),
+  ...e('numeric types', numericTypes),
   ...e('errors', errors),
   ...explain,
   ...e('catalog', catalog),

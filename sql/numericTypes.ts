@@ -1,0 +1,341 @@
+/**
+ * PostgreSQL's arithmetic result types where DuckDB cannot choose a typed
+ * macro overload (catalog/numericMacros.ts) by itself.
+ *
+ * DuckDB types a macro's argument before choosing the overload only when it
+ * can bind it on its own; an aggregate, a window function, a subquery or a
+ * parameter has no type at that point. For an operand built from aggregates
+ * and window functions the planner writes a probe next to it: the same
+ * expression with each aggregate replaced by a value of the aggregate's
+ * result type computed from its argument alone (count(*) → a BIGINT, sum(x)
+ * → lg_sum_p(x), which has lg_sum(x)'s type). The probe decides the
+ * overload and is dropped by it: it is never evaluated, so it cannot raise.
+ * A probe never copies a subquery (its tables would escape the data gate's
+ * rewrite) nor a parameter (untyped): such operands get no probe.
+ */
+import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA } from './emulation.js';
+import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
+import { intConst, names, strNode, walk, type Fields, type PgNode } from './walk.js';
+
+const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
+
+/** Emulation macros that are plain scalar expressions of their (typed) arguments. */
+const SCALAR_MACROS: ReadonlySet<string> = new Set([INTERNAL_MACROS.sumProbe, INTERNAL_MACROS.avgProbe, INTERNAL_MACROS.intLiteral, INTERNAL_MACROS.numLiteral]);
+
+const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
+const emulatedCall = (name: string, args: PgNode[]): PgNode => ({
+  FuncCall: { funcname: emulated(name), args, funcformat: 'COERCE_EXPLICIT_CALL' },
+});
+const typedZero = (type: string): PgNode => ({
+  TypeCast: { arg: intConst(0), typeName: { names: [strNode('pg_catalog'), strNode(type)], typemod: -1 } },
+});
+
+/**
+ * DuckDB chooses a typed macro overload from the argument's type only when it
+ * can bind the argument by itself; an aggregate, a window function, a
+ * subquery or a parameter has no type yet at that point and the choice would
+ * be blind. Only other expressions go through them directly.
+ */
+export function typedDispatchSafe(expr: unknown): boolean {
+  let safe = true;
+  walk(expr, (v) => {
+    if (!safe) return false;
+    if (v.kind === 'SubLink' || v.kind === 'ParamRef') safe = false;
+    if (v.kind === 'FuncCall') {
+      const n = names(v.fields['funcname']);
+      const last = n[n.length - 1] ?? '';
+      if (v.fields['over'] || (n[0] === EMULATION_DB ? !SCALAR_MACROS.has(last) : AGGREGATE_OR_WINDOW.has(last))) safe = false;
+    }
+    return safe ? undefined : false;
+  });
+  return safe;
+}
+
+function copyable(expr: unknown): boolean {
+  let ok = true;
+  walk(expr, (v) => {
+    if (v.kind === 'SubLink' || v.kind === 'RangeSubselect' || v.kind === 'RangeVar' || v.kind === 'ParamRef') ok = false;
+    return ok ? undefined : false;
+  });
+  return ok;
+}
+
+const BIGINT_RESULTS: ReadonlySet<string> = new Set(['count', 'row_number', 'rank', 'dense_rank']);
+
+function probe(n: unknown): PgNode | undefined {
+  if (typedDispatchSafe(n)) return structuredClone(n as PgNode);
+  const node = n as Fields;
+  const fc = node['FuncCall'] as Fields | undefined;
+  if (fc) {
+    const parts = names(fc['funcname']);
+    if (parts.length > 2 || (parts.length === 2 && parts[0] !== 'pg_catalog')) return undefined;
+    const name = parts[parts.length - 1] ?? '';
+    const args = (fc['args'] ?? []) as PgNode[];
+    if (BIGINT_RESULTS.has(name)) return typedZero('int8');
+    if (name === 'ntile') return typedZero('int4');
+    if (args.length !== 1 || fc['agg_star'] || fc['func_variadic'] || !typedDispatchSafe(args[0])) return undefined;
+    if (name === 'sum') return emulatedCall(INTERNAL_MACROS.sumProbe, [structuredClone(args[0]!)]);
+    if (name === 'avg') return emulatedCall(INTERNAL_MACROS.avgProbe, [structuredClone(args[0]!)]);
+    if (name === 'min' || name === 'max') return structuredClone(args[0]!);
+    return undefined;
+  }
+  const ae = node['A_Expr'] as Fields | undefined;
+  if (ae) {
+    const op = names(ae['name']).pop() ?? '';
+    if (String(ae['kind']) !== 'AEXPR_OP' || !['+', '-', '*', '/', '%'].includes(op)) return undefined;
+    const l = ae['lexpr'] === undefined ? undefined : probe(ae['lexpr']);
+    const r = probe(ae['rexpr']);
+    if (!r || (ae['lexpr'] !== undefined && !l)) return undefined;
+    return { A_Expr: { kind: 'AEXPR_OP', name: structuredClone(ae['name']), ...(l ? { lexpr: l } : {}), rexpr: r } };
+  }
+  const tc = node['TypeCast'] as Fields | undefined;
+  if (tc) {
+    const arg = probe(tc['arg']);
+    return arg ? { TypeCast: { arg, typeName: structuredClone(tc['typeName']) } } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A probe of `expr` (see the header), or undefined when it has none: a
+ * subquery, a parameter, or a function whose result type is not known here.
+ */
+export function probeOf(expr: unknown): PgNode | undefined {
+  return copyable(expr) ? probe(expr) : undefined;
+}
+
+/**
+ * sum(x) / avg(x) with DISTINCT, FILTER or OVER (a macro cannot carry those
+ * clauses): the call itself stays DuckDB's, wrapped so that its type is
+ * PostgreSQL's; avg becomes an exact sum / count where PostgreSQL's is
+ * numeric. undefined when the argument has no type of its own.
+ */
+export function typedAggregateWithClauses(name: 'sum' | 'avg', fc: Fields): PgNode | undefined {
+  const args = (fc['args'] ?? []) as PgNode[];
+  if (args.length !== 1 || fc['agg_star'] || fc['func_variadic'] || fc['agg_within_group'] || !typedDispatchSafe(args[0]) || !copyable(args[0])) return undefined;
+  // the call itself stays in the tree (resolved table references inside it keep their identity); avg's count
+  // is a copy, so all of it must be copyable
+  if (name === 'avg' && !copyable({ FuncCall: fc })) return undefined;
+  const p = structuredClone(args[0]!);
+  fc['funcname'] = [strNode('sum')];
+  if (name === 'sum') return emulatedCall(INTERNAL_MACROS.sumAs, [{ FuncCall: fc }, p]);
+  const count: PgNode = { FuncCall: { ...structuredClone(fc), funcname: [strNode('count')] } };
+  return emulatedCall(INTERNAL_MACROS.avgAs, [{ FuncCall: fc }, count, p]);
+}
+
+/** The value arguments of a wrapper this module writes (the rest are probes, never evaluated); undefined for other calls. */
+export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
+  const parts = names(fc['funcname']);
+  if (parts.length !== 3 || parts[0] !== EMULATION_DB || parts[1] !== PGC_SCHEMA) return undefined;
+  const args = (fc['args'] ?? []) as PgNode[];
+  switch (parts[2]) {
+    case INTERNAL_MACROS.probedDivide:
+    case INTERNAL_MACROS.subtract:
+      return args.slice(0, 2);
+    case INTERNAL_MACROS.sumAs:
+      return args.slice(0, 1);
+    case INTERNAL_MACROS.avgAs:
+      return args.slice(0, 2);
+    default:
+      return undefined;
+  }
+}
+
+/** A column, or a cast of a column or a constant: what a literal's wrapper may copy (one node, no growth). */
+function simpleOperand(n: unknown): boolean {
+  const f = n as Fields | undefined;
+  if (f?.['ColumnRef']) return true;
+  const arg = f?.['TypeCast']?.['arg'] as Fields | undefined;
+  return Boolean(arg && (arg['ColumnRef'] || arg['A_Const']) && !f!['TypeCast']['typeName']?.['arrayBounds']);
+}
+
+const numericConst = (n: unknown): 'int' | 'num' | undefined => {
+  const c = (n as Fields | undefined)?.['A_Const'];
+  if (!c) return undefined;
+  if (c['ival'] !== undefined) return 'int';
+  return c['fval'] !== undefined && /^[\d.]+$/.test(String(c['fval']['fval'])) ? 'num' : undefined;
+};
+
+/**
+ * `int2col + 2` is integer and `1.5::real * 2` double precision in
+ * PostgreSQL; DuckDB keeps the column's type. The literal is written as a
+ * macro call that types it by the other operand (catalog/numericMacros.ts
+ * lg_int_lit): for any other type it is the literal as written, so the
+ * engine computes exactly what it did before.
+ */
+export function typeLiteralOperands(ae: Fields): void {
+  for (const [lit, other] of [['lexpr', 'rexpr'], ['rexpr', 'lexpr']] as const) {
+    const kind = numericConst(ae[lit]);
+    if (!kind || !simpleOperand(ae[other]) || !typedDispatchSafe(ae[other])) continue;
+    const macro = kind === 'int' ? INTERNAL_MACROS.intLiteral : INTERNAL_MACROS.numLiteral;
+    ae[lit] = emulatedCall(macro, [structuredClone(ae[other] as PgNode), ae[lit] as PgNode]);
+    return;
+  }
+}
+
+/** The literal a typed-literal wrapper holds (flows: arithmetic with a literal), or undefined. */
+export function wrappedLiteral(n: unknown): Fields | undefined {
+  const fc = (n as Fields | undefined)?.['FuncCall'];
+  const parts = fc ? names(fc['funcname']) : [];
+  if (parts.length !== 3 || parts[0] !== EMULATION_DB || (parts[2] !== INTERNAL_MACROS.intLiteral && parts[2] !== INTERNAL_MACROS.numLiteral)) return undefined;
+  return (fc!['args'] as Fields[])[1]?.['A_Const'];
+}
+
+/** A column, a constant's cast or a session value, or an aggregate or window function of a column: its probe is small. */
+function smallOperand(n: unknown): boolean {
+  const f = n as Fields | undefined;
+  if (!f || f['A_Const']) return false;
+  if (f['ColumnRef'] || f['SQLValueFunction']) return true;
+  const tc = f['TypeCast'] as Fields | undefined;
+  if (tc) {
+    const arg = tc['arg'] as Fields | undefined;
+    return !tc['typeName']?.['arrayBounds'] && Boolean(arg?.['ColumnRef'] || arg?.['A_Const'] || arg?.['SQLValueFunction']);
+  }
+  const fc = f['FuncCall'] as Fields | undefined;
+  const args = (fc?.['args'] ?? []) as unknown[];
+  // its probe is the column alone (probeOf copies neither FILTER nor OVER)
+  return Boolean(fc && args.length === 1 && (args[0] as Fields)['ColumnRef']);
+}
+
+const isIntervalCast = (n: unknown): boolean => {
+  const tn = (n as Fields | undefined)?.['TypeCast']?.['typeName'] as Fields | undefined;
+  return names(tn?.['names']).pop() === 'interval';
+};
+
+/**
+ * date - date is integer in PostgreSQL, BIGINT in DuckDB: a subtraction of
+ * two small operands (columns, casts of constants, aggregates of a column)
+ * is written as lg_sub with probes, which subtracts as written unless both
+ * are dates. Numbers next to a literal and intervals are left as they are
+ * (TPC-H's `1 - l_discount`); so are larger operands, whose probes would
+ * copy them.
+ */
+export function typedSubtraction(ae: Fields): PgNode | undefined {
+  const l = ae['lexpr'];
+  const r = ae['rexpr'];
+  if (!smallOperand(l) || !smallOperand(r) || isIntervalCast(l) || isIntervalCast(r)) return undefined;
+  const pl = probeOf(l);
+  const pr = probeOf(r);
+  if (!pl || !pr) return undefined;
+  return emulatedCall(INTERNAL_MACROS.subtract, [l as PgNode, r as PgNode, pl, pr]);
+}
+
+/** gcd / lcm of two integers: integer when both are (a probe of their common type decides). */
+export function typedGcd(name: 'gcd' | 'lcm', args: PgNode[]): PgNode | undefined {
+  if (args.length !== 2 || !args.every((a) => typedDispatchSafe(a) && copyable(a))) return undefined;
+  const zero = (a: PgNode): PgNode => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('*')], lexpr: structuredClone(a), rexpr: intConst(0) } });
+  const probe: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: zero(args[0]!), rexpr: zero(args[1]!) } };
+  return emulatedCall(name === 'gcd' ? INTERNAL_MACROS.gcd : INTERNAL_MACROS.lcm, [args[0]!, args[1]!, probe]);
+}
+
+const SERIES_COLUMN = 'lg_series';
+
+/** generate_series(a, b[, c]) as probes in the order lg_gs*2/3 take them, or undefined. */
+function seriesProbes(fc: Fields): PgNode[] | undefined {
+  const args = (fc['args'] ?? []) as PgNode[];
+  if ((args.length !== 2 && args.length !== 3) || fc['func_variadic'] || !args.every((a) => typedDispatchSafe(a) && copyable(a))) return undefined;
+  const [a, b, c] = args.map((x) => structuredClone(x));
+  return c ? [b!, c, a!] : [b!, a!];
+}
+
+/**
+ * generate_series over integers is integer in PostgreSQL, BIGINT in DuckDB.
+ * In a select list (DuckDB: one list, unnested): the list, typed. undefined
+ * when the arguments cannot be probed.
+ */
+export function typedSeriesList(fc: Fields): PgNode | undefined {
+  const probes = seriesProbes(fc);
+  return probes ? emulatedCall(probes.length === 3 ? 'lg_gsl3' : 'lg_gsl2', [{ FuncCall: fc }, ...probes]) : undefined;
+}
+
+/**
+ * …and in FROM (a streamed table function): a derived table that types each
+ * value, `LATERAL (SELECT lg_gsv2(s.v, b, a) FROM generate_series(a, b) s(v))`
+ * under the user's alias (PostgreSQL's column name when there is none).
+ * `rf` is the RangeFunction's fields, reused (with its own alias) inside.
+ */
+export function typedSeries(rf: Fields): PgNode | undefined {
+  const fns = (rf['functions'] ?? []) as Fields[];
+  const items = (fns[0]?.['List']?.['items'] ?? []) as Fields[];
+  const fc = items[0]?.['FuncCall'] as Fields | undefined;
+  const fn = names(fc?.['funcname']);
+  if (fns.length !== 1 || !fc || fn[fn.length - 1] !== 'generate_series' || (fn.length === 2 && fn[0] !== 'pg_catalog') || fn.length > 2) return undefined;
+  if (rf['ordinality'] || rf['is_rowsfrom'] || rf['coldeflist']) return undefined;
+  const probes = seriesProbes(fc);
+  if (!probes) return undefined;
+  const alias = (rf['alias'] as Fields | undefined) ?? { aliasname: 'generate_series' };
+  const column = alias['colnames'] ? undefined : String(alias['aliasname']);
+  // the same RangeFunction object, now the derived table's FROM item (the caller marks it done)
+  rf['alias'] = { aliasname: SERIES_COLUMN, colnames: [strNode('v')] };
+  delete rf['lateral'];
+  const inner: PgNode = { RangeFunction: rf };
+  const value = { ColumnRef: { fields: [strNode(SERIES_COLUMN), strNode('v')] } };
+  return {
+    RangeSubselect: {
+      lateral: true,
+      subquery: {
+        SelectStmt: {
+          targetList: [{ ResTarget: { name: column ?? 'v', val: emulatedCall(probes.length === 3 ? 'lg_gsv3' : 'lg_gsv2', [value, ...probes]) } }],
+          fromClause: [inner],
+          limitOption: 'LIMIT_OPTION_DEFAULT',
+          op: 'SETOP_NONE',
+        },
+      },
+      alias: column ? { ...alias, colnames: [strNode(column)] } : alias,
+    },
+  };
+}
+
+/**
+ * `1e3` and `1.5e-3` are numeric in PostgreSQL (1000, 0.0015: the scale is
+ * the mantissa's decimals less the exponent), DOUBLE in DuckDB: the
+ * literal's digits as a numeric of exactly that precision and scale.
+ * undefined for a literal without an exponent or beyond 38 digits (which
+ * stays a double).
+ */
+export function exponentLiteral(c: Fields): PgNode | undefined {
+  const text = c['fval']?.['fval'];
+  const m = typeof text === 'string' ? /^(-?)(\d*)(?:\.(\d*))?[eE]([-+]?\d{1,3})$/.exec(text) : null;
+  if (!m) return undefined;
+  const [, sign, whole = '', frac = '', expText] = m;
+  const exp = Number(expText);
+  const scale = Math.max(0, frac.length - exp);
+  const unscaled = BigInt(whole + frac || '0') * 10n ** BigInt(exp - frac.length + scale);
+  const digits = unscaled.toString().padStart(scale + 1, '0');
+  const precision = Math.max(digits.length, 1);
+  if (precision > 38) return undefined;
+  const plain = `${sign}${scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits}`;
+  return {
+    TypeCast: {
+      arg: { A_Const: { sval: { sval: plain } } },
+      typeName: { names: [strNode('pg_catalog'), strNode('numeric')], typemod: -1, typmods: [intConst(precision), intConst(scale)] },
+    },
+  };
+}
+
+const isNumericCastWithoutTypmod = (n: unknown): Fields | undefined => {
+  const tc = (n as Fields | undefined)?.['TypeCast'] as Fields | undefined;
+  const tn = tc?.['typeName'] as Fields | undefined;
+  const last = names(tn?.['names']).pop();
+  return tc && (last === 'numeric' || last === 'decimal') && !tn!['typmods'] && !tn!['arrayBounds'] ? tc : undefined;
+};
+
+/**
+ * round(x::numeric, n): PostgreSQL converts a float8 to numeric through its
+ * text to 15 significant digits and rounds half away from zero to scale n.
+ * DuckDB would keep the double (an expression's ::numeric, sql/dialect.ts)
+ * and round it in binary. Written as that text cast to numeric(38, n) (the
+ * cast rounds half away from zero); undefined for any other call.
+ */
+export function roundedNumericCast(args: PgNode[]): PgNode | undefined {
+  const tc = args.length === 2 ? isNumericCastWithoutTypmod(args[0]) : undefined;
+  const c = (args[1] as Fields | undefined)?.['A_Const'];
+  const n = c && c['ival'] !== undefined ? Number(c['ival']['ival'] ?? 0) : NaN;
+  if (!tc || !Number.isInteger(n) || n < 0 || n > 20 || tc['arg']?.['A_Const'] || !typedDispatchSafe(tc['arg'])) return undefined;
+  return {
+    TypeCast: {
+      arg: emulatedCall(INTERNAL_MACROS.numericText, [tc['arg'] as PgNode]),
+      typeName: { names: [strNode('pg_catalog'), strNode('numeric')], typemod: -1, typmods: [intConst(38), intConst(n)] },
+    },
+  };
+}
