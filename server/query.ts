@@ -18,13 +18,15 @@ import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest, Output } from '../protocol/handler.js';
 import type { MessageWriter } from '../protocol/writer.js';
 import { PG_MAX_TARGET_ENTRIES, tooManyColumns } from '../sql/limits.js';
+import { untypableParams } from '../sql/anyParams.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import type { PgNode } from '../sql/walk.js';
 import { walk } from '../sql/walk.js';
 import type { FormatContext, PgField, RowEncoder } from './rows/api.js';
 import { pgFieldFor, pgTypeOf } from './rows/describe.js';
 import { createRowEncoder } from './rows/encoder.js';
-import { decodeParam } from './rows/params.js';
+import { declaredParamTypes } from './rows/declaredParams.js';
+import { decodeParam, duckTypeForOid } from './rows/params.js';
 import { dataRowText, textField } from './textResult.js';
 
 export interface PlanContext {
@@ -192,12 +194,23 @@ export class QueryStatement {
     for (const n of this.numericParams) this.casts.set(n, { type: 'numeric', typmods: [NUMERIC_PRECISION, 0] });
     let { plan, prepared } = await this.planAndPrepare(conn, this.casts);
     const untyped = new Map(this.casts);
+    const untypable = untypableParams(this.stmt.node);
+    const declared = declaredParamTypes(this.stmt.node);
     for (let i = 1; i <= prepared.parameterCount; i++) {
       // A parameter the engine typed keeps that type: a client-declared one is
       // decoded as declared and the engine casts it on binding. (Wrapping it in
       // another cast can make DuckDB lose the parameter's type.)
       const clientOid = this.clientOids[i - 1] ?? 0;
       if (prepared.parameterTypeId(i) !== 0) continue;
+      const why = clientOid === 0 ? untypable.get(i) : undefined;
+      if (why) {
+        // PostgreSQL gives an "any" or polymorphic argument no type to infer from
+        prepared.destroySync();
+        if (why === 'polymorphic') throw new PgError(SqlState.datatypeMismatch, 'could not determine polymorphic type because input has type unknown');
+        throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i}`);
+      }
+      // typed by its own cast in the statement (shapeOf takes that type): no second cast
+      if (clientOid === 0 && declared.has(i)) continue;
       if (clientOid === NUMERIC_OID) {
         // a client's numeric keeps its scale (psycopg 3 binds Decimal so): one shape per scale, as for $1::numeric
         this.numericParams.add(i);
@@ -242,9 +255,16 @@ export class QueryStatement {
 
   private shapeOf(plan: QueryPlan, prepared: DuckDBPreparedStatement, conn: DuckDBConnection): Shape {
     const paramTypes: DuckDBType[] = [];
+    let declared: Map<number, DuckDBType> | undefined;
     for (let i = 1; i <= prepared.parameterCount; i++) {
       if (prepared.parameterTypeId(i) === 0) {
-        throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i}`);
+        // the statement's own cast types it, as in PostgreSQL (DuckDB binds again with the value's type)
+        // (or, where the statement does not use it, as the client declared it)
+        declared ??= declaredParamTypes(this.stmt.node);
+        const t = declared.get(i) ?? duckTypeForOid(this.clientOids[i - 1] ?? 0);
+        if (!t) throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i}`);
+        paramTypes.push(t);
+        continue;
       }
       paramTypes.push(prepared.parameterType(i));
     }
