@@ -25,7 +25,7 @@ import { walk } from '../sql/walk.js';
 import type { FormatContext, PgField, RowEncoder } from './rows/api.js';
 import { pgFieldFor, pgTypeOf } from './rows/describe.js';
 import { createRowEncoder } from './rows/encoder.js';
-import { declaredParamTypes } from './rows/declaredParams.js';
+import { declaredParamTypes, type DeclaredParam } from './rows/declaredParams.js';
 import { decodeParam, duckTypeForOid } from './rows/params.js';
 import { dataRowText, textField } from './textResult.js';
 
@@ -172,6 +172,8 @@ export class QueryStatement {
   private basePlan: QueryPlan | null = null;
   private numericParams = new Set<number>();
   private casts = new Map<number, ParamCast>();
+  /** The types the statement's own casts give its parameters (`$1::varchar`). */
+  private declared = new Map<number, DeclaredParam>();
   private checkpoint: () => void = () => undefined;
 
   constructor(
@@ -195,13 +197,12 @@ export class QueryStatement {
     let { plan, prepared } = await this.planAndPrepare(conn, this.casts);
     const untyped = new Map(this.casts);
     const untypable = untypableParams(this.stmt.node);
-    const declared = declaredParamTypes(this.stmt.node);
+    const declared = (this.declared = declaredParamTypes(this.stmt.node));
     for (let i = 1; i <= prepared.parameterCount; i++) {
       // A parameter the engine typed keeps that type: a client-declared one is
       // decoded as declared and the engine casts it on binding. (Wrapping it in
       // another cast can make DuckDB lose the parameter's type.)
       const clientOid = this.clientOids[i - 1] ?? 0;
-      if (prepared.parameterTypeId(i) !== 0) continue;
       const why = clientOid === 0 ? untypable.get(i) : undefined;
       if (why) {
         // PostgreSQL gives an "any" or polymorphic argument no type to infer from
@@ -209,8 +210,9 @@ export class QueryStatement {
         if (why === 'polymorphic') throw new PgError(SqlState.datatypeMismatch, 'could not determine polymorphic type because input has type unknown');
         throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i}`);
       }
+      if (prepared.parameterTypeId(i) !== 0) continue;
       // typed by its own cast in the statement (shapeOf takes that type): no second cast
-      if (clientOid === 0 && declared.has(i)) continue;
+      if (clientOid === 0 && declared.get(i)?.duck) continue;
       if (clientOid === NUMERIC_OID) {
         // a client's numeric keeps its scale (psycopg 3 binds Decimal so): one shape per scale, as for $1::numeric
         this.numericParams.add(i);
@@ -228,7 +230,7 @@ export class QueryStatement {
     this.basePlan = plan;
     this.base = this.shapeOf(plan, prepared, conn);
     this.paramOids = this.base.paramTypes.map((t, i) =>
-      this.numericParams.has(i + 1) ? NUMERIC_OID : this.clientOids[i] || pgTypeOf(t).oid,
+      this.numericParams.has(i + 1) ? NUMERIC_OID : this.clientOids[i] || this.declared.get(i + 1)?.oid || pgTypeOf(t).oid,
     );
   }
 
@@ -255,13 +257,11 @@ export class QueryStatement {
 
   private shapeOf(plan: QueryPlan, prepared: DuckDBPreparedStatement, conn: DuckDBConnection): Shape {
     const paramTypes: DuckDBType[] = [];
-    let declared: Map<number, DuckDBType> | undefined;
     for (let i = 1; i <= prepared.parameterCount; i++) {
       if (prepared.parameterTypeId(i) === 0) {
         // the statement's own cast types it, as in PostgreSQL (DuckDB binds again with the value's type)
         // (or, where the statement does not use it, as the client declared it)
-        declared ??= declaredParamTypes(this.stmt.node);
-        const t = declared.get(i) ?? duckTypeForOid(this.clientOids[i - 1] ?? 0);
+        const t = this.declared.get(i)?.duck ?? duckTypeForOid(this.clientOids[i - 1] ?? 0);
         if (!t) throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i}`);
         paramTypes.push(t);
         continue;

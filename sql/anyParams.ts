@@ -17,10 +17,19 @@ const POLYMORPHIC_ARG: ReadonlySet<string> = new Set(['to_json', 'to_jsonb']);
 
 export type UntypableKind = 'any' | 'polymorphic';
 
-/** Parameter number → why PostgreSQL cannot type it, for each parameter that stands bare as such an argument. */
+/**
+ * Parameter number → why PostgreSQL cannot type it, for each parameter that stands only
+ * bare as such an argument (one used anywhere else is typed there).
+ */
 export function untypableParams(root: unknown): Map<number, UntypableKind> {
   const out = new Map<number, UntypableKind>();
+  const bare = new Set<unknown>();
+  const all: number[] = [];
   walk(root, (v) => {
+    if (v.kind === 'ParamRef') {
+      if (!bare.has(v.fields)) all.push(v.fields['number'] as number);
+      return;
+    }
     if (v.kind !== 'FuncCall') return;
     const fn = names(v.fields['funcname']);
     const name = fn.length === 1 || (fn.length === 2 && fn[0] === 'pg_catalog') ? fn[fn.length - 1]!.toLowerCase() : undefined;
@@ -28,8 +37,12 @@ export function untypableParams(root: unknown): Map<number, UntypableKind> {
     if (!kind) return;
     for (const a of (v.fields['args'] as unknown[] | undefined) ?? []) {
       const p = (a as { ParamRef?: { number?: number } } | undefined)?.ParamRef;
-      if (p && typeof p.number === 'number' && !out.has(p.number)) out.set(p.number, kind);
+      if (p && typeof p.number === 'number') {
+        bare.add(p);
+        if (!out.has(p.number)) out.set(p.number, kind);
+      }
     }
   });
+  for (const n of all) out.delete(n);
   return out;
 }

@@ -1,34 +1,47 @@
 /**
- * The types a statement itself gives its parameters (`$1::integer`). DuckDB leaves some
- * such parameters untyped at prepare — a cast parameter compared with a column of a
- * wider type (`bigint_col != $1::integer`) — where PostgreSQL types the parameter by its
- * cast. lakegate then takes the cast's type for ParameterDescription and for decoding
- * the value; DuckDB binds the statement again with the value's type at Bind.
+ * The types a statement itself gives its parameters (`$1::integer`), as PostgreSQL
+ * types an unspecified parameter by its cast. ParameterDescription reports that type
+ * (varchar is 1043, not the engine's text). And DuckDB leaves some such parameters
+ * untyped at prepare — a cast parameter compared with a column of a wider type
+ * (`bigint_col != $1::integer`): lakegate then decodes the value as the cast's type
+ * and DuckDB binds the statement again with the value's type at Bind.
  */
 import { BIGINT, BOOLEAN, DATE, DOUBLE, FLOAT, INTEGER, INTERVAL, SMALLINT, TIME, TIMESTAMP, TIMESTAMPTZ, UUID, VARCHAR, type DuckDBType } from '@duckdb/node-api';
 import { walk, type PgNode } from '../../sql/walk.js';
 
-/** PostgreSQL type names (as the parser spells them) whose DuckDB type is fixed by the name alone. */
-const BY_NAME: Record<string, DuckDBType> = {
-  int2: SMALLINT, int4: INTEGER, int8: BIGINT, float4: FLOAT, float8: DOUBLE, bool: BOOLEAN,
-  text: VARCHAR, varchar: VARCHAR, bpchar: VARCHAR, name: VARCHAR,
-  date: DATE, time: TIME, timestamp: TIMESTAMP, timestamptz: TIMESTAMPTZ, interval: INTERVAL, uuid: UUID,
+export interface DeclaredParam {
+  /** PostgreSQL's type OID for the parameter */
+  oid: number;
+  /** the engine type its value is decoded to; undefined where only its text goes to the engine */
+  duck?: DuckDBType;
+}
+
+/** PostgreSQL type names as the parser spells them. */
+const BY_NAME: Record<string, DeclaredParam> = {
+  int2: { oid: 21, duck: SMALLINT }, int4: { oid: 23, duck: INTEGER }, int8: { oid: 20, duck: BIGINT },
+  float4: { oid: 700, duck: FLOAT }, float8: { oid: 701, duck: DOUBLE }, bool: { oid: 16, duck: BOOLEAN },
+  text: { oid: 25, duck: VARCHAR }, varchar: { oid: 1043, duck: VARCHAR }, bpchar: { oid: 1042, duck: VARCHAR }, name: { oid: 19, duck: VARCHAR },
+  date: { oid: 1082, duck: DATE }, time: { oid: 1083, duck: TIME }, timestamp: { oid: 1114, duck: TIMESTAMP },
+  timestamptz: { oid: 1184, duck: TIMESTAMPTZ }, interval: { oid: 1186, duck: INTERVAL }, uuid: { oid: 2950, duck: UUID },
+  // the OID alias types: the value is a name (or an OID) in text, resolved by the statement
+  regclass: { oid: 2205 }, regtype: { oid: 2206 }, regnamespace: { oid: 4089 }, regproc: { oid: 24 },
 };
 
-/** Parameter number → the DuckDB type of its first plain cast (no array, no type modifier) in the statement. */
-export function declaredParamTypes(node: PgNode): Map<number, DuckDBType> {
-  const out = new Map<number, DuckDBType>();
+/** Parameter number → the type of its first plain cast (not an array) in the statement. */
+export function declaredParamTypes(node: PgNode): Map<number, DeclaredParam> {
+  const out = new Map<number, DeclaredParam>();
   walk(node, (v) => {
     if (v.kind !== 'TypeCast') return;
     const arg = v.fields['arg'] as PgNode | undefined;
     const number = arg?.['ParamRef']?.['number'];
     if (typeof number !== 'number' || out.has(number)) return;
     const tn = v.fields['typeName'] as { names?: PgNode[]; typmods?: unknown[]; arrayBounds?: unknown[] } | undefined;
-    if (tn?.typmods?.length || tn?.arrayBounds?.length) return;
+    if (tn?.arrayBounds?.length) return;
     const names = (tn?.names ?? []).map((n) => n?.['String']?.['sval'] as string | undefined);
     if (names.length > 2 || (names.length === 2 && names[0] !== 'pg_catalog')) return;
     const t = BY_NAME[names[names.length - 1] ?? ''];
-    if (t) out.set(number, t);
+    // a type modifier (varchar(10)) keeps the OID; the engine type is then the engine's own
+    if (t) out.set(number, tn?.typmods?.length ? { oid: t.oid } : t);
   });
   return out;
 }
