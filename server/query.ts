@@ -7,6 +7,7 @@ import { DuckDBTypeId } from '@duckdb/node-api';
 import type {
   DuckDBConnection,
   DuckDBDecimalType,
+  DuckDBListType,
   DuckDBDataChunk,
   DuckDBPreparedStatement,
   DuckDBResult,
@@ -25,7 +26,7 @@ import { walk } from '../sql/walk.js';
 import type { FormatContext, PgField, RowEncoder } from './rows/api.js';
 import { pgFieldFor, pgTypeOf } from './rows/describe.js';
 import { createRowEncoder } from './rows/encoder.js';
-import { declaredParamTypes, type DeclaredParam } from './rows/declaredParams.js';
+import { anyArrayParams, anyLeftType, declaredParamTypes, type DeclaredParam } from './rows/declaredParams.js';
 import { decodeParam, duckTypeForOid } from './rows/params.js';
 import { dataRowText, textField } from './textResult.js';
 
@@ -103,6 +104,7 @@ const castFor = (oid: number): ParamCast | undefined =>
   PARAM_CAST[oid] ? { type: PARAM_CAST[oid]! } : PARAM_ARRAY_CAST[oid] ? { type: PARAM_ARRAY_CAST[oid]!, array: true } : undefined;
 const TEXT_OID = 25;
 const NUMERIC_OID = 1700;
+const NUMERIC_ARRAY_OID = 1231;
 /** DuckDB's widest decimal: an unconstrained numeric parameter gets this precision and its value's own scale. */
 const NUMERIC_PRECISION = 38;
 
@@ -197,6 +199,7 @@ export class QueryStatement {
     let { plan, prepared } = await this.planAndPrepare(conn, this.casts);
     const untyped = new Map(this.casts);
     const untypable = untypableParams(this.stmt.node);
+    const anyArrays = anyArrayParams(this.stmt.node);
     const declared = (this.declared = declaredParamTypes(this.stmt.node));
     for (let i = 1; i <= prepared.parameterCount; i++) {
       // A parameter the engine typed keeps that type: a client-declared one is
@@ -213,10 +216,15 @@ export class QueryStatement {
       if (prepared.parameterTypeId(i) !== 0) continue;
       // typed by its own cast in the statement (shapeOf takes that type): no second cast
       if (clientOid === 0 && declared.get(i)?.duck) continue;
-      if (clientOid === NUMERIC_OID) {
-        // a client's numeric keeps its scale (psycopg 3 binds Decimal so): one shape per scale, as for $1::numeric
+      if (clientOid === NUMERIC_OID || clientOid === NUMERIC_ARRAY_OID) {
+        // a client's numeric keeps its scale (psycopg 3 binds Decimal so): one shape per scale, as for $1::numeric;
+        // a numeric[] (a list of Decimal) likewise, at the largest scale of its elements
         this.numericParams.add(i);
-        untyped.set(i, { type: 'numeric', typmods: [NUMERIC_PRECISION, 0] });
+        untyped.set(i, { type: 'numeric', typmods: [NUMERIC_PRECISION, 0], array: clientOid === NUMERIC_ARRAY_OID });
+      } else if (clientOid === 0 && anyArrays.has(i)) {
+        // `x = ANY($1)` with an unspecified $1 (psycopg 3's list of str): PostgreSQL reads an array of x's type;
+        // text[] first, retyped below when the engine names x's type
+        untyped.set(i, { type: PARAM_CAST[TEXT_OID]!, array: true });
       } else untyped.set(i, castFor(clientOid) ?? { type: PARAM_CAST[TEXT_OID]! });
     }
     if (untyped.size > this.casts.size) {
@@ -224,13 +232,13 @@ export class QueryStatement {
       // the client said): cast them as PostgreSQL does for 'unknown'.
       prepared.destroySync();
       this.casts = untyped;
-      ({ plan, prepared } = await this.planAndPrepare(conn, this.casts));
+      ({ plan, prepared } = await this.prepareRetyping(conn, anyArrays));
     }
     this.explain = plan.explain;
     this.basePlan = plan;
     this.base = this.shapeOf(plan, prepared, conn);
     this.paramOids = this.base.paramTypes.map((t, i) =>
-      this.numericParams.has(i + 1) ? NUMERIC_OID : this.clientOids[i] || this.declared.get(i + 1)?.oid || pgTypeOf(t).oid,
+      this.numericParams.has(i + 1) ? (this.casts.get(i + 1)?.array ? NUMERIC_ARRAY_OID : NUMERIC_OID) : this.clientOids[i] || this.declared.get(i + 1)?.oid || pgTypeOf(t).oid,
     );
   }
 
@@ -245,6 +253,44 @@ export class QueryStatement {
     this.basePlan = null;
     this.byScales.clear();
     this.casts = new Map();
+  }
+
+  /**
+   * Prepare with `this.casts`. Where an ANY/ALL array parameter cast to text[] meets a left
+   * operand of another type, the engine names that type: the parameter it belongs to (the
+   * first, in order, whose retyping gets past that comparison) is cast to that type's array,
+   * and the statement prepared again. Bounded: each parameter is retyped at most once.
+   */
+  private async prepareRetyping(conn: DuckDBConnection, anyArrays: Set<number>) {
+    const pending = [...anyArrays].filter((n) => this.casts.get(n)?.type === PARAM_CAST[TEXT_OID] && this.casts.get(n)?.array);
+    let last: unknown;
+    try {
+      return await this.planAndPrepare(conn, this.casts);
+    } catch (err) {
+      last = err;
+    }
+    for (;;) {
+      const left = anyLeftType(last);
+      if (!left || pending.length === 0) throw last;
+      let moved = false;
+      for (const n of pending) {
+        const before = this.casts.get(n)!;
+        this.casts.set(n, { ...left, array: true });
+        try {
+          return await this.planAndPrepare(conn, this.casts);
+        } catch (err) {
+          if (anyLeftType(err)) {
+            // past this comparison, stopped at another one: n was it
+            pending.splice(pending.indexOf(n), 1);
+            last = err;
+            moved = true;
+            break;
+          }
+          this.casts.set(n, before);
+        }
+      }
+      if (!moved) throw last;
+    }
   }
 
   private async planAndPrepare(conn: DuckDBConnection, casts: Map<number, ParamCast>) {
@@ -322,14 +368,17 @@ export class QueryStatement {
     if (this.numericParams.size === 0) return this.base!;
     const scales = [...this.numericParams].map((n) => {
       const t = values[n - 1]?.type;
-      return t && t.typeId === DuckDBTypeId.DECIMAL ? (t as DuckDBDecimalType).scale : 0;
+      const d = t?.typeId === DuckDBTypeId.LIST ? (t as DuckDBListType).valueType : t;
+      return d && d.typeId === DuckDBTypeId.DECIMAL ? (d as DuckDBDecimalType).scale : 0;
     });
     if (scales.every((sc) => sc === 0)) return this.base!;
     const key = scales.join(',');
     let shape = this.byScales.get(key);
     if (!shape) {
       const casts = new Map(this.casts);
-      [...this.numericParams].forEach((n, k) => casts.set(n, { type: 'numeric', typmods: [NUMERIC_PRECISION, scales[k]!] }));
+      [...this.numericParams].forEach((n, k) =>
+        casts.set(n, { type: 'numeric', typmods: [NUMERIC_PRECISION, scales[k]!], array: this.casts.get(n)?.array }),
+      );
       const { plan, prepared } = await this.planAndPrepare(conn, casts);
       shape = this.shapeOf(plan, prepared, conn);
       // Bounded: a client sending ever new scales cannot grow this without limit.

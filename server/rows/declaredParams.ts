@@ -45,3 +45,38 @@ export function declaredParamTypes(node: PgNode): Map<number, DeclaredParam> {
   });
   return out;
 }
+
+/** Parameters that stand bare as the array of `x op ANY($n)` / `x op ALL($n)`. */
+export function anyArrayParams(node: PgNode): Set<number> {
+  const out = new Set<number>();
+  walk(node, (v) => {
+    if (v.kind !== 'A_Expr') return;
+    const kind = String(v.fields['kind']);
+    if (kind !== 'AEXPR_OP_ANY' && kind !== 'AEXPR_OP_ALL') return;
+    const number = (v.fields['rexpr'] as PgNode | undefined)?.['ParamRef']?.['number'];
+    if (typeof number === 'number') out.add(number);
+  });
+  return out;
+}
+
+/** PostgreSQL's name (for a cast) of an engine type the engine names in a message. */
+const PG_NAME: Record<string, string> = {
+  BOOLEAN: 'bool', TINYINT: 'int2', SMALLINT: 'int2', INTEGER: 'int4', BIGINT: 'int8', FLOAT: 'float4', DOUBLE: 'float8',
+  DATE: 'date', TIME: 'time', TIMESTAMP: 'timestamp', 'TIMESTAMP WITH TIME ZONE': 'timestamptz', INTERVAL: 'interval',
+  UUID: 'uuid', BLOB: 'bytea', VARCHAR: 'text',
+};
+
+/**
+ * The left operand's type from the engine's refusal of `x = ANY(text[])` (DuckDB compares
+ * no DATE with VARCHAR), as a cast for the parameter's elements; undefined for any other error.
+ */
+export function anyLeftType(err: unknown): { type: string; typmods?: number[] } | undefined {
+  const message = (err as { message?: unknown } | null)?.message;
+  if (typeof message !== 'string') return undefined;
+  const m = /^Binder Error: Cannot compare values of type (.+?) and VARCHAR in IN\/ANY\/ALL clause/.exec(message);
+  if (!m) return undefined;
+  const dec = /^DECIMAL\((\d+),(\d+)\)$/.exec(m[1]!);
+  if (dec) return { type: 'numeric', typmods: [Number(dec[1]), Number(dec[2])] };
+  const name = PG_NAME[m[1]!];
+  return name && name !== 'text' ? { type: name } : undefined;
+}

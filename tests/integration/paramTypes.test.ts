@@ -96,6 +96,17 @@ const CASES: [string, string, number[], (string | null)[]][] = [
   ['CAST($1 AS REGCLASS) compared with an oid', `SELECT count(*) FROM pg_catalog.pg_class c WHERE c.oid = CAST($1 AS REGCLASS)`, [UNKNOWN], ['pg_catalog.pg_constraint']],
   ['CAST($1 AS REGCLASS) of a relation that does not exist', `SELECT count(*) FROM pg_catalog.pg_class c WHERE c.oid = CAST($1 AS REGCLASS)`, [UNKNOWN], ['no_such_relation']],
   ['pg_get_constraintdef with a client-typed boolean', `SELECT pg_catalog.pg_get_constraintdef(0, $1)`, [BOOL], ['true']],
+  // psycopg 3's lists: str lists unspecified (an array of the left operand's type), others typed arrays
+  ['text = ANY(unspecified)', `SELECT x FROM (VALUES ('US'), ('EU')) AS t(x) WHERE x = ANY($1) ORDER BY x`, [UNKNOWN], ['{US,XX}']],
+  ['int4 = ANY(unspecified)', `SELECT x FROM (VALUES (1), (2)) AS t(x) WHERE x = ANY($1)`, [UNKNOWN], ['{2,3}']],
+  ['date <> ALL(unspecified)', `SELECT d FROM (VALUES (date '2024-01-02'), (date '2024-05-05')) AS t(d) WHERE d <> ALL($1)`, [UNKNOWN], ['{2024-01-02}']],
+  ['numeric(10,2) = ANY(unspecified)', `SELECT a FROM (VALUES (100.00::numeric(10,2)), (250.50)) AS t(a) WHERE a = ANY($1)`, [UNKNOWN], ['{250.5,7}']],
+  ['two lists: text then int4', `SELECT x FROM (VALUES ('US', 1), ('EU', 2)) AS t(x, y) WHERE x = ANY($1) AND y = ANY($2)`, [UNKNOWN, UNKNOWN], ['{US,EU}', '{1}']],
+  ['text = ANY(text[])', `SELECT x FROM (VALUES ('US'), ('EU')) AS t(x) WHERE x = ANY($1) ORDER BY x`, [1009], ['{US,"a,b",NULL}']],
+  ['date = ANY(date[])', `SELECT d FROM (VALUES (date '2024-01-02'), (date '2024-05-05')) AS t(d) WHERE d = ANY($1)`, [1182], ['{2024-05-05,2020-01-01}']],
+  ['numeric = ANY(numeric[])', `SELECT a FROM (VALUES (100.00::numeric(10,2)), (250.50)) AS t(a) WHERE a = ANY($1)`, [1231], ['{250.500,1}']],
+  ['a date[] parameter comes back date[]', `SELECT $1`, [1182], ['{2024-01-02,NULL}']],
+  ['a text[] parameter comes back text[]', `SELECT $1`, [1009], ['{a,"b,c","q\\"t",NULL}']],
   // what PostgreSQL cannot type: an "any" or polymorphic argument given a bare parameter
   ['json_build_object value: bare unspecified parameter', `SELECT json_build_object('a', $1)`, [UNKNOWN], ['x']],
   ['json_build_object key: bare unspecified parameter', `SELECT json_build_object($1, 1)`, [UNKNOWN], ['x']],
