@@ -7,6 +7,7 @@
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest } from '../protocol/handler.js';
 import type { Portal } from './query.js';
+import type { ScrollCursor } from './scrollCursor.js';
 
 export interface PortalEntry<S> {
   stmt: S;
@@ -14,7 +15,7 @@ export interface PortalEntry<S> {
   done: boolean;
   /** A command's Bind (its parameters and result formats, used when it runs). */
   bind?: BindRequest;
-  cursor?: { hold: boolean; binary: boolean; declaredInBlock: boolean };
+  cursor?: { hold: boolean; binary: boolean; declaredInBlock: boolean; scroll?: ScrollCursor };
 }
 
 export class PortalTable<S> {

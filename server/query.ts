@@ -359,7 +359,7 @@ export class QueryStatement {
       encoder: this.explain ? null : createRowEncoder(shape.types, formats.map((f) => f as 0 | 1), fmt, maxRowBytes),
     });
     const { fields, encoder } = encoderFor(req.resultFormats);
-    const portal = new Portal(conn, prepared, values, fields, encoder, encoderFor);
+    const portal = new Portal(conn, prepared, values, fields, encoder, encoderFor, shape.sql);
     this.basePlan?.audit?.();
     return portal;
   }
@@ -429,7 +429,23 @@ export class Portal {
     public fields: PgField[],
     private encoder: RowEncoder | null,
     private readonly encoderFor?: EncoderFactory,
+    /** The statement's engine SQL (a SCROLL cursor spools its result with it: server/scrollCursor.ts). */
+    readonly sql = '',
   ) {}
+
+  /** Bind this portal's parameter values to another statement over the same parameters. */
+  bindValuesTo(p: DuckDBPreparedStatement): void {
+    p.clearBindings();
+    this.values.forEach((v, i) => {
+      if (v.value === null) p.bindNull(i + 1);
+      else p.bindValue(i + 1, v.value as DuckDBValue, v.type);
+    });
+  }
+
+  /** The encoder for the current result formats (null for EXPLAIN). */
+  currentEncoder(): RowEncoder | null {
+    return this.encoder;
+  }
 
   /** The RowDescription fields in the given result formats. */
   fieldsFor(formats: number[]): PgField[] {
@@ -457,11 +473,7 @@ export class Portal {
 
   private async start(): Promise<DuckDBResult> {
     if (!this.result) {
-      this.prepared.clearBindings();
-      this.values.forEach((v, i) => {
-        if (v.value === null) this.prepared.bindNull(i + 1);
-        else this.prepared.bindValue(i + 1, v.value as DuckDBValue, v.type);
-      });
+      this.bindValuesTo(this.prepared);
       this.result = await this.prepared.stream();
     }
     return this.result;

@@ -18,6 +18,8 @@ export interface CursorDeclaration {
   name: string;
   binary: boolean;
   hold: boolean;
+  /** DECLARE … SCROLL: fetched in any direction (its result is spooled into the engine, server/scrollCursor.ts). */
+  scroll: boolean;
   query: ParsedStatement;
 }
 
@@ -30,39 +32,59 @@ function inner(stmt: ParsedStatement, node: PgNode): ParsedStatement {
 export function cursorDeclaration(stmt: ParsedStatement): CursorDeclaration {
   const f = stmt.node['DeclareCursorStmt']!;
   const options = (f['options'] as number | undefined) ?? 0;
-  if (options & CURSOR_SCROLL) throw PgError.featureNotSupported('SCROLL cursors are not supported by lakegate');
   return {
     name: f['portalname'] as string,
     binary: (options & CURSOR_BINARY) !== 0,
     hold: (options & CURSOR_HOLD) !== 0,
+    // without SCROLL a cursor scans forward only (PostgreSQL also lets some plans scroll; lakegate never does)
+    scroll: (options & CURSOR_SCROLL) !== 0,
     query: inner(stmt, f['query'] as PgNode),
   };
 }
 
+export type FetchDirection = 'forward' | 'backward' | 'absolute' | 'relative';
+
 export interface CursorFetch {
   name: string;
-  /** How many rows forward; 0 = all. */
-  count: number;
   move: boolean;
+  /** FORWARD and BACKWARD with a negative count are turned around, as PostgreSQL does. */
+  direction: FetchDirection;
+  /** Rows for forward/backward (Infinity = ALL), the position for absolute/relative. */
+  count: number;
 }
 
 /** libpg-query's FETCH_ALL (LONG_MAX in its 32-bit build). */
 const FETCH_ALL = 2147483647;
 
 export function cursorFetch(f: Fields): CursorFetch {
-  const direction = f['direction'] as string;
   const howMany = (f['howMany'] as number | undefined) ?? 0;
   const move = f['ismove'] === true;
   const name = f['portalname'] as string;
-  if (direction === 'FETCH_BACKWARD' || ((direction === 'FETCH_ABSOLUTE' || direction === 'FETCH_RELATIVE') && howMany < 0)) {
-    throw new PgError(SqlState.objectNotInPrerequisiteState, 'cursor can only scan forward', {
-      hint: 'Declare it with SCROLL option to enable backward scan.',
-    });
+  const raw = String(f['direction'] ?? 'FETCH_FORWARD');
+  let direction: FetchDirection =
+    raw === 'FETCH_BACKWARD' ? 'backward' : raw === 'FETCH_ABSOLUTE' ? 'absolute' : raw === 'FETCH_RELATIVE' ? 'relative' : 'forward';
+  let count = howMany;
+  if ((direction === 'forward' || direction === 'backward') && count < 0) {
+    direction = direction === 'forward' ? 'backward' : 'forward';
+    count = -count;
   }
-  if (direction !== 'FETCH_FORWARD' || howMany === 0) {
-    throw PgError.featureNotSupported(`${move ? 'MOVE' : 'FETCH'} ${direction === 'FETCH_FORWARD' ? '0' : direction.slice(6)} is not supported by lakegate`, );
+  if ((direction === 'forward' || direction === 'backward') && count >= FETCH_ALL) count = Infinity;
+  return { name, move, direction, count };
+}
+
+export const forwardOnly = () =>
+  new PgError(SqlState.objectNotInPrerequisiteState, 'cursor can only scan forward', {
+    hint: 'Declare it with SCROLL option to enable backward scan.',
+  });
+
+/** A cursor without SCROLL: how many rows forward (0 = all); what needs to go back is 55000, as for NO SCROLL in PostgreSQL. */
+export function forwardCount(f: CursorFetch): number {
+  if (f.direction === 'backward' || ((f.direction === 'absolute' || f.direction === 'relative') && f.count < 0)) throw forwardOnly();
+  if (f.direction !== 'forward' || f.count === 0) {
+    const shown = f.direction === 'forward' ? '0' : f.direction.toUpperCase();
+    throw PgError.featureNotSupported(`${f.move ? 'MOVE' : 'FETCH'} ${shown} is not supported by lakegate without SCROLL`);
   }
-  return { name, count: howMany >= FETCH_ALL ? 0 : howMany, move };
+  return f.count === Infinity ? 0 : f.count;
 }
 
 export const noSuchCursor = (name: string) => new PgError(SqlState.invalidCursorName, `cursor "${name}" does not exist`);

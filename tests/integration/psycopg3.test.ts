@@ -20,6 +20,8 @@ const CASES = [
     `${c}[False]`,
     `${c}[True]`,
   ]),
+  'test_scrollable_server_cursor[False]',
+  'test_scrollable_server_cursor[True]',
   'test_decimal_columns',
   'test_decimal_parameter_stays_decimal',
   'test_binary_cursor',

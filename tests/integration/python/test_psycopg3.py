@@ -141,6 +141,30 @@ def test_typed_lists_come_back_lists(conn, binary):
     assert all(type(d) is Decimal for d in got) and got == decimals
 
 
+@pytest.mark.parametrize("binary", [False, True])
+def test_scrollable_server_cursor(binary):
+    # DECLARE … SCROLL CURSOR, then MOVE backward / absolute (psycopg 3's scroll()) and FETCH
+    rows = [(i, a, r) for i, a, r in ORDERS]
+    with connect("carol") as c:
+        with c.cursor("sc", scrollable=True, binary=binary) as cur:
+            cur.execute("select id, amount, region from sales.orders order by id")
+            assert cur.fetchone() == rows[0]
+            assert cur.fetchone() == rows[1]
+            assert cur.fetchone() is None
+            cur.scroll(-2)
+            assert cur.fetchone() == rows[1]
+            cur.scroll(0, mode="absolute")
+            assert cur.fetchall() == rows
+            cur.scroll(1, mode="absolute")
+            assert cur.fetchmany(5) == rows[1:]
+    with connect("carol") as c:
+        with c.cursor("ns", scrollable=False) as cur:
+            cur.execute("select id from sales.orders order by id")
+            assert cur.fetchone() == (1,)
+            with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState):
+                cur.scroll(-1)
+
+
 def test_decimal_columns(conn):
     cur = conn.execute("select id, amount from sales.orders order by id")
     assert cur.description[1].type_code == NUMERIC_OID
