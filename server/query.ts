@@ -323,6 +323,11 @@ export class QueryStatement {
     const types: DuckDBType[] = [];
     for (let c = 0; c < prepared.columnCount; c++) {
       names.push(prepared.columnName(c));
+      if (prepared.columnTypeId(c) === DuckDBTypeId.INVALID) {
+        // some engine functions (len over a parameter, say) type their result only once the value is bound
+        prepared.destroySync();
+        throw PgError.featureNotSupported(`the type of result column "${names[c]}" depends on a parameter value: lakegate cannot describe it before Bind`);
+      }
       types.push(prepared.columnType(c));
     }
     const preparedOn = new WeakMap<DuckDBConnection, DuckDBPreparedStatement>();
