@@ -8,6 +8,7 @@ import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest } from '../protocol/handler.js';
 import type { Portal } from './query.js';
 import type { ScrollCursor } from './scrollCursor.js';
+import type { ForwardState } from './sqlCommands.js';
 
 export interface PortalEntry<S> {
   stmt: S;
@@ -15,7 +16,7 @@ export interface PortalEntry<S> {
   done: boolean;
   /** A command's Bind (its parameters and result formats, used when it runs). */
   bind?: BindRequest;
-  cursor?: { hold: boolean; binary: boolean; declaredInBlock: boolean; scroll?: ScrollCursor };
+  cursor?: { hold: boolean; binary: boolean; declaredInBlock: boolean; scroll?: ScrollCursor; forward?: ForwardState };
 }
 
 export class PortalTable<S> {

@@ -36,7 +36,7 @@ import {
   type SessionCall,
 } from './sessionFunctions.js';
 import { ScrollCursor } from './scrollCursor.js';
-import { copySource, cursorDeclaration, cursorFetch, executeArguments, forwardCount, noSuchCursor, preparation } from './sqlCommands.js';
+import { copySource, cursorDeclaration, cursorFetch, executeArguments, forwardStep, noSuchCursor, preparation } from './sqlCommands.js';
 import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
 import type { AdminRoom } from '../policy/admin/room.js';
 import type { AdminStatement } from '../policy/admin/statement.js';
@@ -708,8 +708,10 @@ export class Session implements QuerySession {
     if (!entry?.portal) throw noSuchCursor(f.name);
     const portal = entry.portal;
     const scroll = entry.cursor?.scroll;
-    // without SCROLL: refused (55000 backward, as NO SCROLL in PostgreSQL) before any RowDescription
-    const count = scroll ? 0 : forwardCount(f);
+    // without SCROLL: forward only (55000 for going back, as NO SCROLL in PostgreSQL), refused before any RowDescription
+    // (a protocol portal fetched by name keeps no position: it is not a cursor of the session)
+    const state = scroll ? undefined : entry.cursor ? (entry.cursor.forward ??= { pos: 0, atEnd: false }) : { pos: 0, atEnd: false };
+    const step = state ? forwardStep(f, state) : undefined;
     if (!f.move) {
       // A simple query gets the cursor's own format (BINARY or text); the extended protocol the FETCH's Bind formats.
       portal.reformat(bind ? bind.resultFormats : [entry.cursor?.binary ? 1 : 0]);
@@ -721,7 +723,19 @@ export class Session implements QuerySession {
       be.commandComplete(out.writer, `${f.move ? 'MOVE' : 'FETCH'} ${sent}`);
       return;
     }
-    const { sent } = await run.inEngine(portal.conn, () => portal.stream(count, out, { skip: f.move }));
+    const sent = await run.inEngine(portal.conn, async () => {
+      if (step!.current !== undefined) return f.move && step!.current ? 1 : 0;
+      if (step!.skip > 0) {
+        const passed = await portal.stream(step!.skip, out, { skip: true });
+        state!.pos += passed.sent;
+        if (passed.sent < step!.skip) state!.atEnd = true;
+      }
+      if (step!.take === 0 || state!.atEnd) return 0;
+      const taken = await portal.stream(step!.take === Infinity ? 0 : step!.take, out, { skip: f.move });
+      state!.pos += taken.sent;
+      if (taken.sent < step!.take) state!.atEnd = true;
+      return taken.sent;
+    });
     be.commandComplete(out.writer, `${f.move ? 'MOVE' : 'FETCH'} ${sent}`);
   }
 

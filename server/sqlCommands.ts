@@ -77,14 +77,58 @@ export const forwardOnly = () =>
     hint: 'Declare it with SCROLL option to enable backward scan.',
   });
 
-/** A cursor without SCROLL: how many rows forward (0 = all); what needs to go back is 55000, as for NO SCROLL in PostgreSQL. */
-export function forwardCount(f: CursorFetch): number {
-  if (f.direction === 'backward' || ((f.direction === 'absolute' || f.direction === 'relative') && f.count < 0)) throw forwardOnly();
-  if (f.direction !== 'forward' || f.count === 0) {
-    const shown = f.direction === 'forward' ? '0' : f.direction.toUpperCase();
-    throw PgError.featureNotSupported(`${f.move ? 'MOVE' : 'FETCH'} ${shown} is not supported by lakegate without SCROLL`);
+/** Where a cursor without SCROLL is: rows consumed, and whether a fetch already came up short. */
+export interface ForwardState {
+  pos: number;
+  atEnd: boolean;
+}
+
+/** What a FETCH / MOVE does on a cursor without SCROLL: rows to pass over, then rows to take (Infinity = all). */
+export interface ForwardStep {
+  skip: number;
+  take: number;
+  /** FETCH 0 / MOVE 0 (re-fetch the current row): the tag counts whether the cursor is on a row */
+  current?: boolean;
+}
+
+/**
+ * A cursor without SCROLL moves forward only, as PostgreSQL's NO SCROLL cursor
+ * (DoPortalRunFetch): ABSOLUTE and RELATIVE that lie ahead pass over rows and take one;
+ * whatever would have to go back or rewind is 55000 "cursor can only scan forward".
+ * (PostgreSQL lets a cursor declared without either option scroll when its plan can;
+ * lakegate treats it as NO SCROLL.)
+ */
+export function forwardStep(f: CursorFetch, st: ForwardState): ForwardStep {
+  const onRow = st.pos > 0 && !st.atEnd;
+  const current = (): ForwardStep => {
+    // FETCH 0 re-reads the current row by stepping back; MOVE 0 only reports whether there is one
+    if (onRow && !f.move) throw forwardOnly();
+    return { skip: 0, take: 0, current: onRow };
+  };
+  switch (f.direction) {
+    case 'forward':
+      return f.count === 0 ? current() : { skip: 0, take: f.count };
+    case 'backward':
+      // FETCH BACKWARD 0 takes the backward path even off a row; MOVE BACKWARD 0 only reports
+      if (f.count === 0 && f.move) return current();
+      throw forwardOnly();
+    case 'relative':
+      if (f.count === 0) return current();
+      if (f.count < 0) throw forwardOnly();
+      return { skip: f.count - 1, take: 1 };
+    case 'absolute': {
+      const atStart = st.pos === 0 && !st.atEnd;
+      if (f.count < 0) throw forwardOnly();
+      // a target in the first half of what was read is reached by a rewind, which only a cursor at its start may do
+      if (f.count === 0 || f.count - 1 <= Math.floor(st.pos / 2)) {
+        if (!atStart) throw forwardOnly();
+        return f.count === 0 ? { skip: 0, take: 0 } : { skip: f.count - 1, take: 1 };
+      }
+      const pos = st.pos + (st.atEnd ? 1 : 0);
+      if (f.count <= pos) throw forwardOnly();
+      return { skip: f.count - pos - 1, take: 1 };
+    }
   }
-  return f.count === Infinity ? 0 : f.count;
 }
 
 export const noSuchCursor = (name: string) => new PgError(SqlState.invalidCursorName, `cursor "${name}" does not exist`);
