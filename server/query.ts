@@ -198,9 +198,11 @@ export class QueryStatement {
     for (const n of this.numericParams) this.casts.set(n, { type: 'numeric', typmods: [NUMERIC_PRECISION, 0] });
     let { plan, prepared } = await this.planAndPrepare(conn, this.casts);
     const untyped = new Map(this.casts);
-    const untypable = untypableParams(this.stmt.node);
-    const anyArrays = anyArrayParams(this.stmt.node);
-    const declared = (this.declared = declaredParamTypes(this.stmt.node));
+    // three walks of the tree, only for a statement with parameters
+    const some = prepared.parameterCount > 0;
+    const untypable = some ? untypableParams(this.stmt.node) : new Map<number, never>();
+    const anyArrays = some ? anyArrayParams(this.stmt.node) : new Set<number>();
+    const declared = (this.declared = some ? declaredParamTypes(this.stmt.node) : new Map<number, DeclaredParam>());
     for (let i = 1; i <= prepared.parameterCount; i++) {
       // A parameter the engine typed keeps that type: a client-declared one is
       // decoded as declared and the engine casts it on binding. (Wrapping it in
