@@ -9,6 +9,13 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
   // a JSON value to test `?` against: the key as a JSON string
   return [
     m(`lg_json_value(v) AS coalesce(CAST(to_json(v) AS VARCHAR), 'null')`),
+    // The same for a value that holds a bound parameter: DuckDB's to_json leaves its result type
+    // unresolved at prepare when its argument holds a parameter (so no RowDescription before Bind);
+    // behind a lambda the argument is a plain reference. Costs a one-element list per row, so the
+    // dialect uses it only where a parameter is.
+    m(`lg_json_text_p(v) AS CAST(list_transform([v], lg_x -> to_json(lg_x))[1] AS VARCHAR)`),
+    m(`lg_json_value_p(v) AS coalesce(${q('lg_json_text_p')}(v), 'null')`),
+    m(`lg_to_json_p(v) AS list_transform([v], lg_x -> to_json(lg_x))[1]`),
     m(`lg_json_contains(a, b) AS json_contains(CAST(a AS JSON), CAST(b AS JSON))`),
     // `?`: a top-level key of an object, a string element of an array, or the string itself
     m(`lg_json_has(j, k) AS CASE json_type(CAST(j AS JSON))

@@ -87,6 +87,16 @@ export function macroStatements(owner: string): string[] {
     m(`regclass_out(r, path) AS coalesce((SELECT CASE WHEN ${S}.pg_table_is_visible(lg_c.oid, path) THEN lg_c.relname
         ELSE lg_n.nspname || '.' || lg_c.relname END FROM ${S}.pg_class lg_c JOIN ${S}.pg_namespace lg_n
         ON lg_n.oid = lg_c.relnamespace WHERE lg_c.oid = r), CAST(r AS VARCHAR))`),
+    // A relation name known only at Bind (`$1::regclass`) → its OID in this user's pg_class, as regclassin
+    // resolves it (42P01 when this user cannot see it); digits are an OID already.
+    m(`lg_regclass_part(t, i) AS CASE WHEN starts_with(trim(string_split(t, '.')[i]), '"')
+        THEN replace(trim(string_split(t, '.')[i])[2:-2], '""', '"') ELSE lower(trim(string_split(t, '.')[i])) END`),
+    m(`lg_regclass_in(t, path) AS CASE WHEN t IS NULL THEN NULL
+        WHEN regexp_full_match(trim(t), '[0-9]+') THEN CAST(trim(t) AS BIGINT)
+        ELSE coalesce((SELECT lg_c.oid FROM ${S}.pg_class lg_c JOIN ${S}.pg_namespace lg_n ON lg_n.oid = lg_c.relnamespace
+          WHERE lg_c.relname = ${S}.lg_regclass_part(t, -1) AND CASE WHEN NOT contains(t, '.')
+            THEN list_contains(path, lg_n.nspname) ELSE lg_n.nspname = ${S}.lg_regclass_part(t, -2) END
+          ORDER BY list_position(path, lg_n.nspname) LIMIT 1), error('relation "' || t || '" does not exist')) END`),
     m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
     ...numericMacroStatements(m, S),

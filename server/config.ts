@@ -47,6 +47,11 @@ const LimitsSchema = z.object({
   maxPreparedStatements: z.number().int().min(1).default(1000),
   /** Portals per session (54000 beyond). */
   maxPortals: z.number().int().min(1).default(1000),
+  /**
+   * Most rows a SCROLL cursor spools into the engine (54000 beyond, before any row is fetched).
+   * The spool's memory is the engine's (memory_limit, spilled to tempDirectory); this caps its size.
+   */
+  maxScrollCursorRows: z.number().int().min(1).default(10_000_000),
   /** Largest message lakegate builds for a client, a DataRow above all (53200 out of memory beyond). */
   maxRowBytes: z.number().int().min(1024).max(0x3fffffff).default(0x3fffffff),
   /** Connections from one address that have not finished logging in (53300 beyond). */

@@ -83,6 +83,7 @@ const e = (code: SqlStateCode, message: string, exact = false): Mapped => ({ err
 
 /** Engine messages → PostgreSQL's SQLSTATE and words; the first rule that matches wins. */
 const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
+  [/^Invalid Input Error: relation "([^]*?)" does not exist/, (m) => e(SqlState.undefinedTable, `relation "${m[1]}" does not exist`, true)],
   [/^Invalid Input Error: division by zero/, () => e(SqlState.divisionByZero, 'division by zero', true)],
   [/^Invalid Input Error: requested length too large/, () => e(SqlState.programLimitExceeded, 'requested length too large', true)],
   [/^Invalid Input Error: LIKE pattern must not end with escape character/, () => e(SqlState.invalidEscapeSequence, 'LIKE pattern must not end with escape character', true)],
@@ -180,7 +181,9 @@ export function toPgError(err: unknown, log: ErrorLog): PgError {
       detail: `${err.kind === 'unavailable' ? 'The Iceberg catalog could not be reached.' : 'The Iceberg catalog sent an answer lakegate could not use.'} ${withReference(ref)}`,
     });
   }
-  const mapped = err instanceof Error ? mapEngineMessage(err.message) : null;
+  // not `instanceof Error`: an engine error may come from another realm (the native module under a VM context)
+  const message = (err as { message?: unknown } | null)?.message;
+  const mapped = typeof message === 'string' ? mapEngineMessage(message) : null;
   if (mapped) {
     const { code, message, hint, detail } = mapped.error;
     return new PgError(code, message, { hint, detail: detail ?? (mapped.exact ? undefined : withReference(ref)) });

@@ -7,6 +7,8 @@
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest } from '../protocol/handler.js';
 import type { Portal } from './query.js';
+import type { ScrollCursor } from './scrollCursor.js';
+import type { ForwardState } from './sqlCommands.js';
 
 export interface PortalEntry<S> {
   stmt: S;
@@ -14,7 +16,7 @@ export interface PortalEntry<S> {
   done: boolean;
   /** A command's Bind (its parameters and result formats, used when it runs). */
   bind?: BindRequest;
-  cursor?: { hold: boolean; binary: boolean; declaredInBlock: boolean };
+  cursor?: { hold: boolean; binary: boolean; declaredInBlock: boolean; scroll?: ScrollCursor; forward?: ForwardState };
 }
 
 export class PortalTable<S> {

@@ -7,6 +7,7 @@ import { DuckDBTypeId } from '@duckdb/node-api';
 import type {
   DuckDBConnection,
   DuckDBDecimalType,
+  DuckDBListType,
   DuckDBDataChunk,
   DuckDBPreparedStatement,
   DuckDBResult,
@@ -18,13 +19,15 @@ import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest, Output } from '../protocol/handler.js';
 import type { MessageWriter } from '../protocol/writer.js';
 import { PG_MAX_TARGET_ENTRIES, tooManyColumns } from '../sql/limits.js';
+import { untypableParams } from '../sql/anyParams.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import type { PgNode } from '../sql/walk.js';
 import { walk } from '../sql/walk.js';
 import type { FormatContext, PgField, RowEncoder } from './rows/api.js';
 import { pgFieldFor, pgTypeOf } from './rows/describe.js';
 import { createRowEncoder } from './rows/encoder.js';
-import { decodeParam } from './rows/params.js';
+import { anyArrayParams, anyLeftType, declaredParamTypes, type DeclaredParam } from './rows/declaredParams.js';
+import { decodeParam, duckTypeForOid } from './rows/params.js';
 import { dataRowText, textField } from './textResult.js';
 
 export interface PlanContext {
@@ -101,6 +104,7 @@ const castFor = (oid: number): ParamCast | undefined =>
   PARAM_CAST[oid] ? { type: PARAM_CAST[oid]! } : PARAM_ARRAY_CAST[oid] ? { type: PARAM_ARRAY_CAST[oid]!, array: true } : undefined;
 const TEXT_OID = 25;
 const NUMERIC_OID = 1700;
+const NUMERIC_ARRAY_OID = 1231;
 /** DuckDB's widest decimal: an unconstrained numeric parameter gets this precision and its value's own scale. */
 const NUMERIC_PRECISION = 38;
 
@@ -170,6 +174,8 @@ export class QueryStatement {
   private basePlan: QueryPlan | null = null;
   private numericParams = new Set<number>();
   private casts = new Map<number, ParamCast>();
+  /** The types the statement's own casts give its parameters (`$1::varchar`). */
+  private declared = new Map<number, DeclaredParam>();
   private checkpoint: () => void = () => undefined;
 
   constructor(
@@ -192,16 +198,35 @@ export class QueryStatement {
     for (const n of this.numericParams) this.casts.set(n, { type: 'numeric', typmods: [NUMERIC_PRECISION, 0] });
     let { plan, prepared } = await this.planAndPrepare(conn, this.casts);
     const untyped = new Map(this.casts);
+    // three walks of the tree, only for a statement with parameters
+    const some = prepared.parameterCount > 0;
+    const untypable = some ? untypableParams(this.stmt.node) : new Map<number, never>();
+    const anyArrays = some ? anyArrayParams(this.stmt.node) : new Set<number>();
+    const declared = (this.declared = some ? declaredParamTypes(this.stmt.node) : new Map<number, DeclaredParam>());
     for (let i = 1; i <= prepared.parameterCount; i++) {
       // A parameter the engine typed keeps that type: a client-declared one is
       // decoded as declared and the engine casts it on binding. (Wrapping it in
       // another cast can make DuckDB lose the parameter's type.)
       const clientOid = this.clientOids[i - 1] ?? 0;
+      const why = clientOid === 0 ? untypable.get(i) : undefined;
+      if (why) {
+        // PostgreSQL gives an "any" or polymorphic argument no type to infer from
+        prepared.destroySync();
+        if (why === 'polymorphic') throw new PgError(SqlState.datatypeMismatch, 'could not determine polymorphic type because input has type unknown');
+        throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i}`);
+      }
       if (prepared.parameterTypeId(i) !== 0) continue;
-      if (clientOid === NUMERIC_OID) {
-        // a client's numeric keeps its scale (psycopg 3 binds Decimal so): one shape per scale, as for $1::numeric
+      // typed by its own cast in the statement (shapeOf takes that type): no second cast
+      if (clientOid === 0 && declared.get(i)?.duck) continue;
+      if (clientOid === NUMERIC_OID || clientOid === NUMERIC_ARRAY_OID) {
+        // a client's numeric keeps its scale (psycopg 3 binds Decimal so): one shape per scale, as for $1::numeric;
+        // a numeric[] (a list of Decimal) likewise, at the largest scale of its elements
         this.numericParams.add(i);
-        untyped.set(i, { type: 'numeric', typmods: [NUMERIC_PRECISION, 0] });
+        untyped.set(i, { type: 'numeric', typmods: [NUMERIC_PRECISION, 0], array: clientOid === NUMERIC_ARRAY_OID });
+      } else if (clientOid === 0 && anyArrays.has(i)) {
+        // `x = ANY($1)` with an unspecified $1 (psycopg 3's list of str): PostgreSQL reads an array of x's type;
+        // text[] first, retyped below when the engine names x's type
+        untyped.set(i, { type: PARAM_CAST[TEXT_OID]!, array: true });
       } else untyped.set(i, castFor(clientOid) ?? { type: PARAM_CAST[TEXT_OID]! });
     }
     if (untyped.size > this.casts.size) {
@@ -209,13 +234,13 @@ export class QueryStatement {
       // the client said): cast them as PostgreSQL does for 'unknown'.
       prepared.destroySync();
       this.casts = untyped;
-      ({ plan, prepared } = await this.planAndPrepare(conn, this.casts));
+      ({ plan, prepared } = await this.prepareRetyping(conn, anyArrays));
     }
     this.explain = plan.explain;
     this.basePlan = plan;
     this.base = this.shapeOf(plan, prepared, conn);
     this.paramOids = this.base.paramTypes.map((t, i) =>
-      this.numericParams.has(i + 1) ? NUMERIC_OID : this.clientOids[i] || pgTypeOf(t).oid,
+      this.numericParams.has(i + 1) ? (this.casts.get(i + 1)?.array ? NUMERIC_ARRAY_OID : NUMERIC_OID) : this.clientOids[i] || this.declared.get(i + 1)?.oid || pgTypeOf(t).oid,
     );
   }
 
@@ -232,6 +257,44 @@ export class QueryStatement {
     this.casts = new Map();
   }
 
+  /**
+   * Prepare with `this.casts`. Where an ANY/ALL array parameter cast to text[] meets a left
+   * operand of another type, the engine names that type: the parameter it belongs to (the
+   * first, in order, whose retyping gets past that comparison) is cast to that type's array,
+   * and the statement prepared again. Bounded: each parameter is retyped at most once.
+   */
+  private async prepareRetyping(conn: DuckDBConnection, anyArrays: Set<number>) {
+    const pending = [...anyArrays].filter((n) => this.casts.get(n)?.type === PARAM_CAST[TEXT_OID] && this.casts.get(n)?.array);
+    let last: unknown;
+    try {
+      return await this.planAndPrepare(conn, this.casts);
+    } catch (err) {
+      last = err;
+    }
+    for (;;) {
+      const left = anyLeftType(last);
+      if (!left || pending.length === 0) throw last;
+      let moved = false;
+      for (const n of pending) {
+        const before = this.casts.get(n)!;
+        this.casts.set(n, { ...left, array: true });
+        try {
+          return await this.planAndPrepare(conn, this.casts);
+        } catch (err) {
+          if (anyLeftType(err)) {
+            // past this comparison, stopped at another one: n was it
+            pending.splice(pending.indexOf(n), 1);
+            last = err;
+            moved = true;
+            break;
+          }
+          this.casts.set(n, before);
+        }
+      }
+      if (!moved) throw last;
+    }
+  }
+
   private async planAndPrepare(conn: DuckDBConnection, casts: Map<number, ParamCast>) {
     const node = casts.size > 0 ? castParams(this.stmt.node, casts) : this.stmt.node;
     const plan = await this.planner.plan(casts.size > 0 ? { ...this.stmt, node } : this.stmt, this.ctx);
@@ -244,7 +307,12 @@ export class QueryStatement {
     const paramTypes: DuckDBType[] = [];
     for (let i = 1; i <= prepared.parameterCount; i++) {
       if (prepared.parameterTypeId(i) === 0) {
-        throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i}`);
+        // the statement's own cast types it, as in PostgreSQL (DuckDB binds again with the value's type)
+        // (or, where the statement does not use it, as the client declared it)
+        const t = this.declared.get(i)?.duck ?? duckTypeForOid(this.clientOids[i - 1] ?? 0);
+        if (!t) throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i}`);
+        paramTypes.push(t);
+        continue;
       }
       paramTypes.push(prepared.parameterType(i));
     }
@@ -257,6 +325,11 @@ export class QueryStatement {
     const types: DuckDBType[] = [];
     for (let c = 0; c < prepared.columnCount; c++) {
       names.push(prepared.columnName(c));
+      if (prepared.columnTypeId(c) === DuckDBTypeId.INVALID) {
+        // some engine functions (len over a parameter, say) type their result only once the value is bound
+        prepared.destroySync();
+        throw PgError.featureNotSupported(`the type of result column "${names[c]}" depends on a parameter value: lakegate cannot describe it before Bind`);
+      }
       types.push(prepared.columnType(c));
     }
     const preparedOn = new WeakMap<DuckDBConnection, DuckDBPreparedStatement>();
@@ -293,7 +366,7 @@ export class QueryStatement {
       encoder: this.explain ? null : createRowEncoder(shape.types, formats.map((f) => f as 0 | 1), fmt, maxRowBytes),
     });
     const { fields, encoder } = encoderFor(req.resultFormats);
-    const portal = new Portal(conn, prepared, values, fields, encoder, encoderFor);
+    const portal = new Portal(conn, prepared, values, fields, encoder, encoderFor, shape.sql);
     this.basePlan?.audit?.();
     return portal;
   }
@@ -302,14 +375,17 @@ export class QueryStatement {
     if (this.numericParams.size === 0) return this.base!;
     const scales = [...this.numericParams].map((n) => {
       const t = values[n - 1]?.type;
-      return t && t.typeId === DuckDBTypeId.DECIMAL ? (t as DuckDBDecimalType).scale : 0;
+      const d = t?.typeId === DuckDBTypeId.LIST ? (t as DuckDBListType).valueType : t;
+      return d && d.typeId === DuckDBTypeId.DECIMAL ? (d as DuckDBDecimalType).scale : 0;
     });
     if (scales.every((sc) => sc === 0)) return this.base!;
     const key = scales.join(',');
     let shape = this.byScales.get(key);
     if (!shape) {
       const casts = new Map(this.casts);
-      [...this.numericParams].forEach((n, k) => casts.set(n, { type: 'numeric', typmods: [NUMERIC_PRECISION, scales[k]!] }));
+      [...this.numericParams].forEach((n, k) =>
+        casts.set(n, { type: 'numeric', typmods: [NUMERIC_PRECISION, scales[k]!], array: this.casts.get(n)?.array }),
+      );
       const { plan, prepared } = await this.planAndPrepare(conn, casts);
       shape = this.shapeOf(plan, prepared, conn);
       // Bounded: a client sending ever new scales cannot grow this without limit.
@@ -360,7 +436,23 @@ export class Portal {
     public fields: PgField[],
     private encoder: RowEncoder | null,
     private readonly encoderFor?: EncoderFactory,
+    /** The statement's engine SQL (a SCROLL cursor spools its result with it: server/scrollCursor.ts). */
+    readonly sql = '',
   ) {}
+
+  /** Bind this portal's parameter values to another statement over the same parameters. */
+  bindValuesTo(p: DuckDBPreparedStatement): void {
+    p.clearBindings();
+    this.values.forEach((v, i) => {
+      if (v.value === null) p.bindNull(i + 1);
+      else p.bindValue(i + 1, v.value as DuckDBValue, v.type);
+    });
+  }
+
+  /** The encoder for the current result formats (null for EXPLAIN). */
+  currentEncoder(): RowEncoder | null {
+    return this.encoder;
+  }
 
   /** The RowDescription fields in the given result formats. */
   fieldsFor(formats: number[]): PgField[] {
@@ -388,11 +480,7 @@ export class Portal {
 
   private async start(): Promise<DuckDBResult> {
     if (!this.result) {
-      this.prepared.clearBindings();
-      this.values.forEach((v, i) => {
-        if (v.value === null) this.prepared.bindNull(i + 1);
-        else this.prepared.bindValue(i + 1, v.value as DuckDBValue, v.type);
-      });
+      this.bindValuesTo(this.prepared);
       this.result = await this.prepared.stream();
     }
     return this.result;

@@ -35,7 +35,8 @@ import {
   type Backends,
   type SessionCall,
 } from './sessionFunctions.js';
-import { copySource, cursorDeclaration, cursorFetch, executeArguments, noSuchCursor, preparation } from './sqlCommands.js';
+import { ScrollCursor } from './scrollCursor.js';
+import { copySource, cursorDeclaration, cursorFetch, executeArguments, forwardStep, noSuchCursor, preparation } from './sqlCommands.js';
 import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
 import type { AdminRoom } from '../policy/admin/room.js';
 import type { AdminStatement } from '../policy/admin/statement.js';
@@ -58,7 +59,7 @@ export interface SessionDeps {
   /** Large statements (over `largeStatementChars`) are planned through it, one at a time. */
   heavyLane: HeavyLane;
   largeStatementChars: number;
-  limits: Pick<Limits, 'maxPreparedStatements' | 'maxPortals' | 'maxRowBytes'>;
+  limits: Pick<Limits, 'maxPreparedStatements' | 'maxPortals' | 'maxRowBytes' | 'maxScrollCursorRows'>;
   /** What the client is not told about a failure, under the reference it is given. */
   onInternalError: ErrorLog;
   /** Runs GRANT / REVOKE / DENY / SHOW GRANTS / CHECK ACCESS; null: they are refused. */
@@ -692,24 +693,50 @@ export class Session implements QuerySession {
       resultFormats: [d.binary ? 1 : 0],
     });
     this.detachConnection(portal);
-    this.portals.set(d.name, { stmt: prepared, portal, done: false, cursor: { hold: d.hold, binary: d.binary, declaredInBlock: inBlock } });
+    const scroll = d.scroll ? new ScrollCursor(portal, portal.fields.length, this.deps.limits.maxScrollCursorRows) : undefined;
+    this.portals.set(d.name, { stmt: prepared, portal, done: false, cursor: { hold: d.hold, binary: d.binary, declaredInBlock: inBlock, scroll } });
     be.commandComplete(w, 'DECLARE CURSOR');
   }
 
-  /** FETCH / MOVE forward: rows stream from the cursor's result chunk by chunk, under this statement's timeout and cancel. */
+  /**
+   * FETCH / MOVE: rows stream from the cursor's result chunk by chunk (a SCROLL cursor's from its
+   * spool, in any direction), under this statement's timeout and cancel.
+   */
   private async fetchCursor(node: Fields, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
     this.tx.checkNotAborted();
     const f = cursorFetch(node);
     const entry = this.portals.get(f.name);
     if (!entry?.portal) throw noSuchCursor(f.name);
     const portal = entry.portal;
+    const scroll = entry.cursor?.scroll;
+    // without SCROLL: forward only (55000 for going back, as NO SCROLL in PostgreSQL), refused before any RowDescription
+    // (a protocol portal fetched by name keeps no position: it is not a cursor of the session)
+    const state = scroll ? undefined : entry.cursor ? (entry.cursor.forward ??= { pos: 0, atEnd: false }) : { pos: 0, atEnd: false };
+    const step = state ? forwardStep(f, state) : undefined;
     if (!f.move) {
       // A simple query gets the cursor's own format (BINARY or text); the extended protocol the FETCH's Bind formats.
       portal.reformat(bind ? bind.resultFormats : [entry.cursor?.binary ? 1 : 0]);
       if (describe) be.rowDescription(out.writer, portal.fields);
     }
     const run = this.statement();
-    const { sent } = await run.inEngine(portal.conn, () => portal.stream(f.count, out, { skip: f.move }));
+    if (scroll) {
+      const sent = await run.inEngine(portal.conn, () => scroll.fetch(f, out));
+      be.commandComplete(out.writer, `${f.move ? 'MOVE' : 'FETCH'} ${sent}`);
+      return;
+    }
+    const sent = await run.inEngine(portal.conn, async () => {
+      if (step!.current !== undefined) return f.move && step!.current ? 1 : 0;
+      if (step!.skip > 0) {
+        const passed = await portal.stream(step!.skip, out, { skip: true });
+        state!.pos += passed.sent;
+        if (passed.sent < step!.skip) state!.atEnd = true;
+      }
+      if (step!.take === 0 || state!.atEnd) return 0;
+      const taken = await portal.stream(step!.take === Infinity ? 0 : step!.take, out, { skip: f.move });
+      state!.pos += taken.sent;
+      if (taken.sent < step!.take) state!.atEnd = true;
+      return taken.sent;
+    });
     be.commandComplete(out.writer, `${f.move ? 'MOVE' : 'FETCH'} ${sent}`);
   }
 

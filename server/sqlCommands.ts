@@ -18,6 +18,8 @@ export interface CursorDeclaration {
   name: string;
   binary: boolean;
   hold: boolean;
+  /** DECLARE … SCROLL: fetched in any direction (its result is spooled into the engine, server/scrollCursor.ts). */
+  scroll: boolean;
   query: ParsedStatement;
 }
 
@@ -30,39 +32,103 @@ function inner(stmt: ParsedStatement, node: PgNode): ParsedStatement {
 export function cursorDeclaration(stmt: ParsedStatement): CursorDeclaration {
   const f = stmt.node['DeclareCursorStmt']!;
   const options = (f['options'] as number | undefined) ?? 0;
-  if (options & CURSOR_SCROLL) throw PgError.featureNotSupported('SCROLL cursors are not supported by lakegate');
   return {
     name: f['portalname'] as string,
     binary: (options & CURSOR_BINARY) !== 0,
     hold: (options & CURSOR_HOLD) !== 0,
+    // without SCROLL a cursor scans forward only (PostgreSQL also lets some plans scroll; lakegate never does)
+    scroll: (options & CURSOR_SCROLL) !== 0,
     query: inner(stmt, f['query'] as PgNode),
   };
 }
 
+export type FetchDirection = 'forward' | 'backward' | 'absolute' | 'relative';
+
 export interface CursorFetch {
   name: string;
-  /** How many rows forward; 0 = all. */
-  count: number;
   move: boolean;
+  /** FORWARD and BACKWARD with a negative count are turned around, as PostgreSQL does. */
+  direction: FetchDirection;
+  /** Rows for forward/backward (Infinity = ALL), the position for absolute/relative. */
+  count: number;
 }
 
 /** libpg-query's FETCH_ALL (LONG_MAX in its 32-bit build). */
 const FETCH_ALL = 2147483647;
 
 export function cursorFetch(f: Fields): CursorFetch {
-  const direction = f['direction'] as string;
   const howMany = (f['howMany'] as number | undefined) ?? 0;
   const move = f['ismove'] === true;
   const name = f['portalname'] as string;
-  if (direction === 'FETCH_BACKWARD' || ((direction === 'FETCH_ABSOLUTE' || direction === 'FETCH_RELATIVE') && howMany < 0)) {
-    throw new PgError(SqlState.objectNotInPrerequisiteState, 'cursor can only scan forward', {
-      hint: 'Declare it with SCROLL option to enable backward scan.',
-    });
+  const raw = String(f['direction'] ?? 'FETCH_FORWARD');
+  let direction: FetchDirection =
+    raw === 'FETCH_BACKWARD' ? 'backward' : raw === 'FETCH_ABSOLUTE' ? 'absolute' : raw === 'FETCH_RELATIVE' ? 'relative' : 'forward';
+  let count = howMany;
+  if ((direction === 'forward' || direction === 'backward') && count < 0) {
+    direction = direction === 'forward' ? 'backward' : 'forward';
+    count = -count;
   }
-  if (direction !== 'FETCH_FORWARD' || howMany === 0) {
-    throw PgError.featureNotSupported(`${move ? 'MOVE' : 'FETCH'} ${direction === 'FETCH_FORWARD' ? '0' : direction.slice(6)} is not supported by lakegate`, );
+  if ((direction === 'forward' || direction === 'backward') && count >= FETCH_ALL) count = Infinity;
+  return { name, move, direction, count };
+}
+
+export const forwardOnly = () =>
+  new PgError(SqlState.objectNotInPrerequisiteState, 'cursor can only scan forward', {
+    hint: 'Declare it with SCROLL option to enable backward scan.',
+  });
+
+/** Where a cursor without SCROLL is: rows consumed, and whether a fetch already came up short. */
+export interface ForwardState {
+  pos: number;
+  atEnd: boolean;
+}
+
+/** What a FETCH / MOVE does on a cursor without SCROLL: rows to pass over, then rows to take (Infinity = all). */
+export interface ForwardStep {
+  skip: number;
+  take: number;
+  /** FETCH 0 / MOVE 0 (re-fetch the current row): the tag counts whether the cursor is on a row */
+  current?: boolean;
+}
+
+/**
+ * A cursor without SCROLL moves forward only, as PostgreSQL's NO SCROLL cursor
+ * (DoPortalRunFetch): ABSOLUTE and RELATIVE that lie ahead pass over rows and take one;
+ * whatever would have to go back or rewind is 55000 "cursor can only scan forward".
+ * (PostgreSQL lets a cursor declared without either option scroll when its plan can;
+ * lakegate treats it as NO SCROLL.)
+ */
+export function forwardStep(f: CursorFetch, st: ForwardState): ForwardStep {
+  const onRow = st.pos > 0 && !st.atEnd;
+  const current = (): ForwardStep => {
+    // FETCH 0 re-reads the current row by stepping back; MOVE 0 only reports whether there is one
+    if (onRow && !f.move) throw forwardOnly();
+    return { skip: 0, take: 0, current: onRow };
+  };
+  switch (f.direction) {
+    case 'forward':
+      return f.count === 0 ? current() : { skip: 0, take: f.count };
+    case 'backward':
+      // FETCH BACKWARD 0 takes the backward path even off a row; MOVE BACKWARD 0 only reports
+      if (f.count === 0 && f.move) return current();
+      throw forwardOnly();
+    case 'relative':
+      if (f.count === 0) return current();
+      if (f.count < 0) throw forwardOnly();
+      return { skip: f.count - 1, take: 1 };
+    case 'absolute': {
+      const atStart = st.pos === 0 && !st.atEnd;
+      if (f.count < 0) throw forwardOnly();
+      // a target in the first half of what was read is reached by a rewind, which only a cursor at its start may do
+      if (f.count === 0 || f.count - 1 <= Math.floor(st.pos / 2)) {
+        if (!atStart) throw forwardOnly();
+        return f.count === 0 ? { skip: 0, take: 0 } : { skip: f.count - 1, take: 1 };
+      }
+      const pos = st.pos + (st.atEnd ? 1 : 0);
+      if (f.count <= pos) throw forwardOnly();
+      return { skip: f.count - pos - 1, take: 1 };
+    }
   }
-  return { name, count: howMany >= FETCH_ALL ? 0 : howMany, move };
 }
 
 export const noSuchCursor = (name: string) => new PgError(SqlState.invalidCursorName, `cursor "${name}" does not exist`);

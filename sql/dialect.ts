@@ -649,6 +649,11 @@ function printedForms(root: unknown, ctx: DialectContext): void {
       regCast('regclass', tc['arg'], ctx, tc['typeName']?.['location']); // validates: unknown names are 42P01
       rt['val'] = strConst(regclassText(constString(tc['arg'])!, ctx));
     }
+    // `$1::regclass` selected: the name, as regclass_out prints a column's (the cast itself resolves the name at Bind)
+    if (tc && tn[tn.length - 1] === 'regclass' && !tc['typeName']['arrayBounds'] && (tc['arg'] as Fields | undefined)?.['ParamRef']) {
+      rt['name'] ??= 'regclass';
+      rt['val'] = { FuncCall: { funcname: emulated('regclass_out'), args: [val, arrayOf(effectiveSearchPath(ctx))], funcformat: 'COERCE_EXPLICIT_CALL' } };
+    }
   }
 }
 

@@ -10,7 +10,7 @@ import { parseArrayLiteral } from './arrayLiteral.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 export { JSON_TABLE_FUNCTIONS } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
-import { replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+import { replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Operators allowed through authorization because this module translates every use of them. */
 export const JSON_OPERATORS: ReadonlySet<string> = new Set(['->', '->>', '#>', '#>>', '@>', '?', '?|', '?&']);
@@ -30,8 +30,24 @@ const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC
 const cast = (arg: PgNode, type: string): PgNode => ({ TypeCast: { arg, typeName: { names: [strNode(type)], typemod: -1 } } });
 const concat = (parts: PgNode[]): PgNode =>
   parts.reduce((a, b) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('||')], lexpr: a, rexpr: b } }));
+/** Whether an expression holds a bound parameter ($n). */
+function holdsParam(node: unknown): boolean {
+  let found = false;
+  walk(node, (v) => {
+    if (v.kind === 'ParamRef') found = true;
+    return found ? false : undefined;
+  });
+  return found;
+}
+// DuckDB's to_json leaves its result type unresolved at prepare when its argument holds a
+// parameter (psycopg 3 binds SQLAlchemy's literals so): such values go through the *_p macros
+// (catalog/jsonMacros.ts), which hide the parameter behind a lambda; others keep the direct call.
 /** a value as JSON text, SQL NULL as `null` */
-const jsonValue = (v: PgNode): PgNode => call(emulated('lg_json_value'), v);
+const jsonValue = (v: PgNode): PgNode => call(emulated(holdsParam(v) ? 'lg_json_value_p' : 'lg_json_value'), v);
+/** an object key as JSON text */
+const jsonKey = (k: PgNode): PgNode =>
+  holdsParam(k) ? call(emulated('lg_json_text_p'), cast(k, 'text')) : cast(call('to_json', cast(k, 'text')), 'text');
+const toJson = (v: PgNode): PgNode => (holdsParam(v) ? call(emulated('lg_to_json_p'), v) : call('to_json', v));
 
 function constText(n: unknown): string | undefined {
   const c = (n as Fields | undefined)?.['A_Const'];
@@ -116,7 +132,7 @@ function buildObject(args: unknown[], jsonb: boolean, location: unknown): PgNode
   const parts: PgNode[] = [strConst('{')];
   pairs.forEach(([k, val], i) => {
     if (i > 0) parts.push(strConst(', '));
-    parts.push(cast(call('to_json', cast(k as PgNode, 'text')), 'text'), strConst(sep), jsonValue(val as PgNode));
+    parts.push(jsonKey(k as PgNode), strConst(sep), jsonValue(val as PgNode));
   });
   parts.push(strConst('}'));
   return cast(concat(parts), 'json');
@@ -163,14 +179,14 @@ export function transformJsonCall(v: Visit, name: string, args: unknown[]): bool
       const [k, val] = args as PgNode[];
       const jsonb = name.startsWith('jsonb');
       f['funcname'] = [strNode('string_agg')];
-      f['args'] = [concat([cast(call('to_json', cast(k!, 'text')), 'text'), strConst(jsonb ? ': ' : ' : '), jsonValue(val!)]), strConst(', ')];
+      f['args'] = [concat([jsonKey(k!), strConst(jsonb ? ': ' : ' : '), jsonValue(val!)]), strConst(', ')];
       replaceNode(v.node, cast(concat([strConst(jsonb ? '{' : '{ '), { FuncCall: f }, strConst(jsonb ? '}' : ' }')]), 'json'));
       return true;
     }
     case 'to_json':
     case 'to_jsonb':
     case 'row_to_json':
-      replaceNode(v.node, call('to_json', one()));
+      replaceNode(v.node, toJson(one()));
       return true;
     case 'json_typeof':
     case 'jsonb_typeof':

@@ -109,6 +109,10 @@ export function regCast(typname: string, arg: unknown, ctx: ResolveContext, loca
   const path = { A_ArrayExpr: { elements: effectiveSearchPath(ctx).map((s) => strConst(s)) } };
   switch (typname) {
     case 'regclass':
+      // a parameter holds a name (or an OID) as text, resolved when it is bound
+      if ((arg as Fields | undefined)?.['ParamRef']) {
+        return call('lg_regclass_in', [{ TypeCast: { arg, typeName: { names: [strNode('varchar')], typemod: -1 } } }, path]);
+      }
       return call('regclass_out', [arg, path]);
     case 'regtype':
       return call('regtype_out', [arg]);

@@ -253,3 +253,11 @@ function decodeBinary(index: number, kind: Kind, b: Buffer): DecodedParam {
       return { value: decodeUtf8(b), type: VARCHAR };
   }
 }
+
+/** The DuckDB type a parameter the client declared (by OID) is decoded to; undefined for an OID decoded as text only. */
+export function duckTypeForOid(oid: number): DuckDBType | undefined {
+  const element = ARRAY_ELEMENT_OID[oid];
+  if (element !== undefined) return LIST(duckTypeFor(KIND_BY_OID[element]!, null));
+  const kind = KIND_BY_OID[oid];
+  return kind ? duckTypeFor(kind, null) : undefined;
+}

@@ -1,7 +1,9 @@
 /**
  * Open cursors (suspended portals) each keep a DuckDB connection, so they are
  * bounded per session. The refusal comes before any row of the portal is
- * written, and the session goes on once a cursor is closed.
+ * written, and the session goes on once a cursor is closed. A SCROLL cursor's
+ * spool (server/scrollCursor.ts) is capped in rows (54000) and spills past the
+ * engine's memory_limit.
  */
 import {
   describe as describeMessage,
@@ -12,6 +14,8 @@ import {
   RawConn,
   type BackendMessage,
 } from '../support/wire.js';
+import { createHash } from 'node:crypto';
+import type { Config } from '../../server/config.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 
 let gateway: InProcessGateway;
@@ -150,5 +154,52 @@ describe('SQL cursors (DECLARE) share the cap and the portal namespace', () => {
     await c.simple('DECLARE gone CURSOR WITH HOLD FOR SELECT 1');
     await c.simple('ROLLBACK');
     expect(errorOf(await c.simple('FETCH 1 FROM gone'))).toMatchObject({ code: '34000' });
+  });
+});
+
+describe('SCROLL cursors spool into the engine, within its memory bounds', () => {
+  let small: InProcessGateway;
+  let s: RawConn;
+
+  beforeAll(async () => {
+    // the engine holds 64MB in memory and spills the rest; a spool has at most 200000 rows
+    small = await startInProcess((dir) => ({
+      engine: { threads: 1, memoryLimit: '64MB', tempDirectory: `${dir}/spill`, maxTempDirectorySize: '1GiB' },
+      limits: { maxScrollCursorRows: 200_000 } as Config['limits'],
+    }));
+    s = await RawConn.connect('127.0.0.1', small.server.port);
+    await s.startup('alice', 'demo', 'alice');
+  }, 60000);
+
+  afterAll(async () => {
+    s?.close();
+    await small?.stop();
+  });
+
+  it('a spool past maxScrollCursorRows is refused with 54000, the session goes on; one larger than memory_limit spills and scrolls', async () => {
+    await s.simple('BEGIN');
+    await s.simple('DECLARE big SCROLL CURSOR FOR SELECT i FROM generate_series(1, 200001) AS g(i)');
+    expect(errorOf(await s.simple('MOVE LAST IN big'))).toMatchObject({
+      code: '54000',
+      message: 'SCROLL cursor result is too large (more than 200000 rows)',
+    });
+    await s.simple('ROLLBACK');
+    await s.simple('BEGIN');
+    // about 130MB of distinct text in 200000 rows: twice what the engine may hold in memory
+    await s.simple(
+      'DECLARE wide SCROLL CURSOR FOR SELECT i, md5(i::text) || md5((i + 1)::text) || md5((i + 2)::text) || md5((i + 3)::text) AS pad FROM generate_series(1, 200000) AS g(i) ORDER BY i',
+    );
+    const last = texts(await s.simple('FETCH LAST FROM wide'));
+    expect(last.map((r) => r[0])).toEqual(['200000']);
+    expect(last[0]![1]).toBe([200000, 200001, 200002, 200003].map((n) => createHash('md5').update(String(n)).digest('hex')).join(''));
+    expect(texts(await s.simple('FETCH ABSOLUTE 2 FROM wide')).map((r) => r[0])).toEqual(['2']);
+    await s.simple('ROLLBACK');
+    expect(texts(await s.simple('SELECT 41 + 1'))).toEqual([['42']]);
+    await s.simple('BEGIN');
+    await s.simple('DECLARE few SCROLL CURSOR FOR SELECT i FROM generate_series(1, 50000) AS g(i) ORDER BY i');
+    expect(texts(await s.simple('FETCH LAST FROM few'))).toEqual([['50000']]);
+    expect(texts(await s.simple('FETCH BACKWARD 2 FROM few'))).toEqual([['49999'], ['49998']]);
+    expect(texts(await s.simple('FETCH ABSOLUTE 7 FROM few'))).toEqual([['7']]);
+    await s.simple('COMMIT');
   });
 });

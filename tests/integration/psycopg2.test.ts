@@ -33,6 +33,7 @@ const CASES = [
   'test_wrong_password',
   'test_unknown_database',
   'test_fetch_orders_decoded',
+  'test_lists_and_tuples_interpolated',
   'test_search_path_option_unqualified_table',
   'test_set_search_path_then_unqualified',
   ...ROUND_TRIP_IDS.map((id) => `test_types_round_trip[${id}]`),

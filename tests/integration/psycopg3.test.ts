@@ -16,6 +16,12 @@ const CASES = [
   'test_timestamptz_parameter',
   'test_any_with_list',
   'test_list_parameter_comes_back_a_list',
+  ...['test_any_with_list_of_strings', 'test_any_with_list_of_dates', 'test_any_with_list_of_decimals', 'test_typed_lists_come_back_lists'].flatMap((c) => [
+    `${c}[False]`,
+    `${c}[True]`,
+  ]),
+  'test_scrollable_server_cursor[False]',
+  'test_scrollable_server_cursor[True]',
   'test_decimal_columns',
   'test_decimal_parameter_stays_decimal',
   'test_binary_cursor',

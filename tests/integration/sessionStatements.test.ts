@@ -168,6 +168,15 @@ describe('masks and row filters hold in COPY and cursors', () => {
     expect((await lg(['-A', '-t', '-f', '-'], { input, user: 'alice' })).stdout).toBe(`BEGIN\nDECLARE CURSOR\n${LAST4.join('\n')}\nCOMMIT\n`);
   });
 
+  test('a SCROLL cursor spools what the user may see: alice masked, erin filtered, carol (control) stored, fetched backward', async () => {
+    const input = 'BEGIN;\nDECLARE c SCROLL CURSOR FOR SELECT ssn FROM sales.orders ORDER BY id;\nFETCH LAST FROM c;\nFETCH PRIOR FROM c;\nCOMMIT;\n';
+    const out = (ssns: string[]) => `BEGIN\nDECLARE CURSOR\n${ssns.join('\n')}\nCOMMIT\n`;
+    expect((await lg(['-A', '-t', '-f', '-'], { input })).stdout).toBe(out([ORDERS[1].ssn, ORDERS[0].ssn]));
+    expect((await lg(['-A', '-t', '-f', '-'], { input, user: 'alice' })).stdout).toBe(out([LAST4[1]!, LAST4[0]!]));
+    // erin's row filter leaves the EU row only: LAST is that row, PRIOR is before it (no row)
+    expect((await lg(['-A', '-t', '-f', '-'], { input, user: 'erin' })).stdout).toBe(out([LAST4[0]!]));
+  });
+
   test('dave (no role) cannot open a cursor or COPY the table: it does not exist for him', async () => {
     const r = await lg(['-c', 'COPY sales.orders TO STDOUT'], { user: 'dave' });
     expect(r.stderr).toContain('relation "sales.orders" does not exist');
@@ -221,6 +230,182 @@ describe('cursors, as PostgreSQL answers them', () => {
       'SELECT 1 AS after;',
     ].join('\n');
     await same(['-f', '-'], { input });
+    await same(['-v', 'VERBOSITY=sqlstate', '-f', '-'], { input });
+  });
+
+  test('SCROLL cursors: FETCH / MOVE BACKWARD, PRIOR, FIRST, LAST, ABSOLUTE, RELATIVE, 0 and ALL, past either end; NO SCROLL and plain cursors refuse going back (55000)', async () => {
+    const input = [
+      'BEGIN;',
+      'DECLARE c SCROLL CURSOR FOR SELECT i, i * 10 AS t FROM generate_series(1, 10) AS g(i) ORDER BY i;',
+      'FETCH 3 FROM c;',
+      'FETCH BACKWARD 2 FROM c;',
+      'FETCH PRIOR FROM c;',
+      'FETCH PRIOR FROM c;',
+      'FETCH NEXT FROM c;',
+      'FETCH LAST FROM c;',
+      'FETCH NEXT FROM c;',
+      'FETCH PRIOR FROM c;',
+      'FETCH FIRST FROM c;',
+      'FETCH ABSOLUTE 4 FROM c;',
+      'FETCH ABSOLUTE -2 FROM c;',
+      'FETCH ABSOLUTE 0 FROM c;',
+      'FETCH ABSOLUTE 11 FROM c;',
+      'FETCH ABSOLUTE -11 FROM c;',
+      'FETCH RELATIVE 3 FROM c;',
+      'FETCH RELATIVE -1 FROM c;',
+      'FETCH RELATIVE 0 FROM c;',
+      'FETCH FORWARD 0 FROM c;',
+      'FETCH BACKWARD 0 FROM c;',
+      'FETCH RELATIVE 20 FROM c;',
+      'FETCH RELATIVE 0 FROM c;',
+      'FETCH BACKWARD ALL FROM c;',
+      'FETCH FORWARD ALL FROM c;',
+      'FETCH -3 FROM c;',
+      'FETCH FORWARD -2 FROM c;',
+      'FETCH BACKWARD -2 FROM c;',
+      'MOVE ABSOLUTE 5 IN c;',
+      'FETCH c;',
+      'MOVE BACKWARD 2 IN c;',
+      'FETCH c;',
+      'MOVE LAST IN c;',
+      'MOVE NEXT IN c;',
+      'MOVE NEXT IN c;',
+      'MOVE FORWARD 0 IN c;',
+      'MOVE PRIOR IN c;',
+      'MOVE FORWARD 0 IN c;',
+      'MOVE BACKWARD ALL IN c;',
+      'MOVE RELATIVE -1 IN c;',
+      'MOVE FORWARD 100 IN c;',
+      'MOVE RELATIVE 2 IN c;',
+      'MOVE FIRST IN c;',
+      'MOVE ABSOLUTE -1 IN c;',
+      'FETCH c;',
+      'CLOSE c;',
+      'DECLARE e SCROLL CURSOR FOR SELECT 1 AS a WHERE false;',
+      'FETCH LAST FROM e;',
+      'FETCH PRIOR FROM e;',
+      'FETCH ABSOLUTE 1 FROM e;',
+      'MOVE BACKWARD ALL IN e;',
+      'DECLARE d SCROLL CURSOR FOR SELECT 1 AS a, 2 AS a, \'x\'::text AS b UNION ALL SELECT 3, 4, NULL;',
+      'FETCH LAST FROM d;',
+      'FETCH BACKWARD ALL FROM d;',
+      'DECLARE n NO SCROLL CURSOR FOR SELECT 1;',
+      'FETCH PRIOR FROM n;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE p CURSOR FOR SELECT count(*) FROM generate_series(1, 3);',
+      'FETCH NEXT FROM p;',
+      'FETCH BACKWARD 1 FROM p;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE z SCROLL CURSOR FOR SELECT 1 / (i - 3) FROM generate_series(1, 5) AS g(i);',
+      'FETCH LAST FROM z;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE h SCROLL CURSOR WITH HOLD FOR SELECT i FROM generate_series(1, 4) AS g(i) ORDER BY i;',
+      'FETCH 2 FROM h;',
+      'COMMIT;',
+      'FETCH PRIOR FROM h;',
+      'FETCH LAST FROM h;',
+      'CLOSE h;',
+    ].join('\n');
+    const r = await same(['-f', '-'], { input });
+    // a control that the rows came at all: after FETCH 3, BACKWARD 2 gives rows 2 and 1 in that order
+    expect(r.stdout).toContain(' 2 | 20\n 1 | 10\n(2 rows)');
+    await same(['-v', 'VERBOSITY=sqlstate', '-f', '-'], { input });
+  });
+
+  test('NO SCROLL cursors: ABSOLUTE / RELATIVE ahead pass over rows, FETCH 0 / MOVE 0, and 55000 wherever PostgreSQL would go back or rewind', async () => {
+    const input = [
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 10) AS g(i) ORDER BY i;',
+      'FETCH ABSOLUTE 3 FROM c;',
+      'FETCH RELATIVE 2 FROM c;',
+      'MOVE RELATIVE 0 IN c;',
+      'MOVE FORWARD 0 IN c;',
+      'MOVE BACKWARD 0 IN c;',
+      'FETCH ABSOLUTE 7 FROM c;',
+      'MOVE RELATIVE 2 IN c;',
+      'FETCH 1 FROM c;',
+      'FETCH ABSOLUTE 20 FROM c;',
+      'FETCH 0 FROM c;',
+      'MOVE 0 IN c;',
+      'FETCH RELATIVE 1 FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 10) AS g(i) ORDER BY i;',
+      'FETCH ABSOLUTE 0 FROM c;',
+      'FETCH 0 FROM c;',
+      'MOVE 0 IN c;',
+      'FETCH FIRST FROM c;',
+      'FETCH RELATIVE 0 FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 10) AS g(i) ORDER BY i;',
+      'FETCH FIRST FROM c;',
+      'FETCH FIRST FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 10) AS g(i) ORDER BY i;',
+      'FETCH 4 FROM c;',
+      'FETCH ABSOLUTE 4 FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 3) AS g(i) ORDER BY i;',
+      'FETCH LAST FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 3) AS g(i) ORDER BY i;',
+      'FETCH RELATIVE -1 FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 3) AS g(i) ORDER BY i;',
+      'FETCH ALL FROM c;',
+      'FETCH ABSOLUTE 0 FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 3) AS g(i) ORDER BY i;',
+      'MOVE FORWARD ALL IN c;',
+      'FETCH ABSOLUTE 5 FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 10) AS g(i) ORDER BY i;',
+      'FETCH BACKWARD 0 FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 10) AS g(i) ORDER BY i;',
+      'MOVE BACKWARD 0 IN c;',
+      'FETCH 6 FROM c;',
+      'FETCH ABSOLUTE 4 FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 10) AS g(i) ORDER BY i;',
+      'FETCH 6 FROM c;',
+      'FETCH ABSOLUTE 5 FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c NO SCROLL CURSOR FOR SELECT i FROM generate_series(1, 10) AS g(i) ORDER BY i;',
+      'FETCH 6 FROM c;',
+      'FETCH ABSOLUTE 8 FROM c;',
+      'FETCH ABSOLUTE 9 FROM c;',
+      'MOVE ABSOLUTE 10 IN c;',
+      'FETCH ABSOLUTE 12 FROM c;',
+      'FETCH NEXT FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c CURSOR FOR SELECT 1 WHERE false;',
+      'FETCH 1 FROM c;',
+      'FETCH ABSOLUTE 0 FROM c;',
+      'ROLLBACK;',
+      'BEGIN;',
+      'DECLARE c CURSOR FOR SELECT 1 WHERE false;',
+      'FETCH ABSOLUTE 1 FROM c;',
+      'FETCH ABSOLUTE 1 FROM c;',
+      'ROLLBACK;',
+    ].join('\n');
+    const r = await same(['-f', '-'], { input });
+    // a control that rows came: ABSOLUTE 3 then RELATIVE 2 from the start are rows 3 and 5
+    expect(r.stdout).toMatch(/ i \n---\n 3\n\(1 row\)\n\n i \n---\n 5\n\(1 row\)/);
     await same(['-v', 'VERBOSITY=sqlstate', '-f', '-'], { input });
   });
 

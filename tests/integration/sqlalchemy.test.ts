@@ -21,17 +21,4 @@ const CASES = [
   'test_pandas_read_sql_query',
 ].flatMap((c) => [`${c}[psycopg]`, `${c}[psycopg2]`]);
 
-/**
- * Cases that fail today, each with its cause: they run as test.failing, so the suite turns
- * red the day one passes (then move it back to CASES' normal run).
- */
-const KNOWN_FAILING: Readonly<Record<string, string>> = {
-  // psycopg 3 binds SQLAlchemy's literals as parameters; json_build_object over a bound
-  // parameter (get_columns' identity and collation subqueries) leaves the parameter untyped at
-  // prepare: 42P18 "could not determine data type of parameter $3" (sql/jsonDialect.ts)
-  'test_inspect_get_columns[psycopg]': 'json_build_object over a bound parameter',
-  'test_autoload_table[psycopg]': 'json_build_object over a bound parameter',
-  'test_pandas_read_sql_table[psycopg]': 'json_build_object over a bound parameter',
-};
-
-pytestSuite('SQLAlchemy and pandas (pytest test_sqlalchemy.py)', PY_FILE, CASES, KNOWN_FAILING);
+pytestSuite('SQLAlchemy and pandas (pytest test_sqlalchemy.py)', PY_FILE, CASES);

@@ -90,6 +90,36 @@ def test_fetch_orders_decoded():
     assert type(rows[0][1]) is str
 
 
+# The demo rows as `lakegate demo` writes them (id, amount, region), for the list and tuple cases.
+ORDERS = [(1, Decimal("100.00"), "EU"), (2, Decimal("250.50"), "US")]
+
+
+def test_lists_and_tuples_interpolated(conn):
+    # psycopg2 interpolates a list as ARRAY[...] and a tuple as (...): ANY / ALL / IN / NOT IN
+    def ids(pred):
+        return [(i,) for i, a, r in ORDERS if pred(i, a, r)]
+
+    with conn.cursor() as cur:
+        cases = [
+            ("region <> all(%s)", (["US"],), lambda i, a, r: r != "US"),
+            ("region = any(%s)", (["US", "XX"],), lambda i, a, r: r == "US"),
+            ("id <> all(%s)", ([1],), lambda i, a, r: i != 1),
+            ("amount = any(%s)", ([Decimal("100.00")],), lambda i, a, r: a == Decimal("100.00")),
+            ("region in %s", (("US", "EU"),), lambda i, a, r: True),
+            ("region not in %s", (("US",),), lambda i, a, r: r != "US"),
+            ("amount in %s", ((Decimal("250.50"), Decimal("1")),), lambda i, a, r: a == Decimal("250.50")),
+            ("id in %s and region in %s", ((1, 2), ("EU",)), lambda i, a, r: r == "EU"),
+        ]
+        for where, params, pred in cases:
+            cur.execute(f"select id from sales.orders where {where} order by id", params)
+            assert cur.fetchall() == ids(pred), where
+        dates = [datetime.date(2024, 1, 2), datetime.date(2024, 5, 5)]
+        cur.execute("select d from (values (date '2024-01-02'), (date '2024-05-05')) t(d) where d in %s", ((dates[1],),))
+        assert cur.fetchall() == [(dates[1],)]
+        cur.execute("select %s, %s", (dates, ["a", None]))
+        assert cur.fetchone() == (dates, ["a", None])
+
+
 def test_search_path_option_unqualified_table():
     c = connect(options="-c search_path=sales")
     try:

@@ -58,6 +58,113 @@ def test_list_parameter_comes_back_a_list(conn):
     assert conn.execute("select %s::int4[]", [[4, 5]]).fetchone() == ([4, 5],)
 
 
+# The demo rows as `lakegate demo` writes them (id, amount, region), for the list-parameter cases.
+ORDERS = [(1, Decimal("100.00"), "EU"), (2, Decimal("250.50"), "US")]
+DATES = [datetime.date(2024, 1, 2), datetime.date(2024, 5, 5)]
+DATES_SQL = "select d from (values (date '2024-01-02'), (date '2024-05-05')) as t(d)"
+
+
+def ids(pred):
+    return [(i,) for i, a, r in ORDERS if pred(i, a, r)]
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_any_with_list_of_strings(conn, binary):
+    # psycopg 3 sends a list of str as one parameter of unspecified type: PostgreSQL reads it as an
+    # array of the left operand's type (text here, integer or numeric below)
+    cur = conn.cursor(binary=binary)
+    q = "select id from sales.orders where region = any(%s) order by id"
+    assert cur.execute(q, [["US", "XX"]]).fetchall() == ids(lambda i, a, r: r in ("US", "XX"))
+    assert cur.execute(q, [["EU", "US"]]).fetchall() == ids(lambda i, a, r: True)
+    assert cur.execute(q, [[]]).fetchall() == []
+    assert cur.execute(q, [["US", None]]).fetchall() == ids(lambda i, a, r: r == "US")
+    q = "select id from sales.orders where region <> all(%s) order by id"
+    assert cur.execute(q, [["US"]]).fetchall() == ids(lambda i, a, r: r != "US")
+    assert cur.execute(q, [[]]).fetchall() == ids(lambda i, a, r: True)
+    # x <> ALL with a NULL element is never true
+    assert cur.execute(q, [["US", None]]).fetchall() == []
+    assert cur.execute("select id from sales.orders where id = any(%s) order by id", [["2", "7"]]).fetchall() == [(2,)]
+    assert cur.execute("select id from sales.orders where amount = any(%s) order by id", [["250.5", "7"]]).fetchall() == ids(
+        lambda i, a, r: a == Decimal("250.5")
+    )
+    # two list parameters, the second against an integer column
+    two = "select id from sales.orders where region = any(%s) and id = any(%s) order by id"
+    assert cur.execute(two, [["US", "EU"], ["2"]]).fetchall() == [(2,)]
+    assert cur.execute("select 'a' = any(%s), 'z' = any(%s)", [["a", "b"], ["a"]]).fetchone() == (True, False)
+    with pytest.raises(psycopg.errors.InvalidTextRepresentation):
+        cur.execute("select id from sales.orders where id = any(%s)", [["x"]])
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_any_with_list_of_dates(conn, binary):
+    cur = conn.cursor(binary=binary)
+    assert cur.execute(f"{DATES_SQL} where d = any(%s)", [[DATES[0], datetime.date(2020, 1, 1)]]).fetchall() == [(DATES[0],)]
+    assert cur.execute(f"{DATES_SQL} where d <> all(%s) order by d", [[DATES[0]]]).fetchall() == [(DATES[1],)]
+    # dates as strings: an array of date for PostgreSQL
+    assert cur.execute(f"{DATES_SQL} where d = any(%s)", [["2024-05-05"]]).fetchall() == [(DATES[1],)]
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_any_with_list_of_decimals(conn, binary):
+    cur = conn.cursor(binary=binary)
+    q = "select id from sales.orders where amount = any(%s) order by id"
+    assert cur.execute(q, [[Decimal("250.50"), Decimal("1")]]).fetchall() == ids(lambda i, a, r: a in (Decimal("250.50"), Decimal("1")))
+    # scales differ from the column's: compared by value
+    assert cur.execute(q, [[Decimal("100.0"), Decimal("250.500")]]).fetchall() == ids(lambda i, a, r: True)
+    assert cur.execute("select id from sales.orders where amount <> all(%s) order by id", [[Decimal("100.00")]]).fetchall() == ids(
+        lambda i, a, r: a != Decimal("100.00")
+    )
+    assert cur.execute("select id from sales.orders where amount > all(%s) order by id", [[Decimal("99.999"), Decimal("100")]]).fetchall() == ids(
+        lambda i, a, r: a > Decimal("100")
+    )
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_typed_lists_come_back_lists(conn, binary):
+    cur = conn.cursor(binary=binary)
+    for value in (
+        DATES,
+        [True, False, None],
+        [1.5, -2.25],
+        [datetime.datetime(2024, 1, 2, 3, 4, 5)],
+        [datetime.datetime(2024, 1, 1, 12, 0, tzinfo=datetime.timezone(datetime.timedelta(hours=2)))],
+    ):
+        (got,) = cur.execute("select %s", [value]).fetchone()
+        assert got == value
+    strings = ["a", "b,c", 'q"t', "back\\slash", "", "NULL", None]
+    assert cur.execute("select %s::text[]", [strings]).fetchone() == (strings,)
+    # a list of Decimal is numeric[] (OID 1231) and comes back as Decimals of the same values
+    decimals = [Decimal("1.50"), Decimal("-2"), Decimal("12345678901234.5678")]
+    cur.execute("select %s", [decimals])
+    assert cur.description[0].type_code == 1231
+    (got,) = cur.fetchone()
+    assert all(type(d) is Decimal for d in got) and got == decimals
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_scrollable_server_cursor(binary):
+    # DECLARE … SCROLL CURSOR, then MOVE backward / absolute (psycopg 3's scroll()) and FETCH
+    rows = [(i, a, r) for i, a, r in ORDERS]
+    with connect("carol") as c:
+        with c.cursor("sc", scrollable=True, binary=binary) as cur:
+            cur.execute("select id, amount, region from sales.orders order by id")
+            assert cur.fetchone() == rows[0]
+            assert cur.fetchone() == rows[1]
+            assert cur.fetchone() is None
+            cur.scroll(-2)
+            assert cur.fetchone() == rows[1]
+            cur.scroll(0, mode="absolute")
+            assert cur.fetchall() == rows
+            cur.scroll(1, mode="absolute")
+            assert cur.fetchmany(5) == rows[1:]
+    with connect("carol") as c:
+        with c.cursor("ns", scrollable=False) as cur:
+            cur.execute("select id from sales.orders order by id")
+            assert cur.fetchone() == (1,)
+            with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState):
+                cur.scroll(-1)
+
+
 def test_decimal_columns(conn):
     cur = conn.execute("select id, amount from sales.orders order by id")
     assert cur.description[1].type_code == NUMERIC_OID
