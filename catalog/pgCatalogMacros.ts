@@ -10,6 +10,7 @@ import { EMULATION_DB, INTERNAL_MACROS, OWNER_OID, PGC_SCHEMA } from '../sql/emu
 import { formatMacroStatements } from './formatMacros.js';
 import { jsonMacroStatements } from './jsonMacros.js';
 import { numericMacroStatements } from './numericMacros.js';
+import { builtinMacroStatements } from './builtinMacros.js';
 
 const S = `${EMULATION_DB}.${PGC_SCHEMA}`;
 
@@ -90,6 +91,7 @@ export function macroStatements(owner: string): string[] {
     m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
     ...numericMacroStatements(m, S),
+    ...builtinMacroStatements(m, S),
     ...jsonMacroStatements(m, S),
     ...formatMacroStatements(m, S),
     m(`${INTERNAL_MACROS.modulo}(a, b) AS CASE WHEN b = 0 THEN error('division by zero') ELSE a % b END`),

@@ -38,6 +38,7 @@ export const SqlState = {
   invalidArgumentForPowerFunction: '2201F',
   invalidRegularExpression: '2201B',
   ambiguousColumn: '42702',
+  duplicateAlias: '42712',
   groupingError: '42803',
   ambiguousFunction: '42725',
   invalidColumnReference: '42P10',

@@ -105,7 +105,11 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Binder Error: Referenced table "([^"]+)" not found/, (m) => e(SqlState.undefinedTable, `missing FROM-clause entry for table "${m[1]}"`, true)],
   [/^Binder Error: Ambiguous reference to column name "([^"]+)"/, (m) => e(SqlState.ambiguousColumn, `column reference "${m[1]}" is ambiguous`, true)],
   // PostgreSQL qualifies the column (t.a); the engine does not say with what.
-  [/^Binder Error: column "([^"]+)" must appear in the GROUP BY clause/, (m) => e(SqlState.groupingError, `column "${m[1]}" must appear in the GROUP BY clause or be used in an aggregate function`)],
+  [/^Binder Error: column "?([^" ]+)"? must appear in the GROUP BY clause/, (m) => e(SqlState.groupingError, `column "${m[1]}" must appear in the GROUP BY clause or be used in an aggregate function`)],
+  [/^Binder Error: Column "([^"]+)" does not exist on (left|right) side of join/, (m) =>
+    e(SqlState.undefinedColumn, `column "${m[1]}" specified in USING clause does not exist in ${m[2]} table`, true)],
+  // the alias is the user's own (a rewritten table keeps it): the name PostgreSQL reports
+  [/^Binder Error: Ambiguous reference to table "(?:[^"]*\.)?([^".]+)" \(duplicate alias/, (m) => e(SqlState.duplicateAlias, `table name "${m[1]}" specified more than once`, true)],
   [/^Binder Error: No function matches the given name and argument types '([^(']+)\(([^)']*)\)'/, (m) => ({ error: missingFunction(m[1]!, m[2]!), exact: true })],
   [/^Catalog Error: Scalar Function with name "?([A-Za-z0-9_.]+)"? does not exist/, (m) => ({ error: missingFunction(m[1]!, null), exact: true })],
   [/^Binder Error: Could not choose a best candidate function for the function call "([^(]+)\(([^)]*)\)"/, (m) => {

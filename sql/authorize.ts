@@ -32,7 +32,7 @@ export const IGNORED_COLLATIONS: ReadonlySet<string> = new Set(['default', 'C', 
 
 const display = (parts: string[]): string => parts.join('.');
 
-function checkFuncCall(v: Visit): void {
+function checkFuncCall(v: Visit, schemaExists?: (schema: string) => boolean): void {
   const f = v.fields;
   const parts = names(f['funcname']);
   const asTable = inTableFunctionPosition(v.path);
@@ -42,7 +42,13 @@ function checkFuncCall(v: Visit): void {
   if (parts[parts.length - 1] === 'like_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && likeKinds.includes(parent.holder['kind'])) return;
   // `x SIMILAR TO p` arrives with pattern pg_catalog.similar_to_escape(p); sql/formatDialect.ts translates both
   if (parts[parts.length - 1] === 'similar_to_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && parent.holder['kind'] === 'AEXPR_SIMILAR') return;
-  if (!isAllowedFunction(parts, asTable)) throw undefinedFunction(display(parts), f['location'], (f['args'] ?? []) as unknown[]);
+  if (!isAllowedFunction(parts, asTable)) {
+    // PostgreSQL looks the schema up first: nosuchschema.f(1) is 3F000, tpch.f(1) 42883
+    if (parts.length === 2 && schemaExists && !['pg_catalog', 'information_schema'].includes(parts[0]!) && !schemaExists(parts[0]!)) {
+      throw new SqlError('3F000', `schema "${parts[0]}" does not exist`, pos(f['location']));
+    }
+    throw undefinedFunction(display(parts), f['location'], (f['args'] ?? []) as unknown[]);
+  }
   if (f['func_variadic']) throw notSupported('VARIADIC arguments', f['location']);
 }
 
@@ -101,8 +107,11 @@ function checkSelect(f: Fields): void {
   if (f['lockingClause']) throw notSupported('SELECT FOR UPDATE/SHARE', undefined);
 }
 
-/** Throws a SqlError for the first construct not on the allowlist. */
-export function authorize(root: unknown): void {
+/**
+ * Throws a SqlError for the first construct not on the allowlist.
+ * `schemaExists` (the user's catalog) words a call qualified with an unknown schema as PostgreSQL does.
+ */
+export function authorize(root: unknown, schemaExists?: (schema: string) => boolean): void {
   walk(root, (v) => {
     const { kind, fields: f } = v;
     if (PLAIN_KINDS.has(kind)) {
@@ -113,7 +122,7 @@ export function authorize(root: unknown): void {
     if (!CHECKED_KINDS.has(kind)) throw notSupported(construct(kind), f['location']);
     switch (kind) {
       case 'FuncCall':
-        return checkFuncCall(v);
+        return checkFuncCall(v, schemaExists);
       case 'A_Expr':
         return checkAExpr(v);
       case 'RangeFunction':

@@ -17,6 +17,8 @@ import {
 import { AGGREGATE_FUNCTIONS, RENAMED_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
+import { transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
+import { byteaInputToHex } from './bytea.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import { SqlError, pos } from './errors.js';
 import { regCast, splitQualifiedName } from './regTypes.js';
@@ -252,6 +254,8 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformJsonCall(v, name, args)) return;
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformFormatCall(v, name, args, done)) return;
   if (!asTable && name === 'to_timestamp' && transformToTimestamp(v, args)) return;
+  const builtin = parts.length === 1 || parts[0] === 'pg_catalog';
+  if (builtin && transformBuiltinCall(v, name, args, ctx.settings('timezone') ?? 'UTC', typedDispatchSafe)) return;
   const folded = asTable ? undefined : foldFunction(name, args, f, ctx);
   if (folded) {
     replaceNode(v.node, folded);
@@ -349,6 +353,16 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     replaceNode(v.node, { FuncCall: { funcname: [strNode('unhex')], args: [strConst(hex)], funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;
   }
+  // An explicit cast to varchar(n) or char(n) cuts the text to n characters; char drops its trailing spaces
+  // when read as text (length, ||), the only way lakegate reads it (both are presented as text).
+  const width = mods.length === 1 ? mods[0]?.['A_Const']?.ival : undefined;
+  if (!isArray && width && (typname === 'varchar' || typname === 'bpchar' || typname === 'char')) {
+    tn['names'] = [strNode('varchar')];
+    delete tn['typmods'];
+    const cut = call('substr', { TypeCast: f }, intConst(1), intConst(Number(width.ival ?? 0)));
+    replaceNode(v.node, typname === 'varchar' ? cut : call('rtrim', cut, strConst(' ')));
+    return;
+  }
   const mapped = TYPE_MAP[typname];
   const hasMods = Array.isArray(tn['typmods']) && tn['typmods'].length > 0;
   if (typname === 'interval' && hasMods && !isArray) {
@@ -429,31 +443,6 @@ function intervalWithFields(f: Fields, tn: Fields): void {
   }
   delete tn['typmods'];
   if (/^\s*[-+]?\d+(\.\d+)?\s*$/.test(text)) f['arg'] = strConst(`${text.trim()} ${unit}`);
-}
-
-/** PostgreSQL's bytea input, as hex digits: hex format (\x0aff) or escape format (a\000b, \\ for a backslash). */
-export function byteaInputToHex(text: string, position?: number): string {
-  const invalid = () => new SqlError('22P02', 'invalid input syntax for type bytea', position);
-  if (text.startsWith('\\x')) {
-    const digits = text.slice(2).replace(/\s+/g, '');
-    if (!/^([0-9a-fA-F]{2})*$/.test(digits)) throw invalid();
-    return digits.toLowerCase();
-  }
-  const bytes: number[] = [];
-  for (let i = 0; i < text.length; ) {
-    if (text[i] !== '\\') {
-      const ch = String.fromCodePoint(text.codePointAt(i)!);
-      for (const b of Buffer.from(ch, 'utf8')) bytes.push(b);
-      i += ch.length;
-    } else if (text[i + 1] === '\\') {
-      bytes.push(0x5c);
-      i += 2;
-    } else if (/^[0-3][0-7]{2}$/.test(text.slice(i + 1, i + 4))) {
-      bytes.push(parseInt(text.slice(i + 1, i + 4), 8));
-      i += 4;
-    } else throw invalid();
-  }
-  return Buffer.from(bytes).toString('hex');
 }
 
 const REGEX_OPS: Record<string, { negate: boolean; flags?: string }> = {
@@ -555,6 +544,7 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   if (parts.length === 2) f['name'] = [strNode(op)];
   if (transformJsonOperator(v, op)) return;
   if (rewriteLike(v, op, done)) return;
+  if (transformBuiltinOperator(v, op)) return;
   const kind = String(f['kind']);
   if (kind === 'AEXPR_OP' && (op === '/' || op === '%') && f['lexpr']) {
     const exact = typedDispatchSafe(f['lexpr']) && typedDispatchSafe(f['rexpr']);

@@ -116,6 +116,9 @@ export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean 
   pg_is_other_temp_schema: {},
   pg_my_temp_schema: {},
   pg_stat_get_numscans: {},
+  justify_hours: {},
+  justify_days: {},
+  justify_interval: {},
   array_upper: {},
   array_lower: {},
   _pg_expandarray: {},
@@ -164,6 +167,20 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   [INTERNAL_MACROS.lpad]: 'function lpad',
   [INTERNAL_MACROS.rpad]: 'function rpad',
   [INTERNAL_MACROS.likeRegex]: 'operator ~~',
+  // sql/builtinDialect.ts, catalog/builtinMacros.ts
+  lg_date_trunc: 'function date_trunc',
+  lg_date_tz: 'function generate_series',
+  lg_round: 'function round',
+  lg_to_hex: 'function to_hex',
+  lg_to_hex8: 'function to_hex',
+  lg_octet_length: 'function octet_length',
+  lg_array_remove: 'function array_remove',
+  lg_array_to_string: 'function array_to_string',
+  lg_overlay: 'function overlay',
+  lg_base64: 'function encode',
+  lg_escape: 'function encode',
+  lg_width_bucket: 'function width_bucket',
+  lg_width_bucket_f: 'function width_bucket',
 };
 
 /** json's set-returning functions in FROM, as table macros with PostgreSQL's columns (catalog/jsonMacros.ts). */

@@ -1,0 +1,237 @@
+/**
+ * PostgreSQL built-ins analysts use that DuckDB spells differently, lacks or
+ * types otherwise, for sql/dialect.ts: array concatenation and the array_*
+ * functions, bytea's encode/decode, date_trunc and generate_series over
+ * dates (timestamptz in PostgreSQL: a date is cast to it at midnight in the
+ * session's time zone), to_hex of an int4, round(float8) (half to even),
+ * octet_length of text, overlay, width_bucket, and the operators |/ ||/ @ #.
+ * Where the answer depends on an argument's type, a typed macro of the
+ * emulation (catalog/builtinMacros.ts) decides at bind time; such macros get
+ * only arguments DuckDB can type on their own (sql/dialect.ts typedDispatchSafe).
+ */
+import { byteaInputToHex } from './bytea.js';
+import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
+import { SqlError, pos, undefinedFunction } from './errors.js';
+import { names, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+
+/** Functions this module translates: none reaches DuckDB by its own name (DuckDB's encode/decode mean UTF-8). */
+export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set(['encode', 'decode', 'array_remove', 'overlay', 'width_bucket']);
+
+/** Operators this module turns into calls: authorization lets them through, none reaches DuckDB as written. */
+export const BUILTIN_OPERATORS: ReadonlySet<string> = new Set(['|/', '||/', '@', '#']);
+
+const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
+  FuncCall: { funcname: typeof name === 'string' ? [strNode(name)] : name, ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
+});
+const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
+const cast = (arg: PgNode, type: string): PgNode => ({ TypeCast: { arg, typeName: { names: [strNode(type)], typemod: -1 } } });
+
+const constOf = (n: unknown): Fields | undefined => (n as Fields | undefined)?.['A_Const'];
+const constText = (n: unknown): string | undefined => {
+  const c = constOf(n);
+  return c?.sval ? String(c.sval.sval ?? '') : undefined;
+};
+const isNullConst = (n: unknown): boolean => constOf(n)?.['isnull'] === true;
+
+/** Calls whose result is an array whatever their arguments. */
+const ARRAY_RESULTS: ReadonlySet<string> = new Set([
+  'array_agg', 'string_to_array', 'regexp_split_to_array', 'array_append', 'array_prepend', 'array_cat', 'array_remove',
+  'list_concat', 'list_append', 'list_prepend', 'lg_array_remove',
+]);
+
+/** An operand that is an array by its form: ARRAY[…], ARRAY(subquery), x::t[], an array function, array || …. */
+function arrayLike(n: unknown): boolean {
+  const node = n as Fields | undefined;
+  if (!node) return false;
+  if (node['A_ArrayExpr']) return true;
+  if (node['SubLink']) return node['SubLink']['subLinkType'] === 'ARRAY_SUBLINK';
+  const tc = node['TypeCast'];
+  if (tc) return Array.isArray(tc['typeName']?.['arrayBounds']) && tc['typeName']['arrayBounds'].length > 0;
+  const fc = node['FuncCall'];
+  if (fc) return ARRAY_RESULTS.has(names(fc['funcname']).pop() ?? '');
+  const e = node['A_Expr'];
+  if (e && String(e['kind']) === 'AEXPR_OP' && names(e['name']).pop() === '||') return arrayLike(e['lexpr']) || arrayLike(e['rexpr']);
+  return false;
+}
+
+const NUMERIC_CASTS: ReadonlySet<string> = new Set(['int2', 'smallint', 'int4', 'int', 'integer', 'int8', 'bigint', 'numeric', 'decimal', 'float4', 'real', 'float8']);
+
+/**
+ * The type PostgreSQL gives an untyped string literal next to `other` in
+ * arithmetic (`'a' + 1` reads 'a' as an integer, and fails with 22P02): the
+ * other side's type when it shows by its form, a number or a numeric cast.
+ */
+function literalTypeBeside(other: unknown): PgNode | undefined {
+  const c = constOf(other);
+  if (c?.['ival'] !== undefined) {
+    const v = Number(c['ival']['ival'] ?? 0);
+    return { names: [strNode(Math.abs(v) < 2 ** 31 ? 'int4' : 'int8')], typemod: -1 } as unknown as PgNode;
+  }
+  if (c?.['fval'] !== undefined) return { names: [strNode('numeric')], typemod: -1 } as unknown as PgNode;
+  const tc = (other as Fields | undefined)?.['TypeCast'];
+  const tn = tc?.['typeName'] as Fields | undefined;
+  const n = names(tn?.['names']).pop() ?? '';
+  if (tn && !tn['arrayBounds'] && NUMERIC_CASTS.has(n)) return structuredClone(tn) as PgNode;
+  return undefined;
+}
+
+/** `||` nodes already given their text type (the walk visits a replaced node's operand again). */
+const typedText = new WeakSet<object>();
+
+/**
+ * Operators: `||` on arrays (list_concat / list_append / list_prepend), `||`
+ * with a NULL literal (text, as PostgreSQL types `'abc' || null`), the prefix
+ * math operators |/ (sqrt), ||/ (cbrt), @ (abs), integer xor #, and an
+ * untyped string literal in arithmetic with a number.
+ */
+export function transformBuiltinOperator(v: Visit, op: string): boolean {
+  const f = v.fields;
+  if (String(f['kind']) !== 'AEXPR_OP') return false;
+  const l = f['lexpr'] as PgNode | undefined;
+  const r = f['rexpr'] as PgNode;
+  switch (op) {
+    case '||': {
+      if (!l) return false;
+      const la = arrayLike(l);
+      const ra = arrayLike(r);
+      if (la || ra) {
+        const fn = (la && ra) || isNullConst(l) || isNullConst(r) ? 'list_concat' : la ? 'list_append' : 'list_prepend';
+        replaceNode(v.node, call(fn, l, r));
+        return true;
+      }
+      // DuckDB types text || NULL as an integer: the whole is text, as in PostgreSQL
+      if ((isNullConst(l) || isNullConst(r)) && !typedText.has(f)) {
+        typedText.add(f);
+        replaceNode(v.node, cast({ A_Expr: f }, 'text'));
+        return true;
+      }
+      return false;
+    }
+    case '|/':
+      if (l) return false;
+      replaceNode(v.node, call('sqrt', cast(r, 'float8')));
+      return true;
+    case '||/':
+      if (l) return false;
+      replaceNode(v.node, call('cbrt', cast(r, 'float8')));
+      return true;
+    case '@':
+      if (l) return false;
+      replaceNode(v.node, call('abs', r));
+      return true;
+    case '#':
+      if (!l) return false;
+      replaceNode(v.node, call('xor', l, r));
+      return true;
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case '%': {
+      if (!l) return false;
+      for (const [side, other] of [['lexpr', r], ['rexpr', l]] as const) {
+        if (constText(f[side]) === undefined) continue;
+        const type = literalTypeBeside(other);
+        if (type) f[side] = { TypeCast: { arg: f[side], typeName: type } };
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+/** Every `{…}` of a call is this module's when `name` is one of these. */
+export function transformBuiltinCall(v: Visit, name: string, args: unknown[], timeZone: string, typedSafe: (n: unknown) => boolean): boolean {
+  const f = v.fields;
+  const a = args as PgNode[];
+  const location = f['location'];
+  const tz = () => strConst(timeZone);
+  switch (name) {
+    case 'sum':
+    case 'avg':
+      // sum/avg of an untyped literal: PostgreSQL cannot choose among its numeric overloads
+      if (a.length === 1 && constText(a[0]) !== undefined) {
+        throw new SqlError('42725', `function ${name}(unknown) is not unique`, pos(location), {
+          hint: 'Could not choose a best candidate function. You might need to add explicit type casts.',
+        });
+      }
+      return false;
+    case 'array_remove':
+      if (a.length !== 2) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call(emulated('lg_array_remove'), a[0]!, a[1]!));
+      return true;
+    case 'array_to_string':
+      // the third argument stands for NULL elements (otherwise skipped)
+      if (a.length !== 3) return false;
+      replaceNode(v.node, call(emulated('lg_array_to_string'), a[0]!, a[1]!, a[2]!));
+      return true;
+    case 'encode':
+    case 'decode':
+      replaceNode(v.node, byteaCodec(name, a, location));
+      return true;
+    case 'overlay': {
+      // overlay(s placing r from p [for n]): n defaults to the length of r
+      if (a.length !== 3 && a.length !== 4) throw undefinedFunction(name, location, a);
+      const n = a[3] ?? call('length', structuredClone(a[1]!));
+      replaceNode(v.node, call(emulated('lg_overlay'), a[0]!, a[1]!, a[2]!, n));
+      return true;
+    }
+    case 'width_bucket': {
+      if (a.length !== 4) throw undefinedFunction(name, location, a);
+      const exact = a.slice(0, 3).every(typedSafe);
+      replaceNode(v.node, call(emulated(exact ? 'lg_width_bucket' : 'lg_width_bucket_f'), ...a));
+      return true;
+    }
+    case 'to_hex':
+      // to_hex(int4) shows 32 bits, in lower case (DuckDB: 64 bits, upper case)
+      if (a.length !== 1) return false;
+      replaceNode(v.node, call(emulated(typedSafe(a[0]) ? 'lg_to_hex' : 'lg_to_hex8'), a[0]!));
+      return true;
+    case 'round':
+      // round(float8) rounds half to even (rint); round(numeric) half away from zero
+      if (a.length !== 1 || !typedSafe(a[0])) return false;
+      replaceNode(v.node, call(emulated('lg_round'), a[0]!, structuredClone(a[0]!)));
+      return true;
+    case 'octet_length':
+      // DuckDB's octet_length takes bytes (and bits) only; text counts its UTF-8 bytes
+      if (a.length !== 1 || !typedSafe(a[0])) return false;
+      replaceNode(v.node, call(emulated('lg_octet_length'), a[0]!));
+      return true;
+    case 'date_trunc':
+      // date_trunc(text, date) is date_trunc(text, timestamptz) in PostgreSQL
+      if (a.length !== 2 || !typedSafe(a[1])) return false;
+      replaceNode(v.node, call(emulated('lg_date_trunc'), a[0]!, a[1]!, tz(), structuredClone(a[1]!)));
+      return true;
+    case 'generate_series':
+      // generate_series(date, date, interval) is the timestamptz one in PostgreSQL
+      if (a.length !== 3 || !typedSafe(a[0]) || !typedSafe(a[1])) return false;
+      f['args'] = [0, 1].map((i) => call(emulated('lg_date_tz'), a[i]!, tz(), structuredClone(a[i]!))).concat(a[2]!);
+      return false;
+    default:
+      return false;
+  }
+}
+
+/** encode(bytea, format) / decode(text, format) for a constant format, as PostgreSQL writes and reads them. */
+function byteaCodec(name: 'encode' | 'decode', a: PgNode[], location: unknown): PgNode {
+  if (a.length !== 2) throw undefinedFunction(name, location, a);
+  const format = constText(a[1])?.toLowerCase();
+  if (format === undefined) throw new SqlError('0A000', `${name}() needs a constant format`, pos(location));
+  const x = a[0]!;
+  if (name === 'encode') {
+    if (format === 'hex') return call('lower', call('hex', x));
+    if (format === 'base64') return call(emulated('lg_base64'), x);
+    if (format === 'escape') return call(emulated('lg_escape'), x);
+  } else {
+    if (format === 'hex') return call('unhex', x);
+    if (format === 'base64') return call('from_base64', call('regexp_replace', x, strConst('\\s'), strConst(''), strConst('g')));
+    if (format === 'escape') {
+      const text = constText(x);
+      if (text === undefined) throw new SqlError('0A000', "decode(…, 'escape') needs a constant string", pos(location));
+      if (text.startsWith('\\x')) throw new SqlError('22P02', 'invalid input syntax for type bytea', pos(location));
+      return call('unhex', strConst(byteaInputToHex(text, pos(location))));
+    }
+  }
+  throw new SqlError('22023', `unrecognized encoding: "${constText(a[1])}"`, pos(location));
+}
