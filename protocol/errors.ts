@@ -36,6 +36,7 @@ export const SqlState = {
   cardinalityViolation: '21000',
   invalidArgumentForLogarithm: '2201E',
   invalidArgumentForPowerFunction: '2201F',
+  invalidArgumentForWidthBucketFunction: '2201G',
   invalidRegularExpression: '2201B',
   ambiguousColumn: '42702',
   duplicateAlias: '42712',

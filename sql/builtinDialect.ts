@@ -235,3 +235,45 @@ function byteaCodec(name: 'encode' | 'decode', a: PgNode[], location: unknown): 
   }
   throw new SqlError('22023', `unrecognized encoding: "${constText(a[1])}"`, pos(location));
 }
+
+/**
+ * PostgreSQL refuses one name for two FROM items of the same level (42712,
+ * `from t a, u a`), where DuckDB answers as long as no column is qualified
+ * with it. Two different tables named alike without aliases (s1.t, s2.t) are
+ * allowed, as in PostgreSQL's checkNameSpaceConflicts.
+ */
+export function checkFromNames(select: Fields): void {
+  const seen = new Map<string, string | null>();
+  const add = (name: string, table: string | null, location: unknown) => {
+    if (seen.has(name)) {
+      const other = seen.get(name);
+      if (!(table !== null && other !== null && other !== undefined && table !== other)) {
+        throw new SqlError('42712', `table name "${name}" specified more than once`, pos(location));
+      }
+    }
+    seen.set(name, table);
+  };
+  const visit = (item: unknown): void => {
+    const n = item as Fields | undefined;
+    if (!n) return;
+    const rv = n['RangeVar'];
+    if (rv) {
+      const alias = rv['alias']?.['aliasname'];
+      const table = [rv['catalogname'], rv['schemaname'], rv['relname']].filter(Boolean).join('.');
+      add(String(alias ?? rv['relname']), alias ? null : table, rv['location']);
+      return;
+    }
+    const join = n['JoinExpr'];
+    if (join) {
+      if (join['alias']) add(String(join['alias']['aliasname']), null, undefined);
+      else {
+        visit(join['larg']);
+        visit(join['rarg']);
+      }
+      return;
+    }
+    const alias = (n['RangeSubselect'] ?? n['RangeFunction'])?.['alias']?.['aliasname'];
+    if (alias !== undefined) add(String(alias), null, undefined);
+  };
+  for (const item of (select['fromClause'] ?? []) as unknown[]) visit(item);
+}

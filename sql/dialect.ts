@@ -17,7 +17,7 @@ import {
 import { AGGREGATE_FUNCTIONS, RENAMED_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
-import { transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
+import { checkFromNames, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
 import { byteaInputToHex } from './bytea.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import { SqlError, pos } from './errors.js';
@@ -621,6 +621,8 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
   printedForms(root, ctx);
   walk(root, (v) => {
     switch (v.kind) {
+      case 'SelectStmt':
+        return checkFromNames(v.fields);
       case 'FuncCall':
         return transformFuncCall(v, ctx, done);
       case 'SQLValueFunction': {

@@ -181,6 +181,29 @@ const errors = [
   "select avg('x')", 'select * from tpch.region, tpch.region', "select '12x'::bigint", 'select array[1,2][5]', 'select nosuchschema.f(1)', 'select ambiguous from (select 1 as ambiguous) a, (select 2 as ambiguous) b',
 ];
 
+// ---------------------------------------------------------------- built-ins DuckDB spells differently (sql/builtinDialect.ts)
+const builtins = [
+  "select array_to_string(array[1, null, 3], '-', 'NULL'), array_to_string(array['a', null], ',', null)", 'select array_position(array[1, null, 3], null), array_position(array[5, 6], 7)',
+  "select array_remove(array['a', null, 'b'], null), array_remove(array[1, 2], 3)", 'select array_cat(null, array[1]), array_append(null::int[], 1), array_prepend(1, null::int[])',
+  'select array[1] || array[2] || 3 || array[4, 5], 0 || array[1, 2]', 'select array_agg(r_regionkey order by r_regionkey) || 99 from tpch.region',
+  "select string_to_array('a,b', ',') || 'c'::text", "select 'a' || 1 || null, null || 'b'", "select encode('\\x00ff7f5c'::bytea, 'escape'), encode('héllo'::bytea, 'escape')",
+  "select encode(repeat('abcdefghij', 10)::bytea, 'base64')", "select decode(E'aGVs\\nbG8=', 'base64'), encode(decode('deadBEEF', 'hex'), 'base64')",
+  "select encode(p_name::bytea, 'hex') from tpch.part order by p_partkey limit 2", "select encode('x'::bytea, 'nosuch')",
+  "select date_trunc('month', o_orderdate), date_trunc('quarter', o_orderdate) from tpch.orders order by o_orderkey limit 2",
+  "select date_trunc('day', ts), date_trunc('hour', ts) from tpch.events order by id limit 2", "select * from generate_series(date '2024-01-30', date '2024-03-01', interval '1 month') as g(d)",
+  "select count(*) from generate_series(date '2024-01-01', date '2024-12-31', interval '1 week')", "select generate_series(timestamp '2024-01-01', timestamp '2024-01-02', interval '12 hours')",
+  "select justify_days(interval '35 days'), justify_interval(interval '1 mon -1 hour')",
+  "select justify_hours(interval '-1 day 25 hours'), justify_interval(interval '-1 mon 35 days -3 hours'), justify_days(interval '1 mon -35 days')",
+  'select width_bucket(5.35::float8, 0.024, 10.06, 5), width_bucket(-1, 0, 10, 3), width_bucket(10, 0, 10, 2), width_bucket(10, 10, 0, 5)',
+  'select width_bucket(l_quantity, 0, 50, 5), count(*) from tpch.lineitem group by 1', 'select width_bucket(5, 0, 10, 0)',
+  'select to_hex(255::bigint), to_hex(-1::bigint), to_hex(2147483647), to_hex(p_size) from tpch.part order by p_partkey limit 1',
+  'select round(-2.5::float8), round(0.5::float8), round(1.5::float8), round(2.5), round(-0.5)', 'select round(score) from tpch.events where score is not null order by id limit 3',
+  "select octet_length(r_name), octet_length('€'), octet_length('abc'::bytea) from tpch.region order by r_regionkey limit 1",
+  "select overlay('abcdef' placing 'XY' from 3), overlay('abcdef' placing '' from 2 for 2)", 'select |/ 2.25, ||/ 27, @ -2.5, @ 3::bigint, 6 # 3::bigint',
+  "select '1' + 1, 2 * '3', '1.5' + 1.5, 10 - '4'", "select 'x'::varchar(3) || '|', 'hello'::char(3) || '|', 'ab'::char(4) || '|', length('ab '::varchar(5))",
+  'select tpch.f(1)', "select sum('1')", 'select o.o_orderkey from tpch.orders o join tpch.customer c using (c_custkey)', 'select 1 from tpch.nation n, tpch.region n',
+];
+
 // ---------------------------------------------------------------- EXPLAIN
 const explain = [
   { group: 'explain', sql: 'explain select * from tpch.region', compare: 'types' as const },
@@ -217,6 +240,7 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('aggregates', aggregates),
   ...e('analyst', analyst),
   ...e('errors', errors),
+  ...e('builtins', builtins),
   ...explain,
   ...e('catalog', catalog),
 ];
