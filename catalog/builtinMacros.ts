@@ -69,6 +69,16 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_ji2(mo, d, t) AS ${q('lg_ji3')}(mo + d // 30, d % 30, t)`),
     m(`lg_ji(mo, d, t) AS ${q('lg_ji2')}(mo, d + t // ${DAY}, t % ${DAY})`),
     m(`justify_interval(i) AS ${q('lg_ji')}(${q('lg_iv_months')}(i), datepart('day', i), ${q('lg_iv_micros')}(i))`),
+    // jsonb || jsonb: two objects merge their top-level keys (the right one's value wins); anything else is
+    // concatenated as arrays, a non-array as an array of one. Both sides as minified text (json()), joined as text:
+    // the left object first loses the right one's keys (json_merge_patch with each set to null deletes it).
+    m(`lg_jsonb_join(a, b) AS CASE WHEN length(a) = 2 THEN b WHEN length(b) = 2 THEN a ELSE substr(a, 1, length(a) - 1) || ',' || substr(b, 2) END`),
+    m(`lg_jsonb_arr(x) AS CASE WHEN json_type(x) = 'ARRAY' THEN x ELSE '[' || x || ']' END`),
+    m(`lg_jsonb_nulls(b) AS '{' || array_to_string(list_transform(json_keys(b), lambda lg_e: CAST(to_json(lg_e) AS VARCHAR) || ':null'), ',') || '}'`),
+    m(`lg_jsonb_concat2(a, b) AS CAST(CASE WHEN json_type(a) = 'OBJECT' AND json_type(b) = 'OBJECT'
+        THEN ${q('lg_jsonb_join')}(CAST(json_merge_patch(a, ${q('lg_jsonb_nulls')}(b)) AS VARCHAR), b)
+        ELSE ${q('lg_jsonb_join')}(${q('lg_jsonb_arr')}(a), ${q('lg_jsonb_arr')}(b)) END AS JSON)`),
+    m(`lg_jsonb_concat(a, b) AS ${q('lg_jsonb_concat2')}(json(CAST(a AS VARCHAR)), json(CAST(b AS VARCHAR)))`),
     m(`lg_width_bucket(x, lo, hi, n) AS ${q('lg_width_bucket_p')}(x, lo, hi, n, x * 0 + lo * 0 + hi * 0)`),
   ];
 }

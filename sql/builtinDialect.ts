@@ -12,7 +12,7 @@
 import { byteaInputToHex } from './bytea.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
-import { names, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+import { intConst, names, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Functions this module translates: none reaches DuckDB by its own name (DuckDB's encode/decode mean UTF-8). */
 export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set(['encode', 'decode', 'array_remove', 'overlay', 'width_bucket']);
@@ -38,6 +38,20 @@ const ARRAY_RESULTS: ReadonlySet<string> = new Set([
   'array_agg', 'string_to_array', 'regexp_split_to_array', 'array_append', 'array_prepend', 'array_cat', 'array_remove',
   'list_concat', 'list_append', 'list_prepend', 'lg_array_remove',
 ]);
+
+const JSONB_RESULTS: ReadonlySet<string> = new Set(['to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg']);
+
+/** An operand that is jsonb by its form: x::jsonb, a jsonb-building function, jsonb || …. */
+function jsonbLike(n: unknown): boolean {
+  const node = n as Fields | undefined;
+  const tc = node?.['TypeCast'];
+  if (tc) return !tc['typeName']?.['arrayBounds'] && names(tc['typeName']?.['names']).pop() === 'jsonb';
+  const fc = node?.['FuncCall'];
+  if (fc) return JSONB_RESULTS.has(names(fc['funcname']).pop() ?? '');
+  const e = node?.['A_Expr'];
+  if (e && String(e['kind']) === 'AEXPR_OP' && names(e['name']).pop() === '||') return jsonbLike(e['lexpr']) || jsonbLike(e['rexpr']);
+  return false;
+}
 
 /** An operand that is an array by its form: ARRAY[…], ARRAY(subquery), x::t[], an array function, array || …. */
 function arrayLike(n: unknown): boolean {
@@ -92,6 +106,11 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
   switch (op) {
     case '||': {
       if (!l) return false;
+      // jsonb || jsonb merges two objects' keys, else concatenates as arrays (DuckDB would join the texts)
+      if (jsonbLike(l) || jsonbLike(r)) {
+        replaceNode(v.node, call(emulated('lg_jsonb_concat'), l, r));
+        return true;
+      }
       const la = arrayLike(l);
       const ra = arrayLike(r);
       if (la || ra) {
@@ -276,4 +295,15 @@ export function checkFromNames(select: Fields): void {
     if (alias !== undefined) add(String(alias), null, undefined);
   };
   for (const item of (select['fromClause'] ?? []) as unknown[]) visit(item);
+}
+
+/** B'101' and X'1F' are bit strings in PostgreSQL; DuckDB reads b'…' / x'…' as text. */
+export function transformBitString(v: Visit): void {
+  const text = v.fields['bsval']?.['bsval'];
+  if (typeof text !== 'string') return;
+  const bits = text.startsWith('x')
+    ? [...text.slice(1)].map((h) => parseInt(h, 16).toString(2).padStart(4, '0')).join('')
+    : text.slice(1);
+  if (!/^[01]*$/.test(bits)) throw new SqlError('22P02', `"${text.slice(1)}" is not a valid binary digit`, pos(v.fields['location']));
+  replaceNode(v.node, call('bitstring', strConst(bits), intConst(bits.length)));
 }

@@ -17,7 +17,7 @@ import {
 import { AGGREGATE_FUNCTIONS, RENAMED_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
-import { checkFromNames, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
+import { checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
 import { byteaInputToHex } from './bytea.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import { SqlError, pos } from './errors.js';
@@ -623,6 +623,8 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
     switch (v.kind) {
       case 'SelectStmt':
         return checkFromNames(v.fields);
+      case 'A_Const':
+        return transformBitString(v);
       case 'FuncCall':
         return transformFuncCall(v, ctx, done);
       case 'SQLValueFunction': {

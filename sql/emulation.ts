@@ -181,6 +181,7 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_escape: 'function encode',
   lg_width_bucket: 'function width_bucket',
   lg_width_bucket_f: 'function width_bucket',
+  lg_jsonb_concat: 'operator ||',
 };
 
 /** json's set-returning functions in FROM, as table macros with PostgreSQL's columns (catalog/jsonMacros.ts). */

@@ -201,7 +201,9 @@ const builtins = [
   "select octet_length(r_name), octet_length('€'), octet_length('abc'::bytea) from tpch.region order by r_regionkey limit 1",
   "select overlay('abcdef' placing 'XY' from 3), overlay('abcdef' placing '' from 2 for 2)", 'select |/ 2.25, ||/ 27, @ -2.5, @ 3::bigint, 6 # 3::bigint',
   "select '1' + 1, 2 * '3', '1.5' + 1.5, 10 - '4'", "select 'x'::varchar(3) || '|', 'hello'::char(3) || '|', 'ab'::char(4) || '|', length('ab '::varchar(5))",
-  'select tpch.f(1)', "select sum('1')", 'select o.o_orderkey from tpch.orders o join tpch.customer c using (c_custkey)', 'select 1 from tpch.nation n, tpch.region n',
+  `select ('{"a":1, "c": {"x": 1}}'::jsonb || '{"b":2, "c": null}'::jsonb) ->> 'c', ('{"a":1}'::jsonb || '{"a":2}'::jsonb) ->> 'a', ('{"a":1}'::jsonb || '{"b":2}'::jsonb) ->> 'b'`,
+  `select jsonb_array_length('[1, [2]]'::jsonb || '[[3]]'::jsonb), ('[1]'::jsonb || '{"a":1}'::jsonb) -> 1 ->> 'a', jsonb_typeof('1'::jsonb || '2'::jsonb)`,
+  "select B'101' | B'011', X'1F' & B'10101010'", 'select tpch.f(1)', "select sum('1')", 'select o.o_orderkey from tpch.orders o join tpch.customer c using (c_custkey)', 'select 1 from tpch.nation n, tpch.region n',
 ];
 
 // ---------------------------------------------------------------- EXPLAIN
