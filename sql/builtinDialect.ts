@@ -15,7 +15,10 @@ import { SqlError, pos, undefinedFunction } from './errors.js';
 import { intConst, names, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Functions this module translates: none reaches DuckDB by its own name (DuckDB's encode/decode mean UTF-8). */
-export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set(['encode', 'decode', 'array_remove', 'overlay', 'width_bucket']);
+export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
+  'encode', 'decode', 'array_remove', 'overlay', 'width_bucket', 'num_nulls', 'num_nonnulls', 'json_extract_path',
+  'json_extract_path_text', 'jsonb_extract_path', 'jsonb_extract_path_text', 'json_object_keys',
+]);
 
 /** Operators this module turns into calls: authorization lets them through, none reaches DuckDB as written. */
 export const BUILTIN_OPERATORS: ReadonlySet<string> = new Set(['|/', '||/', '@', '#']);
@@ -202,6 +205,29 @@ export function transformBuiltinCall(v: Visit, name: string, args: unknown[], ti
       replaceNode(v.node, call(emulated(exact ? 'lg_width_bucket' : 'lg_width_bucket_f'), ...a));
       return true;
     }
+    case 'num_nulls':
+    case 'num_nonnulls': {
+      if (a.length === 0) throw undefinedFunction(name, location, a);
+      const test = name === 'num_nulls' ? 'IS_NULL' : 'IS_NOT_NULL';
+      const counts = a.map((x) => cast({ NullTest: { arg: x, nulltesttype: test } }, 'int4'));
+      replaceNode(v.node, cast(counts.reduce((l, r) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: l, rexpr: r } })), 'int4'));
+      return true;
+    }
+    case 'json_extract_path':
+    case 'jsonb_extract_path':
+    case 'json_extract_path_text':
+    case 'jsonb_extract_path_text': {
+      // the path operators with the keys as their path (sql/jsonDialect.ts: constant keys only)
+      if (a.length < 2) throw undefinedFunction(name, location, a);
+      const op = name.endsWith('_text') ? '#>>' : '#>';
+      replaceNode(v.node, { A_Expr: { kind: 'AEXPR_OP', name: [strNode(op)], lexpr: a[0], rexpr: { A_ArrayExpr: { elements: a.slice(1) } }, location } });
+      return true;
+    }
+    case 'json_object_keys':
+      // a set of the keys, in the order written (json keeps its text)
+      if (a.length !== 1) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call('unnest', call('json_keys', cast(a[0]!, 'json'))));
+      return true;
     case 'to_hex':
       // to_hex(int4) shows 32 bits, in lower case (DuckDB: 64 bits, upper case)
       if (a.length !== 1) return false;

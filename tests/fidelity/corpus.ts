@@ -203,7 +203,11 @@ const builtins = [
   "select '1' + 1, 2 * '3', '1.5' + 1.5, 10 - '4'", "select 'x'::varchar(3) || '|', 'hello'::char(3) || '|', 'ab'::char(4) || '|', length('ab '::varchar(5))",
   `select ('{"a":1, "c": {"x": 1}}'::jsonb || '{"b":2, "c": null}'::jsonb) ->> 'c', ('{"a":1}'::jsonb || '{"a":2}'::jsonb) ->> 'a', ('{"a":1}'::jsonb || '{"b":2}'::jsonb) ->> 'b'`,
   `select jsonb_array_length('[1, [2]]'::jsonb || '[[3]]'::jsonb), ('[1]'::jsonb || '{"a":1}'::jsonb) -> 1 ->> 'a', jsonb_typeof('1'::jsonb || '2'::jsonb)`,
-  "select B'101' | B'011', X'1F' & B'10101010'", 'select tpch.f(1)', "select sum('1')", 'select o.o_orderkey from tpch.orders o join tpch.customer c using (c_custkey)', 'select 1 from tpch.nation n, tpch.region n',
+  "select B'101' | B'011', X'1F' & B'10101010'", 
+  "select num_nulls(r_comment, null), num_nonnulls(r_name, r_regionkey, null) from tpch.region order by r_regionkey limit 2",
+  `select json_extract_path_text('{"a":{"b":"c", "d": [1, 2]}}', 'a', 'd', '1'), json_extract_path('{"a":{"b":"c"}}', 'a', 'b'), jsonb_extract_path_text('{"a":1}', 'z')`,
+  `select json_object_keys('{"b": 1, "a": {"c": 2}}')`, `select k, count(*) from (select json_object_keys(payload::json) k from tpch.events where payload like '{%') t group by k`,
+  'select tpch.f(1)', "select sum('1')", 'select o.o_orderkey from tpch.orders o join tpch.customer c using (c_custkey)', 'select 1 from tpch.nation n, tpch.region n',
 ];
 
 // ---------------------------------------------------------------- EXPLAIN
