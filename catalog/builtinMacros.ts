@@ -14,7 +14,11 @@
  * - width_bucket of integers and numerics divides exactly (on 10^-10 units,
  *   catalog/numericMacros.ts lg_nscaled); of doubles, in double precision.
  *
- * Lambdas name their parameter lg_e / lg_i, which never captures a caller's column.
+ * Lambdas name their parameter lg_e / lg_i / lg_v, which never captures a caller's column. The body
+ * of a macro holds each argument at most a few times (sql/limits.ts counts MACRO_ARG_COPIES copies per
+ * call): where the computation names a value more often, the value is computed once as the one element
+ * of a list and named by a lambda (`list_transform([x], lambda lg_v: …)[1]`), which copies a column
+ * reference instead of the caller's expression.
  */
 const DAY = 'CAST(86400000000 AS BIGINT)';
 
@@ -58,17 +62,17 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_jh2(mo, d, t) AS ${q('lg_interval')}(mo, CASE WHEN d > 0 AND t < 0 THEN d - 1 WHEN d < 0 AND t > 0 THEN d + 1 ELSE d END,
         CASE WHEN d > 0 AND t < 0 THEN t + ${DAY} WHEN d < 0 AND t > 0 THEN t - ${DAY} ELSE t END)`),
     m(`lg_jh(mo, d, t) AS ${q('lg_jh2')}(mo, d + t // ${DAY}, t % ${DAY})`),
-    m(`justify_hours(i) AS ${q('lg_jh')}(${q('lg_iv_months')}(i), datepart('day', i), ${q('lg_iv_micros')}(i))`),
+    m(`justify_hours(i) AS list_transform([i], lambda lg_v: ${q('lg_jh')}(${q('lg_iv_months')}(lg_v), datepart('day', lg_v), ${q('lg_iv_micros')}(lg_v)))[1]`),
     m(`lg_jd2(mo, d, t) AS ${q('lg_interval')}(CASE WHEN mo > 0 AND d < 0 THEN mo - 1 WHEN mo < 0 AND d > 0 THEN mo + 1 ELSE mo END,
         CASE WHEN mo > 0 AND d < 0 THEN d + 30 WHEN mo < 0 AND d > 0 THEN d - 30 ELSE d END, t)`),
     m(`lg_jd(mo, d, t) AS ${q('lg_jd2')}(mo + d // 30, d % 30, t)`),
-    m(`justify_days(i) AS ${q('lg_jd')}(${q('lg_iv_months')}(i), datepart('day', i), ${q('lg_iv_micros')}(i))`),
+    m(`justify_days(i) AS list_transform([i], lambda lg_v: ${q('lg_jd')}(${q('lg_iv_months')}(lg_v), datepart('day', lg_v), ${q('lg_iv_micros')}(lg_v)))[1]`),
     m(`lg_ji3(mo, d, t) AS ${q('lg_jh2')}(
         CASE WHEN mo > 0 AND (d < 0 OR (d = 0 AND t < 0)) THEN mo - 1 WHEN mo < 0 AND (d > 0 OR (d = 0 AND t > 0)) THEN mo + 1 ELSE mo END,
         CASE WHEN mo > 0 AND (d < 0 OR (d = 0 AND t < 0)) THEN d + 30 WHEN mo < 0 AND (d > 0 OR (d = 0 AND t > 0)) THEN d - 30 ELSE d END, t)`),
     m(`lg_ji2(mo, d, t) AS ${q('lg_ji3')}(mo + d // 30, d % 30, t)`),
     m(`lg_ji(mo, d, t) AS ${q('lg_ji2')}(mo, d + t // ${DAY}, t % ${DAY})`),
-    m(`justify_interval(i) AS ${q('lg_ji')}(${q('lg_iv_months')}(i), datepart('day', i), ${q('lg_iv_micros')}(i))`),
+    m(`justify_interval(i) AS list_transform([i], lambda lg_v: ${q('lg_ji')}(${q('lg_iv_months')}(lg_v), datepart('day', lg_v), ${q('lg_iv_micros')}(lg_v)))[1]`),
     // jsonb || jsonb: two objects merge their top-level keys (the right one's value wins); anything else is
     // concatenated as arrays, a non-array as an array of one. Both sides as minified text (json()), joined as text:
     // the left object first loses the right one's keys (json_merge_patch with each set to null deletes it).
@@ -78,7 +82,8 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_jsonb_concat2(a, b) AS CAST(CASE WHEN json_type(a) = 'OBJECT' AND json_type(b) = 'OBJECT'
         THEN ${q('lg_jsonb_join')}(CAST(json_merge_patch(a, ${q('lg_jsonb_nulls')}(b)) AS VARCHAR), b)
         ELSE ${q('lg_jsonb_join')}(${q('lg_jsonb_arr')}(a), ${q('lg_jsonb_arr')}(b)) END AS JSON)`),
-    m(`lg_jsonb_concat(a, b) AS ${q('lg_jsonb_concat2')}(json(CAST(a AS VARCHAR)), json(CAST(b AS VARCHAR)))`),
+    m(`lg_jsonb_concat(a, b) AS list_transform([struct_pack(a := json(CAST(a AS VARCHAR)), b := json(CAST(b AS VARCHAR)))],
+        lambda lg_v: ${q('lg_jsonb_concat2')}(struct_extract(lg_v, 'a'), struct_extract(lg_v, 'b')))[1]`),
     m(`lg_width_bucket(x, lo, hi, n) AS ${q('lg_width_bucket_p')}(x, lo, hi, n, x * 0 + lo * 0 + hi * 0)`),
   ];
 }
