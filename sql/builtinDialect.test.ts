@@ -78,6 +78,12 @@ describe('operators become calls', () => {
     expect(sql(text)).toMatch(expected);
   });
 
+  test('jsonb || jsonb (or an untyped literal) merges; text || jsonb stays text concatenation, as in PostgreSQL', () => {
+    expect(sql(`select '{"a":1}'::jsonb || '{"b":2}'::jsonb`)).toContain('lg_jsonb_concat(');
+    expect(sql(`select '{"a":1}'::jsonb || '{"b":2}'`)).toContain('lg_jsonb_concat(');
+    expect(sql(`select id::text || '{"b":2}'::jsonb from orders`)).not.toContain('lg_jsonb_concat(');
+  });
+
   test("text || NULL is typed text, and plain text || text is left alone (no cost on the common path)", () => {
     expect(sql("select 'a' || null")).toMatch(/CAST\('a' \|\| NULL AS text\)|::text/);
     expect(sql("select 'a' || 'b'")).not.toMatch(/CAST|::/);

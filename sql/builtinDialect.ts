@@ -109,8 +109,10 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
   switch (op) {
     case '||': {
       if (!l) return false;
-      // jsonb || jsonb merges two objects' keys, else concatenates as arrays (DuckDB would join the texts)
-      if (jsonbLike(l) || jsonbLike(r)) {
+      // jsonb || jsonb merges two objects' keys, else concatenates as arrays (DuckDB would join the texts).
+      // An untyped literal beside a jsonb is read as jsonb; a text column beside one is text || text in PostgreSQL too.
+      const jsonbSide = (x: unknown, other: unknown) => jsonbLike(x) && (jsonbLike(other) || constText(other) !== undefined);
+      if (jsonbSide(l, r) || jsonbSide(r, l)) {
         replaceNode(v.node, call(emulated('lg_jsonb_concat'), l, r));
         return true;
       }
