@@ -33,7 +33,13 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_octet_length(x BLOB) AS octet_length(x), (x BIT) AS octet_length(x), (x) AS strlen(CAST(x AS VARCHAR))`),
     m(`lg_array_remove(a, x) AS list_filter(a, lambda lg_e: lg_e IS DISTINCT FROM x)`),
     m(`lg_array_to_string(a, s, n) AS array_to_string(list_transform(a, lambda lg_e: coalesce(CAST(lg_e AS VARCHAR), n)), s)`),
-    m(`lg_overlay(s, r, p, n) AS substr(s, 1, p - 1) || r || substr(s, p + n)`),
+    m(`lg_overlay(s, r, p, n) AS substr(s, 1, p - 1) || r || substr(s, p + n), (s, r, p) AS substr(s, 1, p - 1) || r || substr(s, p + length(r))`),
+    // DuckDB's regexp_extract answers '' where nothing matches; PostgreSQL NULL
+    m(`lg_regexp_substr(s, p, g) AS CASE WHEN regexp_matches(s, p) THEN regexp_extract(s, p, g) END`),
+    m(`lg_array_replace(a, x, y) AS list_transform(a, lambda lg_e: CASE WHEN lg_e IS NOT DISTINCT FROM x THEN y ELSE lg_e END)`),
+    m(`lg_trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a) THEN error('number of elements to trim must be between 0 and ' || len(a))
+        ELSE list_slice(a, 1, len(a) - n) END`),
+    m(`lg_extract_epoch(v, t DATE) AS CAST(v AS DECIMAL(38,0)), (v, t) AS CAST(v AS DECIMAL(38,6))`),
     // PostgreSQL's base64 breaks its lines at 76 characters
     m(`lg_base64(b) AS rtrim(regexp_replace(to_base64(b), '(.{76})', '\\1' || chr(10), 'g'), chr(10))`),
     // escape format: NUL and bytes from 0x80 in octal (\\nnn), a backslash doubled, anything else as it is

@@ -37,6 +37,7 @@ export const SqlState = {
   invalidArgumentForLogarithm: '2201E',
   invalidArgumentForPowerFunction: '2201F',
   invalidArgumentForWidthBucketFunction: '2201G',
+  arraySubscriptError: '2202E',
   invalidRegularExpression: '2201B',
   ambiguousColumn: '42702',
   duplicateAlias: '42712',

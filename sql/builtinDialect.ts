@@ -12,12 +12,13 @@
 import { byteaInputToHex } from './bytea.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
-import { intConst, names, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Functions this module translates: none reaches DuckDB by its own name (DuckDB's encode/decode mean UTF-8). */
 export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
   'encode', 'decode', 'array_remove', 'overlay', 'width_bucket', 'num_nulls', 'num_nonnulls', 'json_extract_path',
-  'json_extract_path_text', 'jsonb_extract_path', 'jsonb_extract_path_text', 'json_object_keys',
+  'json_extract_path_text', 'jsonb_extract_path', 'jsonb_extract_path_text', 'json_object_keys', 'regexp_like',
+  'regexp_count', 'regexp_substr', 'array_replace', 'trim_array', 'sha256',
 ]);
 
 /** Operators this module turns into calls: authorization lets them through, none reaches DuckDB as written. */
@@ -91,6 +92,9 @@ function literalTypeBeside(other: unknown): PgNode | undefined {
   if (tn && !tn['arrayBounds'] && NUMERIC_CASTS.has(n)) return structuredClone(tn) as PgNode;
   return undefined;
 }
+
+/** DuckDB's own calls this module makes under a PostgreSQL name it translates (sha256): left as they are. */
+const own = new WeakSet<object>();
 
 /** `||` nodes already given their text type (the walk visits a replaced node's operand again). */
 const typedText = new WeakSet<object>();
@@ -194,11 +198,50 @@ export function transformBuiltinCall(v: Visit, name: string, args: unknown[], ti
     case 'decode':
       replaceNode(v.node, byteaCodec(name, a, location));
       return true;
-    case 'overlay': {
+    case 'overlay':
       // overlay(s placing r from p [for n]): n defaults to the length of r
       if (a.length !== 3 && a.length !== 4) throw undefinedFunction(name, location, a);
-      const n = a[3] ?? call('length', structuredClone(a[1]!));
-      replaceNode(v.node, call(emulated('lg_overlay'), a[0]!, a[1]!, a[2]!, n));
+      replaceNode(v.node, call(emulated('lg_overlay'), ...a));
+      return true;
+    case 'substring': {
+      // substring(s from 'pattern'): the text the regular expression matches (its first group, if it has one), or NULL
+      const pattern = a.length === 2 ? constText(a[1]) : undefined;
+      if (pattern === undefined) return false;
+      const group = /(^|[^\\])\((?!\?)/.test(pattern) ? 1 : 0;
+      replaceNode(v.node, call(emulated('lg_regexp_substr'), a[0]!, a[1]!, intConst(group)));
+      return true;
+    }
+    case 'regexp_substr':
+      if (a.length !== 2) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call(emulated('lg_regexp_substr'), a[0]!, a[1]!, intConst(0)));
+      return true;
+    case 'regexp_count':
+      if (a.length !== 2) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, cast(call('len', call('regexp_extract_all', a[0]!, a[1]!)), 'int4'));
+      return true;
+    case 'regexp_like': {
+      // DuckDB's boolean regexp_matches (not PostgreSQL's set-returning one, sql/formatDialect.ts)
+      if (a.length !== 2 && a.length !== 3) throw undefinedFunction(name, location, a);
+      const node = call('regexp_matches', ...a);
+      ENGINE_CALLS.add(node['FuncCall']!);
+      replaceNode(v.node, node);
+      return true;
+    }
+    case 'array_replace':
+      if (a.length !== 3) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call(emulated('lg_array_replace'), ...a));
+      return true;
+    case 'trim_array':
+      if (a.length !== 2) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call(emulated('lg_trim_array'), ...a));
+      return true;
+    case 'sha256': {
+      // bytea in PostgreSQL, hex text in DuckDB
+      if (a.length !== 1) throw undefinedFunction(name, location, a);
+      if (own.has(f)) return false;
+      const hash = call('sha256', a[0]!);
+      own.add(hash['FuncCall']!);
+      replaceNode(v.node, call('unhex', hash));
       return true;
     }
     case 'width_bucket': {

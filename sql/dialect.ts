@@ -178,6 +178,11 @@ function typedDatePart(v: Visit, name: string, args: unknown[], done: WeakSet<ob
       field === 'second'
         ? { A_Expr: { kind: 'AEXPR_OP', name: [strNode('/')], lexpr: call('date_part', strConst('microseconds'), args[1] as PgNode), rexpr: { A_Const: { fval: { fval: '1000000.0' } } } } }
         : { FuncCall: f };
+    // the epoch of a date has no fraction (numeric scale 0): a typed macro tells a date from a timestamp
+    if (field === 'epoch' && typedDispatchSafe(args[1])) {
+      replaceNode(v.node, { FuncCall: { funcname: emulated('lg_extract_epoch'), args: [value, structuredClone(args[1]) as PgNode], funcformat: 'COERCE_EXPLICIT_CALL' } });
+      return true;
+    }
     replaceNode(v.node, typed(value, 'numeric', [intConst(38), intConst(scale)]));
     return true;
   }

@@ -207,6 +207,11 @@ const builtins = [
   "select num_nulls(r_comment, null), num_nonnulls(r_name, r_regionkey, null) from tpch.region order by r_regionkey limit 2",
   `select json_extract_path_text('{"a":{"b":"c", "d": [1, 2]}}', 'a', 'd', '1'), json_extract_path('{"a":{"b":"c"}}', 'a', 'b'), jsonb_extract_path_text('{"a":1}', 'z')`,
   `select json_object_keys('{"b": 1, "a": {"c": 2}}')`, `select k, count(*) from (select json_object_keys(payload::json) k from tpch.events where payload like '{%') t group by k`,
+  "select substring('abc123' from '[0-9]+'), substring('foobar' from 'o(.)b'), substring('abc' from 'z'), substring(c_phone from '^[0-9]+') from tpch.customer order by c_custkey limit 2",
+  "select regexp_count('abcabc', 'b'), regexp_like('abc', 'B', 'i'), regexp_like('abc', 'B'), regexp_substr('abc123def', '[0-9]+'), regexp_substr('abc', '[0-9]')",
+  "select array_replace(array[1,2,1], 1, 9), array_replace(array['a', null], null, 'z'), trim_array(array[1,2,3], 1), trim_array(array[1], 1)", 'select trim_array(array[1,2], 3)',
+  "select sha256('abc'::bytea), sha256(r_name::bytea) from tpch.region order by r_regionkey limit 1",
+  "select extract(epoch from date '2024-01-01'), extract(epoch from timestamp '2024-01-01 00:00:01.5'), extract(epoch from o_orderdate) from tpch.orders order by o_orderkey limit 1",
   'select tpch.f(1)', "select sum('1')", 'select o.o_orderkey from tpch.orders o join tpch.customer c using (c_custkey)', 'select 1 from tpch.nation n, tpch.region n',
 ];
 
