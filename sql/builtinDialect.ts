@@ -89,9 +89,12 @@ function literalTypeBeside(other: unknown): PgNode | undefined {
   const tc = (other as Fields | undefined)?.['TypeCast'];
   const tn = tc?.['typeName'] as Fields | undefined;
   const n = names(tn?.['names']).pop() ?? '';
-  if (tn && !tn['arrayBounds'] && NUMERIC_CASTS.has(n)) return structuredClone(tn) as PgNode;
+  // the type without its typmod: PostgreSQL reads the literal as plain numeric (no rounding to the other's scale)
+  if (tn && !tn['arrayBounds'] && NUMERIC_CASTS.has(n)) return { names: structuredClone(tn['names']), typemod: -1 } as unknown as PgNode;
   return undefined;
 }
+
+const noOperator = (op: string, location: unknown) => new SqlError('42883', `operator does not exist: ${op}`, pos(location));
 
 /** DuckDB's own calls this module makes under a PostgreSQL name it translates (sha256): left as they are. */
 const own = new WeakSet<object>();
@@ -135,20 +138,21 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
       }
       return false;
     }
+    // the other forms of these names are not PostgreSQL's (for these types): never passed on to DuckDB
     case '|/':
-      if (l) return false;
+      if (l) throw noOperator(op, f['location']);
       replaceNode(v.node, call('sqrt', cast(r, 'float8')));
       return true;
     case '||/':
-      if (l) return false;
+      if (l) throw noOperator(op, f['location']);
       replaceNode(v.node, call('cbrt', cast(r, 'float8')));
       return true;
     case '@':
-      if (l) return false;
+      if (l) throw noOperator(op, f['location']);
       replaceNode(v.node, call('abs', r));
       return true;
     case '#':
-      if (!l) return false;
+      if (!l) throw noOperator(op, f['location']);
       replaceNode(v.node, call('xor', l, r));
       return true;
     case '+':
