@@ -18,11 +18,11 @@ import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, type Fie
 export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
   'encode', 'decode', 'array_remove', 'overlay', 'width_bucket', 'num_nulls', 'num_nonnulls', 'json_extract_path',
   'json_extract_path_text', 'jsonb_extract_path', 'jsonb_extract_path_text', 'json_object_keys', 'regexp_like',
-  'regexp_count', 'regexp_substr', 'array_replace', 'trim_array', 'sha256',
+  'regexp_count', 'regexp_substr', 'array_replace', 'trim_array', 'sha256', 'date_bin',
 ]);
 
 /** Operators this module turns into calls: authorization lets them through, none reaches DuckDB as written. */
-export const BUILTIN_OPERATORS: ReadonlySet<string> = new Set(['|/', '||/', '@', '#']);
+export const BUILTIN_OPERATORS: ReadonlySet<string> = new Set(['|/', '||/', '@', '#', '&&', '<@']);
 
 const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
   FuncCall: { funcname: typeof name === 'string' ? [strNode(name)] : name, ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
@@ -138,6 +138,19 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
       }
       return false;
     }
+    // array containment and overlap (an element NULL never matches, as in PostgreSQL); @> of jsonb is sql/jsonDialect.ts's
+    case '@>':
+      if (!l || !(arrayLike(l) || arrayLike(r))) return false;
+      replaceNode(v.node, call(emulated('lg_array_contains'), l, r));
+      return true;
+    case '<@':
+      if (!l) throw noOperator(op, f['location']);
+      replaceNode(v.node, jsonbLike(l) || jsonbLike(r) ? call(emulated('lg_json_contains'), r, l) : call(emulated('lg_array_contains'), r, l));
+      return true;
+    case '&&':
+      if (!l) throw noOperator(op, f['location']);
+      replaceNode(v.node, call('list_has_any', l, r));
+      return true;
     // the other forms of these names are not PostgreSQL's (for these types): never passed on to DuckDB
     case '|/':
       if (l) throw noOperator(op, f['location']);
@@ -231,6 +244,11 @@ export function transformBuiltinCall(v: Visit, name: string, args: unknown[], ti
       replaceNode(v.node, node);
       return true;
     }
+    case 'date_bin':
+      // DuckDB's time_bucket bins from an origin as date_bin does (toward the past)
+      if (a.length !== 3) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call('time_bucket', cast(a[0]!, 'interval'), a[1]!, a[2]!));
+      return true;
     case 'array_replace':
       if (a.length !== 3) throw undefinedFunction(name, location, a);
       replaceNode(v.node, call(emulated('lg_array_replace'), ...a));

@@ -547,9 +547,10 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   const parts = names(f['name']);
   const op = parts[parts.length - 1] ?? '';
   if (parts.length === 2) f['name'] = [strNode(op)];
+  // before the json operators: @> of two arrays is array containment
+  if (transformBuiltinOperator(v, op)) return;
   if (transformJsonOperator(v, op)) return;
   if (rewriteLike(v, op, done)) return;
-  if (transformBuiltinOperator(v, op)) return;
   const kind = String(f['kind']);
   if (kind === 'AEXPR_OP' && (op === '/' || op === '%') && f['lexpr']) {
     const exact = typedDispatchSafe(f['lexpr']) && typedDispatchSafe(f['rexpr']);

@@ -185,6 +185,7 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_regexp_substr: 'function regexp_substr',
   lg_array_replace: 'function array_replace',
   lg_trim_array: 'function trim_array',
+  lg_array_contains: 'operator @>',
   lg_extract_epoch: 'function extract',
 };
 

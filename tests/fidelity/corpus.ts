@@ -212,6 +212,10 @@ const builtins = [
   "select array_replace(array[1,2,1], 1, 9), array_replace(array['a', null], null, 'z'), trim_array(array[1,2,3], 1), trim_array(array[1], 1)", 'select trim_array(array[1,2], 3)',
   "select sha256('abc'::bytea), sha256(r_name::bytea) from tpch.region order by r_regionkey limit 1",
   "select extract(epoch from date '2024-01-01'), extract(epoch from timestamp '2024-01-01 00:00:01.5'), extract(epoch from o_orderdate) from tpch.orders order by o_orderkey limit 1",
+  "select array[1,2] @> array[1], array[1] <@ array[1,2], array[1,2] && array[2,3], array[1,null] @> array[null]::int[], array[1] && array[3]",
+  "select n_name from tpch.nation where array[n_regionkey] <@ array[1, 2] and array[n_nationkey, 99] && array[3, 7, 99] order by 1",
+  "select date_bin('15 minutes', timestamp '2024-01-01 10:17', timestamp '2000-01-01'), date_bin(interval '1 day', timestamp '2024-01-01 10:17', timestamp '2000-01-01 06:00')",
+  "select date_bin('1 hour', ts, timestamp '2000-01-01'), count(*) from tpch.events group by 1 order by 1 limit 3",
   'select tpch.f(1)', "select sum('1')", 'select o.o_orderkey from tpch.orders o join tpch.customer c using (c_custkey)', 'select 1 from tpch.nation n, tpch.region n',
 ];
 
