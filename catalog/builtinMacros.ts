@@ -36,6 +36,8 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_overlay(s, r, p, n) AS substr(s, 1, p - 1) || r || substr(s, p + n), (s, r, p) AS substr(s, 1, p - 1) || r || substr(s, p + length(r))`),
     // DuckDB's regexp_extract answers '' where nothing matches; PostgreSQL NULL
     m(`lg_regexp_substr(s, p, g) AS CASE WHEN regexp_matches(s, p) THEN regexp_extract(s, p, g) END`),
+    m(`lg_make_interval(y, mo, w, d, h, mi, s) AS to_months(y * 12 + mo) + to_days(w * 7 + d)
+        + to_microseconds(h * CAST(3600000000 AS BIGINT) + mi * CAST(60000000 AS BIGINT) + CAST(round(s * 1000000) AS BIGINT))`),
     m(`lg_array_contains(a, b) AS CASE WHEN list_position(b, NULL) IS NOT NULL THEN false ELSE list_has_all(a, b) END`),
     m(`lg_array_replace(a, x, y) AS list_transform(a, lambda lg_e: CASE WHEN lg_e IS NOT DISTINCT FROM x THEN y ELSE lg_e END)`),
     m(`lg_trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a) THEN error('number of elements to trim must be between 0 and ' || len(a))

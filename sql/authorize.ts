@@ -19,8 +19,11 @@ const PLAIN_KINDS: ReadonlySet<string> = new Set([
 
 /** Kinds checked individually below. */
 const CHECKED_KINDS: ReadonlySet<string> = new Set([
-  'FuncCall', 'TypeCast', 'A_Expr', 'RangeFunction', 'CollateClause', 'ExplainStmt', 'DefElem', 'BitString',
+  'FuncCall', 'TypeCast', 'A_Expr', 'RangeFunction', 'CollateClause', 'ExplainStmt', 'DefElem', 'BitString', 'NamedArgExpr',
 ]);
+
+/** Functions whose arguments may be named (`make_interval(days => 3)`); sql/builtinDialect.ts places them. */
+const NAMED_ARGUMENT_FUNCTIONS: ReadonlySet<string> = new Set(['make_interval']);
 
 const A_EXPR_KINDS: ReadonlySet<string> = new Set([
   'AEXPR_OP', 'AEXPR_OP_ANY', 'AEXPR_OP_ALL', 'AEXPR_DISTINCT', 'AEXPR_NOT_DISTINCT', 'AEXPR_NULLIF', 'AEXPR_IN',
@@ -134,6 +137,12 @@ export function authorize(root: unknown, schemaExists?: (schema: string) => bool
         if (!IGNORED_COLLATIONS.has(coll[coll.length - 1] ?? '')) {
           throw notSupported(`collation "${display(coll)}"`, f['location']);
         }
+        return;
+      }
+      case 'NamedArgExpr': {
+        const parent = v.path[v.path.length - 1];
+        const fn = parent?.kind === 'FuncCall' ? names(parent.holder['funcname']) : [];
+        if (!NAMED_ARGUMENT_FUNCTIONS.has(fn[fn.length - 1] ?? '')) throw notSupported('named arguments', f['location']);
         return;
       }
       case 'DefElem': {

@@ -125,3 +125,12 @@ describe('SQLSTATEs PostgreSQL gives', () => {
     expect(() => sql('select 1 from (orders join items using (id)) j, orders')).not.toThrow();
   });
 });
+
+describe('named arguments', () => {
+  test('make_interval takes them; any other function refuses them (DuckDB would bind its own parameter names)', () => {
+    expect(sql('select make_interval(days => 3, hours => 2)')).toContain('lg_make_interval(0, 0, 0, 3, 2, 0, 0)');
+    expect(refusal('select make_interval(days => 1, days => 2)').code).toBe('42601');
+    expect(refusal('select make_interval(nosuch => 1)').code).toBe('42883');
+    expect(refusal("select lpad('a', len => 3)").code).toBe('0A000');
+  });
+});

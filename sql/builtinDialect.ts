@@ -18,8 +18,11 @@ import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, type Fie
 export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
   'encode', 'decode', 'array_remove', 'overlay', 'width_bucket', 'num_nulls', 'num_nonnulls', 'json_extract_path',
   'json_extract_path_text', 'jsonb_extract_path', 'jsonb_extract_path_text', 'json_object_keys', 'regexp_like',
-  'regexp_count', 'regexp_substr', 'array_replace', 'trim_array', 'sha256', 'date_bin',
+  'regexp_count', 'regexp_substr', 'array_replace', 'trim_array', 'sha256', 'date_bin', 'make_interval',
 ]);
+
+/** make_interval's parameters, in order (each defaults to 0). */
+const MAKE_INTERVAL_PARAMS = ['years', 'months', 'weeks', 'days', 'hours', 'mins', 'secs'];
 
 /** Operators this module turns into calls: authorization lets them through, none reaches DuckDB as written. */
 export const BUILTIN_OPERATORS: ReadonlySet<string> = new Set(['|/', '||/', '@', '#', '&&', '<@']);
@@ -242,6 +245,24 @@ export function transformBuiltinCall(v: Visit, name: string, args: unknown[], ti
       const node = call('regexp_matches', ...a);
       ENGINE_CALLS.add(node['FuncCall']!);
       replaceNode(v.node, node);
+      return true;
+    }
+    case 'make_interval': {
+      // positional arguments first, then named ones, as PostgreSQL binds them
+      const values: PgNode[] = MAKE_INTERVAL_PARAMS.map(() => intConst(0));
+      const given = new Set<number>();
+      let named = false;
+      a.forEach((x, i) => {
+        const n = (x as Fields)['NamedArgExpr'];
+        if (!n && named) throw new SqlError('42601', 'positional argument cannot follow named argument', pos(location));
+        named ||= Boolean(n);
+        const at = n ? MAKE_INTERVAL_PARAMS.indexOf(String(n['name'])) : i;
+        if (n && given.has(at) && at >= 0) throw new SqlError('42601', `argument name "${n['name']}" used more than once`, pos(n['location']));
+        if (at < 0 || at >= MAKE_INTERVAL_PARAMS.length || given.has(at)) throw undefinedFunction(name, location);
+        given.add(at);
+        values[at] = (n ? n['arg'] : x) as PgNode;
+      });
+      replaceNode(v.node, call(emulated('lg_make_interval'), ...values));
       return true;
     }
     case 'date_bin':

@@ -186,6 +186,7 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_array_replace: 'function array_replace',
   lg_trim_array: 'function trim_array',
   lg_array_contains: 'operator @>',
+  lg_make_interval: 'function make_interval',
   lg_extract_epoch: 'function extract',
 };
 

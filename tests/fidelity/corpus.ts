@@ -216,6 +216,8 @@ const builtins = [
   "select n_name from tpch.nation where array[n_regionkey] <@ array[1, 2] and array[n_nationkey, 99] && array[3, 7, 99] order by 1",
   "select date_bin('15 minutes', timestamp '2024-01-01 10:17', timestamp '2000-01-01'), date_bin(interval '1 day', timestamp '2024-01-01 10:17', timestamp '2000-01-01 06:00')",
   "select date_bin('1 hour', ts, timestamp '2000-01-01'), count(*) from tpch.events group by 1 order by 1 limit 3",
+  'select make_interval(days => 3, hours => 2), make_interval(1, 2, 1, 3), make_interval(secs => 1.5), make_interval(hours => 25), make_interval()',
+  "select o_orderdate + make_interval(days => o_orderkey::int) from tpch.orders order by o_orderkey limit 2", 'select make_interval(days => 1, days => 2)',
   'select tpch.f(1)', "select sum('1')", 'select o.o_orderkey from tpch.orders o join tpch.customer c using (c_custkey)', 'select 1 from tpch.nation n, tpch.region n',
 ];
 
