@@ -26,6 +26,9 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
   const q = (name: string) => `${schema}.${name}`;
   return [
     m(`lg_date_trunc(u, x, tz, t DATE) AS timezone(tz, date_trunc(u, CAST(x AS TIMESTAMP))), (u, x, tz, t) AS date_trunc(u, x)`),
+    m(`lg_date_trunc_tz(u, x, z) AS timezone(z, date_trunc(u, timezone(z, CAST(x AS TIMESTAMPTZ))))`),
+    m(`lg_array_length(a, d) AS CASE WHEN len(a) > 0 THEN array_length(a, d) END`),
+    m(`lg_text_arg(x BOOLEAN) AS CASE WHEN x THEN 't' WHEN NOT x THEN 'f' END, (x) AS x`),
     m(`lg_date_tz(x, tz, t DATE) AS timezone(tz, CAST(x AS TIMESTAMP)), (x, tz, t) AS x`),
     m(`lg_round(x, t DECIMAL(38,10)) AS round(x), (x, t) AS round_even(CAST(x AS DOUBLE), 0)`),
     m(`lg_to_hex(x INTEGER) AS lower(to_hex(CAST(x AS BIGINT) & 4294967295)), (x) AS lower(to_hex(x))`),

@@ -104,7 +104,7 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Conversion Error: (?:date field value out of range|Date out of range|timestamp field value out of range)/, () => e(SqlState.datetimeFieldOverflow, 'date/time field value out of range')],
   [/^Conversion Error: Malformed JSON/, () => e(SqlState.invalidTextRepresentation, 'invalid input syntax for type json')],
   [/^Conversion Error: extract specifier "([^"]*)" not recognized/, (m) => e(SqlState.invalidParameterValue, `unit "${m[1]}" not recognized`)],
-  [/^Binder Error: Referenced column "([^"]+)" not found/, (m) => e(SqlState.undefinedColumn, `column "${m[1]}" does not exist`, true)],
+  [/^Binder Error: Referenced column "([^"]+)" (?:was )?not found/, (m) => e(SqlState.undefinedColumn, `column "${m[1]}" does not exist`, true)],
   [/^Binder Error: Referenced table "([^"]+)" not found/, (m) => e(SqlState.undefinedTable, `missing FROM-clause entry for table "${m[1]}"`, true)],
   [/^Binder Error: Ambiguous reference to column name "([^"]+)"/, (m) => e(SqlState.ambiguousColumn, `column reference "${m[1]}" is ambiguous`, true)],
   // PostgreSQL qualifies the column (t.a); the engine does not say with what.

@@ -18,14 +18,15 @@ import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, type Fie
 export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
   'encode', 'decode', 'array_remove', 'overlay', 'width_bucket', 'num_nulls', 'num_nonnulls', 'json_extract_path',
   'json_extract_path_text', 'jsonb_extract_path', 'jsonb_extract_path_text', 'json_object_keys', 'regexp_like',
-  'regexp_count', 'regexp_substr', 'array_replace', 'trim_array', 'sha256', 'date_bin', 'make_interval',
+  'regexp_count', 'regexp_substr', 'array_replace', 'trim_array', 'sha256', 'date_bin', 'make_interval', 'string_to_table',
+  'regexp_split_to_table', 'array_to_json',
 ]);
 
 /** make_interval's parameters, in order (each defaults to 0). */
 const MAKE_INTERVAL_PARAMS = ['years', 'months', 'weeks', 'days', 'hours', 'mins', 'secs'];
 
 /** Operators this module turns into calls: authorization lets them through, none reaches DuckDB as written. */
-export const BUILTIN_OPERATORS: ReadonlySet<string> = new Set(['|/', '||/', '@', '#', '&&', '<@']);
+export const BUILTIN_OPERATORS: ReadonlySet<string> = new Set(['|/', '||/', '@', '#', '&&', '<@', '^@']);
 
 const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
   FuncCall: { funcname: typeof name === 'string' ? [strNode(name)] : name, ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
@@ -150,6 +151,10 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
       if (!l) throw noOperator(op, f['location']);
       replaceNode(v.node, jsonbLike(l) || jsonbLike(r) ? call(emulated('lg_json_contains'), r, l) : call(emulated('lg_array_contains'), r, l));
       return true;
+    case '^@':
+      if (!l) throw noOperator(op, f['location']);
+      replaceNode(v.node, call('starts_with', l, r));
+      return true;
     case '&&':
       if (!l) throw noOperator(op, f['location']);
       replaceNode(v.node, call('list_has_any', l, r));
@@ -265,6 +270,26 @@ export function transformBuiltinCall(v: Visit, name: string, args: unknown[], ti
       replaceNode(v.node, call(emulated('lg_make_interval'), ...values));
       return true;
     }
+    case 'string_to_table':
+    case 'regexp_split_to_table':
+      // a set of text in the select list (in FROM they are not table functions here)
+      if (a.length !== 2) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call('unnest', call(name === 'string_to_table' ? 'string_to_array' : 'regexp_split_to_array', a[0]!, a[1]!)));
+      return true;
+    case 'array_to_json':
+      if (a.length !== 1) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call('to_json', a[0]!));
+      return true;
+    case 'array_length':
+      // an empty array has no dimensions: NULL, where DuckDB says 0
+      if (a.length !== 2 || own.has(f)) return false;
+      replaceNode(v.node, call(emulated('lg_array_length'), a[0]!, a[1]!));
+      return true;
+    case 'concat':
+    case 'concat_ws':
+      // a boolean is t or f as text (DuckDB: true / false); other arguments as they are
+      f['args'] = a.map((x) => (typedSafe(x) && (!constOf(x) || constOf(x)?.['boolval'] !== undefined) ? call(emulated('lg_text_arg'), x) : x));
+      return false;
     case 'date_bin':
       // DuckDB's time_bucket bins from an origin as date_bin does (toward the past)
       if (a.length !== 3) throw undefinedFunction(name, location, a);
@@ -332,6 +357,11 @@ export function transformBuiltinCall(v: Visit, name: string, args: unknown[], ti
       replaceNode(v.node, call(emulated('lg_octet_length'), a[0]!));
       return true;
     case 'date_trunc':
+      // date_trunc(field, timestamptz, zone): truncated in that zone
+      if (a.length === 3) {
+        replaceNode(v.node, call(emulated('lg_date_trunc_tz'), ...a));
+        return true;
+      }
       // date_trunc(text, date) is date_trunc(text, timestamptz) in PostgreSQL
       if (a.length !== 2 || !typedSafe(a[1])) return false;
       replaceNode(v.node, call(emulated('lg_date_trunc'), a[0]!, a[1]!, tz(), structuredClone(a[1]!)));

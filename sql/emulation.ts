@@ -187,6 +187,9 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_trim_array: 'function trim_array',
   lg_array_contains: 'operator @>',
   lg_make_interval: 'function make_interval',
+  lg_date_trunc_tz: 'function date_trunc',
+  lg_array_length: 'function array_length',
+  lg_text_arg: 'function concat',
   lg_extract_epoch: 'function extract',
 };
 

@@ -218,6 +218,10 @@ const builtins = [
   "select date_bin('1 hour', ts, timestamp '2000-01-01'), count(*) from tpch.events group by 1 order by 1 limit 3",
   'select make_interval(days => 3, hours => 2), make_interval(1, 2, 1, 3), make_interval(secs => 1.5), make_interval(hours => 25), make_interval()',
   "select o_orderdate + make_interval(days => o_orderkey::int) from tpch.orders order by o_orderkey limit 2", 'select make_interval(days => 1, days => 2)',
+  "select string_to_table('a,b,c', ','), regexp_split_to_table('x y', ' ')", "select date_trunc('day', timestamptz '2024-05-17 22:00+00', 'Asia/Tokyo')",
+  'select array_to_json(array[1,2]), array_length(array[]::int[], 1), array_length(array[1,2], 1), cardinality(array[]::int[])',
+  "select concat('a', 1, true, null, 2.5), concat_ws('-', false, 'x'), concat(ok, '|') from tpch.events order by id limit 3", "select 'abc' ^@ 'a', 'abc' ^@ 'b'",
+  'select isodd',
   'select tpch.f(1)', "select sum('1')", 'select o.o_orderkey from tpch.orders o join tpch.customer c using (c_custkey)', 'select 1 from tpch.nation n, tpch.region n',
 ];
 
