@@ -28,7 +28,10 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_date_trunc(u, x, tz, t DATE) AS timezone(tz, date_trunc(u, CAST(x AS TIMESTAMP))), (u, x, tz, t) AS date_trunc(u, x)`),
     m(`lg_date_trunc_tz(u, x, z) AS timezone(z, date_trunc(u, timezone(z, CAST(x AS TIMESTAMPTZ))))`),
     m(`lg_array_length(a, d) AS CASE WHEN len(a) > 0 THEN array_length(a, d) END`),
-    m(`lg_text_arg(x BOOLEAN) AS CASE WHEN x THEN 't' WHEN NOT x THEN 'f' END, (x) AS x`),
+    // a boolean as PostgreSQL's text (t / f); decided on typeof(x), which DuckDB folds while planning
+    // (an overload on BOOLEAN would also take text, which DuckDB casts to boolean implicitly)
+    m(`lg_text_arg(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN CASE WHEN CAST(x AS BOOLEAN) THEN 't' WHEN NOT CAST(x AS BOOLEAN) THEN 'f' END
+        ELSE CAST(x AS VARCHAR) END`),
     m(`lg_date_tz(x, tz, t DATE) AS timezone(tz, CAST(x AS TIMESTAMP)), (x, tz, t) AS x`),
     m(`lg_round(x, t DECIMAL(38,10)) AS round(x), (x, t) AS round_even(CAST(x AS DOUBLE), 0)`),
     m(`lg_to_hex(x INTEGER) AS lower(to_hex(CAST(x AS BIGINT) & 4294967295)), (x) AS lower(to_hex(x))`),
