@@ -10,6 +10,7 @@ import { EMULATION_DB, INTERNAL_MACROS, OWNER_OID, PGC_SCHEMA } from '../sql/emu
 import { formatMacroStatements } from './formatMacros.js';
 import { jsonMacroStatements } from './jsonMacros.js';
 import { numericMacroStatements } from './numericMacros.js';
+import { builtinMacroStatements } from './builtinMacros.js';
 
 const S = `${EMULATION_DB}.${PGC_SCHEMA}`;
 
@@ -100,6 +101,7 @@ export function macroStatements(owner: string): string[] {
     m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
     ...numericMacroStatements(m, S),
+    ...builtinMacroStatements(m, S),
     ...jsonMacroStatements(m, S),
     ...formatMacroStatements(m, S),
     // PostgreSQL's limit on a built string (1 GB less the header), with its words; the error() also keeps

@@ -87,6 +87,9 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Invalid Input Error: division by zero/, () => e(SqlState.divisionByZero, 'division by zero', true)],
   [/^Invalid Input Error: requested length too large/, () => e(SqlState.programLimitExceeded, 'requested length too large', true)],
   [/^Invalid Input Error: LIKE pattern must not end with escape character/, () => e(SqlState.invalidEscapeSequence, 'LIKE pattern must not end with escape character', true)],
+  // raised by width_bucket (catalog/builtinMacros.ts)
+  [/^Invalid Input Error: (count must be greater than zero|lower bound cannot equal upper bound)/, (m) => e(SqlState.invalidArgumentForWidthBucketFunction, m[1]!, true)],
+  [/^Invalid Input Error: (number of elements to trim must be between 0 and \d+)/, (m) => e(SqlState.arraySubscriptError, m[1]!, true)],
   [/^Invalid Input Error: More than one row returned by a subquery/, () => e(SqlState.cardinalityViolation, 'more than one row returned by a subquery used as an expression', true)],
   [/^Conversion Error: Could not convert string '([^]*)' to ([A-Z0-9_ ]+)/, (m) => e(SqlState.invalidTextRepresentation, `invalid input syntax for type ${pgType(m[2]!)}${quoted(m[1])}`)],
   [/^Conversion Error: Type \S+ with value .* can't be cast because the value is out of range for the destination type ([A-Z0-9_]+)/, (m) => e(SqlState.numericValueOutOfRange, `${pgType(m[1]!)} out of range`, true)],
@@ -102,11 +105,15 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Conversion Error: (?:date field value out of range|Date out of range|timestamp field value out of range)/, () => e(SqlState.datetimeFieldOverflow, 'date/time field value out of range')],
   [/^Conversion Error: Malformed JSON/, () => e(SqlState.invalidTextRepresentation, 'invalid input syntax for type json')],
   [/^Conversion Error: extract specifier "([^"]*)" not recognized/, (m) => e(SqlState.invalidParameterValue, `unit "${m[1]}" not recognized`)],
-  [/^Binder Error: Referenced column "([^"]+)" not found/, (m) => e(SqlState.undefinedColumn, `column "${m[1]}" does not exist`, true)],
+  [/^Binder Error: Referenced column "([^"]+)" (?:was )?not found/, (m) => e(SqlState.undefinedColumn, `column "${m[1]}" does not exist`, true)],
   [/^Binder Error: Referenced table "([^"]+)" not found/, (m) => e(SqlState.undefinedTable, `missing FROM-clause entry for table "${m[1]}"`, true)],
   [/^Binder Error: Ambiguous reference to column name "([^"]+)"/, (m) => e(SqlState.ambiguousColumn, `column reference "${m[1]}" is ambiguous`, true)],
   // PostgreSQL qualifies the column (t.a); the engine does not say with what.
-  [/^Binder Error: column "([^"]+)" must appear in the GROUP BY clause/, (m) => e(SqlState.groupingError, `column "${m[1]}" must appear in the GROUP BY clause or be used in an aggregate function`)],
+  [/^Binder Error: column "?([^" ]+)"? must appear in the GROUP BY clause/, (m) => e(SqlState.groupingError, `column "${m[1]}" must appear in the GROUP BY clause or be used in an aggregate function`)],
+  [/^Binder Error: Column "([^"]+)" does not exist on (left|right) side of join/, (m) =>
+    e(SqlState.undefinedColumn, `column "${m[1]}" specified in USING clause does not exist in ${m[2]} table`, true)],
+  // the alias is the user's own (a rewritten table keeps it): the name PostgreSQL reports
+  [/^Binder Error: Ambiguous reference to table "(?:[^"]*\.)?([^".]+)" \(duplicate alias/, (m) => e(SqlState.duplicateAlias, `table name "${m[1]}" specified more than once`, true)],
   [/^Binder Error: No function matches the given name and argument types '([^(']+)\(([^)']*)\)'/, (m) => ({ error: missingFunction(m[1]!, m[2]!), exact: true })],
   [/^Catalog Error: Scalar Function with name "?([A-Za-z0-9_.]+)"? does not exist/, (m) => ({ error: missingFunction(m[1]!, null), exact: true })],
   [/^Binder Error: Could not choose a best candidate function for the function call "([^(]+)\(([^)]*)\)"/, (m) => {

@@ -19,8 +19,11 @@ const PLAIN_KINDS: ReadonlySet<string> = new Set([
 
 /** Kinds checked individually below. */
 const CHECKED_KINDS: ReadonlySet<string> = new Set([
-  'FuncCall', 'TypeCast', 'A_Expr', 'RangeFunction', 'CollateClause', 'ExplainStmt', 'DefElem', 'BitString',
+  'FuncCall', 'TypeCast', 'A_Expr', 'RangeFunction', 'CollateClause', 'ExplainStmt', 'DefElem', 'BitString', 'NamedArgExpr',
 ]);
+
+/** Functions whose arguments may be named (`make_interval(days => 3)`); sql/builtinDialect.ts places them. */
+const NAMED_ARGUMENT_FUNCTIONS: ReadonlySet<string> = new Set(['make_interval']);
 
 const A_EXPR_KINDS: ReadonlySet<string> = new Set([
   'AEXPR_OP', 'AEXPR_OP_ANY', 'AEXPR_OP_ALL', 'AEXPR_DISTINCT', 'AEXPR_NOT_DISTINCT', 'AEXPR_NULLIF', 'AEXPR_IN',
@@ -39,7 +42,7 @@ const display = (parts: string[]): string => parts.join('.');
  */
 const SESSION_FUNCTIONS: ReadonlySet<string> = new Set(['pg_sleep', 'set_config', 'txid_current', 'pg_cancel_backend', 'pg_terminate_backend']);
 
-function checkFuncCall(v: Visit): void {
+function checkFuncCall(v: Visit, schemaExists?: (schema: string) => boolean): void {
   const f = v.fields;
   const parts = names(f['funcname']);
   const asTable = inTableFunctionPosition(v.path);
@@ -53,6 +56,10 @@ function checkFuncCall(v: Visit): void {
     const name = parts[parts.length - 1]!;
     if (SESSION_FUNCTIONS.has(name) && (parts.length === 1 || parts[0] === 'pg_catalog')) {
       throw notSupported(`${name}() outside a SELECT list made only of session-function calls with constant arguments`, f['location']);
+    }
+    // PostgreSQL looks the schema up first: nosuchschema.f(1) is 3F000, tpch.f(1) 42883
+    if (parts.length === 2 && schemaExists && !['pg_catalog', 'information_schema'].includes(parts[0]!) && !schemaExists(parts[0]!)) {
+      throw new SqlError('3F000', `schema "${parts[0]}" does not exist`, pos(f['location']));
     }
     throw undefinedFunction(display(parts), f['location'], (f['args'] ?? []) as unknown[]);
   }
@@ -114,8 +121,11 @@ function checkSelect(f: Fields): void {
   if (f['lockingClause']) throw notSupported('SELECT FOR UPDATE/SHARE', undefined);
 }
 
-/** Throws a SqlError for the first construct not on the allowlist. */
-export function authorize(root: unknown): void {
+/**
+ * Throws a SqlError for the first construct not on the allowlist.
+ * `schemaExists` (the user's catalog) words a call qualified with an unknown schema as PostgreSQL does.
+ */
+export function authorize(root: unknown, schemaExists?: (schema: string) => boolean): void {
   walk(root, (v) => {
     const { kind, fields: f } = v;
     if (PLAIN_KINDS.has(kind)) {
@@ -126,7 +136,7 @@ export function authorize(root: unknown): void {
     if (!CHECKED_KINDS.has(kind)) throw notSupported(construct(kind), f['location']);
     switch (kind) {
       case 'FuncCall':
-        return checkFuncCall(v);
+        return checkFuncCall(v, schemaExists);
       case 'A_Expr':
         return checkAExpr(v);
       case 'RangeFunction':
@@ -138,6 +148,12 @@ export function authorize(root: unknown): void {
         if (!IGNORED_COLLATIONS.has(coll[coll.length - 1] ?? '')) {
           throw notSupported(`collation "${display(coll)}"`, f['location']);
         }
+        return;
+      }
+      case 'NamedArgExpr': {
+        const parent = v.path[v.path.length - 1];
+        const fn = parent?.kind === 'FuncCall' ? names(parent.holder['funcname']) : [];
+        if (!NAMED_ARGUMENT_FUNCTIONS.has(fn[fn.length - 1] ?? '')) throw notSupported('named arguments', f['location']);
         return;
       }
       case 'DefElem': {

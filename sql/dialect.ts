@@ -17,6 +17,8 @@ import {
 import { RENAMED_FUNCTIONS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
+import { checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
+import { byteaInputToHex } from './bytea.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import {
   exponentLiteral,
@@ -188,6 +190,11 @@ function typedDatePart(v: Visit, name: string, args: unknown[], done: WeakSet<ob
       field === 'second'
         ? { A_Expr: { kind: 'AEXPR_OP', name: [strNode('/')], lexpr: call('date_part', strConst('microseconds'), args[1] as PgNode), rexpr: { A_Const: { fval: { fval: '1000000.0' } } } } }
         : { FuncCall: f };
+    // the epoch of a date has no fraction (numeric scale 0): a typed macro tells a date from a timestamp
+    if (field === 'epoch' && typedDispatchSafe(args[1])) {
+      replaceNode(v.node, { FuncCall: { funcname: emulated('lg_extract_epoch'), args: [value, structuredClone(args[1]) as PgNode], funcformat: 'COERCE_EXPLICIT_CALL' } });
+      return true;
+    }
     replaceNode(v.node, typed(value, 'numeric', [intConst(38), intConst(scale)]));
     return true;
   }
@@ -242,6 +249,8 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformJsonCall(v, name, args)) return;
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformFormatCall(v, name, args, done)) return;
   if (!asTable && name === 'to_timestamp' && transformToTimestamp(v, args)) return;
+  const builtin = parts.length === 1 || parts[0] === 'pg_catalog';
+  if (builtin && transformBuiltinCall(v, name, args, ctx.settings('timezone') ?? 'UTC', typedDispatchSafe)) return;
   const folded = asTable ? undefined : foldFunction(name, args, f, ctx);
   if (folded) {
     replaceNode(v.node, folded);
@@ -374,6 +383,16 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     replaceNode(v.node, { FuncCall: { funcname: [strNode('unhex')], args: [strConst(hex)], funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;
   }
+  // An explicit cast to varchar(n) or char(n) cuts the text to n characters; char drops its trailing spaces
+  // when read as text (length, ||), the only way lakegate reads it (both are presented as text).
+  const width = mods.length === 1 ? mods[0]?.['A_Const']?.ival : undefined;
+  if (!isArray && width && (typname === 'varchar' || typname === 'bpchar' || typname === 'char')) {
+    tn['names'] = [strNode('varchar')];
+    delete tn['typmods'];
+    const cut = call('substr', { TypeCast: f }, intConst(1), intConst(Number(width.ival ?? 0)));
+    replaceNode(v.node, typname === 'varchar' ? cut : call('rtrim', cut, strConst(' ')));
+    return;
+  }
   const mapped = TYPE_MAP[typname];
   const hasMods = Array.isArray(tn['typmods']) && tn['typmods'].length > 0;
   if (typname === 'interval' && hasMods && !isArray) {
@@ -454,31 +473,6 @@ function intervalWithFields(f: Fields, tn: Fields): void {
   }
   delete tn['typmods'];
   if (/^\s*[-+]?\d+(\.\d+)?\s*$/.test(text)) f['arg'] = strConst(`${text.trim()} ${unit}`);
-}
-
-/** PostgreSQL's bytea input, as hex digits: hex format (\x0aff) or escape format (a\000b, \\ for a backslash). */
-export function byteaInputToHex(text: string, position?: number): string {
-  const invalid = () => new SqlError('22P02', 'invalid input syntax for type bytea', position);
-  if (text.startsWith('\\x')) {
-    const digits = text.slice(2).replace(/\s+/g, '');
-    if (!/^([0-9a-fA-F]{2})*$/.test(digits)) throw invalid();
-    return digits.toLowerCase();
-  }
-  const bytes: number[] = [];
-  for (let i = 0; i < text.length; ) {
-    if (text[i] !== '\\') {
-      const ch = String.fromCodePoint(text.codePointAt(i)!);
-      for (const b of Buffer.from(ch, 'utf8')) bytes.push(b);
-      i += ch.length;
-    } else if (text[i + 1] === '\\') {
-      bytes.push(0x5c);
-      i += 2;
-    } else if (/^[0-3][0-7]{2}$/.test(text.slice(i + 1, i + 4))) {
-      bytes.push(parseInt(text.slice(i + 1, i + 4), 8));
-      i += 4;
-    } else throw invalid();
-  }
-  return Buffer.from(bytes).toString('hex');
 }
 
 const REGEX_OPS: Record<string, { negate: boolean; flags?: string }> = {
@@ -578,6 +572,8 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   const parts = names(f['name']);
   const op = parts[parts.length - 1] ?? '';
   if (parts.length === 2) f['name'] = [strNode(op)];
+  // before the json operators: @> of two arrays is array containment
+  if (transformBuiltinOperator(v, op)) return;
   if (transformJsonOperator(v, op)) return;
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
@@ -671,6 +667,10 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
   printedForms(root, ctx);
   walk(root, (v) => {
     switch (v.kind) {
+      case 'SelectStmt':
+        return checkFromNames(v.fields);
+      case 'A_Const':
+        return transformBitString(v);
       case 'FuncCall':
         return transformFuncCall(v, ctx, done);
       case 'SQLValueFunction': {

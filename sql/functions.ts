@@ -5,6 +5,7 @@
  * DuckDB namesakes behave compatibly, plus the catalog emulation.
  */
 import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS } from './emulation.js';
+import { BUILTIN_FUNCTIONS, BUILTIN_OPERATORS } from './builtinDialect.js';
 import { FORMAT_FUNCTIONS } from './formatDialect.js';
 import { JSON_FUNCTIONS, JSON_OPERATORS } from './jsonDialect.js';
 
@@ -30,7 +31,7 @@ const SCALAR = [
   'concat_ws', 'substr', 'substring', 'left', 'right', 'lpad', 'rpad', 'ltrim', 'rtrim', 'btrim', 'replace',
   'reverse', 'repeat', 'position', 'strpos', 'split_part', 'starts_with', 'md5', 'ascii', 'chr', 'regexp_replace',
   'regexp_split_to_array', 'translate', 'to_hex', 'string_to_array', 'array_to_string', 'array_length',
-  'cardinality',
+  'cardinality', 'array_position', 'array_cat', 'array_append', 'array_prepend',
   // date / time
   'now', 'date_trunc', 'date_part', 'extract', 'age', 'make_date', 'make_time', 'make_timestamp',
   'make_timestamptz', 'to_timestamp', 'transaction_timestamp', 'timezone',
@@ -66,7 +67,7 @@ export const FOLDED_FUNCTIONS: ReadonlySet<string> = new Set([
 
 const SCALAR_ALLOWED: ReadonlySet<string> = new Set([
   ...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS, ...SCALAR, ...FOLDED_FUNCTIONS, ...Object.keys(EMULATED_FUNCTIONS),
-  ...JSON_FUNCTIONS, ...FORMAT_FUNCTIONS,
+  ...JSON_FUNCTIONS, ...FORMAT_FUNCTIONS, ...BUILTIN_FUNCTIONS,
 ]);
 
 /** Table functions in FROM: set-returning built-ins plus the emulation. */
@@ -97,4 +98,6 @@ export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([
   '~~*', '!~~*', '&', '|', '<<', '>>', '^',
   // translated by sql/jsonDialect.ts, never passed on (DuckDB's `->` is a lambda)
   ...JSON_OPERATORS,
+  // turned into calls by sql/builtinDialect.ts
+  ...BUILTIN_OPERATORS,
 ]);

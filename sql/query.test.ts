@@ -59,7 +59,7 @@ describe('planQuery: deny by default', () => {
     ["SELECT * FROM query_table('sales.orders')", 'query_table'],
     ['SELECT duckdb_functions()', 'duckdb_functions'],
     ["SELECT read_text('/etc/passwd')", 'read_text'],
-    ["SELECT main.read_parquet('x')", 'main.read_parquet'],
+    ["SELECT sales.read_parquet('x')", 'sales.read_parquet'],
     ["SELECT lakegate_pg.pgc.format_type(23, -1)", 'lakegate_pg.pgc.format_type'],
   ])('%s → 42883 naming %s', (sql, name) => {
     const e = refusal(sql);
@@ -68,6 +68,13 @@ describe('planQuery: deny by default', () => {
     expect(e.message).toMatch(new RegExp(`^function ${name.replace(/\./g, '\\.')}\\(([a-z ,]*|…)\\) does not exist$`));
     expect(e.hint).toBe('No function matches the given name and argument types. You might need to add explicit type casts.');
     expect(e.position).toBeGreaterThan(0);
+  });
+
+  it("a function qualified with a schema the user has not is 3F000, as PostgreSQL looks the schema up first", () => {
+    const e = refusal("SELECT main.read_parquet('x')");
+    expect([e.code, e.message]).toEqual(['3F000', 'schema "main" does not exist']);
+    // control: an existing schema leaves the function unknown (42883, above with sales.read_parquet)
+    expect(refusal("SELECT pg_catalog.read_parquet('x')").code).toBe('42883');
   });
 
   it('tells table functions from scalar ones by position', () => {
@@ -396,6 +403,6 @@ describe('planQuery: a session function outside its own kind of SELECT says what
     expect([e.code, e.message]).toEqual(['0A000', `${name}() outside a SELECT list made only of session-function calls with constant arguments is not supported`]);
   });
   it('control: a schema-qualified namesake elsewhere is an unknown function', () => {
-    expect(refusal('SELECT other.pg_sleep(1)').code).toBe('42883');
+    expect(refusal('SELECT sales.pg_sleep(1)').code).toBe('42883');
   });
 });

@@ -75,7 +75,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   // Plans mutate the tree; the caller's parse result stays intact for logging and re-planning.
   const tree = cloneTree(original);
   const { kind } = innerQuery(tree);
-  authorize(tree);
+  authorize(tree, (schema) => ctx.catalog.listSchemas().includes(schema));
   if (kind === 'explain') dropExplainDetail(tree);
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);

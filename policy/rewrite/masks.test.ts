@@ -6,7 +6,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { deparse } from '../../sql/deparse.js';
-import { EMULATION_DB } from '../../sql/emulation.js';
+import { builtinMacroStatements } from '../../catalog/builtinMacros.js';
+import { EMULATION_DB, PGC_SCHEMA } from '../../sql/emulation.js';
 import { loadParser } from '../../sql/parse.js';
 import type { PgNode } from '../../sql/walk.js';
 import { compilePolicyExpression, PolicyExpressionError, type ExpressionScope } from './expressions.js';
@@ -22,6 +23,10 @@ beforeAll(async () => {
   conn = await instance.connect();
   await conn.run(`ATTACH ':memory:' AS ${EMULATION_DB}`);
   await installMaskMacros((sql) => conn.run(sql), KEY);
+  // the planner's built-in helpers a mask expression may call (concat: catalog/builtinMacros.ts)
+  const schema = `${EMULATION_DB}.${PGC_SCHEMA}`;
+  await conn.run(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  for (const stmt of builtinMacroStatements((sig) => `CREATE OR REPLACE MACRO ${schema}.${sig}`, schema)) await conn.run(stmt);
 });
 
 afterAll(() => {

@@ -206,6 +206,50 @@ const errors = [
   "select avg('x')", 'select * from tpch.region, tpch.region', "select '12x'::bigint", 'select array[1,2][5]', 'select nosuchschema.f(1)', 'select ambiguous from (select 1 as ambiguous) a, (select 2 as ambiguous) b',
 ];
 
+// ---------------------------------------------------------------- built-ins DuckDB spells differently (sql/builtinDialect.ts)
+const builtins = [
+  "select array_to_string(array[1, null, 3], '-', 'NULL'), array_to_string(array['a', null], ',', null)", 'select array_position(array[1, null, 3], null), array_position(array[5, 6], 7)',
+  "select array_remove(array['a', null, 'b'], null), array_remove(array[1, 2], 3)", 'select array_cat(null, array[1]), array_append(null::int[], 1), array_prepend(1, null::int[])',
+  'select array[1] || array[2] || 3 || array[4, 5], 0 || array[1, 2]', 'select array_agg(r_regionkey order by r_regionkey) || 99 from tpch.region',
+  "select string_to_array('a,b', ',') || 'c'::text", "select 'a' || 1 || null, null || 'b'", "select encode('\\x00ff7f5c'::bytea, 'escape'), encode('héllo'::bytea, 'escape')",
+  "select encode(repeat('abcdefghij', 10)::bytea, 'base64')", "select decode(E'aGVs\\nbG8=', 'base64'), encode(decode('deadBEEF', 'hex'), 'base64')",
+  "select encode(p_name::bytea, 'hex') from tpch.part order by p_partkey limit 2", "select encode('x'::bytea, 'nosuch')",
+  "select date_trunc('month', o_orderdate), date_trunc('quarter', o_orderdate) from tpch.orders order by o_orderkey limit 2",
+  "select date_trunc('day', ts), date_trunc('hour', ts) from tpch.events order by id limit 2", "select * from generate_series(date '2024-01-30', date '2024-03-01', interval '1 month') as g(d)",
+  "select count(*) from generate_series(date '2024-01-01', date '2024-12-31', interval '1 week')", "select generate_series(timestamp '2024-01-01', timestamp '2024-01-02', interval '12 hours')",
+  "select justify_days(interval '35 days'), justify_interval(interval '1 mon -1 hour')",
+  "select justify_hours(interval '-1 day 25 hours'), justify_interval(interval '-1 mon 35 days -3 hours'), justify_days(interval '1 mon -35 days')",
+  'select width_bucket(5.35::float8, 0.024, 10.06, 5), width_bucket(-1, 0, 10, 3), width_bucket(10, 0, 10, 2), width_bucket(10, 10, 0, 5)',
+  'select width_bucket(l_quantity, 0, 50, 5), count(*) from tpch.lineitem group by 1', 'select width_bucket(5, 0, 10, 0)',
+  'select to_hex(255::bigint), to_hex(-1::bigint), to_hex(2147483647), to_hex(p_size) from tpch.part order by p_partkey limit 1',
+  'select round(-2.5::float8), round(0.5::float8), round(1.5::float8), round(2.5), round(-0.5)', 'select round(score) from tpch.events where score is not null order by id limit 3',
+  "select octet_length(r_name), octet_length('€'), octet_length('abc'::bytea) from tpch.region order by r_regionkey limit 1",
+  "select overlay('abcdef' placing 'XY' from 3), overlay('abcdef' placing '' from 2 for 2)", 'select |/ 2.25, ||/ 27, @ -2.5, @ 3::bigint, 6 # 3::bigint',
+  "select '1' + 1, 2 * '3', '1.5' + 1.5, 10 - '4'", "select 'x'::varchar(3) || '|', 'hello'::char(3) || '|', 'ab'::char(4) || '|', length('ab '::varchar(5))",
+  `select ('{"a":1, "c": {"x": 1}}'::jsonb || '{"b":2, "c": null}'::jsonb) ->> 'c', ('{"a":1}'::jsonb || '{"a":2}'::jsonb) ->> 'a', ('{"a":1}'::jsonb || '{"b":2}'::jsonb) ->> 'b'`,
+  `select jsonb_array_length('[1, [2]]'::jsonb || '[[3]]'::jsonb), ('[1]'::jsonb || '{"a":1}'::jsonb) -> 1 ->> 'a', jsonb_typeof('1'::jsonb || '2'::jsonb)`,
+  "select B'101' | B'011', X'1F' & B'10101010'", 
+  "select num_nulls(r_comment, null), num_nonnulls(r_name, r_regionkey, null) from tpch.region order by r_regionkey limit 2",
+  `select json_extract_path_text('{"a":{"b":"c", "d": [1, 2]}}', 'a', 'd', '1'), json_extract_path('{"a":{"b":"c"}}', 'a', 'b'), jsonb_extract_path_text('{"a":1}', 'z')`,
+  `select json_object_keys('{"b": 1, "a": {"c": 2}}')`, `select k, count(*) from (select json_object_keys(payload::json) k from tpch.events where payload like '{%') t group by k`,
+  "select substring('abc123' from '[0-9]+'), substring('foobar' from 'o(.)b'), substring('abc' from 'z'), substring(c_phone from '^[0-9]+') from tpch.customer order by c_custkey limit 2",
+  "select regexp_count('abcabc', 'b'), regexp_like('abc', 'B', 'i'), regexp_like('abc', 'B'), regexp_substr('abc123def', '[0-9]+'), regexp_substr('abc', '[0-9]')",
+  "select array_replace(array[1,2,1], 1, 9), array_replace(array['a', null], null, 'z'), trim_array(array[1,2,3], 1), trim_array(array[1], 1)", 'select trim_array(array[1,2], 3)',
+  "select sha256('abc'::bytea), sha256(r_name::bytea) from tpch.region order by r_regionkey limit 1",
+  "select extract(epoch from date '2024-01-01'), extract(epoch from timestamp '2024-01-01 00:00:01.5'), extract(epoch from o_orderdate) from tpch.orders order by o_orderkey limit 1",
+  "select array[1,2] @> array[1], array[1] <@ array[1,2], array[1,2] && array[2,3], array[1,null] @> array[null]::int[], array[1] && array[3]",
+  "select n_name from tpch.nation where array[n_regionkey] <@ array[1, 2] and array[n_nationkey, 99] && array[3, 7, 99] order by 1",
+  "select date_bin('15 minutes', timestamp '2024-01-01 10:17', timestamp '2000-01-01'), date_bin(interval '1 day', timestamp '2024-01-01 10:17', timestamp '2000-01-01 06:00')",
+  "select date_bin('1 hour', ts, timestamp '2000-01-01'), count(*) from tpch.events group by 1 order by 1 limit 3",
+  'select make_interval(days => 3, hours => 2), make_interval(1, 2, 1, 3), make_interval(secs => 1.5), make_interval(hours => 25), make_interval()',
+  "select o_orderdate + make_interval(days => o_orderkey::int) from tpch.orders order by o_orderkey limit 2", 'select make_interval(days => 1, days => 2)',
+  "select string_to_table('a,b,c', ','), regexp_split_to_table('x y', ' ')", "select date_trunc('day', timestamptz '2024-05-17 22:00+00', 'Asia/Tokyo')",
+  'select array_to_json(array[1,2]), array_length(array[]::int[], 1), array_length(array[1,2], 1), cardinality(array[]::int[])',
+  "select concat('a', 1, true, null, 2.5), concat_ws('-', false, 'x'), concat(ok, '|') from tpch.events order by id limit 3", "select 'abc' ^@ 'a', 'abc' ^@ 'b'",
+  'select isodd',
+  'select tpch.f(1)', "select sum('1')", 'select o.o_orderkey from tpch.orders o join tpch.customer c using (c_custkey)', 'select 1 from tpch.nation n, tpch.region n',
+];
+
 // ---------------------------------------------------------------- EXPLAIN
 const explain = [
   { group: 'explain', sql: 'explain select * from tpch.region', compare: 'types' as const },
@@ -243,6 +287,7 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('analyst', analyst),
   ...e('numeric types', numericTypes),
   ...e('errors', errors),
+  ...e('builtins', builtins),
   ...explain,
   ...e('catalog', catalog),
 ];

@@ -1,0 +1,104 @@
+/**
+ * PostgreSQL built-ins as DuckDB macros, called by sql/builtinDialect.ts in
+ * place of the user's call. Where PostgreSQL's answer depends on an argument's
+ * type, an overload on a probe argument (`t`, a copy of the argument) decides
+ * when DuckDB binds the call, as in catalog/numericMacros.ts:
+ *
+ * - date_trunc(text, date) and generate_series(date, date, interval) are the
+ *   timestamptz functions in PostgreSQL: the date becomes midnight in the
+ *   session's time zone (`tz`); a timestamp or timestamptz stays as it is.
+ * - round(float8) rounds half to even; round(numeric) (integers and decimals,
+ *   which DECIMAL(38,10) takes and a double does not) half away from zero.
+ * - to_hex(int4) shows 32 bits in lower case.
+ * - octet_length counts a text's UTF-8 bytes (DuckDB's takes bytes and bits only).
+ * - width_bucket of integers and numerics divides exactly (on 10^-10 units,
+ *   catalog/numericMacros.ts lg_nscaled); of doubles, in double precision.
+ *
+ * Lambdas name their parameter lg_e / lg_i / lg_v, which never captures a caller's column. The body
+ * of a macro holds each argument at most a few times (sql/limits.ts counts MACRO_ARG_COPIES copies per
+ * call): where the computation names a value more often, the value is computed once as the one element
+ * of a list and named by a lambda (`list_transform([x], lambda lg_v: …)[1]`), which copies a column
+ * reference instead of the caller's expression.
+ */
+const DAY = 'CAST(86400000000 AS BIGINT)';
+
+export function builtinMacroStatements(m: (sig: string) => string, schema: string): string[] {
+  const q = (name: string) => `${schema}.${name}`;
+  return [
+    m(`lg_date_trunc(u, x, tz, t DATE) AS timezone(tz, date_trunc(u, CAST(x AS TIMESTAMP))), (u, x, tz, t) AS date_trunc(u, x)`),
+    m(`lg_date_trunc_tz(u, x, z) AS timezone(z, date_trunc(u, timezone(z, CAST(x AS TIMESTAMPTZ))))`),
+    m(`lg_array_length(a, d) AS CASE WHEN len(a) > 0 THEN array_length(a, d) END`),
+    // a boolean as PostgreSQL's text (t / f); decided on typeof(x), which DuckDB folds while planning
+    // (an overload on BOOLEAN would also take text, which DuckDB casts to boolean implicitly)
+    m(`lg_text_arg(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN CASE WHEN CAST(x AS BOOLEAN) THEN 't' WHEN NOT CAST(x AS BOOLEAN) THEN 'f' END
+        ELSE CAST(x AS VARCHAR) END`),
+    m(`lg_date_tz(x, tz, t DATE) AS timezone(tz, CAST(x AS TIMESTAMP)), (x, tz, t) AS x`),
+    m(`lg_round(x, t DECIMAL(38,10)) AS round(x), (x, t) AS round_even(CAST(x AS DOUBLE), 0)`),
+    m(`lg_to_hex(x INTEGER) AS lower(to_hex(CAST(x AS BIGINT) & 4294967295)), (x) AS lower(to_hex(x))`),
+    m(`lg_to_hex8(x) AS lower(to_hex(x))`),
+    m(`lg_octet_length(x BLOB) AS octet_length(x), (x BIT) AS octet_length(x), (x) AS strlen(CAST(x AS VARCHAR))`),
+    m(`lg_array_remove(a, x) AS list_filter(a, lambda lg_e: lg_e IS DISTINCT FROM x)`),
+    m(`lg_array_to_string(a, s, n) AS array_to_string(list_transform(a, lambda lg_e: coalesce(CAST(lg_e AS VARCHAR), n)), s)`),
+    m(`lg_overlay(s, r, p, n) AS substr(s, 1, p - 1) || r || substr(s, p + n), (s, r, p) AS substr(s, 1, p - 1) || r || substr(s, p + length(r))`),
+    // DuckDB's regexp_extract answers '' where nothing matches; PostgreSQL NULL
+    m(`lg_regexp_substr(s, p, g) AS CASE WHEN regexp_matches(s, p) THEN regexp_extract(s, p, g) END`),
+    m(`lg_make_interval(y, mo, w, d, h, mi, s) AS to_months(y * 12 + mo) + to_days(w * 7 + d)
+        + to_microseconds(h * CAST(3600000000 AS BIGINT) + mi * CAST(60000000 AS BIGINT) + CAST(round(s * 1000000) AS BIGINT))`),
+    m(`lg_array_contains(a, b) AS CASE WHEN list_position(b, NULL) IS NOT NULL THEN false ELSE list_has_all(a, b) END`),
+    m(`lg_array_replace(a, x, y) AS list_transform(a, lambda lg_e: CASE WHEN lg_e IS NOT DISTINCT FROM x THEN y ELSE lg_e END)`),
+    m(`lg_trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a) THEN error('number of elements to trim must be between 0 and ' || len(a))
+        ELSE list_slice(a, 1, len(a) - n) END`),
+    m(`lg_extract_epoch(v, t DATE) AS CAST(v AS DECIMAL(38,0)), (v, t) AS CAST(v AS DECIMAL(38,6))`),
+    // PostgreSQL's base64 breaks its lines at 76 characters
+    m(`lg_base64(b) AS rtrim(regexp_replace(to_base64(b), '(.{76})', '\\1' || chr(10), 'g'), chr(10))`),
+    // escape format: NUL and bytes from 0x80 in octal (\\nnn), a backslash doubled, anything else as it is
+    m(`lg_escape_byte(v) AS CASE WHEN v = 0 OR v >= 128 THEN '\\' || (v // 64) || ((v // 8) % 8) || (v % 8)
+        WHEN v = 92 THEN '\\\\' ELSE chr(v) END`),
+    m(`lg_escape(b) AS array_to_string(list_transform(range(0, octet_length(b)),
+        lambda lg_i: ${q('lg_escape_byte')}(CAST(('0x' || substr(hex(b), 2 * lg_i + 1, 2)) AS INTEGER))), '')`),
+    m(`lg_width_bucket_check(lo, hi, n) AS CASE WHEN n <= 0 THEN error('count must be greater than zero')
+        WHEN lo = hi THEN error('lower bound cannot equal upper bound') END`),
+    m(`lg_width_bucket_e(x, lo, hi, n) AS CAST(CASE
+        WHEN lo < hi THEN CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1
+          ELSE ((${q('lg_nscaled')}(x) - ${q('lg_nscaled')}(lo)) * n) // (${q('lg_nscaled')}(hi) - ${q('lg_nscaled')}(lo)) + 1 END
+        ELSE CASE WHEN x > lo THEN 0 WHEN x <= hi THEN n + 1
+          ELSE ((${q('lg_nscaled')}(lo) - ${q('lg_nscaled')}(x)) * n) // (${q('lg_nscaled')}(lo) - ${q('lg_nscaled')}(hi)) + 1 END END AS INTEGER)`),
+    m(`lg_width_bucket_f(x, lo, hi, n) AS coalesce(CAST(${q('lg_width_bucket_check')}(lo, hi, n) AS INTEGER), CAST(CASE
+        WHEN lo < hi THEN CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1 ELSE floor(n * ((x - lo) / (hi - lo))) + 1 END
+        ELSE CASE WHEN x > lo THEN 0 WHEN x <= hi THEN n + 1 ELSE floor(n * ((lo - x) / (lo - hi))) + 1 END END AS INTEGER))`),
+    m(`lg_width_bucket_p(x, lo, hi, n, t DECIMAL(38,10)) AS coalesce(CAST(${q('lg_width_bucket_check')}(lo, hi, n) AS INTEGER), ${q('lg_width_bucket_e')}(x, lo, hi, n)),
+       (x, lo, hi, n, t) AS ${q('lg_width_bucket_f')}(x, lo, hi, n)`),
+    // an interval's three fields (months, days, microseconds) and back; DuckDB's // and % truncate toward zero, as C does
+    m(`lg_iv_months(i) AS datepart('year', i) * 12 + datepart('month', i)`),
+    m(`lg_iv_micros(i) AS datepart('hour', i) * 3600000000 + datepart('minute', i) * 60000000 + datepart('microseconds', i)`),
+    m(`lg_interval(mo, d, t) AS to_months(mo) + to_days(d) + to_microseconds(t)`),
+    // PostgreSQL 15's interval_justify_hours / _days / _interval: whole days out of the time, whole months
+    // (of 30 days) out of the days, then the signs of the parts made to agree
+    m(`lg_jh2(mo, d, t) AS ${q('lg_interval')}(mo, CASE WHEN d > 0 AND t < 0 THEN d - 1 WHEN d < 0 AND t > 0 THEN d + 1 ELSE d END,
+        CASE WHEN d > 0 AND t < 0 THEN t + ${DAY} WHEN d < 0 AND t > 0 THEN t - ${DAY} ELSE t END)`),
+    m(`lg_jh(mo, d, t) AS ${q('lg_jh2')}(mo, d + t // ${DAY}, t % ${DAY})`),
+    m(`justify_hours(i) AS list_transform([i], lambda lg_v: ${q('lg_jh')}(${q('lg_iv_months')}(lg_v), datepart('day', lg_v), ${q('lg_iv_micros')}(lg_v)))[1]`),
+    m(`lg_jd2(mo, d, t) AS ${q('lg_interval')}(CASE WHEN mo > 0 AND d < 0 THEN mo - 1 WHEN mo < 0 AND d > 0 THEN mo + 1 ELSE mo END,
+        CASE WHEN mo > 0 AND d < 0 THEN d + 30 WHEN mo < 0 AND d > 0 THEN d - 30 ELSE d END, t)`),
+    m(`lg_jd(mo, d, t) AS ${q('lg_jd2')}(mo + d // 30, d % 30, t)`),
+    m(`justify_days(i) AS list_transform([i], lambda lg_v: ${q('lg_jd')}(${q('lg_iv_months')}(lg_v), datepart('day', lg_v), ${q('lg_iv_micros')}(lg_v)))[1]`),
+    m(`lg_ji3(mo, d, t) AS ${q('lg_jh2')}(
+        CASE WHEN mo > 0 AND (d < 0 OR (d = 0 AND t < 0)) THEN mo - 1 WHEN mo < 0 AND (d > 0 OR (d = 0 AND t > 0)) THEN mo + 1 ELSE mo END,
+        CASE WHEN mo > 0 AND (d < 0 OR (d = 0 AND t < 0)) THEN d + 30 WHEN mo < 0 AND (d > 0 OR (d = 0 AND t > 0)) THEN d - 30 ELSE d END, t)`),
+    m(`lg_ji2(mo, d, t) AS ${q('lg_ji3')}(mo + d // 30, d % 30, t)`),
+    m(`lg_ji(mo, d, t) AS ${q('lg_ji2')}(mo, d + t // ${DAY}, t % ${DAY})`),
+    m(`justify_interval(i) AS list_transform([i], lambda lg_v: ${q('lg_ji')}(${q('lg_iv_months')}(lg_v), datepart('day', lg_v), ${q('lg_iv_micros')}(lg_v)))[1]`),
+    // jsonb || jsonb: two objects merge their top-level keys (the right one's value wins); anything else is
+    // concatenated as arrays, a non-array as an array of one. Both sides as minified text (json()), joined as text:
+    // the left object first loses the right one's keys (json_merge_patch with each set to null deletes it).
+    m(`lg_jsonb_join(a, b) AS CASE WHEN length(a) = 2 THEN b WHEN length(b) = 2 THEN a ELSE substr(a, 1, length(a) - 1) || ',' || substr(b, 2) END`),
+    m(`lg_jsonb_arr(x) AS CASE WHEN json_type(x) = 'ARRAY' THEN x ELSE '[' || x || ']' END`),
+    m(`lg_jsonb_nulls(b) AS '{' || array_to_string(list_transform(json_keys(b), lambda lg_e: CAST(to_json(lg_e) AS VARCHAR) || ':null'), ',') || '}'`),
+    m(`lg_jsonb_concat2(a, b) AS CAST(CASE WHEN json_type(a) = 'OBJECT' AND json_type(b) = 'OBJECT'
+        THEN ${q('lg_jsonb_join')}(CAST(json_merge_patch(a, ${q('lg_jsonb_nulls')}(b)) AS VARCHAR), b)
+        ELSE ${q('lg_jsonb_join')}(${q('lg_jsonb_arr')}(a), ${q('lg_jsonb_arr')}(b)) END AS JSON)`),
+    m(`lg_jsonb_concat(a, b) AS list_transform([struct_pack(a := json(CAST(a AS VARCHAR)), b := json(CAST(b AS VARCHAR)))],
+        lambda lg_v: ${q('lg_jsonb_concat2')}(struct_extract(lg_v, 'a'), struct_extract(lg_v, 'b')))[1]`),
+    m(`lg_width_bucket(x, lo, hi, n) AS ${q('lg_width_bucket_p')}(x, lo, hi, n, x * 0 + lo * 0 + hi * 0)`),
+  ];
+}

@@ -1,0 +1,136 @@
+/**
+ * sql/builtinDialect.ts as the planner applies it: what reaches DuckDB. (That
+ * the answers are PostgreSQL's is proven against a real PostgreSQL by the
+ * fidelity corpus, tests/fidelity/corpus.ts group `builtins`.)
+ */
+import type { RelationCatalog } from './catalogView.js';
+import { SqlError } from './errors.js';
+import { loadParser, parseStatements } from './parse.js';
+import { planQuery, type QueryContext } from './query.js';
+
+const catalog: RelationCatalog = {
+  listSchemas: () => ['sales'],
+  getTable: (schema, name) =>
+    schema === 'sales' && (name === 'orders' || name === 'items')
+      ? {
+          schema,
+          name,
+          columns: [{ name: 'id', duckType: 'INTEGER', nullable: true }],
+          resource: { database: schema, table: name },
+          scan: () => ({ RangeVar: { catalogname: 'demo', schemaname: schema, relname: name, inh: true, relpersistence: 'p' } }),
+        }
+      : undefined,
+};
+
+const ctx = (timezone = 'UTC'): QueryContext => ({
+  database: 'demo',
+  searchPath: ['sales'],
+  user: 'alice',
+  settings: (n) => ({ timezone })[n],
+  backendPid: 1,
+  catalog,
+});
+
+beforeAll(async () => {
+  await loadParser();
+});
+
+const sql = (text: string, tz?: string) => planQuery(parseStatements(text)[0]!, ctx(tz)).sql;
+const refusal = (text: string): SqlError => {
+  try {
+    sql(text);
+  } catch (e) {
+    if (e instanceof SqlError) return e;
+    throw e;
+  }
+  throw new Error(`planned: ${text}`);
+};
+
+describe('built-ins DuckDB means differently never reach it by their own name', () => {
+  test.each([
+    ["select encode(id::text::bytea, 'hex') from orders", /lower\(hex\(/],
+    ["select encode('a'::bytea, 'base64')", /lakegate_pg\.pgc\.lg_base64\(/],
+    ["select decode('aGk=', 'base64')", /from_base64\(/],
+    ["select decode('6869', 'hex')", /unhex\('6869'\)/],
+  ])('%s', (text, expected) => {
+    const out = sql(text);
+    expect(out).toMatch(expected);
+    // DuckDB's encode/decode convert text to and from UTF-8 bytes: a different function
+    expect(out).not.toMatch(/\b(encode|decode)\(/);
+  });
+
+  test('an encoding that is not a constant is refused, an unknown one is 22023 as in PostgreSQL', () => {
+    expect(refusal("select encode('a'::bytea, (select 'hex'))").code).toBe('0A000');
+    expect(refusal("select encode('a'::bytea, 'rot13')").code).toBe('22023');
+  });
+});
+
+describe('operators become calls', () => {
+  test.each([
+    ['select |/ 16', /sqrt\(/],
+    ['select ||/ 27', /cbrt\(/],
+    ['select @ -5', /abs\(/],
+    ['select 5 # 3', /xor\(5, 3\)/],
+    ['select array[1] || 2', /list_append\(/],
+    ['select 0 || array[1]', /list_prepend\(/],
+    ['select array[1] || array[2]', /list_concat\(/],
+  ])('%s', (text, expected) => {
+    expect(sql(text)).toMatch(expected);
+  });
+
+  test('jsonb || jsonb (or an untyped literal) merges; text || jsonb stays text concatenation, as in PostgreSQL', () => {
+    expect(sql(`select '{"a":1}'::jsonb || '{"b":2}'::jsonb`)).toContain('lg_jsonb_concat(');
+    expect(sql(`select '{"a":1}'::jsonb || '{"b":2}'`)).toContain('lg_jsonb_concat(');
+    expect(sql(`select id::text || '{"b":2}'::jsonb from orders`)).not.toContain('lg_jsonb_concat(');
+  });
+
+  test("text || NULL is typed text, and plain text || text is left alone (no cost on the common path)", () => {
+    expect(sql("select 'a' || null")).toMatch(/CAST\('a' \|\| NULL AS text\)|::text/);
+    expect(sql("select 'a' || 'b'")).not.toMatch(/CAST|::/);
+  });
+
+  test('their other forms are refused, never passed on', () => {
+    expect(refusal('select 2 @ 3').code).toBe('42883');
+    expect(refusal('select 2 |/ 3').code).toBe('42883');
+  });
+
+  test("sha256 is DuckDB's hex digest read back as bytes (and the rewrite does not meet itself)", () => {
+    expect(sql("select sha256('a'::bytea)")).toMatch(/unhex\(sha256\(unhex\('61'\)\)\)/);
+  });
+
+  test("an untyped literal in arithmetic takes the number's type: 'a' + 1 fails in the cast (22P02), not as ambiguous", () => {
+    expect(sql("select 'a' + 1")).toMatch(/CAST\('a' AS int4\)|'a'::int4/i);
+  });
+});
+
+describe('dates as timestamptz', () => {
+  test("date_trunc and generate_series pass the session's time zone to the typed macros", () => {
+    expect(sql("select date_trunc('week', date '2024-05-17')", 'Europe/Berlin')).toContain("lg_date_trunc('week', '2024-05-17'::date, 'Europe/Berlin'");
+    expect(sql("select * from generate_series(date '2024-01-01', date '2024-01-03', interval '1 day')")).toContain('lg_date_tz(');
+  });
+});
+
+describe('SQLSTATEs PostgreSQL gives', () => {
+  test('sum/avg of an untyped literal: 42725', () => {
+    expect(refusal("select avg('x')").code).toBe('42725');
+    expect(refusal("select sum('1')").message).toBe('function sum(unknown) is not unique');
+  });
+
+  test('one name for two FROM items: 42712; two tables of the same name from different schemas are allowed', () => {
+    expect(refusal('select 1 from orders a, items a').message).toBe('table name "a" specified more than once');
+    expect(refusal('select 1 from orders, sales.orders').code).toBe('42712');
+    expect(refusal('select 1 from orders x join items y on true, items x').code).toBe('42712');
+    // controls: distinct names, and a join's alias hiding the names inside it
+    expect(() => sql('select 1 from orders a, items b')).not.toThrow();
+    expect(() => sql('select 1 from (orders join items using (id)) j, orders')).not.toThrow();
+  });
+});
+
+describe('named arguments', () => {
+  test('make_interval takes them; any other function refuses them (DuckDB would bind its own parameter names)', () => {
+    expect(sql('select make_interval(days => 3, hours => 2)')).toContain('lg_make_interval(0, 0, 0, 3, 2, 0, 0)');
+    expect(refusal('select make_interval(days => 1, days => 2)').code).toBe('42601');
+    expect(refusal('select make_interval(nosuch => 1)').code).toBe('42883');
+    expect(refusal("select lpad('a', len => 3)").code).toBe('0A000');
+  });
+});

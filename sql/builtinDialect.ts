@@ -1,0 +1,453 @@
+/**
+ * PostgreSQL built-ins analysts use that DuckDB spells differently, lacks or
+ * types otherwise, for sql/dialect.ts: array concatenation and the array_*
+ * functions, bytea's encode/decode, date_trunc and generate_series over
+ * dates (timestamptz in PostgreSQL: a date is cast to it at midnight in the
+ * session's time zone), to_hex of an int4, round(float8) (half to even),
+ * octet_length of text, overlay, width_bucket, and the operators |/ ||/ @ #.
+ * Where the answer depends on an argument's type, a typed macro of the
+ * emulation (catalog/builtinMacros.ts) decides at bind time; such macros get
+ * only arguments DuckDB can type on their own (sql/dialect.ts typedDispatchSafe).
+ */
+import { byteaInputToHex } from './bytea.js';
+import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
+import { SqlError, pos, undefinedFunction } from './errors.js';
+import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+
+/** Functions this module translates: none reaches DuckDB by its own name (DuckDB's encode/decode mean UTF-8). */
+export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
+  'encode', 'decode', 'array_remove', 'overlay', 'width_bucket', 'num_nulls', 'num_nonnulls', 'json_extract_path',
+  'json_extract_path_text', 'jsonb_extract_path', 'jsonb_extract_path_text', 'json_object_keys', 'regexp_like',
+  'regexp_count', 'regexp_substr', 'array_replace', 'trim_array', 'sha256', 'date_bin', 'make_interval', 'string_to_table',
+  'regexp_split_to_table', 'array_to_json',
+]);
+
+/** make_interval's parameters, in order (each defaults to 0). */
+const MAKE_INTERVAL_PARAMS = ['years', 'months', 'weeks', 'days', 'hours', 'mins', 'secs'];
+
+/** Operators this module turns into calls: authorization lets them through, none reaches DuckDB as written. */
+export const BUILTIN_OPERATORS: ReadonlySet<string> = new Set(['|/', '||/', '@', '#', '&&', '<@', '^@']);
+
+const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
+  FuncCall: { funcname: typeof name === 'string' ? [strNode(name)] : name, ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
+});
+const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
+const cast = (arg: PgNode, type: string): PgNode => ({ TypeCast: { arg, typeName: { names: [strNode(type)], typemod: -1 } } });
+
+const constOf = (n: unknown): Fields | undefined => (n as Fields | undefined)?.['A_Const'];
+const constText = (n: unknown): string | undefined => {
+  const c = constOf(n);
+  return c?.sval ? String(c.sval.sval ?? '') : undefined;
+};
+const isNullConst = (n: unknown): boolean => constOf(n)?.['isnull'] === true;
+
+/** Calls whose result is an array whatever their arguments. */
+const ARRAY_RESULTS: ReadonlySet<string> = new Set([
+  'array_agg', 'string_to_array', 'regexp_split_to_array', 'array_append', 'array_prepend', 'array_cat', 'array_remove',
+  'list_concat', 'list_append', 'list_prepend', 'lg_array_remove',
+]);
+
+const JSONB_RESULTS: ReadonlySet<string> = new Set(['to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg']);
+
+/** An operand that is jsonb by its form: x::jsonb, a jsonb-building function, jsonb || …. */
+function jsonbLike(n: unknown): boolean {
+  const node = n as Fields | undefined;
+  const tc = node?.['TypeCast'];
+  if (tc) return !tc['typeName']?.['arrayBounds'] && names(tc['typeName']?.['names']).pop() === 'jsonb';
+  const fc = node?.['FuncCall'];
+  if (fc) return JSONB_RESULTS.has(names(fc['funcname']).pop() ?? '');
+  const e = node?.['A_Expr'];
+  if (e && String(e['kind']) === 'AEXPR_OP' && names(e['name']).pop() === '||') return jsonbLike(e['lexpr']) || jsonbLike(e['rexpr']);
+  return false;
+}
+
+/** An operand that is an array by its form: ARRAY[…], ARRAY(subquery), x::t[], an array function, array || …. */
+function arrayLike(n: unknown): boolean {
+  const node = n as Fields | undefined;
+  if (!node) return false;
+  if (node['A_ArrayExpr']) return true;
+  if (node['SubLink']) return node['SubLink']['subLinkType'] === 'ARRAY_SUBLINK';
+  const tc = node['TypeCast'];
+  if (tc) return Array.isArray(tc['typeName']?.['arrayBounds']) && tc['typeName']['arrayBounds'].length > 0;
+  const fc = node['FuncCall'];
+  if (fc) return ARRAY_RESULTS.has(names(fc['funcname']).pop() ?? '');
+  const e = node['A_Expr'];
+  if (e && String(e['kind']) === 'AEXPR_OP' && names(e['name']).pop() === '||') return arrayLike(e['lexpr']) || arrayLike(e['rexpr']);
+  return false;
+}
+
+const NUMERIC_CASTS: ReadonlySet<string> = new Set(['int2', 'smallint', 'int4', 'int', 'integer', 'int8', 'bigint', 'numeric', 'decimal', 'float4', 'real', 'float8']);
+
+/**
+ * The type PostgreSQL gives an untyped string literal next to `other` in
+ * arithmetic (`'a' + 1` reads 'a' as an integer, and fails with 22P02): the
+ * other side's type when it shows by its form, a number or a numeric cast.
+ */
+function literalTypeBeside(other: unknown): PgNode | undefined {
+  const c = constOf(other);
+  if (c?.['ival'] !== undefined) {
+    const v = Number(c['ival']['ival'] ?? 0);
+    return { names: [strNode(Math.abs(v) < 2 ** 31 ? 'int4' : 'int8')], typemod: -1 } as unknown as PgNode;
+  }
+  if (c?.['fval'] !== undefined) return { names: [strNode('numeric')], typemod: -1 } as unknown as PgNode;
+  const tc = (other as Fields | undefined)?.['TypeCast'];
+  const tn = tc?.['typeName'] as Fields | undefined;
+  const n = names(tn?.['names']).pop() ?? '';
+  // the type without its typmod: PostgreSQL reads the literal as plain numeric (no rounding to the other's scale)
+  if (tn && !tn['arrayBounds'] && NUMERIC_CASTS.has(n)) return { names: structuredClone(tn['names']), typemod: -1 } as unknown as PgNode;
+  return undefined;
+}
+
+const noOperator = (op: string, location: unknown) => new SqlError('42883', `operator does not exist: ${op}`, pos(location));
+
+/** DuckDB's own calls this module makes under a PostgreSQL name it translates (sha256): left as they are. */
+const own = new WeakSet<object>();
+
+/** `||` nodes already given their text type (the walk visits a replaced node's operand again). */
+const typedText = new WeakSet<object>();
+
+/**
+ * Operators: `||` on arrays (list_concat / list_append / list_prepend), `||`
+ * with a NULL literal (text, as PostgreSQL types `'abc' || null`), the prefix
+ * math operators |/ (sqrt), ||/ (cbrt), @ (abs), integer xor #, and an
+ * untyped string literal in arithmetic with a number.
+ */
+export function transformBuiltinOperator(v: Visit, op: string): boolean {
+  const f = v.fields;
+  if (String(f['kind']) !== 'AEXPR_OP') return false;
+  const l = f['lexpr'] as PgNode | undefined;
+  const r = f['rexpr'] as PgNode;
+  switch (op) {
+    case '||': {
+      if (!l) return false;
+      // jsonb || jsonb merges two objects' keys, else concatenates as arrays (DuckDB would join the texts).
+      // An untyped literal beside a jsonb is read as jsonb; a text column beside one is text || text in PostgreSQL too.
+      const jsonbSide = (x: unknown, other: unknown) => jsonbLike(x) && (jsonbLike(other) || constText(other) !== undefined);
+      if (jsonbSide(l, r) || jsonbSide(r, l)) {
+        replaceNode(v.node, call(emulated('lg_jsonb_concat'), l, r));
+        return true;
+      }
+      const la = arrayLike(l);
+      const ra = arrayLike(r);
+      if (la || ra) {
+        const fn = (la && ra) || isNullConst(l) || isNullConst(r) ? 'list_concat' : la ? 'list_append' : 'list_prepend';
+        replaceNode(v.node, call(fn, l, r));
+        return true;
+      }
+      // DuckDB types text || NULL as an integer: the whole is text, as in PostgreSQL
+      if ((isNullConst(l) || isNullConst(r)) && !typedText.has(f)) {
+        typedText.add(f);
+        replaceNode(v.node, cast({ A_Expr: f }, 'text'));
+        return true;
+      }
+      return false;
+    }
+    // array containment and overlap (an element NULL never matches, as in PostgreSQL); @> of jsonb is sql/jsonDialect.ts's
+    case '@>':
+      if (!l || !(arrayLike(l) || arrayLike(r))) return false;
+      replaceNode(v.node, call(emulated('lg_array_contains'), l, r));
+      return true;
+    case '<@':
+      if (!l) throw noOperator(op, f['location']);
+      replaceNode(v.node, jsonbLike(l) || jsonbLike(r) ? call(emulated('lg_json_contains'), r, l) : call(emulated('lg_array_contains'), r, l));
+      return true;
+    case '^@':
+      if (!l) throw noOperator(op, f['location']);
+      replaceNode(v.node, call('starts_with', l, r));
+      return true;
+    case '&&':
+      if (!l) throw noOperator(op, f['location']);
+      replaceNode(v.node, call('list_has_any', l, r));
+      return true;
+    // the other forms of these names are not PostgreSQL's (for these types): never passed on to DuckDB
+    case '|/':
+      if (l) throw noOperator(op, f['location']);
+      replaceNode(v.node, call('sqrt', cast(r, 'float8')));
+      return true;
+    case '||/':
+      if (l) throw noOperator(op, f['location']);
+      replaceNode(v.node, call('cbrt', cast(r, 'float8')));
+      return true;
+    case '@':
+      if (l) throw noOperator(op, f['location']);
+      replaceNode(v.node, call('abs', r));
+      return true;
+    case '#':
+      if (!l) throw noOperator(op, f['location']);
+      replaceNode(v.node, call('xor', l, r));
+      return true;
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case '%': {
+      if (!l) return false;
+      for (const [side, other] of [['lexpr', r], ['rexpr', l]] as const) {
+        if (constText(f[side]) === undefined) continue;
+        const type = literalTypeBeside(other);
+        if (type) f[side] = { TypeCast: { arg: f[side], typeName: type } };
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+/** Every `{…}` of a call is this module's when `name` is one of these. */
+export function transformBuiltinCall(v: Visit, name: string, args: unknown[], timeZone: string, typedSafe: (n: unknown) => boolean): boolean {
+  const f = v.fields;
+  const a = args as PgNode[];
+  const location = f['location'];
+  const tz = () => strConst(timeZone);
+  switch (name) {
+    case 'sum':
+    case 'avg':
+      // sum/avg of an untyped literal: PostgreSQL cannot choose among its numeric overloads
+      if (a.length === 1 && constText(a[0]) !== undefined) {
+        throw new SqlError('42725', `function ${name}(unknown) is not unique`, pos(location), {
+          hint: 'Could not choose a best candidate function. You might need to add explicit type casts.',
+        });
+      }
+      return false;
+    case 'array_remove':
+      if (a.length !== 2) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call(emulated('lg_array_remove'), a[0]!, a[1]!));
+      return true;
+    case 'array_to_string':
+      // the third argument stands for NULL elements (otherwise skipped)
+      if (a.length !== 3) return false;
+      replaceNode(v.node, call(emulated('lg_array_to_string'), a[0]!, a[1]!, a[2]!));
+      return true;
+    case 'encode':
+    case 'decode':
+      replaceNode(v.node, byteaCodec(name, a, location));
+      return true;
+    case 'overlay':
+      // overlay(s placing r from p [for n]): n defaults to the length of r
+      if (a.length !== 3 && a.length !== 4) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call(emulated('lg_overlay'), ...a));
+      return true;
+    case 'substring': {
+      // substring(s from 'pattern'): the text the regular expression matches (its first group, if it has one), or NULL
+      const pattern = a.length === 2 ? constText(a[1]) : undefined;
+      if (pattern === undefined) return false;
+      const group = /(^|[^\\])\((?!\?)/.test(pattern) ? 1 : 0;
+      replaceNode(v.node, call(emulated('lg_regexp_substr'), a[0]!, a[1]!, intConst(group)));
+      return true;
+    }
+    case 'regexp_substr':
+      if (a.length !== 2) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call(emulated('lg_regexp_substr'), a[0]!, a[1]!, intConst(0)));
+      return true;
+    case 'regexp_count':
+      if (a.length !== 2) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, cast(call('len', call('regexp_extract_all', a[0]!, a[1]!)), 'int4'));
+      return true;
+    case 'regexp_like': {
+      // DuckDB's boolean regexp_matches (not PostgreSQL's set-returning one, sql/formatDialect.ts)
+      if (a.length !== 2 && a.length !== 3) throw undefinedFunction(name, location, a);
+      const node = call('regexp_matches', ...a);
+      ENGINE_CALLS.add(node['FuncCall']!);
+      replaceNode(v.node, node);
+      return true;
+    }
+    case 'make_interval': {
+      // positional arguments first, then named ones, as PostgreSQL binds them
+      const values: PgNode[] = MAKE_INTERVAL_PARAMS.map(() => intConst(0));
+      const given = new Set<number>();
+      let named = false;
+      a.forEach((x, i) => {
+        const n = (x as Fields)['NamedArgExpr'];
+        if (!n && named) throw new SqlError('42601', 'positional argument cannot follow named argument', pos(location));
+        named ||= Boolean(n);
+        const at = n ? MAKE_INTERVAL_PARAMS.indexOf(String(n['name'])) : i;
+        if (n && given.has(at) && at >= 0) throw new SqlError('42601', `argument name "${n['name']}" used more than once`, pos(n['location']));
+        if (at < 0 || at >= MAKE_INTERVAL_PARAMS.length || given.has(at)) throw undefinedFunction(name, location);
+        given.add(at);
+        values[at] = (n ? n['arg'] : x) as PgNode;
+      });
+      replaceNode(v.node, call(emulated('lg_make_interval'), ...values));
+      return true;
+    }
+    case 'string_to_table':
+    case 'regexp_split_to_table':
+      // a set of text in the select list (in FROM they are not table functions here)
+      if (a.length !== 2) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call('unnest', call(name === 'string_to_table' ? 'string_to_array' : 'regexp_split_to_array', a[0]!, a[1]!)));
+      return true;
+    case 'array_to_json':
+      if (a.length !== 1) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call('to_json', a[0]!));
+      return true;
+    case 'array_length':
+      // an empty array has no dimensions: NULL, where DuckDB says 0
+      if (a.length !== 2 || own.has(f)) return false;
+      replaceNode(v.node, call(emulated('lg_array_length'), a[0]!, a[1]!));
+      return true;
+    case 'concat':
+    case 'concat_ws':
+      // a boolean is t or f as text (DuckDB: true / false); other arguments as they are
+      f['args'] = a.map((x) => (typedSafe(x) && (!constOf(x) || constOf(x)?.['boolval'] !== undefined) ? call(emulated('lg_text_arg'), x) : x));
+      return false;
+    case 'date_bin':
+      // DuckDB's time_bucket bins from an origin as date_bin does (toward the past)
+      if (a.length !== 3) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call('time_bucket', cast(a[0]!, 'interval'), a[1]!, a[2]!));
+      return true;
+    case 'array_replace':
+      if (a.length !== 3) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call(emulated('lg_array_replace'), ...a));
+      return true;
+    case 'trim_array':
+      if (a.length !== 2) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call(emulated('lg_trim_array'), ...a));
+      return true;
+    case 'sha256': {
+      // bytea in PostgreSQL, hex text in DuckDB
+      if (a.length !== 1) throw undefinedFunction(name, location, a);
+      if (own.has(f)) return false;
+      const hash = call('sha256', a[0]!);
+      own.add(hash['FuncCall']!);
+      replaceNode(v.node, call('unhex', hash));
+      return true;
+    }
+    case 'width_bucket': {
+      if (a.length !== 4) throw undefinedFunction(name, location, a);
+      const exact = a.slice(0, 3).every(typedSafe);
+      replaceNode(v.node, call(emulated(exact ? 'lg_width_bucket' : 'lg_width_bucket_f'), ...a));
+      return true;
+    }
+    case 'num_nulls':
+    case 'num_nonnulls': {
+      if (a.length === 0) throw undefinedFunction(name, location, a);
+      const test = name === 'num_nulls' ? 'IS_NULL' : 'IS_NOT_NULL';
+      const counts = a.map((x) => cast({ NullTest: { arg: x, nulltesttype: test } }, 'int4'));
+      replaceNode(v.node, cast(counts.reduce((l, r) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: l, rexpr: r } })), 'int4'));
+      return true;
+    }
+    case 'json_extract_path':
+    case 'jsonb_extract_path':
+    case 'json_extract_path_text':
+    case 'jsonb_extract_path_text': {
+      // the path operators with the keys as their path (sql/jsonDialect.ts: constant keys only)
+      if (a.length < 2) throw undefinedFunction(name, location, a);
+      const op = name.endsWith('_text') ? '#>>' : '#>';
+      replaceNode(v.node, { A_Expr: { kind: 'AEXPR_OP', name: [strNode(op)], lexpr: a[0], rexpr: { A_ArrayExpr: { elements: a.slice(1) } }, location } });
+      return true;
+    }
+    case 'json_object_keys':
+      // a set of the keys, in the order written (json keeps its text)
+      if (a.length !== 1) throw undefinedFunction(name, location, a);
+      replaceNode(v.node, call('unnest', call('json_keys', cast(a[0]!, 'json'))));
+      return true;
+    case 'to_hex':
+      // to_hex(int4) shows 32 bits, in lower case (DuckDB: 64 bits, upper case)
+      if (a.length !== 1) return false;
+      replaceNode(v.node, call(emulated(typedSafe(a[0]) ? 'lg_to_hex' : 'lg_to_hex8'), a[0]!));
+      return true;
+    case 'round':
+      // round(float8) rounds half to even (rint); round(numeric) half away from zero
+      if (a.length !== 1 || !typedSafe(a[0])) return false;
+      replaceNode(v.node, call(emulated('lg_round'), a[0]!, structuredClone(a[0]!)));
+      return true;
+    case 'octet_length':
+      // DuckDB's octet_length takes bytes (and bits) only; text counts its UTF-8 bytes
+      if (a.length !== 1 || !typedSafe(a[0])) return false;
+      replaceNode(v.node, call(emulated('lg_octet_length'), a[0]!));
+      return true;
+    case 'date_trunc':
+      // date_trunc(field, timestamptz, zone): truncated in that zone
+      if (a.length === 3) {
+        replaceNode(v.node, call(emulated('lg_date_trunc_tz'), ...a));
+        return true;
+      }
+      // date_trunc(text, date) is date_trunc(text, timestamptz) in PostgreSQL
+      if (a.length !== 2 || !typedSafe(a[1])) return false;
+      replaceNode(v.node, call(emulated('lg_date_trunc'), a[0]!, a[1]!, tz(), structuredClone(a[1]!)));
+      return true;
+    case 'generate_series':
+      // generate_series(date, date, interval) is the timestamptz one in PostgreSQL
+      if (a.length !== 3 || !typedSafe(a[0]) || !typedSafe(a[1])) return false;
+      f['args'] = [0, 1].map((i) => call(emulated('lg_date_tz'), a[i]!, tz(), structuredClone(a[i]!))).concat(a[2]!);
+      return false;
+    default:
+      return false;
+  }
+}
+
+/** encode(bytea, format) / decode(text, format) for a constant format, as PostgreSQL writes and reads them. */
+function byteaCodec(name: 'encode' | 'decode', a: PgNode[], location: unknown): PgNode {
+  if (a.length !== 2) throw undefinedFunction(name, location, a);
+  const format = constText(a[1])?.toLowerCase();
+  if (format === undefined) throw new SqlError('0A000', `${name}() needs a constant format`, pos(location));
+  const x = a[0]!;
+  if (name === 'encode') {
+    if (format === 'hex') return call('lower', call('hex', x));
+    if (format === 'base64') return call(emulated('lg_base64'), x);
+    if (format === 'escape') return call(emulated('lg_escape'), x);
+  } else {
+    if (format === 'hex') return call('unhex', x);
+    if (format === 'base64') return call('from_base64', call('regexp_replace', x, strConst('\\s'), strConst(''), strConst('g')));
+    if (format === 'escape') {
+      const text = constText(x);
+      if (text === undefined) throw new SqlError('0A000', "decode(…, 'escape') needs a constant string", pos(location));
+      if (text.startsWith('\\x')) throw new SqlError('22P02', 'invalid input syntax for type bytea', pos(location));
+      return call('unhex', strConst(byteaInputToHex(text, pos(location))));
+    }
+  }
+  throw new SqlError('22023', `unrecognized encoding: "${constText(a[1])}"`, pos(location));
+}
+
+/**
+ * PostgreSQL refuses one name for two FROM items of the same level (42712,
+ * `from t a, u a`), where DuckDB answers as long as no column is qualified
+ * with it. Two different tables named alike without aliases (s1.t, s2.t) are
+ * allowed, as in PostgreSQL's checkNameSpaceConflicts.
+ */
+export function checkFromNames(select: Fields): void {
+  const seen = new Map<string, string | null>();
+  const add = (name: string, table: string | null, location: unknown) => {
+    if (seen.has(name)) {
+      const other = seen.get(name);
+      if (!(table !== null && other !== null && other !== undefined && table !== other)) {
+        throw new SqlError('42712', `table name "${name}" specified more than once`, pos(location));
+      }
+    }
+    seen.set(name, table);
+  };
+  const visit = (item: unknown): void => {
+    const n = item as Fields | undefined;
+    if (!n) return;
+    const rv = n['RangeVar'];
+    if (rv) {
+      const alias = rv['alias']?.['aliasname'];
+      const table = [rv['catalogname'], rv['schemaname'], rv['relname']].filter(Boolean).join('.');
+      add(String(alias ?? rv['relname']), alias ? null : table, rv['location']);
+      return;
+    }
+    const join = n['JoinExpr'];
+    if (join) {
+      if (join['alias']) add(String(join['alias']['aliasname']), null, undefined);
+      else {
+        visit(join['larg']);
+        visit(join['rarg']);
+      }
+      return;
+    }
+    const alias = (n['RangeSubselect'] ?? n['RangeFunction'])?.['alias']?.['aliasname'];
+    if (alias !== undefined) add(String(alias), null, undefined);
+  };
+  for (const item of (select['fromClause'] ?? []) as unknown[]) visit(item);
+}
+
+/** B'101' and X'1F' are bit strings in PostgreSQL; DuckDB reads b'…' / x'…' as text. */
+export function transformBitString(v: Visit): void {
+  const text = v.fields['bsval']?.['bsval'];
+  if (typeof text !== 'string') return;
+  const bits = text.startsWith('x')
+    ? [...text.slice(1)].map((h) => parseInt(h, 16).toString(2).padStart(4, '0')).join('')
+    : text.slice(1);
+  if (!/^[01]*$/.test(bits)) throw new SqlError('22P02', `"${text.slice(1)}" is not a valid binary digit`, pos(v.fields['location']));
+  replaceNode(v.node, call('bitstring', strConst(bits), intConst(bits.length)));
+}
