@@ -669,8 +669,13 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
     switch (v.kind) {
       case 'SelectStmt':
         return checkFromNames(v.fields);
-      case 'A_Const':
-        return transformBitString(v);
+      case 'A_Const': {
+        // B'101' / X'1F' bit strings; 1e3 a numeric, as PostgreSQL reads it
+        if (v.fields['bsval'] !== undefined) return transformBitString(v);
+        const numeric = exponentLiteral(v.fields);
+        if (numeric) replaceNode(v.node, numeric);
+        return;
+      }
       case 'FuncCall':
         return transformFuncCall(v, ctx, done);
       case 'SQLValueFunction': {
@@ -680,11 +685,6 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
       }
       case 'TypeCast':
         return transformTypeCast(v, ctx);
-      case 'A_Const': {
-        const numeric = exponentLiteral(v.fields);
-        if (numeric) replaceNode(v.node, numeric);
-        return;
-      }
       case 'A_Expr':
         return transformAExpr(v, done);
       case 'SubLink': {
