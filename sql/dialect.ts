@@ -19,7 +19,7 @@ import { transformFormatCall, transformSimilar, transformToTimestamp } from './f
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import { SqlError, pos } from './errors.js';
-import { regCast, splitQualifiedName } from './regTypes.js';
+import { regCast, regtypeText, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
 import { settingLookup } from './settings.js';
 import { constantLike, escapeChar, runtimeLike } from './like.js';
@@ -589,7 +589,8 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
  * What the statement itself prints (its own select list, not a subquery's or a
  * comparison's): ROW(…) as PostgreSQL's record text `(1,a)` (DuckDB would
  * print a struct as JSON) and a constant `::regclass` as the relation's name.
- * Both stay text-typed (PostgreSQL: record, regclass).
+ * and a constant `::regtype` as the type's name. The columns are presented as
+ * record, regclass and regtype (sql/resultTypes.ts).
  */
 function printedForms(root: unknown, ctx: DialectContext): void {
   const select = (root as Fields | undefined)?.['SelectStmt'];
@@ -613,6 +614,9 @@ function printedForms(root: unknown, ctx: DialectContext): void {
     if (tc && tn[tn.length - 1] === 'regclass' && !tc['typeName']['arrayBounds'] && constString(tc['arg']) !== undefined) {
       regCast('regclass', tc['arg'], ctx, tc['typeName']?.['location']); // validates: unknown names are 42P01
       rt['val'] = strConst(regclassText(constString(tc['arg'])!, ctx));
+    }
+    if (tc && tn[tn.length - 1] === 'regtype' && !tc['typeName']['arrayBounds'] && constString(tc['arg']) !== undefined) {
+      rt['val'] = strConst(regtypeText(constString(tc['arg'])!, tc['typeName']?.['location']));
     }
   }
 }

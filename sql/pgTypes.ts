@@ -145,3 +145,37 @@ export function pgTypeForDuckDB(duckType: string): PgTypeInfo {
   // ENUM('a', 'b') and user enum names: text.
   return info(PG_TEXT);
 }
+
+/**
+ * PostgreSQL types the planner may say a result column holds (sql/resultTypes.ts)
+ * that DuckDB's type does not tell (no DuckDB type maps to name or oid; a
+ * VARCHAR is text, but information_schema's character_data is varchar), with
+ * the DuckDB type that carries their values:
+ * server/rows/describe.ts presents a column so only when DuckDB's type is that one.
+ */
+export const PRESENTED_TYPES: Readonly<Record<number, { carrier: 'VARCHAR' | 'BIGINT' | 'VARCHAR[]' | 'BIGINT[]'; len: number }>> = {
+  18: { carrier: 'VARCHAR', len: 1 }, // "char"
+  19: { carrier: 'VARCHAR', len: 64 }, // name
+  194: { carrier: 'VARCHAR', len: -1 }, // pg_node_tree
+  2205: { carrier: 'VARCHAR', len: 4 }, // regclass (a constant, printed)
+  2206: { carrier: 'VARCHAR', len: 4 }, // regtype (printed)
+  2249: { carrier: 'VARCHAR', len: -1 }, // record (printed)
+  1043: { carrier: 'VARCHAR', len: -1 }, // varchar (information_schema's character_data, yes_or_no)
+  26: { carrier: 'BIGINT', len: 4 }, // oid
+  28: { carrier: 'BIGINT', len: 4 }, // xid
+  1002: { carrier: 'VARCHAR[]', len: -1 }, // "char"[]
+  1003: { carrier: 'VARCHAR[]', len: -1 }, // name[]
+  1028: { carrier: 'BIGINT[]', len: -1 }, // oid[]
+};
+
+/** Element type of the presented array types. */
+export const PRESENTED_ELEMENT: Readonly<Record<number, number>> = { 1002: 18, 1003: 19, 1028: 26 };
+
+/** regtype's text → its OID (the binary form of a printed regtype): the names format_type prints. */
+export function regtypeOid(printed: string): number | undefined {
+  for (const b of PG_BASE_TYPES) {
+    if (b.formatted === printed) return b.oid;
+    if (`${b.formatted}[]` === printed) return b.arrayOid;
+  }
+  return printed === 'unknown' ? 705 : printed === 'record' ? 2249 : undefined;
+}

@@ -64,6 +64,10 @@ export class SmallIntCodec extends Codec {
 export class BigIntCodec extends Codec {
   private halves = new Int32Array(0);
   private bytes = new Uint8Array(0);
+  /** The low 32 bits of item i, unsigned. */
+  protected low(i: number): number {
+    return this.halves[2 * i]! >>> 0;
+  }
   protected override readonly textIsJson = true;
   protected loadData(vec: RawVector, count: number): void {
     this.bytes = vectorBytes(vec, count * 8);
@@ -84,6 +88,15 @@ export class BigIntCodec extends Codec {
     // Little-endian in memory, big-endian on the wire.
     for (let k = 0; k < 8; k++) buf[p + k] = b[s + 7 - k]!;
     out.pos = p + 8;
+  }
+}
+
+/** oid and xid held in a BIGINT: the same text, an unsigned 4-byte integer in binary (oidsend). */
+export class OidCodec extends BigIntCodec {
+  override binary(out: MessageWriter, i: number): void {
+    out.ensure(4);
+    const v = this.low(i);
+    out.pos = out.buf.writeUInt32BE(v, out.pos);
   }
 }
 

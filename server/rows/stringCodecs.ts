@@ -2,6 +2,8 @@
 import type { MessageWriter } from '../../protocol/writer.js';
 import { writeByteaHex } from '../../protocol/types/bytea.js';
 import { writeUuid } from '../../protocol/types/uuid.js';
+import { PgError, SqlState } from '../../protocol/errors.js';
+import { regtypeOid } from '../../sql/pgTypes.js';
 import { Codec } from './codec.js';
 import { stringBytes, vectorBytes, type RawVector } from './rawVector.js';
 
@@ -46,6 +48,20 @@ export class VarcharCodec extends StringTCodec {
   }
   binary(out: MessageWriter, i: number): void {
     this.raw(out, i);
+  }
+}
+
+/** A regtype printed by the planner (pg_typeof, a constant ::regtype): its name as text, its OID in binary (regtypesend). */
+export class RegTypeCodec extends StringTCodec {
+  text(out: MessageWriter, i: number): void {
+    this.raw(out, i);
+  }
+  binary(out: MessageWriter, i: number): void {
+    const name = Buffer.from(this.item(i)).toString('utf8');
+    const oid = regtypeOid(name);
+    if (oid === undefined) throw new PgError(SqlState.featureNotSupported, `binary output is not supported for regtype ${name}`);
+    out.ensure(4);
+    out.pos = out.buf.writeUInt32BE(oid, out.pos);
   }
 }
 

@@ -16,15 +16,7 @@ import { startTarget, type Target } from '../support/target.js';
 
 /** PostgreSQL type OID → the OID lakegate's emulation answers for it (README: catalog columns carry DuckDB types). */
 const CATALOG_TYPE: Record<number, number> = {
-  26: 20, // oid → int8
-  28: 20, // xid → int8
   24: 25, // regproc → text
-  19: 25, // name → text
-  18: 25, // "char" → text
-  194: 25, // pg_node_tree → text
-  1002: 1009, // "char"[] → text[]
-  1003: 1009, // name[] → text[]
-  1028: 1016, // oid[] → int8[]
   1034: 1009, // aclitem[] → text[]
   22: 1005, // int2vector → int2[]
   30: 1016, // oidvector → int8[] (pg_index.indclass), but pg_proc.proargtypes is its text form
