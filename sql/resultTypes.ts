@@ -115,7 +115,7 @@ function expressionType(items: FromItem[], val: unknown): number | undefined {
       if (fn.length > 2 || (schema !== undefined && schema !== 'pg_catalog') || f['agg_star'] || f['over']) return undefined;
       const name = fn[fn.length - 1]!.toLowerCase();
       const args = (f['args'] ?? []) as unknown[];
-      if (name === 'array_agg' && args.length === 1 && !f['agg_order'] && !f['agg_filter']) {
+      if (name === 'array_agg' && args.length === 1) {
         const element = expressionType(items, args[0]);
         return element !== undefined ? ARRAY_OF[element] : undefined;
       }
