@@ -2,9 +2,9 @@
  * DBeaver's navigator queries (catalog/fixtures/clientQueries.ts DBEAVER) through node-postgres
  * over the extended protocol, as pgJDBC sends them, against lakegate and against a real PostgreSQL
  * holding the same table: every query answers, with PostgreSQL's column names, and column types
- * equal to PostgreSQL's up to the deliberate difference the README lists (catalog columns of
- * types DuckDB lacks — oid, name, "char", regproc, aclitem, pg_node_tree, oidvector — come as
- * the type that holds them: int8, text, int8[]/text[]). Rows are compared where they mean the
+ * equal to PostgreSQL's (oid, name, "char", pg_node_tree and their arrays included) up to the
+ * difference the README lists (regproc, aclitem[], int2vector, oidvector and anyarray columns come
+ * as the type that holds them: text, text[], int2[], int8[]). Rows are compared where they mean the
  * same on both sides (the sales table, its columns and their types).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -14,7 +14,7 @@ import { connect } from '../support/clients.js';
 import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
 import { startTarget, type Target } from '../support/target.js';
 
-/** PostgreSQL type OID → the OID lakegate's emulation answers for it (README: catalog columns carry DuckDB types). */
+/** PostgreSQL type OID → the OID lakegate's emulation answers for it (README: the catalog types still presented as DuckDB types). */
 const CATALOG_TYPE: Record<number, number> = {
   24: 25, // regproc → text
   1034: 1009, // aclitem[] → text[]
