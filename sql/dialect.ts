@@ -589,7 +589,7 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
  * What the statement itself prints (its own select list, not a subquery's or a
  * comparison's): ROW(…) as PostgreSQL's record text `(1,a)` (DuckDB would
  * print a struct as JSON) and a constant `::regclass` as the relation's name.
- * and a constant `::regtype` as the type's name. The columns are presented as
+ * and a constant `::regtype` or a to_regtype() as the type's name. The columns are presented as
  * record, regclass and regtype (sql/resultTypes.ts).
  */
 function printedForms(root: unknown, ctx: DialectContext): void {
@@ -607,6 +607,12 @@ function printedForms(root: unknown, ctx: DialectContext): void {
       });
       parts.push(strConst(')'));
       rt['val'] = parts.reduce((l, r) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('||')], lexpr: l, rexpr: r } }));
+      continue;
+    }
+    // to_regtype answers a regtype, which prints as the type's name (the emulation's to_regtype is its OID)
+    const fn = names(val?.['FuncCall']?.['funcname']);
+    if (fn[fn.length - 1] === 'to_regtype' && (fn.length === 1 || (fn.length === 2 && fn[0] === 'pg_catalog'))) {
+      rt['val'] = { TypeCast: { arg: val, typeName: { names: [strNode('regtype')], typemod: -1 } } };
       continue;
     }
     const tc = val?.['TypeCast'];

@@ -70,11 +70,15 @@ describe('result columns of types DuckDB lacks', () => {
     expect(oids('select current_user, session_user, current_database(), current_schema, pg_typeof(1), row(1), now()', ['a', 'b', 'c', 'd', 'e', 'f', 'g'])).toEqual([
       19, 19, 19, 19, 2206, 2249, undefined,
     ]);
-    expect(oids("select 'int4'::regtype, 'sales.orders'::regclass", ['a', 'b'])).toEqual([2206, 2205]);
+    expect(oids("select 'int4'::regtype, 'sales.orders'::regclass, 1::oid, to_regtype('int4'), a.atttypid::regtype from pg_attribute a", ['a', 'b', 'c', 'd', 'e'])).toEqual([
+      2206, 2205, 26, 2206, 2206,
+    ]);
   });
 
   it('a constant regtype prints the name format_type gives it', () => {
     expect(planQuery(parseStatements("select 'int4'::regtype, 'int8[]'::regtype")[0]!, ctx).sql).toContain("'integer'");
     expect(planQuery(parseStatements("select 'int8[]'::regtype")[0]!, ctx).sql).toContain("'bigint[]'");
+    // to_regtype answers a regtype: printed through the emulation's regtype output function
+    expect(planQuery(parseStatements("select to_regtype('int4')")[0]!, ctx).sql).toMatch(/regtype_out\(lakegate_pg\.pgc\.to_regtype\('int4'\)\)/);
   });
 });

@@ -26,6 +26,7 @@ export interface ResultTypes {
 }
 
 const NAME = 19;
+const OID = 26;
 const NAME_ARRAY = 1003;
 const REGCLASS = 2205;
 const REGTYPE = 2206;
@@ -46,6 +47,7 @@ const FUNCTION_TYPES: Readonly<Record<string, number>> = {
   pg_get_userbyid: NAME,
   current_schemas: NAME_ARRAY,
   pg_typeof: REGTYPE,
+  to_regtype: REGTYPE, // printed by the dialect as the type's name (sql/dialect.ts printedForms)
 };
 
 const ARRAY_OF: Readonly<Record<number, number>> = { 18: 1002, 19: NAME_ARRAY, 26: 1028 };
@@ -134,7 +136,7 @@ function expressionType(items: FromItem[], val: unknown): number | undefined {
       const target = names((f['typeName'] as Fields | undefined)?.['names']);
       const t = target[target.length - 1];
       if ((f['typeName'] as Fields)['arrayBounds']) return undefined;
-      return t === 'regtype' ? REGTYPE : t === 'regclass' ? REGCLASS : t === 'name' ? NAME : undefined;
+      return t === 'regtype' ? REGTYPE : t === 'regclass' ? REGCLASS : t === 'name' ? NAME : t === 'oid' ? OID : undefined;
     }
     case 'RowExpr':
       // printed as PostgreSQL's record text by the dialect (sql/dialect.ts printedForms) when it can be

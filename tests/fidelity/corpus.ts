@@ -211,6 +211,9 @@ const catalog = [
   "select (select array_agg(t.oid order by t.oid) from pg_catalog.pg_type t where t.typname in ('int4', 'int8')), (select array_agg(t.typname order by t.typname) from pg_catalog.pg_type t where t.typname in ('int4', 'int8'))",
   "select d.* from pg_catalog.pg_description d where false",
   "select 'int8[]'::regtype, 'timestamptz'::regtype",
+  "select to_regtype('int4'), to_regtype('nosuch'), to_regtype('varchar'), to_regtype('pg_catalog.text')",
+  "select a.attname, a.atttypid::regtype from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'region' and a.attnum > 0 order by a.attnum",
+  "select c.oid::regclass from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'region'",
 ];
 
 export const CORPUS: readonly CorpusEntry[] = [

@@ -141,8 +141,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42601 syntax error" },
   "select 12::money":
     { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42704 type \"money\" does not exist" },
-  "select 1::oid":
-    { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 0A000 this statement cannot be translated safely" },
   "select num_nulls(1, null, null), num_nonnulls(1, null)":
     { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42883 function num_nulls(integer, unknown, unknown) does not exist" },
   "select '{\"a\": 1, \"b\": {\"c\": [1, 2, {\"d\": \"x\"}]}, \"e\": null, \"f\": \"str\"}'::jsonb -> 'b' -> 'c' -> 2":
