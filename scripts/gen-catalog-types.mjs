@@ -2,7 +2,8 @@
 // Writes sql/catalogColumnTypes.ts: the type OID a real PostgreSQL 15 sends in RowDescription for each column
 // of each relation the catalog emulation provides (sql/emulation.ts, read from dist/: run
 // `npx tsc -p tsconfig.json` first). A domain column (information_schema's sql_identifier …) is sent as its
-// base type, so this is what a client sees, not pg_attribute.atttypid:
+// base type, so this is what a client sees, not pg_attribute.atttypid. Also the OID of every function named in
+// those relations' regproc columns (regproc's binary form is the OID; the emulation keeps the name):
 //   node scripts/gen-catalog-types.mjs postgres://user@127.0.0.1:PORT/postgres
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +22,14 @@ for (const [schema, relations] of [['pg_catalog', PG_CATALOG_RELATIONS], ['infor
     out[`${schema}.${name}`] = Object.fromEntries(r.fields.map((f) => [f.name, f.dataTypeID]));
   }
 }
+const regproc = new Map();
+for (const [rel, cols] of Object.entries(out)) {
+  for (const [col, oid] of Object.entries(cols)) {
+    if (oid !== 24) continue;
+    const r = await client.query(`SELECT DISTINCT ${col}::text AS name, ${col}::oid::int8 AS oid FROM ${rel} WHERE ${col} <> 0`);
+    for (const row of r.rows) regproc.set(row.name, Number(row.oid));
+  }
+}
 await client.end();
 const body = Object.entries(out)
   .map(([rel, cols]) => `  ${JSON.stringify(rel)}: ${JSON.stringify(cols).replace(/,"/g, ', "').replace(/":/g, '": ')},`)
@@ -33,6 +42,11 @@ fs.writeFileSync(
 export const CATALOG_COLUMN_TYPES: Readonly<Record<string, Readonly<Record<string, number>>>> = {
 ${body}
 };
+
+/** regproc text → the function's OID, for the functions the regproc columns above name. */
+export const REGPROC_OIDS: Readonly<Record<string, number>> = {
+${[...regproc].sort((a, b) => a[1] - b[1]).map(([n, o]) => `  ${JSON.stringify(n)}: ${o},`).join('\n')}
+};
 `,
 );
-console.log(`${file}: ${Object.keys(out).length} relations`);
+console.log(`${file}: ${Object.keys(out).length} relations, ${regproc.size} regproc names`);

@@ -26,7 +26,7 @@ export function duckTypeName(type: DuckDBType): string {
 export function presentedOid(type: DuckDBType, presented: number | undefined): number | undefined {
   if (presented === undefined) return undefined;
   const p = PRESENTED_TYPES[presented];
-  return p && !type.alias && duckTypeName(type) === p.carrier ? presented : undefined;
+  return p && !type.alias && p.carriers.includes(duckTypeName(type)) ? presented : undefined;
 }
 
 export function pgTypeOf(type: DuckDBType, presented?: number): PgTypeInfo {
@@ -44,12 +44,11 @@ export function pgFieldFor(name: string, type: DuckDBType, format: 0 | 1, presen
  * Whether createRowEncoder can write this column in PostgreSQL's binary format
  * for the OID pgFieldFor reports. Every DuckDB type can: types without a
  * PostgreSQL counterpart go out as text or json, whose binary form is the
- * text itself; a planner-printed regclass constant or record cannot.
+ * text itself; some presented types cannot (sql/pgTypes.ts PRESENTED_TYPES).
  */
 export function binaryFormatSupported(type: DuckDBType, presented?: number): boolean {
-  // a constant regclass and a record are printed by the planner: their binary forms (an OID, record_send) are not kept
   const oid = presentedOid(type, presented);
-  if (oid === 2205 || oid === 2249) return false;
+  if (oid !== undefined && !PRESENTED_TYPES[oid]!.binary) return false;
   switch (type.typeId) {
     case DuckDBTypeId.ANY:
       return false;

@@ -201,8 +201,16 @@ const CASES: Record<string, Case[]> = {
     c("'BASE TABLE'", "'BASE TABLE'::varchar", { presented: 1043 }),
     ...[['integer', 'int4'], ['bigint[]', 'int8[]'], ['timestamp with time zone', 'timestamptz'], ['numeric', 'numeric'], ['text', 'text'], ['unknown', 'unknown']]
       .map(([name, typ]) => c(`'${name}'`, `'${typ}'::regtype`, { presented: 2206 })),
+    ...[['int4in', "'int4in'"], ['array_in', "'array_in'"], ['bthandler', "'bthandler'"], ['-', '0']]
+      .map(([text, pg]) => c(`'${text}'`, `${pg}::regproc`, { presented: 24 })),
     c("'pg_class'", "'pg_class'::regclass", { presented: 2205 }),
     c("'(1,a,,2.5)'", "row(1, 'a', null, 2.5)", { presented: 2249 }),
+    // PostgreSQL has no binary output for aclitem, and the vectors are zero-based: text only
+    c("['=r/postgres', 'postgres=arwdDxt/postgres']::VARCHAR[]", "ARRAY['=r/postgres', 'postgres=arwdDxt/postgres']::aclitem[]", { presented: 1034 }),
+    c('[1, 3]::SMALLINT[]', "'1 3'::int2vector", { presented: 22 }),
+    c('[23, 25, 4294967295]::BIGINT[]', "'23 25 4294967295'::oidvector", { presented: 30 }),
+    c('[]::BIGINT[]', "''::oidvector", { presented: 30 }),
+    c("'23 25'", "'23 25'::oidvector", { presented: 30 }),
     // not the carrying type: presented as DuckDB's own
     c('7::INTEGER', '7::int4', { presented: 26 }),
   ],
@@ -272,7 +280,7 @@ describe('row encoder against PostgreSQL 15 output', () => {
         if (k.textOnly) return;
         if (!binaryFormatSupported(duckText.types[0]!, k.presented)) {
           // refused before any row is written, never sent as the wrong bytes
-          await expect(encodeQuery(duck, duckSql, 1, z, k.presented)).rejects.toThrow(/binary output is not supported for type (regclass|record)/);
+          await expect(encodeQuery(duck, duckSql, 1, z, k.presented)).rejects.toThrow(/binary output is not supported for type (regclass|record|aclitem\[\]|int2vector|oidvector)$/);
           return;
         }
         const pgBin = await pg.query(pgSql, [], 1);

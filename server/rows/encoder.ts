@@ -9,7 +9,8 @@ import type { MessageWriter } from '../../protocol/writer.js';
 import type { FormatContext, RowEncoder } from './api.js';
 import type { Codec } from './codec.js';
 import { codecFor } from './codecs.js';
-import { binaryFormatSupported, pgTypeOf } from './describe.js';
+import { PRESENTED_TYPES } from '../../sql/pgTypes.js';
+import { binaryFormatSupported, presentedOid } from './describe.js';
 import { columnVector } from './rawVector.js';
 
 /** Big-endian int32 without Buffer's range checks (lengths are known non-negative). */
@@ -40,8 +41,8 @@ export function createRowEncoder(
   const binary = types.map((_t, c) => (formats.length === 0 ? 0 : formats.length === 1 ? formats[0]! : formats[c]!) === 1);
   types.forEach((t, c) => {
     if (binary[c] && !binaryFormatSupported(t, presented[c])) {
-      const oid = pgTypeOf(t, presented[c]).oid;
-      const what = oid === 2205 ? 'regclass' : oid === 2249 ? 'record' : t.toString();
+      const shown = presentedOid(t, presented[c]);
+      const what = shown !== undefined ? PRESENTED_TYPES[shown]!.name : t.toString();
       throw new PgError(SqlState.featureNotSupported, `binary output is not supported for type ${what}`);
     }
   });

@@ -3,7 +3,6 @@ import type { MessageWriter } from '../../protocol/writer.js';
 import { writeByteaHex } from '../../protocol/types/bytea.js';
 import { writeUuid } from '../../protocol/types/uuid.js';
 import { PgError, SqlState } from '../../protocol/errors.js';
-import { regtypeOid } from '../../sql/pgTypes.js';
 import { Codec } from './codec.js';
 import { stringBytes, vectorBytes, type RawVector } from './rawVector.js';
 
@@ -51,15 +50,22 @@ export class VarcharCodec extends StringTCodec {
   }
 }
 
-/** A regtype printed by the planner (pg_typeof, a constant ::regtype): its name as text, its OID in binary (regtypesend). */
-export class RegTypeCodec extends StringTCodec {
+/**
+ * An OID alias type whose value is kept as its text (a regtype the planner
+ * printed, a regproc column): the text as it is, the OID in binary
+ * (regtypesend, regprocsend), looked up by `oidOf`.
+ */
+export class NamedOidCodec extends StringTCodec {
+  constructor(elementOid: number, private readonly typeName: string, private readonly oidOf: (text: string) => number | undefined) {
+    super(elementOid);
+  }
   text(out: MessageWriter, i: number): void {
     this.raw(out, i);
   }
   binary(out: MessageWriter, i: number): void {
-    const name = Buffer.from(this.item(i)).toString('utf8');
-    const oid = regtypeOid(name);
-    if (oid === undefined) throw new PgError(SqlState.featureNotSupported, `binary output is not supported for regtype ${name}`);
+    const text = Buffer.from(this.item(i)).toString('utf8');
+    const oid = this.oidOf(text);
+    if (oid === undefined) throw new PgError(SqlState.featureNotSupported, `binary output is not supported for ${this.typeName} ${text}`);
     out.ensure(4);
     out.pos = out.buf.writeUInt32BE(oid, out.pos);
   }
