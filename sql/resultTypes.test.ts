@@ -48,7 +48,7 @@ describe('result columns of types DuckDB lacks', () => {
 
   it('expands a star by the names of the columns it stands for', () => {
     expect(oids('select n.oid, n.*, 1 as x from pg_catalog.pg_namespace n', ['oid', 'oid', 'nspname', 'nspowner', 'nspacl', 'x'])).toEqual([
-      26, 26, 19, 26, undefined, undefined,
+      26, 26, 19, 26, 1034, undefined,
     ]);
     // two stars: the split between them is unknown, nothing is typed
     expect(oids('select a.*, c.* from pg_attribute a, pg_class c', ['attname', 'relname'])).toEqual([undefined, undefined]);
@@ -73,6 +73,7 @@ describe('result columns of types DuckDB lacks', () => {
     expect(oids("select 'int4'::regtype, 'sales.orders'::regclass, 1::oid, to_regtype('int4'), a.atttypid::regtype from pg_attribute a", ['a', 'b', 'c', 'd', 'e'])).toEqual([
       2206, 2205, 26, 2206, 2206,
     ]);
+    expect(oids("select 'a'::varchar, cast(1 as character varying), 'a'::varchar(3), 'a'::text", ['a', 'b', 'c', 'd'])).toEqual([1043, 1043, undefined, undefined]);
   });
 
   it('a constant regtype prints the name format_type gives it', () => {

@@ -27,6 +27,7 @@ export interface ResultTypes {
 
 const NAME = 19;
 const OID = 26;
+const VARCHAR = 1043;
 const NAME_ARRAY = 1003;
 const REGCLASS = 2205;
 const REGTYPE = 2206;
@@ -136,6 +137,8 @@ function expressionType(items: FromItem[], val: unknown): number | undefined {
       const target = names((f['typeName'] as Fields | undefined)?.['names']);
       const t = target[target.length - 1];
       if ((f['typeName'] as Fields)['arrayBounds']) return undefined;
+      // varchar(n) would need its typmod (n + 4) in RowDescription too: only the unconstrained varchar is presented
+      if (t === 'varchar' && !(f['typeName'] as Fields)['typmods']) return VARCHAR;
       return t === 'regtype' ? REGTYPE : t === 'regclass' ? REGCLASS : t === 'name' ? NAME : t === 'oid' ? OID : undefined;
     }
     case 'RowExpr':

@@ -212,6 +212,7 @@ const catalog = [
   "select d.* from pg_catalog.pg_description d where false",
   "select 'int8[]'::regtype, 'timestamptz'::regtype",
   "select to_regtype('int4'), to_regtype('nosuch'), to_regtype('varchar'), to_regtype('pg_catalog.text')",
+  "select 'hello'::varchar, cast(42 as character varying), 'x'::varchar || 'y'",
   "select a.attname, a.atttypid::regtype from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'region' and a.attnum > 0 order by a.attnum",
   "select c.oid::regclass from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'region'",
 ];
