@@ -54,11 +54,21 @@ describe('result columns of types DuckDB lacks', () => {
     expect(oids('select a.*, c.* from pg_attribute a, pg_class c', ['attname', 'relname'])).toEqual([undefined, undefined]);
   });
 
-  it('leaves expressions, ambiguous names, subqueries and user tables to the engine', () => {
+  it('reads through a derived table by the names of its columns', () => {
+    expect(oids('select s.relname, x from (select c.relname, 1 as x from pg_class c) s', ['relname', 'x'])).toEqual([19, undefined]);
+    expect(oids('select * from (select n.nspname, n.oid, n.nspname || \'\' as t from pg_namespace n) s', ['nspname', 'oid', 't'])).toEqual([19, 26, undefined]);
+    // pgJDBC's getColumns shape: a star over a derived table over catalog joins
+    expect(oids('select * from (select n.nspname, c.relname, a.attname, a.atttypid from pg_namespace n join pg_class c on c.relnamespace = n.oid join pg_attribute a on a.attrelid = c.oid) c where true', ['nspname', 'relname', 'attname', 'atttypid'])).toEqual([19, 19, 19, 26]);
+    // a star inside the derived table: its columns are not known by name
+    expect(oids('select s.relname from (select * from pg_class) s', ['relname'])).toEqual([undefined]);
+  });
+
+  it('leaves expressions, ambiguous names, CTEs, renamed columns and user tables to the engine', () => {
     expect(oids("select relname || '', upper(relname) from pg_class", ['a', 'b'])).toEqual([undefined, undefined]);
     // oid is a column of both: PostgreSQL would refuse it, so nothing is guessed
     expect(oids('select relname from pg_class, (select 1 as relname) s', ['relname'])).toEqual([undefined]);
-    expect(oids('select s.relname from (select relname from pg_class) s', ['relname'])).toEqual([undefined]);
+    expect(oids('with s as (select relname from pg_class) select relname from s', ['relname'])).toEqual([undefined]);
+    expect(oids('select s.n from (select relname as n from pg_class) s (n)', ['n'])).toEqual([undefined]);
     // a user table whose columns share the catalog's names is not a catalog relation
     expect(oids('select relname, oid from sales.orders', ['relname', 'oid'])).toEqual([undefined, undefined]);
     expect(oids('select o.relname, c.relname from sales.orders o join pg_class c on true', ['relname', 'relname'])).toEqual([undefined, 19]);

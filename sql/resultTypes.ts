@@ -21,7 +21,7 @@ import { names, nodeKind, type Fields, type PgNode } from './walk.js';
 /** Result column types by position: `star` stands for the columns one `*` expands to, typed by their names. */
 export interface ResultTypes {
   before: (number | undefined)[];
-  star?: { relation: string | undefined };
+  star?: { columns: Readonly<Record<string, number>> | undefined };
   after: (number | undefined)[];
 }
 
@@ -53,10 +53,13 @@ const FUNCTION_TYPES: Readonly<Record<string, number>> = {
 
 const ARRAY_OF: Readonly<Record<number, number>> = { 18: 1002, 19: NAME_ARRAY, 26: 1028 };
 
-/** A FROM item: the emulated relation it reads (`pg_catalog.pg_class`), or undefined when it is anything else. */
+/** A column list by name: the PostgreSQL type of each column (0: one DuckDB's own type presents). */
+type Columns = Readonly<Record<string, number>>;
+
+/** A FROM item: its columns when it is an emulated relation or a derived table over them, else undefined. */
 interface FromItem {
   alias: string;
-  relation: string | undefined;
+  columns: Columns | undefined;
 }
 
 function fromItems(items: unknown[], out: FromItem[]): void {
@@ -66,39 +69,57 @@ function fromItems(items: unknown[], out: FromItem[]): void {
     const f = (item as PgNode)[kind]!;
     if (kind === 'JoinExpr') {
       // USING merges columns: an unqualified name would no longer say which side it comes from
-      if (f['usingClause'] || f['isNatural'] || f['alias']) out.push({ alias: '', relation: undefined });
+      if (f['usingClause'] || f['isNatural'] || f['alias']) out.push({ alias: '', columns: undefined });
       fromItems([f['larg'], f['rarg']], out);
       continue;
     }
     const alias = String(f['alias']?.aliasname ?? f['relname'] ?? '');
-    let relation: string | undefined;
-    if (kind === 'RangeVar' && f['catalogname'] === EMULATION_DB) {
+    // a column alias list renames columns: not typed by name
+    if (f['alias']?.colnames) out.push({ alias, columns: undefined });
+    else if (kind === 'RangeVar' && f['catalogname'] === EMULATION_DB) {
       const schema = f['schemaname'] === PGC_SCHEMA ? 'pg_catalog' : f['schemaname'] === INFO_SCHEMA ? 'information_schema' : undefined;
-      const key = `${schema}.${String(f['relname'])}`;
-      // a column alias list renames columns: not typed by name
-      if (schema && CATALOG_COLUMN_TYPES[key] && !f['alias']?.colnames) relation = key;
-    }
-    out.push({ alias, relation });
+      out.push({ alias, columns: CATALOG_COLUMN_TYPES[`${schema}.${String(f['relname'])}`] });
+    } else if (kind === 'RangeSubselect') out.push({ alias, columns: derivedColumns(f['subquery']) });
+    else out.push({ alias, columns: undefined });
   }
 }
 
+/** A derived table's columns by their names, when it has no star and no two columns share a name. */
+function derivedColumns(subquery: unknown): Columns | undefined {
+  const select = (subquery as PgNode | undefined)?.['SelectStmt'];
+  if (!select || select['op'] !== 'SETOP_NONE' || select['valuesLists']) return undefined;
+  const items: FromItem[] = [];
+  fromItems((select['fromClause'] ?? []) as unknown[], items);
+  const columns: Record<string, number> = {};
+  for (const target of (select['targetList'] ?? []) as Fields[]) {
+    const rt = target['ResTarget'];
+    if (!rt || isStar(rt.val)) return undefined;
+    // an output name, or a column reference's own name; other unnamed columns cannot be referenced by a typed name
+    const ref = names(rt.val?.['ColumnRef']?.['fields']);
+    const name = (rt.name as string | undefined) ?? ref[ref.length - 1];
+    if (name === undefined) continue;
+    if (name in columns) return undefined;
+    columns[name] = expressionType(items, rt.val) ?? 0;
+  }
+  return columns;
+}
+
 /** The column's PostgreSQL type when it is one DuckDB lacks (the others DuckDB's own types present). */
-function presentable(relation: string, column: string): number | undefined {
-  const oid = CATALOG_COLUMN_TYPES[relation]?.[column];
+function presentable(columns: Columns | undefined, column: string): number | undefined {
+  const oid = columns?.[column];
   return oid !== undefined && PRESENTED_TYPES[oid] ? oid : undefined;
 }
 
 function columnType(items: FromItem[], parts: string[]): number | undefined {
   if (parts.length === 2) {
     const item = items.filter((i) => i.alias === parts[0]);
-    if (item.length !== 1 || !item[0]!.relation) return undefined;
-    return presentable(item[0]!.relation, parts[1]!);
+    return item.length === 1 ? presentable(item[0]!.columns, parts[1]!) : undefined;
   }
   if (parts.length === 1) {
     // every FROM item must be known, and exactly one must have the column
-    if (items.some((i) => !i.relation)) return undefined;
-    const having = items.filter((i) => CATALOG_COLUMN_TYPES[i.relation!]![parts[0]!] !== undefined);
-    return having.length === 1 ? presentable(having[0]!.relation!, parts[0]!) : undefined;
+    if (items.some((i) => !i.columns)) return undefined;
+    const having = items.filter((i) => i.columns![parts[0]!] !== undefined);
+    return having.length === 1 ? presentable(having[0]!.columns, parts[0]!) : undefined;
   }
   return undefined;
 }
@@ -171,13 +192,13 @@ export function resultTypes(tree: PgNode): ResultTypes | undefined {
       if (result.star) return undefined;
       const parts = names(val['ColumnRef']['fields']).slice(0, -1);
       const item = parts.length === 1 ? items.filter((i) => i.alias === parts[0]) : items;
-      result.star = { relation: item.length === 1 ? item[0]!.relation : undefined };
+      result.star = { columns: item.length === 1 ? item[0]!.columns : undefined };
       continue;
     }
     (result.star ? result.after : result.before).push(expressionType(items, val));
   }
   const all = [...result.before, ...result.after];
-  return all.some((t) => t !== undefined) || result.star?.relation ? result : undefined;
+  return all.some((t) => t !== undefined) || result.star?.columns ? result : undefined;
 }
 
 /** The PostgreSQL type (or undefined: DuckDB's) of each result column, given the names DuckDB reports. */
@@ -187,7 +208,6 @@ export function resultTypeOids(types: ResultTypes | undefined, columnNames: read
   const { before, after, star } = types;
   const middle = n - before.length - after.length;
   if (star ? middle < 0 : middle !== 0) return new Array<undefined>(n).fill(undefined);
-  const rel = star?.relation;
-  const expanded = columnNames.slice(before.length, before.length + middle).map((c) => (rel ? presentable(rel, c) : undefined));
+  const expanded = columnNames.slice(before.length, before.length + middle).map((c) => presentable(star?.columns, c));
   return [...before, ...expanded, ...after];
 }
