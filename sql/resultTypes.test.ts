@@ -63,11 +63,19 @@ describe('result columns of types DuckDB lacks', () => {
     expect(oids('select s.relname from (select * from pg_class) s', ['relname'])).toEqual([undefined]);
   });
 
-  it('leaves expressions, ambiguous names, CTEs, renamed columns and user tables to the engine', () => {
+  it('reads through a CTE as through a derived table, but not a recursive one or one with column names', () => {
+    expect(oids('with s as (select relname, relkind from pg_class) select relname, s.relkind from s', ['relname', 'relkind'])).toEqual([19, 18]);
+    expect(oids('with a as (select oid from pg_class), b as (select * from a) select a.oid from a', ['oid'])).toEqual([26]);
+    expect(oids('with s (r) as (select relname from pg_class) select r from s', ['r'])).toEqual([undefined]);
+    expect(oids('with recursive t as (select oid from pg_class union all select oid from t) select oid from t', ['oid'])).toEqual([undefined]);
+    // a CTE shadowing a catalog name is the CTE
+    expect(oids('with pg_class as (select 1 as relname) select relname from pg_class', ['relname'])).toEqual([undefined]);
+  });
+
+  it('leaves expressions, ambiguous names, renamed columns and user tables to the engine', () => {
     expect(oids("select relname || '', upper(relname) from pg_class", ['a', 'b'])).toEqual([undefined, undefined]);
     // oid is a column of both: PostgreSQL would refuse it, so nothing is guessed
     expect(oids('select relname from pg_class, (select 1 as relname) s', ['relname'])).toEqual([undefined]);
-    expect(oids('with s as (select relname from pg_class) select relname from s', ['relname'])).toEqual([undefined]);
     expect(oids('select s.n from (select relname as n from pg_class) s (n)', ['n'])).toEqual([undefined]);
     // a user table whose columns share the catalog's names is not a catalog relation
     expect(oids('select relname, oid from sales.orders', ['relname', 'oid'])).toEqual([undefined, undefined]);

@@ -62,7 +62,21 @@ interface FromItem {
   columns: Columns | undefined;
 }
 
-function fromItems(items: unknown[], out: FromItem[]): void {
+/** The CTEs in scope by (resolved, unique) name; `expanding` guards a CTE that reads itself. */
+interface Scope {
+  ctes: ReadonlyMap<string, Fields>;
+  expanding: ReadonlySet<string>;
+}
+
+function withCtes(select: Fields, scope: Scope): Scope {
+  const list = (select['withClause']?.ctes ?? []) as Fields[];
+  if (list.length === 0) return scope;
+  const ctes = new Map(scope.ctes);
+  for (const c of list) if (c['CommonTableExpr']) ctes.set(String(c['CommonTableExpr'].ctename), c['CommonTableExpr']);
+  return { ctes, expanding: scope.expanding };
+}
+
+function fromItems(items: unknown[], out: FromItem[], scope: Scope): void {
   for (const item of items) {
     const kind = nodeKind(item);
     if (!kind) continue;
@@ -70,7 +84,7 @@ function fromItems(items: unknown[], out: FromItem[]): void {
     if (kind === 'JoinExpr') {
       // USING merges columns: an unqualified name would no longer say which side it comes from
       if (f['usingClause'] || f['isNatural'] || f['alias']) out.push({ alias: '', columns: undefined });
-      fromItems([f['larg'], f['rarg']], out);
+      fromItems([f['larg'], f['rarg']], out, scope);
       continue;
     }
     const alias = String(f['alias']?.aliasname ?? f['relname'] ?? '');
@@ -79,17 +93,24 @@ function fromItems(items: unknown[], out: FromItem[]): void {
     else if (kind === 'RangeVar' && f['catalogname'] === EMULATION_DB) {
       const schema = f['schemaname'] === PGC_SCHEMA ? 'pg_catalog' : f['schemaname'] === INFO_SCHEMA ? 'information_schema' : undefined;
       out.push({ alias, columns: CATALOG_COLUMN_TYPES[`${schema}.${String(f['relname'])}`] });
-    } else if (kind === 'RangeSubselect') out.push({ alias, columns: derivedColumns(f['subquery']) });
-    else out.push({ alias, columns: undefined });
+    } else if (kind === 'RangeSubselect') out.push({ alias, columns: derivedColumns(f['subquery'], scope) });
+    else if (kind === 'RangeVar' && f['schemaname'] === undefined && scope.ctes.has(String(f['relname']))) {
+      // resolveRelations gave each CTE a unique name, and its references that name
+      const name = String(f['relname']);
+      const cte = scope.ctes.get(name)!;
+      const usable = !cte['aliascolnames'] && !scope.expanding.has(name);
+      out.push({ alias, columns: usable ? derivedColumns(cte['ctequery'], { ...scope, expanding: new Set([...scope.expanding, name]) }) : undefined });
+    } else out.push({ alias, columns: undefined });
   }
 }
 
 /** A derived table's columns by their names, when it has no star and no two columns share a name. */
-function derivedColumns(subquery: unknown): Columns | undefined {
+function derivedColumns(subquery: unknown, outer: Scope): Columns | undefined {
   const select = (subquery as PgNode | undefined)?.['SelectStmt'];
   if (!select || select['op'] !== 'SETOP_NONE' || select['valuesLists']) return undefined;
+  const scope = withCtes(select, outer);
   const items: FromItem[] = [];
-  fromItems((select['fromClause'] ?? []) as unknown[], items);
+  fromItems((select['fromClause'] ?? []) as unknown[], items, scope);
   const columns: Record<string, number> = {};
   for (const target of (select['targetList'] ?? []) as Fields[]) {
     const rt = target['ResTarget'];
@@ -99,7 +120,7 @@ function derivedColumns(subquery: unknown): Columns | undefined {
     const name = (rt.name as string | undefined) ?? ref[ref.length - 1];
     if (name === undefined) continue;
     if (name in columns) return undefined;
-    columns[name] = expressionType(items, rt.val) ?? 0;
+    columns[name] = expressionType(items, rt.val, scope) ?? 0;
   }
   return columns;
 }
@@ -124,7 +145,7 @@ function columnType(items: FromItem[], parts: string[]): number | undefined {
   return undefined;
 }
 
-function expressionType(items: FromItem[], val: unknown): number | undefined {
+function expressionType(items: FromItem[], val: unknown, scope: Scope): number | undefined {
   const kind = nodeKind(val);
   if (!kind) return undefined;
   const f = (val as PgNode)[kind]!;
@@ -140,7 +161,7 @@ function expressionType(items: FromItem[], val: unknown): number | undefined {
       const name = fn[fn.length - 1]!.toLowerCase();
       const args = (f['args'] ?? []) as unknown[];
       if (name === 'array_agg' && args.length === 1) {
-        const element = expressionType(items, args[0]);
+        const element = expressionType(items, args[0], scope);
         return element !== undefined ? ARRAY_OF[element] : undefined;
       }
       return FUNCTION_TYPES[name];
@@ -150,9 +171,10 @@ function expressionType(items: FromItem[], val: unknown): number | undefined {
       const sub = (f['subselect'] as PgNode | undefined)?.['SelectStmt'];
       const targets = (sub?.['targetList'] ?? []) as Fields[];
       if (f['subLinkType'] !== 'EXPR_SUBLINK' || !sub || sub['op'] !== 'SETOP_NONE' || targets.length !== 1) return undefined;
+      const innerScope = withCtes(sub, scope);
       const inner: FromItem[] = [];
-      fromItems((sub['fromClause'] ?? []) as unknown[], inner);
-      return expressionType(inner, targets[0]!['ResTarget']?.val);
+      fromItems((sub['fromClause'] ?? []) as unknown[], inner, innerScope);
+      return expressionType(inner, targets[0]!['ResTarget']?.val, innerScope);
     }
     case 'TypeCast': {
       const target = names((f['typeName'] as Fields | undefined)?.['names']);
@@ -183,8 +205,9 @@ const isStar = (val: unknown): boolean => {
 export function resultTypes(tree: PgNode): ResultTypes | undefined {
   const select = tree['SelectStmt'];
   if (!select || select['op'] !== 'SETOP_NONE' || select['valuesLists']) return undefined;
+  const scope = withCtes(select, { ctes: new Map(), expanding: new Set() });
   const items: FromItem[] = [];
-  fromItems((select['fromClause'] ?? []) as unknown[], items);
+  fromItems((select['fromClause'] ?? []) as unknown[], items, scope);
   const result: ResultTypes = { before: [], after: [] };
   for (const target of (select['targetList'] ?? []) as Fields[]) {
     const val = target['ResTarget']?.val;
@@ -195,7 +218,7 @@ export function resultTypes(tree: PgNode): ResultTypes | undefined {
       result.star = { columns: item.length === 1 ? item[0]!.columns : undefined };
       continue;
     }
-    (result.star ? result.after : result.before).push(expressionType(items, val));
+    (result.star ? result.after : result.before).push(expressionType(items, val, scope));
   }
   const all = [...result.before, ...result.after];
   return all.some((t) => t !== undefined) || result.star?.columns ? result : undefined;

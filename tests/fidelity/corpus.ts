@@ -211,6 +211,7 @@ const catalog = [
   "select (select array_agg(t.oid order by t.oid) from pg_catalog.pg_type t where t.typname in ('int4', 'int8')), (select array_agg(t.typname order by t.typname) from pg_catalog.pg_type t where t.typname in ('int4', 'int8'))",
   "select d.* from pg_catalog.pg_description d where false",
   "select * from (select n.nspname, c.relname, c.relkind, c.relnatts from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace) s where s.nspname = 'tpch' and s.relname = 'region'",
+  "with t as (select table_schema, table_name from information_schema.tables where table_schema = 'tpch') select t.table_name, count(*) over () from t order by 1 limit 3",
   "select 'int8[]'::regtype, 'timestamptz'::regtype",
   "select to_regtype('int4'), to_regtype('nosuch'), to_regtype('varchar'), to_regtype('pg_catalog.text')",
   "select 'hello'::varchar, cast(42 as character varying), 'x'::varchar || 'y'",
