@@ -4,14 +4,16 @@
  * forgets where a value came from (a `CREATE TYPE` alias is not reported in
  * a result's column types), so the planner says it instead, from the tree
  * after relation resolution: an output column that is a plain reference to a
- * column of an emulated catalog relation (`c.relname`, `n.*`), or a call whose
- * PostgreSQL result type is one of these (`current_user`, `pg_typeof(x)`).
- * Anything else — an expression over such a column, a subquery's column —
+ * column of an emulated catalog relation (`c.relname`, `n.*`), also through a
+ * derived table, a CTE or a scalar subquery, or a call or cast whose
+ * PostgreSQL result type is one of these (`current_user`, `pg_typeof(x)`,
+ * `x::oid`). Anything else — an expression over such a column, a union —
  * keeps the type DuckDB gives it, as PostgreSQL's `relname || ''` is text.
  *
  * server/rows/describe.ts presents a column so only where the DuckDB type
  * carries the values (VARCHAR for name, BIGINT for oid); otherwise the
- * column keeps its DuckDB type, so a wrong guess here never changes a value.
+ * column keeps its DuckDB type. Text is the carried value's own (an oid out
+ * of an oid's range is an error, server/rows/numberCodecs.ts OidCodec).
  */
 import { CATALOG_COLUMN_TYPES } from './catalogColumnTypes.js';
 import { EMULATION_DB, INFO_SCHEMA, PGC_SCHEMA } from './emulation.js';

@@ -193,7 +193,7 @@ const CASES: Record<string, Case[]> = {
   presented: [
     c("'pg_class'", "'pg_class'::name", { presented: 19 }), c("'Ünïcode name'", "'Ünïcode name'::name", { presented: 19 }),
     c("'r'", `'r'::"char"`, { presented: 18 }),
-    ...['0', '26', '2200', '2147483648', '4294967295'].map((v) => c(`${v}::BIGINT`, `${v}::oid`, { presented: 26 })),
+    ...['0', '26', '2200', '2147483648', '4294967295', '-1', '-2147483648'].map((v) => c(`(${v})::BIGINT`, `(${v})::oid`, { presented: 26 })),
     c('12345::BIGINT', "'12345'::xid", { presented: 28 }),
     c('[1, NULL, 4294967295]::BIGINT[]', 'ARRAY[1, NULL, 4294967295]::oid[]', { presented: 1028 }),
     c("['pg_class', 'a b', NULL]::VARCHAR[]", "ARRAY['pg_class', 'a b', NULL]::name[]", { presented: 1003 }),
@@ -289,6 +289,16 @@ describe('row encoder against PostgreSQL 15 output', () => {
       });
     });
   }
+
+  it('an int8 no oid holds, presented as oid, is an error as in PostgreSQL, never a truncated OID', async () => {
+    for (const v of ['4294967296', '(-2147483649)']) {
+      const theirs = await pg.query(`SELECT ${v}::int8::oid AS v`, [], 0).then(() => null, (e: { code?: string }) => e.code);
+      expect(theirs).toBe('22003');
+      for (const format of [0, 1] as const) {
+        await expect(encodeQuery(duck, `SELECT ${v}::BIGINT AS v`, format, 'UTC', 26)).rejects.toMatchObject({ code: '22003' });
+      }
+    }
+  });
 
   it('keeps DataRow framing across many rows, NULLs and chunk boundaries', async () => {
     const sql = (ty: string) =>
