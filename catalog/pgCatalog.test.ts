@@ -8,6 +8,8 @@ import {
   PG_CATALOG_RELATIONS,
 } from '../sql/emulation.js';
 import { DUCKDB_BUILTINS, RENAMED_FUNCTIONS, SYNTAX_ONLY_FUNCTIONS } from '../sql/functions.js';
+import { CATALOG_COLUMN_TYPES } from '../sql/catalogColumnTypes.js';
+import { regprocOid } from '../sql/pgTypes.js';
 import { PGJDBC, PSQL } from './fixtures/clientQueries.js';
 import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
 
@@ -27,6 +29,19 @@ describe('installPgCatalog', () => {
       const r = await engine.query(`SELECT count(*) FROM information_schema.${name}`);
       expect(r.rows).toHaveLength(1);
     }
+  });
+
+  it('names in its regproc columns only functions whose OID the wire knows (regproc binary is the OID)', async () => {
+    const unknown: string[] = [];
+    for (const [relation, columns] of Object.entries(CATALOG_COLUMN_TYPES)) {
+      for (const [column, oid] of Object.entries(columns)) {
+        if (oid !== 24) continue;
+        const r = await engine.query(`SELECT DISTINCT ${column} FROM ${relation}`);
+        expect(r.rows.length).toBeGreaterThan(0);
+        for (const row of r.rows) if (row[0] !== null && regprocOid(String(row[0])) === undefined) unknown.push(`${relation}.${column}: ${row[0]}`);
+      }
+    }
+    expect(unknown).toEqual([]);
   });
 
   it('creates every function the planner redirects to', async () => {

@@ -56,7 +56,10 @@ const PREFERRED = new Set(['bool', 'text', 'oid', 'float8', 'timestamptz', 'inte
 const ALIGN: Record<string, string> = { name: 'c', uuid: 'c', interval: 'd', timetz: 'd' };
 const UNDERSCORED_IO = new Set([
   'json', 'date', 'time', 'timetz', 'timestamp', 'timestamptz', 'interval', 'bit', 'varbit', 'numeric', 'uuid', 'record', 'void',
+  'pg_node_tree',
 ]);
+/** Types PostgreSQL has no binary I/O for (typreceive and typsend are '-'). */
+const NO_BINARY_IO = new Set(['aclitem']);
 const DEFAULT_COLLATION = 100;
 const C_COLLATION = 950;
 /** typcollation: text types sort by the default collation; name by C. */
@@ -85,7 +88,8 @@ function typeRow(t: TypeShape, elemName?: string, elemLen = 0): Value[] {
   return [
     t.oid, t.typname, PG_CATALOG_NSP_OID, OWNER_OID, t.len, t.len > 0 && t.len <= 8, t.typtype, t.category,
     PREFERRED.has(t.typname), true, ',', 0, isArray ? 'array_subscript_handler' : t.typname === 'name' ? 'raw_array_subscript_handler' : '-',
-    t.elem, t.array, `${io}in`, `${io}out`, `${io}recv`, `${io}send`, '-', '-', '-', align, storage, false, 0, -1, 0,
+    t.elem, t.array, `${io}in`, `${io}out`, NO_BINARY_IO.has(t.typname) ? '-' : `${io}recv`, NO_BINARY_IO.has(t.typname) ? '-' : `${io}send`,
+    '-', '-', '-', align, storage, false, 0, -1, 0,
     COLLATION[elemName ?? t.typname] ?? 0, null, null, null,
   ];
 }

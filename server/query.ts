@@ -21,6 +21,7 @@ import type { MessageWriter } from '../protocol/writer.js';
 import { PG_MAX_TARGET_ENTRIES, tooManyColumns } from '../sql/limits.js';
 import { untypableParams } from '../sql/anyParams.js';
 import type { ParsedStatement } from '../sql/parse.js';
+import { resultTypeOids, type ResultTypes } from '../sql/resultTypes.js';
 import type { PgNode } from '../sql/walk.js';
 import { walk } from '../sql/walk.js';
 import type { FormatContext, PgField, RowEncoder } from './rows/api.js';
@@ -65,6 +66,8 @@ export interface QueryPlan {
    * user's own catalog emulation tables); runs on every connection used.
    */
   setup?(conn: DuckDBConnection): Promise<void>;
+  /** PostgreSQL types of result columns DuckDB has no type for (sql/resultTypes.ts): name, oid, regtype … */
+  resultTypes?: ResultTypes;
   /** Records one execution in the audit trail (called at every Bind: a prepared statement run ten times is audited ten times). */
   audit?(): void;
 }
@@ -159,6 +162,8 @@ interface Shape {
   sql: string;
   names: string[];
   types: DuckDBType[];
+  /** what the planner says each column holds where DuckDB has no such type (sql/resultTypes.ts) */
+  presented: (number | undefined)[];
   paramTypes: DuckDBType[];
   preparedOn: WeakMap<DuckDBConnection, DuckDBPreparedStatement>;
 }
@@ -334,14 +339,14 @@ export class QueryStatement {
     }
     const preparedOn = new WeakMap<DuckDBConnection, DuckDBPreparedStatement>();
     preparedOn.set(conn, prepared);
-    return { sql: plan.sql, names, types, paramTypes, preparedOn };
+    return { sql: plan.sql, names, types, presented: resultTypeOids(plan.resultTypes, names), paramTypes, preparedOn };
   }
 
   /** RowDescription for the given result formats; null when the statement returns no rows. */
   fields(formats: number[], shape: Shape | null = this.base): PgField[] | null {
     if (this.explain) return [textField('QUERY PLAN')];
     if (!shape) return null;
-    return shape.names.map((name, c) => pgFieldFor(name, shape.types[c]!, formatOf(formats, c)));
+    return shape.names.map((name, c) => pgFieldFor(name, shape.types[c]!, formatOf(formats, c), shape.presented[c]));
   }
 
   /** `maxRowBytes`: the largest DataRow the portal may build (53200 beyond, as PostgreSQL's string buffers). */
@@ -363,7 +368,7 @@ export class QueryStatement {
     }
     const encoderFor: EncoderFactory = (formats) => ({
       fields: this.fields(formats, shape)!,
-      encoder: this.explain ? null : createRowEncoder(shape.types, formats.map((f) => f as 0 | 1), fmt, maxRowBytes),
+      encoder: this.explain ? null : createRowEncoder(shape.types, formats.map((f) => f as 0 | 1), fmt, maxRowBytes, shape.presented),
     });
     const { fields, encoder } = encoderFor(req.resultFormats);
     const portal = new Portal(conn, prepared, values, fields, encoder, encoderFor, shape.sql);

@@ -33,7 +33,7 @@ import {
   typeLiteralOperands,
 } from './numericTypes.js';
 import { SqlError, pos } from './errors.js';
-import { regCast, splitQualifiedName } from './regTypes.js';
+import { regCast, regtypeText, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
 import { settingLookup } from './settings.js';
 import { constantLike, escapeChar, runtimeLike } from './like.js';
@@ -620,7 +620,8 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
  * What the statement itself prints (its own select list, not a subquery's or a
  * comparison's): ROW(…) as PostgreSQL's record text `(1,a)` (DuckDB would
  * print a struct as JSON) and a constant `::regclass` as the relation's name.
- * Both stay text-typed (PostgreSQL: record, regclass).
+ * and a constant `::regtype` or a to_regtype() as the type's name. The columns are presented as
+ * record, regclass and regtype (sql/resultTypes.ts).
  */
 function printedForms(root: unknown, ctx: DialectContext): void {
   const select = (root as Fields | undefined)?.['SelectStmt'];
@@ -639,6 +640,12 @@ function printedForms(root: unknown, ctx: DialectContext): void {
       rt['val'] = parts.reduce((l, r) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('||')], lexpr: l, rexpr: r } }));
       continue;
     }
+    // to_regtype answers a regtype, which prints as the type's name (the emulation's to_regtype is its OID)
+    const fn = names(val?.['FuncCall']?.['funcname']);
+    if (fn[fn.length - 1] === 'to_regtype' && (fn.length === 1 || (fn.length === 2 && fn[0] === 'pg_catalog'))) {
+      rt['val'] = { TypeCast: { arg: val, typeName: { names: [strNode('regtype')], typemod: -1 } } };
+      continue;
+    }
     const tc = val?.['TypeCast'];
     const tn = names(tc?.['typeName']?.['names']);
     if (tc && tn[tn.length - 1] === 'regclass' && !tc['typeName']['arrayBounds'] && constString(tc['arg']) !== undefined) {
@@ -649,6 +656,9 @@ function printedForms(root: unknown, ctx: DialectContext): void {
     if (tc && tn[tn.length - 1] === 'regclass' && !tc['typeName']['arrayBounds'] && (tc['arg'] as Fields | undefined)?.['ParamRef']) {
       rt['name'] ??= 'regclass';
       rt['val'] = { FuncCall: { funcname: emulated('regclass_out'), args: [val, arrayOf(effectiveSearchPath(ctx))], funcformat: 'COERCE_EXPLICIT_CALL' } };
+    }
+    if (tc && tn[tn.length - 1] === 'regtype' && !tc['typeName']['arrayBounds'] && constString(tc['arg']) !== undefined) {
+      rt['val'] = strConst(regtypeText(constString(tc['arg'])!, tc['typeName']?.['location']));
     }
   }
 }

@@ -1,3 +1,5 @@
+import { REGPROC_OIDS } from './catalogColumnTypes.js';
+
 /**
  * How a DuckDB type presents itself to PostgreSQL clients: pg_type OID,
  * typlen, typmod and the name format_type() prints. One table for the wire
@@ -144,4 +146,66 @@ export function pgTypeForDuckDB(duckType: string): PgTypeInfo {
   if (/^(STRUCT|MAP|UNION)\(/i.test(t)) return info(PG_JSON);
   // ENUM('a', 'b') and user enum names: text.
   return info(PG_TEXT);
+}
+
+/**
+ * PostgreSQL types the planner may say a result column holds (sql/resultTypes.ts)
+ * that DuckDB's type does not tell (no DuckDB type maps to name or oid; a
+ * VARCHAR is text, but information_schema's character_data is varchar), with
+ * the DuckDB type that carries their values:
+ * server/rows/describe.ts presents a column so only when DuckDB's type is that one.
+ */
+export interface PresentedType {
+  /** the DuckDB types (as describe's duckTypeName prints them) whose values it can present */
+  carriers: readonly string[];
+  /** pg_type.typlen */
+  len: number;
+  name: string;
+  /**
+   * Whether its binary form can be written from the carried value: not for a
+   * regclass or record printed by the planner (the OID and fields are gone),
+   * nor aclitem (PostgreSQL has no binary output for it), the zero-based
+   * vectors and anyarray.
+   */
+  binary: boolean;
+}
+
+const presented = (carriers: string[], len: number, name: string, binary = true): PresentedType => ({ carriers, len, name, binary });
+
+export const PRESENTED_TYPES: Readonly<Record<number, PresentedType>> = {
+  18: presented(['VARCHAR'], 1, '"char"'),
+  19: presented(['VARCHAR'], 64, 'name'),
+  194: presented(['VARCHAR'], -1, 'pg_node_tree'),
+  1043: presented(['VARCHAR'], -1, 'character varying'), // information_schema's character_data, yes_or_no
+  24: presented(['VARCHAR'], 4, 'regproc'),
+  2205: presented(['VARCHAR'], 4, 'regclass', false),
+  2206: presented(['VARCHAR'], 4, 'regtype'),
+  2249: presented(['VARCHAR'], -1, 'record', false),
+  2277: presented(['VARCHAR'], -1, 'anyarray', false), // pg_attribute.attmissingval, always NULL here
+  26: presented(['BIGINT'], 4, 'oid'),
+  28: presented(['BIGINT'], 4, 'xid'),
+  1002: presented(['VARCHAR[]'], -1, '"char"[]'),
+  1003: presented(['VARCHAR[]'], -1, 'name[]'),
+  1028: presented(['BIGINT[]'], -1, 'oid[]'),
+  1034: presented(['VARCHAR[]'], -1, 'aclitem[]', false),
+  22: presented(['SMALLINT[]'], -1, 'int2vector', false),
+  // pg_index.indclass is a list; pg_proc.proargtypes is kept in oidvector's text form
+  30: presented(['BIGINT[]', 'VARCHAR'], -1, 'oidvector', false),
+};
+
+/** Element type of the presented array types. */
+export const PRESENTED_ELEMENT: Readonly<Record<number, number>> = { 1002: 18, 1003: 19, 1028: 26 };
+
+/** regtype's text → its OID (the binary form of a printed regtype): the names format_type prints. */
+export function regtypeOid(printed: string): number | undefined {
+  for (const b of PG_BASE_TYPES) {
+    if (b.formatted === printed) return b.oid;
+    if (`${b.formatted}[]` === printed) return b.arrayOid;
+  }
+  return printed === 'unknown' ? 705 : printed === 'record' ? 2249 : undefined;
+}
+
+/** regproc's text → its OID (the binary form): '-' is none (0); the names the catalog columns hold (sql/catalogColumnTypes.ts). */
+export function regprocOid(text: string): number | undefined {
+  return text === '-' ? 0 : REGPROC_OIDS[text];
 }

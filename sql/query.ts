@@ -13,6 +13,7 @@ import { notSupported } from './errors.js';
 import { bindOutputColumnRefs } from './outputRefs.js';
 import type { ParsedStatement } from './parse.js';
 import { resolveRelations, type TableReference } from './resolve.js';
+import { resultTypes, type ResultTypes } from './resultTypes.js';
 import { settingsRelation } from './settings.js';
 import { cloneTree, nodeKind, replaceNode, walk, type PgNode } from './walk.js';
 
@@ -31,6 +32,8 @@ export interface QueryPlan {
   kind: 'select' | 'explain';
   /** user tables read, already rewritten to qualified DuckDB references */
   tables: TableReference[];
+  /** PostgreSQL types of result columns DuckDB has no type for (name, oid, regtype …) */
+  resultTypes?: ResultTypes;
 }
 
 function innerQuery(node: PgNode): { kind: QueryPlan['kind']; query: PgNode } {
@@ -79,6 +82,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   if (kind === 'explain') dropExplainDetail(tree);
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);
+  const types = kind === 'select' ? resultTypes(tree) : undefined;
   applyDialect(tree, ctx);
   bindOutputColumnRefs(tree);
   // pg_settings holds session values, so it is built per statement from ctx.settings.
@@ -89,7 +93,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
     }
   });
   options.rewriteTables?.(tables, ctx, tree);
-  return { sql: toDuckDbSql(tree), kind, tables };
+  return { sql: toDuckDbSql(tree), kind, tables, ...(types ? { resultTypes: types } : {}) };
 }
 
 /** Plans repeat (catalog queries, prepared statements): cache by text and everything the plan folded in. */

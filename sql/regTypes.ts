@@ -67,6 +67,17 @@ function typeOid(text: string, location: number | undefined): number {
   return isArray ? t.arrayOid : t.oid;
 }
 
+/** regtype output of a type written as text: the name format_type prints (`'int4'::regtype` is integer). */
+export function regtypeText(text: string, location: unknown): string {
+  const parts = splitQualifiedName(text);
+  const name = parts[parts.length - 1]!;
+  const isArray = name.endsWith('[]');
+  const base = isArray ? name.slice(0, -2) : name;
+  const t = PG_BASE_TYPES.find((b) => b.typname === base || b.formatted === base);
+  if (!t) throw new SqlError('42704', `type "${text}" does not exist`, pos(location));
+  return isArray ? `${t.formatted}[]` : t.formatted;
+}
+
 const call = (name: string, args: unknown[]): PgNode => ({
   FuncCall: { funcname: [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)], args, funcformat: 'COERCE_EXPLICIT_CALL' },
 });

@@ -4,20 +4,28 @@ import { numericBinary } from '../../protocol/types/numeric.js';
 import { zoneOffsets } from '../../protocol/types/timezone.js';
 import type { FormatContext } from './api.js';
 import type { Codec } from './codec.js';
-import { pgTypeOf } from './describe.js';
-import { GenericCodec, ListCodec, MapCodec, NullCodec, StructCodec, UnionCodec } from './nestedCodecs.js';
-import { BigIntCodec, BoolCodec, DecimalCodec, FloatCodec, SmallIntCodec, WideNumericCodec } from './numberCodecs.js';
-import { BitCodec, BlobCodec, EnumCodec, UuidCodec, VarcharCodec } from './stringCodecs.js';
+import { pgTypeOf, presentedOid } from './describe.js';
+import { PRESENTED_ELEMENT, regprocOid, regtypeOid } from '../../sql/pgTypes.js';
+import { GenericCodec, ListCodec, MapCodec, NullCodec, StructCodec, UnionCodec, VectorCodec } from './nestedCodecs.js';
+import { BigIntCodec, BoolCodec, DecimalCodec, FloatCodec, OidCodec, SmallIntCodec, WideNumericCodec } from './numberCodecs.js';
+import { BitCodec, BlobCodec, EnumCodec, NamedOidCodec, UuidCodec, VarcharCodec } from './stringCodecs.js';
 import { DateCodec, IntervalCodec, TimeCodec, TimestampCodec, TimeTzCodec } from './temporalCodecs.js';
 
 const JSON_OID = 114;
+const INT2VECTOR = 22;
+const REGPROC = 24;
+const REGTYPE = 2206;
+const OIDVECTOR = 30;
 
 /** Bytes of the wire integer type (int2/int4/int8) that a DuckDB integer column maps to. */
 function wireIntBytes(oid: number): 2 | 4 | 8 {
   return oid === 21 ? 2 : oid === 23 ? 4 : 8;
 }
 
-export function codecFor(type: DuckDBType, ctx: FormatContext): Codec {
+/** `presented`: the PostgreSQL type the planner says the column holds (server/rows/describe.ts presentedOid). */
+export function codecFor(type: DuckDBType, ctx: FormatContext, presented?: number): Codec {
+  const shown = presentedOid(type, presented);
+  if (shown !== undefined) return presentedCodec(type, ctx, shown);
   const pg = pgTypeOf(type);
   const oid = pg.oid;
   switch (type.typeId) {
@@ -66,4 +74,14 @@ export function codecFor(type: DuckDBType, ctx: FormatContext): Codec {
     case DuckDBTypeId.BIGNUM: return new GenericCodec(oid, type, (v) => numericBinary(v as bigint, 0));
     default: return new GenericCodec(oid, type, null);
   }
+}
+
+/** name, "char" and pg_node_tree send their text; oid and xid 4 bytes; regtype and regproc their OID; arrays of them with their element OID. */
+function presentedCodec(type: DuckDBType, ctx: FormatContext, oid: number): Codec {
+  if (type.typeId === DuckDBTypeId.LIST && (oid === INT2VECTOR || oid === OIDVECTOR)) return new VectorCodec(oid, codecFor(type.valueType, ctx));
+  if (type.typeId === DuckDBTypeId.LIST) return new ListCodec(oid, codecFor(type.valueType, ctx, PRESENTED_ELEMENT[oid]), null, false);
+  if (type.typeId === DuckDBTypeId.BIGINT) return new OidCodec(oid);
+  if (oid === REGTYPE) return new NamedOidCodec(oid, 'regtype', regtypeOid);
+  if (oid === REGPROC) return new NamedOidCodec(oid, 'regproc', regprocOid);
+  return new VarcharCodec(oid, false);
 }

@@ -3,7 +3,7 @@
  * type map (sql/pgTypes.ts), and which columns can be sent in binary.
  */
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
-import { pgTypeForDuckDB, type PgTypeInfo } from '../../sql/pgTypes.js';
+import { PRESENTED_TYPES, pgTypeForDuckDB, type PgTypeInfo } from '../../sql/pgTypes.js';
 import type { PgField } from './api.js';
 
 /**
@@ -18,22 +18,37 @@ export function duckTypeName(type: DuckDBType): string {
   return type.toString();
 }
 
-export function pgTypeOf(type: DuckDBType): PgTypeInfo {
+/**
+ * The PostgreSQL type a column is presented as: `presented` (what the planner
+ * says the column holds, sql/resultTypes.ts) when DuckDB's type is the one
+ * that carries it (name over VARCHAR, oid over BIGINT), else DuckDB's own.
+ */
+export function presentedOid(type: DuckDBType, presented: number | undefined): number | undefined {
+  if (presented === undefined) return undefined;
+  const p = PRESENTED_TYPES[presented];
+  return p && !type.alias && p.carriers.includes(duckTypeName(type)) ? presented : undefined;
+}
+
+export function pgTypeOf(type: DuckDBType, presented?: number): PgTypeInfo {
+  const oid = presentedOid(type, presented);
+  if (oid !== undefined) return { oid, len: PRESENTED_TYPES[oid]!.len, typmod: -1, formatted: '', typname: '' };
   return pgTypeForDuckDB(duckTypeName(type));
 }
 
-export function pgFieldFor(name: string, type: DuckDBType, format: 0 | 1): PgField {
-  const t = pgTypeOf(type);
+export function pgFieldFor(name: string, type: DuckDBType, format: 0 | 1, presented?: number): PgField {
+  const t = pgTypeOf(type, presented);
   return { name, typeOid: t.oid, typeLen: t.len, typeMod: t.typmod, format, tableOid: 0, columnAttr: 0 };
 }
 
 /**
  * Whether createRowEncoder can write this column in PostgreSQL's binary format
- * for the OID pgFieldFor reports. Today every result type can: types without
- * a PostgreSQL counterpart go out as text or json, whose binary form is the
- * text itself. Kept as the one place to say otherwise when a type cannot.
+ * for the OID pgFieldFor reports. Every DuckDB type can: types without a
+ * PostgreSQL counterpart go out as text or json, whose binary form is the
+ * text itself; some presented types cannot (sql/pgTypes.ts PRESENTED_TYPES).
  */
-export function binaryFormatSupported(type: DuckDBType): boolean {
+export function binaryFormatSupported(type: DuckDBType, presented?: number): boolean {
+  const oid = presentedOid(type, presented);
+  if (oid !== undefined && !PRESENTED_TYPES[oid]!.binary) return false;
   switch (type.typeId) {
     case DuckDBTypeId.ANY:
       return false;

@@ -20,6 +20,8 @@ interface Case {
   textOnly?: boolean;
   /** Skip the OID comparison (PostgreSQL has no equivalent type, e.g. enums). */
   anyOid?: boolean;
+  /** The PostgreSQL type the planner says the column holds (sql/resultTypes.ts: catalog columns, pg_typeof). */
+  presented?: number;
 }
 
 const c = (duck: string, pg?: string, more: Partial<Case> = {}): Case => ({ duck, pg, ...more });
@@ -187,6 +189,31 @@ const CASES: Record<string, Case[]> = {
     c('[1, 2, 3]::INTEGER[3]', 'ARRAY[1,2,3]::int4[]'),
     c('[NULL]::INTEGER[]', 'ARRAY[NULL]::int4[]'),
   ],
+  // catalog types DuckDB lacks, carried by VARCHAR / BIGINT and presented as the planner says (sql/resultTypes.ts)
+  presented: [
+    c("'pg_class'", "'pg_class'::name", { presented: 19 }), c("'Ünïcode name'", "'Ünïcode name'::name", { presented: 19 }),
+    c("'r'", `'r'::"char"`, { presented: 18 }),
+    ...['0', '26', '2200', '2147483648', '4294967295', '-1', '-2147483648'].map((v) => c(`(${v})::BIGINT`, `(${v})::oid`, { presented: 26 })),
+    c('12345::BIGINT', "'12345'::xid", { presented: 28 }),
+    c('[1, NULL, 4294967295]::BIGINT[]', 'ARRAY[1, NULL, 4294967295]::oid[]', { presented: 1028 }),
+    c("['pg_class', 'a b', NULL]::VARCHAR[]", "ARRAY['pg_class', 'a b', NULL]::name[]", { presented: 1003 }),
+    c("['r', 'v']::VARCHAR[]", `ARRAY['r', 'v']::"char"[]`, { presented: 1002 }),
+    c("'BASE TABLE'", "'BASE TABLE'::varchar", { presented: 1043 }),
+    ...[['integer', 'int4'], ['bigint[]', 'int8[]'], ['timestamp with time zone', 'timestamptz'], ['numeric', 'numeric'], ['text', 'text'], ['unknown', 'unknown']]
+      .map(([name, typ]) => c(`'${name}'`, `'${typ}'::regtype`, { presented: 2206 })),
+    ...[['int4in', "'int4in'"], ['array_in', "'array_in'"], ['bthandler', "'bthandler'"], ['-', '0']]
+      .map(([text, pg]) => c(`'${text}'`, `${pg}::regproc`, { presented: 24 })),
+    c("'pg_class'", "'pg_class'::regclass", { presented: 2205 }),
+    c("'(1,a,,2.5)'", "row(1, 'a', null, 2.5)", { presented: 2249 }),
+    // PostgreSQL has no binary output for aclitem, and the vectors are zero-based: text only
+    c("['=r/postgres', 'postgres=arwdDxt/postgres']::VARCHAR[]", "ARRAY['=r/postgres', 'postgres=arwdDxt/postgres']::aclitem[]", { presented: 1034 }),
+    c('[1, 3]::SMALLINT[]', "'1 3'::int2vector", { presented: 22 }),
+    c('[23, 25, 4294967295]::BIGINT[]', "'23 25 4294967295'::oidvector", { presented: 30 }),
+    c('[]::BIGINT[]', "''::oidvector", { presented: 30 }),
+    c("'23 25'", "'23 25'::oidvector", { presented: 30 }),
+    // not the carrying type: presented as DuckDB's own
+    c('7::INTEGER', '7::int4', { presented: 26 }),
+  ],
   // STRUCT / MAP / UNION / nested lists have no PostgreSQL type: they go out as json, laid out as
   // PostgreSQL's row_to_json / to_json would print the equivalent composite or array.
   json: [
@@ -242,21 +269,36 @@ describe('row encoder against PostgreSQL 15 output', () => {
         const pgSql = `SELECT ${k.pg ?? k.duck} AS v`;
         const duckSql = `SELECT ${k.duck} AS v`;
         const pgText = await pg.query(pgSql, [], 0);
-        const duckText = await encodeQuery(duck, duckSql, 0, z);
+        const duckText = await encodeQuery(duck, duckSql, 0, z, k.presented);
         expect(show(duckText.rows[0]![0])).toEqual(show(pgText.rows[0]![0]));
         if (!k.anyOid) {
-          const f = pgFieldFor('v', duckText.types[0]!, 0);
+          const f = pgFieldFor('v', duckText.types[0]!, 0, k.presented);
           const p = pgText.fields[0]!;
           expect({ oid: f.typeOid, len: f.typeLen, mod: f.typeMod }).toEqual({ oid: p.typeOid, len: p.typeLen, mod: p.typeMod });
         }
 
-        if (k.textOnly || !binaryFormatSupported(duckText.types[0]!)) return;
+        if (k.textOnly) return;
+        if (!binaryFormatSupported(duckText.types[0]!, k.presented)) {
+          // refused before any row is written, never sent as the wrong bytes
+          await expect(encodeQuery(duck, duckSql, 1, z, k.presented)).rejects.toThrow(/binary output is not supported for type (regclass|record|aclitem\[\]|int2vector|oidvector)$/);
+          return;
+        }
         const pgBin = await pg.query(pgSql, [], 1);
-        const duckBin = await encodeQuery(duck, duckSql, 1, z);
+        const duckBin = await encodeQuery(duck, duckSql, 1, z, k.presented);
         expect(show(duckBin.rows[0]![0])).toEqual(show(pgBin.rows[0]![0]));
       });
     });
   }
+
+  it('an int8 no oid holds, presented as oid, is an error as in PostgreSQL, never a truncated OID', async () => {
+    for (const v of ['4294967296', '(-2147483649)']) {
+      const theirs = await pg.query(`SELECT ${v}::int8::oid AS v`, [], 0).then(() => null, (e: { code?: string }) => e.code);
+      expect(theirs).toBe('22003');
+      for (const format of [0, 1] as const) {
+        await expect(encodeQuery(duck, `SELECT ${v}::BIGINT AS v`, format, 'UTC', 26)).rejects.toMatchObject({ code: '22003' });
+      }
+    }
+  });
 
   it('keeps DataRow framing across many rows, NULLs and chunk boundaries', async () => {
     const sql = (ty: string) =>

@@ -9,7 +9,8 @@ import type { MessageWriter } from '../../protocol/writer.js';
 import type { FormatContext, RowEncoder } from './api.js';
 import type { Codec } from './codec.js';
 import { codecFor } from './codecs.js';
-import { binaryFormatSupported } from './describe.js';
+import { PRESENTED_TYPES } from '../../sql/pgTypes.js';
+import { binaryFormatSupported, presentedOid } from './describe.js';
 import { columnVector } from './rawVector.js';
 
 /** Big-endian int32 without Buffer's range checks (lengths are known non-negative). */
@@ -26,18 +27,26 @@ function putInt32(buf: Uint8Array, at: number, v: number): void {
  * largest DataRow (53200 beyond, before the memory is taken; PostgreSQL's own
  * bound is 1 GB less one byte).
  */
-export function createRowEncoder(types: DuckDBType[], formats: (0 | 1)[], ctx: FormatContext, maxRowBytes = 0x3fffffff): RowEncoder {
+export function createRowEncoder(
+  types: DuckDBType[],
+  formats: (0 | 1)[],
+  ctx: FormatContext,
+  maxRowBytes = 0x3fffffff,
+  presented: readonly (number | undefined)[] = [],
+): RowEncoder {
   if (formats.length > 1 && formats.length !== types.length) {
     // PostgreSQL reports this as an ERROR (08P01), not FATAL: the session survives.
     throw new PgError(SqlState.protocolViolation, `bind message has ${formats.length} result formats but query has ${types.length} columns`);
   }
   const binary = types.map((_t, c) => (formats.length === 0 ? 0 : formats.length === 1 ? formats[0]! : formats[c]!) === 1);
   types.forEach((t, c) => {
-    if (binary[c] && !binaryFormatSupported(t)) {
-      throw new PgError(SqlState.featureNotSupported, `binary output is not supported for type ${t.toString()}`);
+    if (binary[c] && !binaryFormatSupported(t, presented[c])) {
+      const shown = presentedOid(t, presented[c]);
+      const what = shown !== undefined ? PRESENTED_TYPES[shown]!.name : t.toString();
+      throw new PgError(SqlState.featureNotSupported, `binary output is not supported for type ${what}`);
     }
   });
-  const codecs: Codec[] = types.map((t) => codecFor(t, ctx));
+  const codecs: Codec[] = types.map((t, c) => codecFor(t, ctx, presented[c]));
   const n = codecs.length;
 
   return {

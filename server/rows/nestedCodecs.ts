@@ -33,10 +33,10 @@ export class ListCodec extends Codec {
     this.entries = new Uint32Array(d.buffer, d.byteOffset, count * 4);
     this.element.load(listChild(vec), listChildSize(vec));
   }
-  private start(i: number): number {
+  protected start(i: number): number {
     return this.fixedLength !== null ? i * this.fixedLength : this.entries[i * 4]!;
   }
-  private length(i: number): number {
+  protected length(i: number): number {
     return this.fixedLength !== null ? this.fixedLength : this.entries[i * 4 + 2]!;
   }
   text(out: MessageWriter, i: number): void {
@@ -106,6 +106,25 @@ export class ListCodec extends Codec {
       else writeAscii(out, 'null');
     }
     writeAscii(out, ']');
+  }
+}
+
+/**
+ * int2vector / oidvector held in a list: PostgreSQL's text form is the numbers
+ * separated by blanks (`1 3`), not an array literal. No binary form: these
+ * arrays are zero-based, which a list does not say (describe refuses it).
+ */
+export class VectorCodec extends ListCodec {
+  constructor(elementOid: number, private readonly items: Codec) {
+    super(elementOid, items, null, false);
+  }
+  override text(out: MessageWriter, i: number): void {
+    const from = this.start(i);
+    const n = this.length(i);
+    for (let k = 0; k < n; k++) {
+      if (k > 0) writeAscii(out, ' ');
+      if (this.items.valid(from + k)) this.items.text(out, from + k);
+    }
   }
 }
 

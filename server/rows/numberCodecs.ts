@@ -3,6 +3,7 @@
  * PostgreSQL type (sql/pgTypes.ts), not from DuckDB's: TINYINT goes out as a
  * 2-byte int2, UINTEGER as an 8-byte int8, UBIGINT/HUGEINT as numeric.
  */
+import { PgError, SqlState } from '../../protocol/errors.js';
 import type { MessageWriter } from '../../protocol/writer.js';
 import { int64ToNumber, writeBigInt, writeInt } from '../../protocol/types/digits.js';
 import { float4Text, float8Text } from '../../protocol/types/float.js';
@@ -64,6 +65,12 @@ export class SmallIntCodec extends Codec {
 export class BigIntCodec extends Codec {
   private halves = new Int32Array(0);
   private bytes = new Uint8Array(0);
+  /** Item i as an oid (unsigned 32 bits; -2^31..-1 wrap as oidin wraps them), or undefined beyond. */
+  protected oid(i: number): number | undefined {
+    const hi = this.halves[2 * i + 1]!;
+    const lo = this.halves[2 * i]!;
+    return hi === 0 || (hi === -1 && lo < 0) ? lo >>> 0 : undefined;
+  }
   protected override readonly textIsJson = true;
   protected loadData(vec: RawVector, count: number): void {
     this.bytes = vectorBytes(vec, count * 8);
@@ -84,6 +91,24 @@ export class BigIntCodec extends Codec {
     // Little-endian in memory, big-endian on the wire.
     for (let k = 0; k < 8; k++) buf[p + k] = b[s + 7 - k]!;
     out.pos = p + 8;
+  }
+}
+
+/** oid and xid held in a BIGINT: the same text, an unsigned 4-byte integer in binary (oidsend). */
+export class OidCodec extends BigIntCodec {
+  private checked(i: number): number {
+    const v = this.oid(i);
+    // x::oid is carried as int8: a value no oid holds is PostgreSQL's input error, never a truncated OID
+    if (v === undefined) throw new PgError(SqlState.numericValueOutOfRange, 'value is out of range for type oid');
+    return v;
+  }
+  override text(out: MessageWriter, i: number): void {
+    out.ensure(11);
+    out.pos = writeInt(out.buf, out.pos, this.checked(i));
+  }
+  override binary(out: MessageWriter, i: number): void {
+    out.ensure(4);
+    out.pos = out.buf.writeUInt32BE(this.checked(i), out.pos);
   }
 }
 

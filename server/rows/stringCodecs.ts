@@ -2,6 +2,7 @@
 import type { MessageWriter } from '../../protocol/writer.js';
 import { writeByteaHex } from '../../protocol/types/bytea.js';
 import { writeUuid } from '../../protocol/types/uuid.js';
+import { PgError, SqlState } from '../../protocol/errors.js';
 import { Codec } from './codec.js';
 import { stringBytes, vectorBytes, type RawVector } from './rawVector.js';
 
@@ -46,6 +47,27 @@ export class VarcharCodec extends StringTCodec {
   }
   binary(out: MessageWriter, i: number): void {
     this.raw(out, i);
+  }
+}
+
+/**
+ * An OID alias type whose value is kept as its text (a regtype the planner
+ * printed, a regproc column): the text as it is, the OID in binary
+ * (regtypesend, regprocsend), looked up by `oidOf`.
+ */
+export class NamedOidCodec extends StringTCodec {
+  constructor(elementOid: number, private readonly typeName: string, private readonly oidOf: (text: string) => number | undefined) {
+    super(elementOid);
+  }
+  text(out: MessageWriter, i: number): void {
+    this.raw(out, i);
+  }
+  binary(out: MessageWriter, i: number): void {
+    const text = Buffer.from(this.item(i)).toString('utf8');
+    const oid = this.oidOf(text);
+    if (oid === undefined) throw new PgError(SqlState.featureNotSupported, `binary output is not supported for ${this.typeName} ${text}`);
+    out.ensure(4);
+    out.pos = out.buf.writeUInt32BE(oid, out.pos);
   }
 }
 

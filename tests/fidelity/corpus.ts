@@ -267,11 +267,25 @@ const catalog = [
   "select a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull, a.attnum from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'orders' and a.attnum > 0 and not a.attisdropped order by a.attnum",
   "select nspname from pg_catalog.pg_namespace where nspname in ('tpch', 'sales', 'pg_catalog', 'information_schema') order by 1",
   "select tablename from pg_catalog.pg_tables where schemaname = 'tpch' order by 1",
-  'select current_database(), current_schema()', 'select current_user, session_user', "select current_setting('datestyle'), current_setting('TimeZone')", 'select version() like \'PostgreSQL%\'',
+  'select current_database(), current_schema()', "select current_setting('datestyle'), current_setting('TimeZone')", 'select version() like \'PostgreSQL%\'',
   "select pg_catalog.pg_table_is_visible('tpch.region'::regclass)", "select 'tpch.region'::regclass::oid > 0", "select typname from pg_catalog.pg_type where oid = 23",
   "select t.typname, t.oid from pg_catalog.pg_type t where t.typname in ('int4', 'text', 'numeric', 'bool', 'date', 'timestamptz', 'json', 'float8', 'int8') order by 1",
   "select pg_catalog.format_type(1700, 655366), pg_catalog.format_type(23, -1), pg_catalog.format_type(1043, 14)", 'show search_path', 'show datestyle', 'show client_encoding', 'show transaction_read_only',
   "select count(*) from information_schema.columns where table_schema = 'tpch'", "select relname from pg_catalog.pg_class where relname = 'region' and relkind = 'r'",
+  // catalog types DuckDB lacks (name, "char", oid, oid[], varchar domains) keep PostgreSQL's OIDs; an expression over them does not
+  "select t.oid, t.typname, t.typtype, t.typelem, t.typarray, t.typcategory from pg_catalog.pg_type t where t.typname in ('int4', 'text') order by 1",
+  "select c.relkind, c.relpersistence, c.relname || '' as s, upper(c.relname) from pg_catalog.pg_class c where c.relname = 'region'",
+  "select n.nspname, n.oid = c.relnamespace from pg_catalog.pg_namespace n join pg_catalog.pg_class c on c.relnamespace = n.oid where c.relname = 'region'",
+  "select table_schema, table_name, table_type from information_schema.tables where table_name = 'region'",
+  "select (select array_agg(t.oid order by t.oid) from pg_catalog.pg_type t where t.typname in ('int4', 'int8')), (select array_agg(t.typname order by t.typname) from pg_catalog.pg_type t where t.typname in ('int4', 'int8'))",
+  "select d.* from pg_catalog.pg_description d where false",
+  "select * from (select n.nspname, c.relname, c.relkind, c.relnatts from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace) s where s.nspname = 'tpch' and s.relname = 'region'",
+  "with t as (select table_schema, table_name from information_schema.tables where table_schema = 'tpch') select t.table_name, count(*) over () from t order by 1 limit 3",
+  "select 'int8[]'::regtype, 'timestamptz'::regtype",
+  "select to_regtype('int4'), to_regtype('nosuch'), to_regtype('varchar'), to_regtype('pg_catalog.text')",
+  "select 'hello'::varchar, cast(42 as character varying), 'x'::varchar || 'y'",
+  "select a.attname, a.atttypid::regtype from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'region' and a.attnum > 0 order by a.attnum",
+  "select c.oid::regclass from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'region'",
 ];
 
 export const CORPUS: readonly CorpusEntry[] = [
@@ -290,4 +304,6 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('builtins', builtins),
   ...explain,
   ...e('catalog', catalog),
+  // the two servers are logged into as different users (postgres, carol): only the types compare
+  { group: 'catalog', sql: 'select current_user, session_user', compare: 'types' as const },
 ];

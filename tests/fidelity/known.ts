@@ -45,26 +45,10 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'open', reason: "bit(n) is presented as bit varying (1562): DuckDB's BIT has no length; the bits are PostgreSQL's" },
   "select B'101' & B'110'":
     { kind: 'open', reason: "bit(n) is presented as bit varying (1562): DuckDB's BIT has no length; the bits are PostgreSQL's" },
-  "select row(1,'a')":
-    { kind: 'open', reason: "ROW(…) prints PostgreSQL's record text and a constant ::regclass the relation's name, but typed text (25): the record, regclass and regtype types are not emulated (a regtype is an OID)" },
-  "select row(1, 'a', null, 2.5)":
-    { kind: 'open', reason: "ROW(…) prints PostgreSQL's record text and a constant ::regclass the relation's name, but typed text (25): the record, regclass and regtype types are not emulated (a regtype is an OID)" },
-  "select 'sales.orders'::regclass":
-    { kind: 'open', reason: "ROW(…) prints PostgreSQL's record text and a constant ::regclass the relation's name, but typed text (25): the record, regclass and regtype types are not emulated (a regtype is an OID)" },
-  "select 'int4'::regtype":
-    { kind: 'open', reason: "pg_typeof answers the type name as text (25), not regtype (2206); the names are PostgreSQL's" },
-  "select pg_typeof(1), pg_typeof(1.5), pg_typeof('a'::text), pg_typeof(now())":
-    { kind: 'open', reason: "pg_typeof answers the type name as text (25), not regtype (2206); the names are PostgreSQL's" },
-  "select pg_typeof(1::bigint + 1), pg_typeof(sum(1))":
-    { kind: 'open', reason: "pg_typeof answers the type name as text (25), not regtype (2206); the names are PostgreSQL's" },
-  "select pg_typeof(avg(1)), pg_typeof(1/2), pg_typeof(1.0/2)":
-    { kind: 'open', reason: "pg_typeof answers the type name as text (25), not regtype (2206); the names are PostgreSQL's" },
   "select":
     { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42601 syntax error" },
   "select 12::money":
     { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42704 type \"money\" does not exist" },
-  "select 1::oid":
-    { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 0A000 this statement cannot be translated safely" },
   "select '{\"a\": 1, \"b\": {\"c\": [1, 2, {\"d\": \"x\"}]}, \"e\": null, \"f\": \"str\"}'::jsonb -> 'b' -> 'c' -> 2":
     { kind: 'deliberate', reason: "jsonb is presented as json (114): DuckDB has one JSON type, which keeps the text as written (no jsonb key order or spacing)" },
   "select '{\"a\": 1, \"b\": {\"c\": [1, 2, {\"d\": \"x\"}]}, \"e\": null, \"f\": \"str\"}'::jsonb #> '{b,c,2,d}'":
@@ -147,32 +131,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'deliberate', reason: "EXPLAIN [ANALYZE] answers DuckDB's plan, one text line per row under QUERY PLAN as PostgreSQL's text format does; the plan itself is another engine's (COSTS and VERBOSE are accepted and change nothing)" },
   "explain (costs off) select * from tpch.nation where n_nationkey = 1":
     { kind: 'deliberate', reason: "EXPLAIN [ANALYZE] answers DuckDB's plan, one text line per row under QUERY PLAN as PostgreSQL's text format does; the plan itself is another engine's (COSTS and VERBOSE are accepted and change nothing)" },
-  "select table_name from information_schema.tables where table_schema = 'tpch' order by 1":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select column_name, data_type, ordinal_position from information_schema.columns where table_schema = 'tpch' and table_name = 'lineitem' order by ordinal_position":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select column_name, data_type, numeric_precision, numeric_scale from information_schema.columns where table_schema = 'tpch' and table_name = 'events' order by ordinal_position":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select schema_name from information_schema.schemata where schema_name in ('tpch', 'sales') order by 1":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select c.relname, c.relkind from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' order by 1":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull, a.attnum from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'orders' and a.attnum > 0 and not a.attisdropped order by a.attnum":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select nspname from pg_catalog.pg_namespace where nspname in ('tpch', 'sales', 'pg_catalog', 'information_schema') order by 1":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select tablename from pg_catalog.pg_tables where schemaname = 'tpch' order by 1":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select current_database(), current_schema()":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select current_user, session_user":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select typname from pg_catalog.pg_type where oid = 23":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select t.typname, t.oid from pg_catalog.pg_type t where t.typname in ('int4', 'text', 'numeric', 'bool', 'date', 'timestamptz', 'json', 'float8', 'int8') order by 1":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
-  "select relname from pg_catalog.pg_class where relname = 'region' and relkind = 'r'":
-    { kind: 'open', reason: "name columns and current_user/current_database() are presented as text (25): DuckDB has no name type; values compare and print alike" },
   "show transaction_read_only":
     { kind: 'deliberate', reason: "lakegate serves reads only: transaction_read_only and default_transaction_read_only are on (PostgreSQL: off), and a read-write transaction is refused (25006)" },
   "select B'101' | B'011', X'1F' & B'10101010'":

@@ -18,8 +18,9 @@ export async function openDuck(): Promise<DuckDBConnection> {
   return instance.connect();
 }
 
-export async function encodeQuery(conn: DuckDBConnection, sql: string, format: 0 | 1, timeZone = 'UTC'): Promise<EncodedResult> {
-  return encodeResult(await conn.run(sql), format, timeZone);
+/** `presented`: the PostgreSQL type the planner would say the one column holds (sql/resultTypes.ts). */
+export async function encodeQuery(conn: DuckDBConnection, sql: string, format: 0 | 1, timeZone = 'UTC', presented?: number): Promise<EncodedResult> {
+  return encodeResult(await conn.run(sql), format, timeZone, [presented]);
 }
 
 /** Prepare `sql`, bind each parameter as given (1-based in order), run, encode. */
@@ -35,9 +36,9 @@ export async function encodePrepared(
   return encodeResult(await prepared.run(), format, timeZone);
 }
 
-async function encodeResult(result: DuckDBResult, format: 0 | 1, timeZone: string): Promise<EncodedResult> {
+async function encodeResult(result: DuckDBResult, format: 0 | 1, timeZone: string, presented: (number | undefined)[] = []): Promise<EncodedResult> {
   const types = result.columnTypes();
-  const encoder = createRowEncoder(types, [format], { timeZone });
+  const encoder = createRowEncoder(types, [format], { timeZone }, undefined, presented);
   const out = new MessageWriter(256);
   const rows: (Buffer | null)[][] = [];
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {

@@ -1,0 +1,103 @@
+import type { RelationCatalog } from './catalogView.js';
+import { loadParser, parseStatements } from './parse.js';
+import { planQuery, type QueryContext } from './query.js';
+import { resultTypeOids } from './resultTypes.js';
+
+const catalog: RelationCatalog = {
+  listSchemas: () => ['public', 'sales'],
+  getTable: (schema, name) =>
+    schema === 'sales' && name === 'orders'
+      ? {
+          schema,
+          name,
+          columns: [
+            { name: 'relname', duckType: 'VARCHAR', nullable: true },
+            { name: 'oid', duckType: 'BIGINT', nullable: true },
+          ],
+          resource: { database: schema, table: name },
+          scan: () => ({ RangeVar: { catalogname: 'demo', schemaname: schema, relname: name, inh: true, relpersistence: 'p' } }),
+        }
+      : undefined,
+};
+
+const ctx: QueryContext = {
+  database: 'demo',
+  searchPath: ['sales', 'public'],
+  user: 'alice',
+  settings: () => undefined,
+  backendPid: 1,
+  catalog,
+};
+
+beforeAll(async () => {
+  await loadParser();
+});
+
+/** The presented OIDs for a statement, given the column names DuckDB would report. */
+const oids = (sql: string, names: string[]) => resultTypeOids(planQuery(parseStatements(sql)[0]!, ctx).resultTypes, names);
+
+describe('result columns of types DuckDB lacks', () => {
+  it('types a catalog column by the relation it comes from, qualified or not', () => {
+    expect(oids('select c.relname, c.relkind, c.oid, c.relnatts from pg_catalog.pg_class c', ['relname', 'relkind', 'oid', 'relnatts'])).toEqual([
+      19, 18, 26, undefined,
+    ]);
+    expect(oids('select relname, nspname from pg_class join pg_namespace n on n.oid = relnamespace', ['relname', 'nspname'])).toEqual([19, 19]);
+    // information_schema's sql_identifier is a domain over name: PostgreSQL sends name
+    expect(oids('select table_name from information_schema.tables', ['table_name'])).toEqual([19]);
+  });
+
+  it('expands a star by the names of the columns it stands for', () => {
+    expect(oids('select n.oid, n.*, 1 as x from pg_catalog.pg_namespace n', ['oid', 'oid', 'nspname', 'nspowner', 'nspacl', 'x'])).toEqual([
+      26, 26, 19, 26, 1034, undefined,
+    ]);
+    // two stars: the split between them is unknown, nothing is typed
+    expect(oids('select a.*, c.* from pg_attribute a, pg_class c', ['attname', 'relname'])).toEqual([undefined, undefined]);
+  });
+
+  it('reads through a derived table by the names of its columns', () => {
+    expect(oids('select s.relname, x from (select c.relname, 1 as x from pg_class c) s', ['relname', 'x'])).toEqual([19, undefined]);
+    expect(oids('select * from (select n.nspname, n.oid, n.nspname || \'\' as t from pg_namespace n) s', ['nspname', 'oid', 't'])).toEqual([19, 26, undefined]);
+    // pgJDBC's getColumns shape: a star over a derived table over catalog joins
+    expect(oids('select * from (select n.nspname, c.relname, a.attname, a.atttypid from pg_namespace n join pg_class c on c.relnamespace = n.oid join pg_attribute a on a.attrelid = c.oid) c where true', ['nspname', 'relname', 'attname', 'atttypid'])).toEqual([19, 19, 19, 26]);
+    // a star inside the derived table: its columns are not known by name
+    expect(oids('select s.relname from (select * from pg_class) s', ['relname'])).toEqual([undefined]);
+  });
+
+  it('reads through a CTE as through a derived table, but not a recursive one or one with column names', () => {
+    expect(oids('with s as (select relname, relkind from pg_class) select relname, s.relkind from s', ['relname', 'relkind'])).toEqual([19, 18]);
+    expect(oids('with a as (select oid from pg_class), b as (select * from a) select a.oid from a', ['oid'])).toEqual([26]);
+    expect(oids('with s (r) as (select relname from pg_class) select r from s', ['r'])).toEqual([undefined]);
+    expect(oids('with recursive t as (select oid from pg_class union all select oid from t) select oid from t', ['oid'])).toEqual([undefined]);
+    // a CTE shadowing a catalog name is the CTE
+    expect(oids('with pg_class as (select 1 as relname) select relname from pg_class', ['relname'])).toEqual([undefined]);
+  });
+
+  it('leaves expressions, ambiguous names, renamed columns and user tables to the engine', () => {
+    expect(oids("select relname || '', upper(relname) from pg_class", ['a', 'b'])).toEqual([undefined, undefined]);
+    // oid is a column of both: PostgreSQL would refuse it, so nothing is guessed
+    expect(oids('select relname from pg_class, (select 1 as relname) s', ['relname'])).toEqual([undefined]);
+    expect(oids('select s.n from (select relname as n from pg_class) s (n)', ['n'])).toEqual([undefined]);
+    // a user table whose columns share the catalog's names is not a catalog relation
+    expect(oids('select relname, oid from sales.orders', ['relname', 'oid'])).toEqual([undefined, undefined]);
+    expect(oids('select o.relname, c.relname from sales.orders o join pg_class c on true', ['relname', 'relname'])).toEqual([undefined, 19]);
+    expect(oids('select (select array_agg(i.inhparent) from pg_inherits i where i.inhrelid = c.oid) p, (select max(relname) from pg_class) m from pg_class c', ['p', 'm'])).toEqual([1028, undefined]);
+    expect(oids('select relname from pg_class union all select relname from pg_class', ['relname'])).toEqual([undefined]);
+  });
+
+  it('types the calls whose PostgreSQL result is name or regtype', () => {
+    expect(oids('select current_user, session_user, current_database(), current_schema, pg_typeof(1), row(1), now()', ['a', 'b', 'c', 'd', 'e', 'f', 'g'])).toEqual([
+      19, 19, 19, 19, 2206, 2249, undefined,
+    ]);
+    expect(oids("select 'int4'::regtype, 'sales.orders'::regclass, 1::oid, to_regtype('int4'), a.atttypid::regtype from pg_attribute a", ['a', 'b', 'c', 'd', 'e'])).toEqual([
+      2206, 2205, 26, 2206, 2206,
+    ]);
+    expect(oids("select 'a'::varchar, cast(1 as character varying), 'a'::varchar(3), 'a'::text", ['a', 'b', 'c', 'd'])).toEqual([1043, 1043, undefined, undefined]);
+  });
+
+  it('a constant regtype prints the name format_type gives it', () => {
+    expect(planQuery(parseStatements("select 'int4'::regtype, 'int8[]'::regtype")[0]!, ctx).sql).toContain("'integer'");
+    expect(planQuery(parseStatements("select 'int8[]'::regtype")[0]!, ctx).sql).toContain("'bigint[]'");
+    // to_regtype answers a regtype: printed through the emulation's regtype output function
+    expect(planQuery(parseStatements("select to_regtype('int4')")[0]!, ctx).sql).toMatch(/regtype_out\(lakegate_pg\.pgc\.to_regtype\('int4'\)\)/);
+  });
+});

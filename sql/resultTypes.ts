@@ -1,0 +1,238 @@
+/**
+ * PostgreSQL types of result columns that DuckDB has no type for: `name`,
+ * `"char"`, `oid`, `regtype` … DuckDB answers them as VARCHAR or BIGINT and
+ * forgets where a value came from (a `CREATE TYPE` alias is not reported in
+ * a result's column types), so the planner says it instead, from the tree
+ * after relation resolution: an output column that is a plain reference to a
+ * column of an emulated catalog relation (`c.relname`, `n.*`), also through a
+ * derived table, a CTE or a scalar subquery, or a call or cast whose
+ * PostgreSQL result type is one of these (`current_user`, `pg_typeof(x)`,
+ * `x::oid`). Anything else — an expression over such a column, a union —
+ * keeps the type DuckDB gives it, as PostgreSQL's `relname || ''` is text.
+ *
+ * server/rows/describe.ts presents a column so only where the DuckDB type
+ * carries the values (VARCHAR for name, BIGINT for oid); otherwise the
+ * column keeps its DuckDB type. Text is the carried value's own (an oid out
+ * of an oid's range is an error, server/rows/numberCodecs.ts OidCodec).
+ */
+import { CATALOG_COLUMN_TYPES } from './catalogColumnTypes.js';
+import { EMULATION_DB, INFO_SCHEMA, PGC_SCHEMA } from './emulation.js';
+import { PRESENTED_TYPES } from './pgTypes.js';
+import { names, nodeKind, type Fields, type PgNode } from './walk.js';
+
+/** Result column types by position: `star` stands for the columns one `*` expands to, typed by their names. */
+export interface ResultTypes {
+  before: (number | undefined)[];
+  star?: { columns: Readonly<Record<string, number>> | undefined };
+  after: (number | undefined)[];
+}
+
+const NAME = 19;
+const OID = 26;
+const VARCHAR = 1043;
+const NAME_ARRAY = 1003;
+const REGCLASS = 2205;
+const REGTYPE = 2206;
+const RECORD = 2249;
+
+/** `current_user`, `current_schema` …: all name in PostgreSQL. */
+const NAME_VALUE_FUNCTIONS = new Set([
+  'SVFOP_CURRENT_ROLE', 'SVFOP_CURRENT_USER', 'SVFOP_USER', 'SVFOP_SESSION_USER', 'SVFOP_CURRENT_CATALOG', 'SVFOP_CURRENT_SCHEMA',
+]);
+
+/** Functions whose PostgreSQL result type is one of the presented ones (pg_proc.prorettype). */
+const FUNCTION_TYPES: Readonly<Record<string, number>> = {
+  current_database: NAME,
+  current_catalog: NAME,
+  current_schema: NAME,
+  current_user: NAME,
+  session_user: NAME,
+  pg_get_userbyid: NAME,
+  current_schemas: NAME_ARRAY,
+  pg_typeof: REGTYPE,
+  to_regtype: REGTYPE, // printed by the dialect as the type's name (sql/dialect.ts printedForms)
+};
+
+const ARRAY_OF: Readonly<Record<number, number>> = { 18: 1002, 19: NAME_ARRAY, 26: 1028 };
+
+/** A column list by name: the PostgreSQL type of each column (0: one DuckDB's own type presents). */
+type Columns = Readonly<Record<string, number>>;
+
+/** A FROM item: its columns when it is an emulated relation or a derived table over them, else undefined. */
+interface FromItem {
+  alias: string;
+  columns: Columns | undefined;
+}
+
+/** The CTEs in scope by (resolved, unique) name; `expanding` guards a CTE that reads itself. */
+interface Scope {
+  ctes: ReadonlyMap<string, Fields>;
+  expanding: ReadonlySet<string>;
+}
+
+function withCtes(select: Fields, scope: Scope): Scope {
+  const list = (select['withClause']?.ctes ?? []) as Fields[];
+  if (list.length === 0) return scope;
+  const ctes = new Map(scope.ctes);
+  for (const c of list) if (c['CommonTableExpr']) ctes.set(String(c['CommonTableExpr'].ctename), c['CommonTableExpr']);
+  return { ctes, expanding: scope.expanding };
+}
+
+function fromItems(items: unknown[], out: FromItem[], scope: Scope): void {
+  for (const item of items) {
+    const kind = nodeKind(item);
+    if (!kind) continue;
+    const f = (item as PgNode)[kind]!;
+    if (kind === 'JoinExpr') {
+      // USING merges columns: an unqualified name would no longer say which side it comes from
+      if (f['usingClause'] || f['isNatural'] || f['alias']) out.push({ alias: '', columns: undefined });
+      fromItems([f['larg'], f['rarg']], out, scope);
+      continue;
+    }
+    const alias = String(f['alias']?.aliasname ?? f['relname'] ?? '');
+    // a column alias list renames columns: not typed by name
+    if (f['alias']?.colnames) out.push({ alias, columns: undefined });
+    else if (kind === 'RangeVar' && f['catalogname'] === EMULATION_DB) {
+      const schema = f['schemaname'] === PGC_SCHEMA ? 'pg_catalog' : f['schemaname'] === INFO_SCHEMA ? 'information_schema' : undefined;
+      out.push({ alias, columns: CATALOG_COLUMN_TYPES[`${schema}.${String(f['relname'])}`] });
+    } else if (kind === 'RangeSubselect') out.push({ alias, columns: derivedColumns(f['subquery'], scope) });
+    else if (kind === 'RangeVar' && f['schemaname'] === undefined && scope.ctes.has(String(f['relname']))) {
+      // resolveRelations gave each CTE a unique name, and its references that name
+      const name = String(f['relname']);
+      const cte = scope.ctes.get(name)!;
+      const usable = !cte['aliascolnames'] && !scope.expanding.has(name);
+      out.push({ alias, columns: usable ? derivedColumns(cte['ctequery'], { ...scope, expanding: new Set([...scope.expanding, name]) }) : undefined });
+    } else out.push({ alias, columns: undefined });
+  }
+}
+
+/** A derived table's columns by their names, when it has no star and no two columns share a name. */
+function derivedColumns(subquery: unknown, outer: Scope): Columns | undefined {
+  const select = (subquery as PgNode | undefined)?.['SelectStmt'];
+  if (!select || select['op'] !== 'SETOP_NONE' || select['valuesLists']) return undefined;
+  const scope = withCtes(select, outer);
+  const items: FromItem[] = [];
+  fromItems((select['fromClause'] ?? []) as unknown[], items, scope);
+  const columns: Record<string, number> = {};
+  for (const target of (select['targetList'] ?? []) as Fields[]) {
+    const rt = target['ResTarget'];
+    if (!rt || isStar(rt.val)) return undefined;
+    // an output name, or a column reference's own name; other unnamed columns cannot be referenced by a typed name
+    const ref = names(rt.val?.['ColumnRef']?.['fields']);
+    const name = (rt.name as string | undefined) ?? ref[ref.length - 1];
+    if (name === undefined) continue;
+    if (name in columns) return undefined;
+    columns[name] = expressionType(items, rt.val, scope) ?? 0;
+  }
+  return columns;
+}
+
+/** The column's PostgreSQL type when it is one DuckDB lacks (the others DuckDB's own types present). */
+function presentable(columns: Columns | undefined, column: string): number | undefined {
+  const oid = columns?.[column];
+  return oid !== undefined && PRESENTED_TYPES[oid] ? oid : undefined;
+}
+
+function columnType(items: FromItem[], parts: string[]): number | undefined {
+  if (parts.length === 2) {
+    const item = items.filter((i) => i.alias === parts[0]);
+    return item.length === 1 ? presentable(item[0]!.columns, parts[1]!) : undefined;
+  }
+  if (parts.length === 1) {
+    // every FROM item must be known, and exactly one must have the column
+    if (items.some((i) => !i.columns)) return undefined;
+    const having = items.filter((i) => i.columns![parts[0]!] !== undefined);
+    return having.length === 1 ? presentable(having[0]!.columns, parts[0]!) : undefined;
+  }
+  return undefined;
+}
+
+function expressionType(items: FromItem[], val: unknown, scope: Scope): number | undefined {
+  const kind = nodeKind(val);
+  if (!kind) return undefined;
+  const f = (val as PgNode)[kind]!;
+  switch (kind) {
+    case 'ColumnRef':
+      return columnType(items, names(f['fields']));
+    case 'SQLValueFunction':
+      return NAME_VALUE_FUNCTIONS.has(String(f['op'])) ? NAME : undefined;
+    case 'FuncCall': {
+      const fn = names(f['funcname']);
+      const schema = fn.length === 2 ? fn[0] : undefined;
+      if (fn.length > 2 || (schema !== undefined && schema !== 'pg_catalog') || f['agg_star'] || f['over']) return undefined;
+      const name = fn[fn.length - 1]!.toLowerCase();
+      const args = (f['args'] ?? []) as unknown[];
+      if (name === 'array_agg' && args.length === 1) {
+        const element = expressionType(items, args[0], scope);
+        return element !== undefined ? ARRAY_OF[element] : undefined;
+      }
+      return FUNCTION_TYPES[name];
+    }
+    case 'SubLink': {
+      // a scalar subquery answers its one column's type (DBeaver: `(select array_agg(i.inhparent) from pg_inherits i …)`)
+      const sub = (f['subselect'] as PgNode | undefined)?.['SelectStmt'];
+      const targets = (sub?.['targetList'] ?? []) as Fields[];
+      if (f['subLinkType'] !== 'EXPR_SUBLINK' || !sub || sub['op'] !== 'SETOP_NONE' || targets.length !== 1) return undefined;
+      const innerScope = withCtes(sub, scope);
+      const inner: FromItem[] = [];
+      fromItems((sub['fromClause'] ?? []) as unknown[], inner, innerScope);
+      return expressionType(inner, targets[0]!['ResTarget']?.val, innerScope);
+    }
+    case 'TypeCast': {
+      const target = names((f['typeName'] as Fields | undefined)?.['names']);
+      const t = target[target.length - 1];
+      if ((f['typeName'] as Fields)['arrayBounds']) return undefined;
+      // varchar(n) would need its typmod (n + 4) in RowDescription too: only the unconstrained varchar is presented
+      if (t === 'varchar' && !(f['typeName'] as Fields)['typmods']) return VARCHAR;
+      return t === 'regtype' ? REGTYPE : t === 'regclass' ? REGCLASS : t === 'name' ? NAME : t === 'oid' ? OID : undefined;
+    }
+    case 'RowExpr':
+      // printed as PostgreSQL's record text by the dialect (sql/dialect.ts printedForms) when it can be
+      return RECORD;
+    default:
+      return undefined;
+  }
+}
+
+const isStar = (val: unknown): boolean => {
+  const ref = (val as Fields | undefined)?.['ColumnRef'];
+  const fields = (ref?.['fields'] ?? []) as unknown[];
+  return ref !== undefined && nodeKind(fields[fields.length - 1]) === 'A_Star';
+};
+
+/**
+ * Result types of a SELECT (after resolveRelations, before the dialect pass),
+ * or undefined where nothing is known (set operations, VALUES, two stars).
+ */
+export function resultTypes(tree: PgNode): ResultTypes | undefined {
+  const select = tree['SelectStmt'];
+  if (!select || select['op'] !== 'SETOP_NONE' || select['valuesLists']) return undefined;
+  const scope = withCtes(select, { ctes: new Map(), expanding: new Set() });
+  const items: FromItem[] = [];
+  fromItems((select['fromClause'] ?? []) as unknown[], items, scope);
+  const result: ResultTypes = { before: [], after: [] };
+  for (const target of (select['targetList'] ?? []) as Fields[]) {
+    const val = target['ResTarget']?.val;
+    if (isStar(val)) {
+      if (result.star) return undefined;
+      const parts = names(val['ColumnRef']['fields']).slice(0, -1);
+      const item = parts.length === 1 ? items.filter((i) => i.alias === parts[0]) : items;
+      result.star = { columns: item.length === 1 ? item[0]!.columns : undefined };
+      continue;
+    }
+    (result.star ? result.after : result.before).push(expressionType(items, val, scope));
+  }
+  const all = [...result.before, ...result.after];
+  return all.some((t) => t !== undefined) || result.star?.columns ? result : undefined;
+}
+
+/** The PostgreSQL type (or undefined: DuckDB's) of each result column, given the names DuckDB reports. */
+export function resultTypeOids(types: ResultTypes | undefined, columnNames: readonly string[]): (number | undefined)[] {
+  const n = columnNames.length;
+  if (!types) return new Array<undefined>(n).fill(undefined);
+  const { before, after, star } = types;
+  const middle = n - before.length - after.length;
+  if (star ? middle < 0 : middle !== 0) return new Array<undefined>(n).fill(undefined);
+  const expanded = columnNames.slice(before.length, before.length + middle).map((c) => presentable(star?.columns, c));
+  return [...before, ...expanded, ...after];
+}
