@@ -47,6 +47,17 @@ const jsonValue = (v: PgNode): PgNode => call(emulated(holdsParam(v) ? 'lg_json_
 /** an object key as JSON text */
 const jsonKey = (k: PgNode): PgNode =>
   holdsParam(k) ? call(emulated('lg_json_text_p'), cast(k, 'text')) : cast(call('to_json', cast(k, 'text')), 'text');
+/**
+ * ROW(a, b) as a value of to_json / row_to_json: PostgreSQL names an anonymous
+ * record's fields f1, f2, …; DuckDB's unnamed struct would print "" keys.
+ */
+function namedRow(v: PgNode): PgNode {
+  const row = (v as Fields)['RowExpr'] as Fields | undefined;
+  if (!row) return v;
+  const args = ((row['args'] ?? []) as PgNode[]).map((arg, i) => ({ NamedArgExpr: { arg, name: `f${i + 1}`, argnumber: -1 } }));
+  return { FuncCall: { funcname: [strNode('struct_pack')], args, funcformat: 'COERCE_EXPLICIT_CALL' } };
+}
+
 const toJson = (v: PgNode): PgNode => (holdsParam(v) ? call(emulated('lg_to_json_p'), v) : call('to_json', v));
 
 function constText(n: unknown): string | undefined {
@@ -186,7 +197,7 @@ export function transformJsonCall(v: Visit, name: string, args: unknown[]): bool
     case 'to_json':
     case 'to_jsonb':
     case 'row_to_json':
-      replaceNode(v.node, toJson(one()));
+      replaceNode(v.node, toJson(namedRow(one())));
       return true;
     case 'json_typeof':
     case 'jsonb_typeof':

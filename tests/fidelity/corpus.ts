@@ -99,7 +99,7 @@ const json = [
   `select json_build_object('a', 1, 'b', 'x', 'c', null)`, `select jsonb_build_object('a', 1, 'b', true)`, `select json_build_array(1, 'a', null)`, `select to_json('a'::text), to_jsonb(1.5)`, `select to_json(array[1,2])`,
   `select json_agg(x) from (values (1), (2)) t(x)`, `select jsonb_agg(x order by x desc) from (values (1), (2)) t(x)`, `select json_object_agg(k, v) from (values ('a', 1), ('b', 2)) t(k, v)`,
   `select * from json_each('{"a": 1, "b": "x"}')`, `select * from json_each_text('{"a": 1, "b": "x"}')`, `select * from json_array_elements('[1, "a", {"b": 2}]')`, `select * from json_array_elements_text('[1, "a", null]')`,
-  `select jsonb_typeof('1'), jsonb_typeof('"a"'), jsonb_typeof('{}'), jsonb_typeof('[]'), jsonb_typeof('null')`, `select json_typeof('true')`, `select row_to_json(row(1, 'a'))`,
+  `select jsonb_typeof('1'), jsonb_typeof('"a"'), jsonb_typeof('{}'), jsonb_typeof('[]'), jsonb_typeof('null')`, `select json_typeof('true')`, `select row_to_json(row(1, 'a'))`, `select to_json(row(1.5, null, true)), to_json(row('x', 2))`,
   `select row_to_json(t) from (select 1 as a, 'x' as b) t`, `select json_array_length('[1,2,3]')`, `select jsonb_array_length('[]')`, `select '{"a":1}'::jsonb || '{"b":2}'::jsonb`,
   `select '{"a":1, "b":2}'::jsonb - 'a'`, `select jsonb_pretty('{"a":1}')`, `select json_object_keys('{"a":1,"b":2}')`, `select jsonb_set('{"a":1}', '{a}', '2')`, `select '{"a": [1,2]}'::jsonb -> 'a' ->> 0`,
   `select '{"b":1, "a":2}'::jsonb`, `select '{"b":1, "a":2}'::json`, `select '[1, 2]'::jsonb = '[1,2]'::jsonb`, `select jsonb_strip_nulls('{"a": null, "b": 1}')`, `select jsonb_extract_path_text('{"a":{"b":"c"}}', 'a', 'b')`,
