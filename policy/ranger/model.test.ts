@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { conformanceDir, fixturesPresent, readFixture } from '../../tests/conformance/harness.js';
+import { conformanceDir, fixtureTest, readFixture } from '../../tests/conformance/harness.js';
 import {
   parsePolicy,
   parseRangerRoles,
@@ -10,8 +10,7 @@ import {
   PolicyModelError,
 } from './model.js';
 
-const haveFixtures = fixturesPresent();
-const withFixtures = haveFixtures ? test : test.skip;
+const withFixtures = fixtureTest();
 
 describe('defaults a plugin relies on', () => {
   test('absent flags and collections take Ranger defaults', () => {

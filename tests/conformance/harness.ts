@@ -20,6 +20,13 @@ export function fixturesPresent(): boolean {
   return existsSync(join(conformanceDir(), 'MANIFEST.md'));
 }
 
+/** `test` when the fixtures are there; else skipped, except under CI=true, where that is a failure. */
+export function fixtureTest(): typeof test {
+  if (fixturesPresent()) return test;
+  if (process.env.CI === 'true') throw new Error(`Ranger conformance fixtures are missing at ${conformanceDir()} (set LAKEGATE_RANGER_CONFORMANCE)`);
+  return test.skip;
+}
+
 /** Gson reads these files leniently: `#` starts a comment that runs to the end of the line. */
 function stripHashComments(text: string): string {
   let out = '';

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { conformanceDir, fixturesPresent } from '../../../tests/conformance/harness.js';
+import { conformanceDir, describeWithFixtures } from '../../../tests/conformance/harness.js';
 import { capturedLogger } from '../../../tests/fixtures/rangerAdmin/capturedLogger.js';
 import { PolicyCache } from '../cache.js';
 import { LocalPolicySource } from './localSource.js';
@@ -136,8 +136,7 @@ test('in the cache: a malformed edit leaves the good file set in force (stale), 
   expect(String(rec['cause'])).toContain('$.policies[0].policyType');
 });
 
-const withFixtures = fixturesPresent() ? describe : describe.skip;
-withFixtures("Ranger's own files", () => {
+describeWithFixtures("Ranger's own files", () => {
   test('admin.client: plugin cache files named <appId>_<service>', async () => {
     const src = new LocalPolicySource({ path: join(conformanceDir(), 'admin.client'), serviceName: 'dev_hive', appId: 'hiveServer2' });
     const s = snapshotOf(await src.fetch(null));
