@@ -16,6 +16,18 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
     m(`lg_json_text_p(v) AS CAST(list_transform([v], lg_x -> to_json(lg_x))[1] AS VARCHAR)`),
     m(`lg_json_value_p(v) AS coalesce(${q('lg_json_text_p')}(v), 'null')`),
     m(`lg_to_json_p(v) AS list_transform([v], lg_x -> to_json(lg_x))[1]`),
+    // jsonb's equality: a value as the list of its nodes by path (json_tree), sorted, so object key order and
+    // spacing do not count; a duplicate key's earlier value and all below it are dropped (jsonb keeps the last);
+    // numbers by value (1.0 = 1: 18 decimals exact, beyond that as double); strings unescaped. Only where jsonb
+    // is compared (sql/builtinDialect.ts jsonbEquality): json_tree is a table function per value.
+    m(`lg_jsonb_canon(j) AS (
+        WITH lg_n AS (SELECT id, fullkey, type, atom, value, max(id) OVER (PARTITION BY fullkey) AS lg_w FROM json_tree(CAST(j AS JSON)))
+        SELECT list(struct_pack(k := n.fullkey, t := CASE WHEN n.type IN ('UBIGINT', 'BIGINT', 'DOUBLE') THEN 'N' ELSE n.type END,
+            v := CASE WHEN n.type IN ('UBIGINT', 'BIGINT', 'DOUBLE')
+              THEN coalesce(CAST(TRY_CAST(CAST(n.value AS VARCHAR) AS DECIMAL(38, 18)) AS VARCHAR), CAST(CAST(CAST(n.value AS VARCHAR) AS DOUBLE) AS VARCHAR))
+              ELSE CAST(n.atom AS VARCHAR) END) ORDER BY n.fullkey, n.id)
+        FROM lg_n n WHERE NOT EXISTS (SELECT 1 FROM lg_n l WHERE l.id < l.lg_w AND n.id >= l.id AND n.id < l.lg_w
+          AND (n.fullkey = l.fullkey OR starts_with(n.fullkey, l.fullkey || '.') OR starts_with(n.fullkey, l.fullkey || '['))))`),
     m(`lg_json_contains(a, b) AS json_contains(CAST(a AS JSON), CAST(b AS JSON))`),
     // `?`: a top-level key of an object, a string element of an array, or the string itself
     m(`lg_json_has(j, k) AS CASE json_type(CAST(j AS JSON))

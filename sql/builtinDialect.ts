@@ -58,6 +58,7 @@ function jsonbLike(n: unknown): boolean {
   if (fc) return JSONB_RESULTS.has(names(fc['funcname']).pop() ?? '');
   const e = node?.['A_Expr'];
   if (e && String(e['kind']) === 'AEXPR_OP' && names(e['name']).pop() === '||') return jsonbLike(e['lexpr']) || jsonbLike(e['rexpr']);
+  if (e && String(e['kind']) === 'AEXPR_OP' && ['->', '#>'].includes(names(e['name']).pop() ?? '')) return jsonbLike(e['lexpr']);
   return false;
 }
 
@@ -98,6 +99,35 @@ function literalTypeBeside(other: unknown): PgNode | undefined {
   return undefined;
 }
 
+/** jsonb's canonical form (catalog/jsonMacros.ts lg_jsonb_canon): equal values, equal forms. */
+const canon = (n: unknown): PgNode => call(emulated('lg_jsonb_canon'), n as PgNode);
+
+/**
+ * jsonb = jsonb, <>, IS [NOT] DISTINCT FROM and [NOT] IN compare JSON values,
+ * not texts: `'[1, 2]'::jsonb = '[1,2]'::jsonb` (DuckDB's JSON compares the
+ * text as written). Both sides become canonical forms where one is jsonb by
+ * its form; an untyped literal beside one is read as jsonb, as PostgreSQL does.
+ */
+function jsonbEquality(f: Fields, op: string): boolean {
+  const kind = String(f['kind']);
+  const l = f['lexpr'];
+  if (!l) return false;
+  if ((kind === 'AEXPR_OP' && (op === '=' || op === '<>' || op === '!=')) || kind === 'AEXPR_DISTINCT' || kind === 'AEXPR_NOT_DISTINCT') {
+    if (!jsonbLike(l) && !jsonbLike(f['rexpr'])) return false;
+    f['lexpr'] = canon(l);
+    f['rexpr'] = canon(f['rexpr']);
+    return true;
+  }
+  const items = (f['rexpr'] as Fields | undefined)?.['List']?.['items'] as unknown[] | undefined;
+  if (kind === 'AEXPR_IN' && items) {
+    if (!jsonbLike(l) && !items.some(jsonbLike)) return false;
+    f['lexpr'] = canon(l);
+    f['rexpr'] = { List: { items: items.map(canon) } };
+    return true;
+  }
+  return false;
+}
+
 const noOperator = (op: string, location: unknown) => new SqlError('42883', `operator does not exist: ${op}`, pos(location));
 
 /** DuckDB's own calls this module makes under a PostgreSQL name it translates (sha256): left as they are. */
@@ -114,6 +144,7 @@ const typedText = new WeakSet<object>();
  */
 export function transformBuiltinOperator(v: Visit, op: string): boolean {
   const f = v.fields;
+  if (jsonbEquality(f, op)) return true;
   if (String(f['kind']) !== 'AEXPR_OP') return false;
   const l = f['lexpr'] as PgNode | undefined;
   const r = f['rexpr'] as PgNode;

@@ -242,6 +242,7 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_width_bucket: 'function width_bucket',
   lg_width_bucket_f: 'function width_bucket',
   lg_jsonb_concat: 'operator ||',
+  lg_jsonb_canon: 'operator =',
   lg_regexp_substr: 'function regexp_substr',
   lg_array_replace: 'function array_replace',
   lg_trim_array: 'function trim_array',

@@ -102,7 +102,11 @@ const json = [
   `select jsonb_typeof('1'), jsonb_typeof('"a"'), jsonb_typeof('{}'), jsonb_typeof('[]'), jsonb_typeof('null')`, `select json_typeof('true')`, `select row_to_json(row(1, 'a'))`, `select to_json(row(1.5, null, true)), to_json(row('x', 2))`,
   `select row_to_json(t) from (select 1 as a, 'x' as b) t`, `select json_array_length('[1,2,3]')`, `select jsonb_array_length('[]')`, `select '{"a":1}'::jsonb || '{"b":2}'::jsonb`,
   `select '{"a":1, "b":2}'::jsonb - 'a'`, `select jsonb_pretty('{"a":1}')`, `select json_object_keys('{"a":1,"b":2}')`, `select jsonb_set('{"a":1}', '{a}', '2')`, `select '{"a": [1,2]}'::jsonb -> 'a' ->> 0`,
-  `select '{"b":1, "a":2}'::jsonb`, `select '{"b":1, "a":2}'::json`, `select '[1, 2]'::jsonb = '[1,2]'::jsonb`, `select jsonb_strip_nulls('{"a": null, "b": 1}')`, `select jsonb_extract_path_text('{"a":{"b":"c"}}', 'a', 'b')`,
+  `select '{"b":1, "a":2}'::jsonb`, `select '{"b":1, "a":2}'::json`, `select '[1, 2]'::jsonb = '[1,2]'::jsonb`,
+  `select '{"a":1,"b":[1.0,"x"]}'::jsonb = '{"b":[1,"x"], "a":1.00}'::jsonb, '{"a":1}'::jsonb <> '{"a":2}'::jsonb`,
+  `select '{"a":1,"a":2}'::jsonb = '{"a":2}', '{"a":1}'::jsonb in ('{"a": 1}', '{"a": 2}'), '[1]'::jsonb is distinct from '[1 ]'::jsonb`,
+  `select '{"a":1}'::jsonb not in ('{"a": 3}'::jsonb), null::jsonb = '1'::jsonb, '{"a":{"x":1},"a":{"y":2}}'::jsonb = '{"a":{"y":2}}'::jsonb`,
+  `select '"\\u0041"'::jsonb = '"A"'::jsonb, '1e2'::jsonb = '100'::jsonb, '[1,2]'::jsonb = '[2,1]'::jsonb, '{}'::jsonb = '[]'::jsonb`, `select jsonb_strip_nulls('{"a": null, "b": 1}')`, `select jsonb_extract_path_text('{"a":{"b":"c"}}', 'a', 'b')`,
   `select json_extract_path('{"a":{"b":"c"}}', 'a')`,
 ];
 
@@ -157,6 +161,7 @@ const analyst = [
   'select kind, score from tpch.events order by score nulls first, id limit 3', 'select kind, score from tpch.events order by score desc nulls last, id limit 3', 'select id, ts, ts_tz, day from tpch.events order by id limit 3',
   'select id, ts::date, ts_tz::date, extract(hour from ts) from tpch.events order by id limit 3', 'select date_trunc(\'day\', ts), count(*) from tpch.events group by 1 order by 1 limit 3',
   'select id, payload::json ->> \'user\' from tpch.events order by id limit 4', 'select payload::jsonb -> \'tags\' -> 0 from tpch.events order by id limit 3', 'select count(*) from tpch.events where payload::jsonb @> \'{"n": 3}\'',
+  'select count(*), count(*) filter (where payload::jsonb -> \'nested\' = \'{ "ok":true }\') from tpch.events where payload::jsonb -> \'tags\' -> 0 in (\'"red"\', \'"blue"\')',
   'select payload::json #>> \'{nested,ok}\' from tpch.events where id = 1000000000000', 'select id, ok, not ok from tpch.events order by id limit 4', 'select id, amount, round(amount, 1), amount::int from tpch.events order by id limit 4',
   'select sum(amount), avg(amount) from tpch.events', 'select id % 7, count(*) from tpch.events group by 1', 'select id / 1000, id::text from tpch.events order by id limit 2',
   'select score, round(score::numeric, 2), score::int, floor(score) from tpch.events where score is not null order by id limit 4', 'select l_extendedprice * (1 - l_discount) from tpch.lineitem order by 1 limit 5',

@@ -71,8 +71,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'deliberate', reason: "jsonb is presented as json (114): DuckDB has one JSON type, which keeps the text as written (no jsonb key order or spacing)" },
   "select '{\"b\":1, \"a\":2}'::jsonb":
     { kind: 'deliberate', reason: "jsonb is presented as json (114): DuckDB has one JSON type, which keeps the text as written (no jsonb key order or spacing)" },
-  "select '[1, 2]'::jsonb = '[1,2]'::jsonb":
-    { kind: 'open', reason: "not translated yet; row 0: [\"t\"] vs [\"f\"]" },
   "select jsonb_strip_nulls('{\"a\": null, \"b\": 1}')":
     { kind: 'deliberate', reason: "jsonb is presented as json (114): DuckDB has one JSON type, which keeps the text as written (no jsonb key order or spacing)" },
   "select stddev(l_quantity), variance(l_quantity) from tpch.lineitem":
