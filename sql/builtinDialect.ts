@@ -47,7 +47,9 @@ const ARRAY_RESULTS: ReadonlySet<string> = new Set([
   'list_concat', 'list_append', 'list_prepend', 'lg_array_remove',
 ]);
 
-const JSONB_RESULTS: ReadonlySet<string> = new Set(['to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg']);
+const JSONB_RESULTS: ReadonlySet<string> = new Set([
+  'to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg', 'jsonb_set', 'jsonb_insert', 'jsonb_extract_path',
+]);
 
 /** An operand that is jsonb by its form: x::jsonb, a jsonb-building function, jsonb || …. */
 function jsonbLike(n: unknown): boolean {
@@ -58,7 +60,7 @@ function jsonbLike(n: unknown): boolean {
   if (fc) return JSONB_RESULTS.has(names(fc['funcname']).pop() ?? '');
   const e = node?.['A_Expr'];
   if (e && String(e['kind']) === 'AEXPR_OP' && names(e['name']).pop() === '||') return jsonbLike(e['lexpr']) || jsonbLike(e['rexpr']);
-  if (e && String(e['kind']) === 'AEXPR_OP' && ['->', '#>'].includes(names(e['name']).pop() ?? '')) return jsonbLike(e['lexpr']);
+  if (e && String(e['kind']) === 'AEXPR_OP' && ['->', '#>', '-', '#-'].includes(names(e['name']).pop() ?? '')) return jsonbLike(e['lexpr']);
   return false;
 }
 
@@ -181,6 +183,12 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
     case '<@':
       if (!l) throw noOperator(op, f['location']);
       replaceNode(v.node, jsonbLike(l) || jsonbLike(r) ? call(emulated('lg_json_contains'), r, l) : call(emulated('lg_array_contains'), r, l));
+      return true;
+    // jsonb - key, jsonb - index, jsonb - keys (text[])
+    case '-':
+      if (!l || !jsonbLike(l)) return false;
+      if (constOf(r)?.['ival'] !== undefined) replaceNode(v.node, call(emulated('lg_jsonb_del_index'), l, r));
+      else replaceNode(v.node, call(emulated('lg_jsonb_del_keys'), l, arrayLike(r) ? r : { A_ArrayExpr: { elements: [r] } }));
       return true;
     case '^@':
       if (!l) throw noOperator(op, f['location']);
