@@ -35,18 +35,18 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
     m(`lg_jsonb_nonscalar(j, msg) AS CASE WHEN json_type(CAST(j AS JSON)) IN ('OBJECT', 'ARRAY') OR j IS NULL THEN CAST(j AS JSON) ELSE error(msg) END`),
     m(`lg_jsonb_members(j) AS map_entries(CAST(CAST(j AS JSON) AS MAP(VARCHAR, JSON)))`),
     m(`lg_jsonb_items(j) AS list_transform(CAST(CAST(j AS JSON) AS JSON[]), lambda lg_e: CAST(lg_e AS VARCHAR))`),
-    m(`lg_jsonb_arr(items) AS CAST('[' || array_to_string(items, ',') || ']' AS JSON)`),
+    m(`lg_jsonb_list(items) AS CAST('[' || array_to_string(items, ',') || ']' AS JSON)`),
     m(`lg_jsonb_obj(j, drop, tail) AS CAST('{' || coalesce(array_to_string(list_append(list_transform(
         list_filter(${q('lg_jsonb_members')}(j), lambda lg_e: NOT list_contains(drop, lg_e.key)),
         lambda lg_e: CAST(to_json(lg_e.key) AS VARCHAR) || ':' || CAST(lg_e.value AS VARCHAR)), tail), ','), '') || '}' AS JSON)`),
     m(`lg_jsonb_del_keys(j, ks) AS CASE WHEN j IS NULL OR ks IS NULL THEN NULL
         WHEN json_type(CAST(j AS JSON)) = 'OBJECT' THEN ${q('lg_jsonb_obj')}(j, ks, NULL)
-        WHEN json_type(CAST(j AS JSON)) = 'ARRAY' THEN ${q('lg_jsonb_arr')}(list_filter(${q('lg_jsonb_items')}(j),
+        WHEN json_type(CAST(j AS JSON)) = 'ARRAY' THEN ${q('lg_jsonb_list')}(list_filter(${q('lg_jsonb_items')}(j),
           lambda lg_e: NOT (json_type(CAST(lg_e AS JSON)) = 'VARCHAR' AND coalesce(list_contains(ks, json_extract_string(lg_e, '$')), false))))
         ELSE error('cannot delete from scalar') END`),
     m(`lg_jsonb_pos(j, i) AS CAST(CASE WHEN i < 0 THEN CAST(json_array_length(CAST(j AS JSON)) AS BIGINT) + i ELSE i END AS BIGINT)`),
     m(`lg_jsonb_del_index(j, i) AS CASE WHEN j IS NULL OR i IS NULL THEN NULL
-        WHEN json_type(CAST(j AS JSON)) = 'ARRAY' THEN ${q('lg_jsonb_arr')}(list_filter(${q('lg_jsonb_items')}(j),
+        WHEN json_type(CAST(j AS JSON)) = 'ARRAY' THEN ${q('lg_jsonb_list')}(list_filter(${q('lg_jsonb_items')}(j),
           lambda lg_e, lg_i: lg_i - 1 <> ${q('lg_jsonb_pos')}(j, i)))
         WHEN json_type(CAST(j AS JSON)) = 'OBJECT' THEN error('cannot delete from object using integer index')
         ELSE error('cannot delete from scalar') END`),
@@ -72,9 +72,9 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
         WHEN json_type(j) = 'ARRAY' THEN ${q('lg_jsonb_put_at')}(j, ${q('lg_jsonb_items')}(j), ${q('lg_jsonb_pos')}(j, ${q('lg_jsonb_int')}(p, n)), v, mk, mode)
         ELSE j END`),
     m(`lg_jsonb_put_at(j, items, i, v, mk, mode) AS CASE
-        WHEN i < 0 THEN CASE WHEN mk THEN ${q('lg_jsonb_arr')}(list_prepend(v, items)) ELSE j END
-        WHEN i >= len(items) THEN CASE WHEN mk THEN ${q('lg_jsonb_arr')}(list_append(items, v)) ELSE j END
-        ELSE ${q('lg_jsonb_arr')}(list_transform(items, lambda lg_e, lg_k: CASE WHEN lg_k - 1 <> i THEN lg_e
+        WHEN i < 0 THEN CASE WHEN mk THEN ${q('lg_jsonb_list')}(list_prepend(v, items)) ELSE j END
+        WHEN i >= len(items) THEN CASE WHEN mk THEN ${q('lg_jsonb_list')}(list_append(items, v)) ELSE j END
+        ELSE ${q('lg_jsonb_list')}(list_transform(items, lambda lg_e, lg_k: CASE WHEN lg_k - 1 <> i THEN lg_e
           WHEN mode = 'set' THEN v WHEN mode = 'after' THEN lg_e || ',' || v ELSE v || ',' || lg_e END)) END`),
     // each value once (a composed path nests levels): bound to a lambda's parameter. Their copies per
     // argument are sql/emulation.ts MACRO_ARG_COPIES_OF's.
