@@ -4,6 +4,9 @@
  * key-existence operators, json_typeof's names, and the set-returning
  * functions as table macros with PostgreSQL's columns (key, value).
  */
+/** A JSON string token, or a run of text between strings (RE2, as a SQL literal). */
+const JSON_TOKEN = `'"(?:[^"\\\\]|\\\\.)*"|[^"]+'`;
+
 export function jsonMacroStatements(m: (sig: string) => string, schema: string): string[] {
   const q = (name: string) => `${schema}.${name}`;
   // a JSON value to test `?` against: the key as a JSON string
@@ -82,6 +85,16 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
     m(`lg_jsonb_del_step(j, p, n) AS list_transform([CAST(j AS JSON)], lambda lg_c: ${q('lg_jsonb_del_step1')}(lg_c, p, n))[1]`),
     m(`lg_jsonb_put(j, p, n, v, mk, mode) AS list_transform([struct_pack(lg_j := CAST(j AS JSON), lg_v := CAST(v AS VARCHAR))],
         lambda lg_s: ${q('lg_jsonb_put1')}(lg_s.lg_j, p, n, lg_s.lg_v, mk, mode))[1]`),
+    // jsonb_strip_nulls: a member whose value is null goes, at every depth, array elements stay. Over the compact
+    // text's tokens (strings, and the runs between them): a key followed by `:null` loses both and its comma;
+    // then a comma left before `}` goes. (Of duplicate keys, a null one goes and an earlier one stays.)
+    m(`lg_jsonb_strip_commas(s) AS array_to_string(list_transform(regexp_extract_all(s, ${JSON_TOKEN}),
+        lambda lg_t: CASE WHEN starts_with(lg_t, '"') THEN lg_t ELSE replace(lg_t, ',}', '}') END), '')`),
+    m(`lg_jsonb_strip_nulls(j) AS CASE WHEN j IS NULL THEN NULL ELSE CAST(list_transform([regexp_extract_all(CAST(json(CAST(j AS JSON)) AS VARCHAR), ${JSON_TOKEN})],
+        lambda lg_t: ${q('lg_jsonb_strip_commas')}(array_to_string(list_transform(lg_t, lambda lg_s, lg_i: CASE
+          WHEN starts_with(lg_s, '"') AND lg_i < len(lg_t) AND regexp_matches(lg_t[lg_i + 1], '^:null[,}]') THEN ''
+          WHEN lg_i > 1 AND starts_with(lg_t[lg_i - 1], '"') AND regexp_matches(lg_s, '^:null[,}]') THEN regexp_replace(lg_s, '^:null,?', '')
+          ELSE lg_s END), '')))[1] AS JSON) END`),
     m(`lg_json_contains(a, b) AS json_contains(CAST(a AS JSON), CAST(b AS JSON))`),
     // `?`: a top-level key of an object, a string element of an array, or the string itself
     m(`lg_json_has(j, k) AS CASE json_type(CAST(j AS JSON))

@@ -48,7 +48,7 @@ const ARRAY_RESULTS: ReadonlySet<string> = new Set([
 ]);
 
 const JSONB_RESULTS: ReadonlySet<string> = new Set([
-  'to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg', 'jsonb_set', 'jsonb_insert', 'jsonb_extract_path',
+  'to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg', 'jsonb_set', 'jsonb_insert', 'jsonb_extract_path', 'jsonb_strip_nulls',
 ]);
 
 /** An operand that is jsonb by its form: x::jsonb, a jsonb-building function, jsonb || …. */

@@ -200,6 +200,7 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   lg_jsonb_del_keys: [5, 3],
   lg_jsonb_del_index: [5, 3],
   lg_jsonb_canon: [1],
+  lg_jsonb_strip_nulls: [2],
 };
 
 /** What a user sees for an internal macro in an error: the PostgreSQL operator or function it stands for. */

@@ -19,7 +19,7 @@ export const JSON_OPERATORS: ReadonlySet<string> = new Set(['->', '->>', '#>', '
 export const JSON_FUNCTIONS: ReadonlySet<string> = new Set([
   'json_build_object', 'jsonb_build_object', 'json_build_array', 'jsonb_build_array', 'json_agg', 'jsonb_agg',
   'json_object_agg', 'jsonb_object_agg', 'to_json', 'to_jsonb', 'json_typeof', 'jsonb_typeof', 'json_array_length',
-  'jsonb_array_length', 'row_to_json', 'jsonb_set', 'jsonb_insert',
+  'jsonb_array_length', 'row_to_json', 'jsonb_set', 'jsonb_insert', 'jsonb_strip_nulls',
 ]);
 
 
@@ -249,6 +249,9 @@ export function transformJsonCall(v: Visit, name: string, args: unknown[]): bool
     case 'to_jsonb':
     case 'row_to_json':
       replaceNode(v.node, toJson(namedRow(one())));
+      return true;
+    case 'jsonb_strip_nulls':
+      replaceNode(v.node, call(emulated('lg_jsonb_strip_nulls'), one()));
       return true;
     case 'jsonb_set':
     case 'jsonb_insert':

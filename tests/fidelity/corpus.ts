@@ -119,6 +119,7 @@ const json = [
   `select jsonb_set('1', '{a}', '2')`, `select jsonb_set('[1]', '{a}', '2')`, `select '1'::jsonb #- '{a}'`, `select jsonb_insert('{"a":1}', '{a}', '2')`,
   `select '{"a":{"b":1, "c":2}}'::jsonb #- '{a,b}', '[1,[2,3]]'::jsonb #- '{1,0}', '{"a":1}'::jsonb #- '{x,y}', '{"a":1}'::jsonb #- '{}', '[1,2]'::jsonb #- '{-1}'`,
   `select jsonb_insert('[1,2]', '{1}', '3'), jsonb_insert('[1,2]', '{1}', '3', true), jsonb_insert('{"a":[1,2]}', '{a,0}', '"x"'), jsonb_insert('{"a":1}', '{b}', '2'), jsonb_insert('[1,2]', '{9}', '3')`,
+  `select jsonb_strip_nulls('{"x":1,"a":null,"b":null}'), jsonb_strip_nulls('[null, {"a":null,"s":"q\\":null,"}]'), jsonb_strip_nulls('null'), jsonb_strip_nulls('{"a":{"b":null},"c":[{"d":null,"e":[]}]}'), jsonb_strip_nulls('{"a" : null }')`,
   `select jsonb_set('{"a":{"x":1},"a":{"y":2}}', '{a,z}', '3'), '{"a":1}'::jsonb ? 'a', '{"a":1}'::jsonb ?| array['a','z'], '["a"]'::jsonb ?& array['a'], '"a"'::jsonb ? 'a'`,
   `select '{"a":1,"a":2}'::jsonb = '{"a":2}', '{"a":1}'::jsonb in ('{"a": 1}', '{"a": 2}'), '[1]'::jsonb is distinct from '[1 ]'::jsonb`,
   `select '{"a":1}'::jsonb not in ('{"a": 3}'::jsonb), null::jsonb = '1'::jsonb, '{"a":{"x":1},"a":{"y":2}}'::jsonb = '{"a":{"y":2}}'::jsonb`,

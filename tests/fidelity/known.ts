@@ -53,8 +53,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'open', reason: "not translated yet; row 2: [\"{\\\"b\\\": 2}\"] vs [\"{\\\"b\\\":2}\"]" },
   "select jsonb_pretty('{\"a\":1}')":
     { kind: 'open', reason: "not translated yet: jsonb_pretty prints the value indented by its depth, a recursion DuckDB's macros cannot express (lakegate 42883 function jsonb_pretty(unknown) does not exist)" },
-  "select jsonb_strip_nulls('{\"a\": null, \"b\": 1}')":
-    { kind: 'open', reason: "not translated yet: jsonb_strip_nulls drops null members at every depth, a recursion DuckDB's macros cannot express (json_merge_patch would keep those inside arrays); lakegate 42883 function jsonb_strip_nulls(unknown) does not exist" },
   "select stddev(l_quantity), variance(l_quantity) from tpch.lineitem":
     { kind: 'open', reason: "stddev and variance of integers and numerics: PostgreSQL computes (N·Σx² − (Σx)²) / (N·(N−1)) in exact numeric arithmetic at a display scale it chooses per value, then a numeric square root; DuckDB has only double-precision variance. An exact emulation on 128-bit integers overflows once N·Σx² at the argument's scale passes 10^38 (TPC-H beyond scale 100; a bigint column of 13-digit ids over a thousand rows), where PostgreSQL still answers, and a square root to 16 decimals overflows for variances above 10^4: lakegate answers double precision" },
   "select l_quantity / 3 from tpch.lineitem order by l_quantity limit 3":
