@@ -4,7 +4,10 @@
  * operator with a path known only at run time is refused (DuckDB would read a
  * key such as '$.x' as a path). Built JSON text follows PostgreSQL's spacing:
  * json_build_object `{"a" : 1}`, json_agg `[1, 2]`, jsonb `{"a": 1}` with
- * jsonb's key order when the keys are constants.
+ * jsonb's key order when the keys are constants (server/rows prints a value
+ * the planner knows is jsonb in jsonb's form whatever its text). jsonb's `#-`,
+ * jsonb_set and jsonb_insert take a constant path too, composed here level by
+ * level over catalog/jsonMacros.ts's one-level macros.
  */
 import { parseArrayLiteral } from './arrayLiteral.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
