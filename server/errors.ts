@@ -90,6 +90,10 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   // raised by width_bucket (catalog/builtinMacros.ts)
   [/^Invalid Input Error: (count must be greater than zero|lower bound cannot equal upper bound)/, (m) => e(SqlState.invalidArgumentForWidthBucketFunction, m[1]!, true)],
   [/^Invalid Input Error: (number of elements to trim must be between 0 and \d+)/, (m) => e(SqlState.arraySubscriptError, m[1]!, true)],
+  // raised by jsonb's path operations (catalog/jsonMacros.ts)
+  [/^Invalid Input Error: (cannot delete from scalar|cannot delete from object using integer index|cannot (?:set|delete) path in scalar|cannot replace existing key)$/,
+    (m) => e(SqlState.invalidParameterValue, m[1]!, true)],
+  [/^Invalid Input Error: (path element at position \d+ is not an integer: "[^]*")$/, (m) => e(SqlState.invalidTextRepresentation, m[1]!, true)],
   [/^Invalid Input Error: More than one row returned by a subquery/, () => e(SqlState.cardinalityViolation, 'more than one row returned by a subquery used as an expression', true)],
   [/^Conversion Error: Could not convert string '([^]*)' to ([A-Z0-9_ ]+)/, (m) => e(SqlState.invalidTextRepresentation, `invalid input syntax for type ${pgType(m[2]!)}${quoted(m[1])}`)],
   [/^Conversion Error: Type \S+ with value .* can't be cast because the value is out of range for the destination type ([A-Z0-9_]+)/, (m) => e(SqlState.numericValueOutOfRange, `${pgType(m[1]!)} out of range`, true)],

@@ -47,7 +47,9 @@ const ARRAY_RESULTS: ReadonlySet<string> = new Set([
   'list_concat', 'list_append', 'list_prepend', 'lg_array_remove',
 ]);
 
-const JSONB_RESULTS: ReadonlySet<string> = new Set(['to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg']);
+const JSONB_RESULTS: ReadonlySet<string> = new Set([
+  'to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg', 'jsonb_set', 'jsonb_insert', 'jsonb_extract_path', 'jsonb_strip_nulls',
+]);
 
 /** An operand that is jsonb by its form: x::jsonb, a jsonb-building function, jsonb || …. */
 function jsonbLike(n: unknown): boolean {
@@ -58,6 +60,7 @@ function jsonbLike(n: unknown): boolean {
   if (fc) return JSONB_RESULTS.has(names(fc['funcname']).pop() ?? '');
   const e = node?.['A_Expr'];
   if (e && String(e['kind']) === 'AEXPR_OP' && names(e['name']).pop() === '||') return jsonbLike(e['lexpr']) || jsonbLike(e['rexpr']);
+  if (e && String(e['kind']) === 'AEXPR_OP' && ['->', '#>', '-', '#-'].includes(names(e['name']).pop() ?? '')) return jsonbLike(e['lexpr']);
   return false;
 }
 
@@ -98,6 +101,35 @@ function literalTypeBeside(other: unknown): PgNode | undefined {
   return undefined;
 }
 
+/** jsonb's canonical form (catalog/jsonMacros.ts lg_jsonb_canon): equal values, equal forms. */
+const canon = (n: unknown): PgNode => call(emulated('lg_jsonb_canon'), n as PgNode);
+
+/**
+ * jsonb = jsonb, <>, IS [NOT] DISTINCT FROM and [NOT] IN compare JSON values,
+ * not texts: `'[1, 2]'::jsonb = '[1,2]'::jsonb` (DuckDB's JSON compares the
+ * text as written). Both sides become canonical forms where one is jsonb by
+ * its form; an untyped literal beside one is read as jsonb, as PostgreSQL does.
+ */
+function jsonbEquality(f: Fields, op: string): boolean {
+  const kind = String(f['kind']);
+  const l = f['lexpr'];
+  if (!l) return false;
+  if ((kind === 'AEXPR_OP' && (op === '=' || op === '<>' || op === '!=')) || kind === 'AEXPR_DISTINCT' || kind === 'AEXPR_NOT_DISTINCT') {
+    if (!jsonbLike(l) && !jsonbLike(f['rexpr'])) return false;
+    f['lexpr'] = canon(l);
+    f['rexpr'] = canon(f['rexpr']);
+    return true;
+  }
+  const items = (f['rexpr'] as Fields | undefined)?.['List']?.['items'] as unknown[] | undefined;
+  if (kind === 'AEXPR_IN' && items) {
+    if (!jsonbLike(l) && !items.some(jsonbLike)) return false;
+    f['lexpr'] = canon(l);
+    f['rexpr'] = { List: { items: items.map(canon) } };
+    return true;
+  }
+  return false;
+}
+
 const noOperator = (op: string, location: unknown) => new SqlError('42883', `operator does not exist: ${op}`, pos(location));
 
 /** DuckDB's own calls this module makes under a PostgreSQL name it translates (sha256): left as they are. */
@@ -114,6 +146,7 @@ const typedText = new WeakSet<object>();
  */
 export function transformBuiltinOperator(v: Visit, op: string): boolean {
   const f = v.fields;
+  if (jsonbEquality(f, op)) return true;
   if (String(f['kind']) !== 'AEXPR_OP') return false;
   const l = f['lexpr'] as PgNode | undefined;
   const r = f['rexpr'] as PgNode;
@@ -150,6 +183,12 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
     case '<@':
       if (!l) throw noOperator(op, f['location']);
       replaceNode(v.node, jsonbLike(l) || jsonbLike(r) ? call(emulated('lg_json_contains'), r, l) : call(emulated('lg_array_contains'), r, l));
+      return true;
+    // jsonb - key, jsonb - index, jsonb - keys (text[])
+    case '-':
+      if (!l || !jsonbLike(l)) return false;
+      if (constOf(r)?.['ival'] !== undefined) replaceNode(v.node, call(emulated('lg_jsonb_del_index'), l, r));
+      else replaceNode(v.node, call(emulated('lg_jsonb_del_keys'), l, arrayLike(r) ? r : { A_ArrayExpr: { elements: [r] } }));
       return true;
     case '^@':
       if (!l) throw noOperator(op, f['location']);

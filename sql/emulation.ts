@@ -192,6 +192,15 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   lg_gsl3: [1, 2, 2, 2],
   lg_gsv2: [1, 2, 2],
   lg_gsv3: [1, 2, 2, 2],
+  // catalog/jsonMacros.ts: jsonb's path operations (a composed path nests them) and its equality
+  lg_jsonb_put: [1, 7, 2, 1, 3, 4],
+  lg_jsonb_child: [1, 5, 2],
+  lg_jsonb_del_step: [1, 9, 3],
+  lg_jsonb_nonscalar: [3, 1],
+  lg_jsonb_del_keys: [5, 3],
+  lg_jsonb_del_index: [5, 3],
+  lg_jsonb_canon: [1],
+  lg_jsonb_strip_nulls: [2],
 };
 
 /** What a user sees for an internal macro in an error: the PostgreSQL operator or function it stands for. */
@@ -242,6 +251,9 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_width_bucket: 'function width_bucket',
   lg_width_bucket_f: 'function width_bucket',
   lg_jsonb_concat: 'operator ||',
+  lg_jsonb_canon: 'operator =',
+  lg_jsonb_del_keys: 'operator -',
+  lg_jsonb_del_index: 'operator -',
   lg_regexp_substr: 'function regexp_substr',
   lg_array_replace: 'function array_replace',
   lg_trim_array: 'function trim_array',

@@ -4,22 +4,25 @@
  * operator with a path known only at run time is refused (DuckDB would read a
  * key such as '$.x' as a path). Built JSON text follows PostgreSQL's spacing:
  * json_build_object `{"a" : 1}`, json_agg `[1, 2]`, jsonb `{"a": 1}` with
- * jsonb's key order when the keys are constants.
+ * jsonb's key order when the keys are constants (server/rows prints a value
+ * the planner knows is jsonb in jsonb's form whatever its text). jsonb's `#-`,
+ * jsonb_set and jsonb_insert take a constant path too, composed here level by
+ * level over catalog/jsonMacros.ts's one-level macros.
  */
 import { parseArrayLiteral } from './arrayLiteral.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 export { JSON_TABLE_FUNCTIONS } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
-import { replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
+import { boolConst, intConst, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Operators allowed through authorization because this module translates every use of them. */
-export const JSON_OPERATORS: ReadonlySet<string> = new Set(['->', '->>', '#>', '#>>', '@>', '?', '?|', '?&']);
+export const JSON_OPERATORS: ReadonlySet<string> = new Set(['->', '->>', '#>', '#>>', '@>', '?', '?|', '?&', '#-']);
 
 /** Scalar and aggregate functions this module translates (none reaches DuckDB by its own name). */
 export const JSON_FUNCTIONS: ReadonlySet<string> = new Set([
   'json_build_object', 'jsonb_build_object', 'json_build_array', 'jsonb_build_array', 'json_agg', 'jsonb_agg',
   'json_object_agg', 'jsonb_object_agg', 'to_json', 'to_jsonb', 'json_typeof', 'jsonb_typeof', 'json_array_length',
-  'jsonb_array_length', 'row_to_json',
+  'jsonb_array_length', 'row_to_json', 'jsonb_set', 'jsonb_insert', 'jsonb_strip_nulls',
 ]);
 
 
@@ -83,7 +86,7 @@ function stepPath(key: unknown, location: unknown): string {
   throw new SqlError('0A000', 'a json operator with a key that is not a constant is not supported', pos(location));
 }
 
-function pathOf(path: unknown, location: unknown): string {
+function pathKeys(path: unknown, location: unknown): string[] {
   const s = constText(path);
   const items = s !== undefined ? parseArrayLiteral(s, pos(location)) : undefined;
   const elements = (path as Fields | undefined)?.['A_ArrayExpr']?.['elements'] as unknown[] | undefined;
@@ -91,7 +94,53 @@ function pathOf(path: unknown, location: unknown): string {
   if (!keys || keys.some((k) => k === undefined || k === null)) {
     throw new SqlError('0A000', 'a json path that is not a constant text array is not supported', pos(location));
   }
-  return keys.length ? pointer(keys as string[]) : '$';
+  return keys as string[];
+}
+
+function pathOf(path: unknown, location: unknown): string {
+  const keys = pathKeys(path, location);
+  return keys.length ? pointer(keys) : '$';
+}
+
+
+/** A constant boolean argument (jsonb_set's create_missing, jsonb_insert's insert_after). */
+function constBool(n: unknown, fallback: boolean, location: unknown): boolean {
+  if (n === undefined) return fallback;
+  const c = (n as Fields)['A_Const'];
+  if (c?.['boolval'] !== undefined) return c['boolval']['boolval'] === true;
+  throw new SqlError('0A000', 'a jsonb_set / jsonb_insert flag that is not a constant is not supported', pos(location));
+}
+
+/** The top of a path operation: a scalar has no path (PostgreSQL's message). */
+const nonScalar = (j: PgNode, what: 'set' | 'delete'): PgNode => call(emulated('lg_jsonb_nonscalar'), j, strConst(`cannot ${what} path in scalar`));
+const child = (j: PgNode, key: string, n: number): PgNode => call(emulated('lg_jsonb_child'), j, strConst(key), intConst(n));
+const put = (j: PgNode, key: string, n: number, v: PgNode, create: boolean, mode: string): PgNode =>
+  call(emulated('lg_jsonb_put'), j, strConst(key), intConst(n), v, boolConst(create), strConst(mode));
+
+/** `j #- path`, level by level from the constant path (each level rebuilds its value with the changed child). */
+function deletePath(j: PgNode, keys: string[], n: number): PgNode {
+  if (keys.length === 1) return call(emulated('lg_jsonb_del_step'), j, strConst(keys[0]!), intConst(n));
+  return put(j, keys[0]!, n, deletePath(child(j, keys[0]!, n), keys.slice(1), n + 1), false, 'set');
+}
+
+/** jsonb_set / jsonb_insert: v at the path; only the last level creates or inserts. */
+function setPath(j: PgNode, keys: string[], n: number, v: PgNode, create: boolean, mode: string): PgNode {
+  if (keys.length === 1) return put(j, keys[0]!, n, v, create, mode);
+  return put(j, keys[0]!, n, setPath(child(j, keys[0]!, n), keys.slice(1), n + 1, v, create, mode), false, 'set');
+}
+
+/** jsonb_set(target, path, new_value [, create_missing]) and jsonb_insert(target, path, new_value [, insert_after]). */
+function jsonbSetCall(name: string, args: unknown[], location: unknown): PgNode {
+  if (args.length < 3 || args.length > 4) throw undefinedFunction(name, location, args);
+  const [j, path, v, flag] = args as PgNode[];
+  const keys = pathKeys(path, location);
+  const insert = name === 'jsonb_insert';
+  const target = nonScalar(j!, 'set');
+  if (keys.length === 0) return cast(target, 'json');
+  const flagValue = constBool(flag, !insert, location);
+  const set = setPath(target, keys, 1, v!, insert || flagValue, insert ? (flagValue ? 'after' : 'before') : 'set');
+  // strict in PostgreSQL: a NULL new value gives NULL (here NULL means "the path below is missing")
+  return { CaseExpr: { args: [{ CaseWhen: { expr: { NullTest: { arg: v, nulltesttype: 'IS_NULL' } }, result: cast({ A_Const: { isnull: true } } as PgNode, 'json') } }], defresult: set } };
 }
 
 /** The keys of `?|` / `?&`: an ARRAY[…] or a '{…}' literal, as a list node. */
@@ -117,6 +166,11 @@ export function transformJsonOperator(v: Visit, op: string): boolean {
     '?': () => call(emulated('lg_json_has'), l, r),
     '?|': () => call(emulated('lg_json_has_any'), l, keyList(r)),
     '?&': () => call(emulated('lg_json_has_all'), l, keyList(r)),
+    '#-': () => {
+      const keys = pathKeys(r, f['location']);
+      const top = nonScalar(l, 'delete');
+      return keys.length ? deletePath(top, keys, 1) : cast(top, 'json');
+    },
   };
   replaceNode(v.node, node[op]!());
   return true;
@@ -198,6 +252,13 @@ export function transformJsonCall(v: Visit, name: string, args: unknown[]): bool
     case 'to_jsonb':
     case 'row_to_json':
       replaceNode(v.node, toJson(namedRow(one())));
+      return true;
+    case 'jsonb_strip_nulls':
+      replaceNode(v.node, call(emulated('lg_jsonb_strip_nulls'), one()));
+      return true;
+    case 'jsonb_set':
+    case 'jsonb_insert':
+      replaceNode(v.node, jsonbSetCall(name, args, f['location']));
       return true;
     case 'json_typeof':
     case 'jsonb_typeof':

@@ -191,6 +191,8 @@ export const PRESENTED_TYPES: Readonly<Record<number, PresentedType>> = {
   22: presented(['SMALLINT[]'], -1, 'int2vector', false),
   // pg_index.indclass is a list; pg_proc.proargtypes is kept in oidvector's text form
   30: presented(['BIGINT[]', 'VARCHAR'], -1, 'oidvector', false),
+  // DuckDB has one JSON type, which keeps the text; server/rows prints it as jsonb_out would
+  3802: presented(['JSON'], -1, 'jsonb'),
 };
 
 /** Element type of the presented array types. */

@@ -101,3 +101,20 @@ describe('result columns of types DuckDB lacks', () => {
     expect(planQuery(parseStatements("select to_regtype('int4')")[0]!, ctx).sql).toMatch(/regtype_out\(lakegate_pg\.pgc\.to_regtype\('int4'\)\)/);
   });
 });
+
+describe('jsonb result columns (carried as DuckDB JSON, printed as jsonb_out by server/rows)', () => {
+  it('types casts, jsonb functions and the jsonb operators of a jsonb operand as jsonb (3802)', () => {
+    expect(oids(`select '{}'::jsonb, to_jsonb(1), jsonb_build_object('a', 1), jsonb_set('{}', '{a}', '1'), jsonb_strip_nulls('{}')`, ['a', 'b', 'c', 'd', 'e']))
+      .toEqual([3802, 3802, 3802, 3802, 3802]);
+    expect(oids(`select '{}'::jsonb -> 'a', '{}'::jsonb #> '{a}', '{}'::jsonb - 'a', '{}'::jsonb #- '{a}', '{}'::jsonb || '{}'`, ['a', 'b', 'c', 'd', 'e']))
+      .toEqual([3802, 3802, 3802, 3802, 3802]);
+  });
+  it('keeps json, text and other operators as DuckDB types them', () => {
+    expect(oids(`select '{}'::json -> 'a', '{}'::jsonb ->> 'a', to_json(1), relname || '{}' from orders`, ['a', 'b', 'c', 'd'])).toEqual([undefined, undefined, undefined, undefined]);
+    expect(oids(`select 2 - 1, '{}'::jsonb = '{}'::jsonb`, ['a', 'b'])).toEqual([undefined, undefined]);
+  });
+  it('follows a jsonb column through a derived table and a CTE', () => {
+    expect(oids(`with t as (select '{}'::jsonb as j) select j, j -> 'a' from t`, ['j', 'a'])).toEqual([3802, 3802]);
+    expect(oids(`select x.j from (select jsonb_agg(1) as j) x`, ['j'])).toEqual([3802]);
+  });
+});

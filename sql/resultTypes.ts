@@ -34,6 +34,7 @@ const NAME_ARRAY = 1003;
 const REGCLASS = 2205;
 const REGTYPE = 2206;
 const RECORD = 2249;
+const JSONB = 3802;
 
 /** `current_user`, `current_schema` …: all name in PostgreSQL. */
 const NAME_VALUE_FUNCTIONS = new Set([
@@ -51,7 +52,20 @@ const FUNCTION_TYPES: Readonly<Record<string, number>> = {
   current_schemas: NAME_ARRAY,
   pg_typeof: REGTYPE,
   to_regtype: REGTYPE, // printed by the dialect as the type's name (sql/dialect.ts printedForms)
+  // jsonb, carried as DuckDB JSON and printed as jsonb_out does (server/rows JsonbCodec)
+  to_jsonb: JSONB,
+  jsonb_build_object: JSONB,
+  jsonb_build_array: JSONB,
+  jsonb_agg: JSONB,
+  jsonb_object_agg: JSONB,
+  jsonb_extract_path: JSONB,
+  jsonb_set: JSONB,
+  jsonb_insert: JSONB,
+  jsonb_strip_nulls: JSONB,
 };
+
+/** Operators whose result is jsonb when their left operand is. */
+const JSONB_OPERATORS: ReadonlySet<string> = new Set(['->', '#>', '-', '#-']);
 
 const ARRAY_OF: Readonly<Record<number, number>> = { 18: 1002, 19: NAME_ARRAY, 26: 1028 };
 
@@ -184,7 +198,19 @@ function expressionType(items: FromItem[], val: unknown, scope: Scope): number |
       if ((f['typeName'] as Fields)['arrayBounds']) return undefined;
       // varchar(n) would need its typmod (n + 4) in RowDescription too: only the unconstrained varchar is presented
       if (t === 'varchar' && !(f['typeName'] as Fields)['typmods']) return VARCHAR;
+      if (t === 'jsonb') return JSONB;
       return t === 'regtype' ? REGTYPE : t === 'regclass' ? REGCLASS : t === 'name' ? NAME : t === 'oid' ? OID : undefined;
+    }
+    case 'A_Expr': {
+      // jsonb -> key, jsonb #> path, jsonb - key, jsonb #- path, jsonb || jsonb (or an untyped literal)
+      if (String(f['kind']) !== 'AEXPR_OP' || !f['lexpr']) return undefined;
+      const op = names(f['name']).pop() ?? '';
+      const left = expressionType(items, f['lexpr'], scope);
+      if (JSONB_OPERATORS.has(op)) return left === JSONB ? JSONB : undefined;
+      if (op !== '||') return undefined;
+      const right = expressionType(items, f['rexpr'], scope);
+      const literal = (n: unknown) => (n as Fields | undefined)?.['A_Const']?.['sval'] !== undefined;
+      return (left === JSONB && (right === JSONB || literal(f['rexpr']))) || (right === JSONB && literal(f['lexpr'])) ? JSONB : undefined;
     }
     case 'RowExpr':
       // printed as PostgreSQL's record text by the dialect (sql/dialect.ts printedForms) when it can be

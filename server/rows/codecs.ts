@@ -8,7 +8,7 @@ import { pgTypeOf, presentedOid } from './describe.js';
 import { PRESENTED_ELEMENT, regprocOid, regtypeOid } from '../../sql/pgTypes.js';
 import { GenericCodec, ListCodec, MapCodec, NullCodec, StructCodec, UnionCodec, VectorCodec } from './nestedCodecs.js';
 import { BigIntCodec, BoolCodec, DecimalCodec, FloatCodec, OidCodec, SmallIntCodec, WideNumericCodec } from './numberCodecs.js';
-import { BitCodec, BlobCodec, EnumCodec, NamedOidCodec, UuidCodec, VarcharCodec } from './stringCodecs.js';
+import { BitCodec, BlobCodec, EnumCodec, JsonbCodec, NamedOidCodec, UuidCodec, VarcharCodec } from './stringCodecs.js';
 import { DateCodec, IntervalCodec, TimeCodec, TimestampCodec, TimeTzCodec } from './temporalCodecs.js';
 
 const JSON_OID = 114;
@@ -16,6 +16,7 @@ const INT2VECTOR = 22;
 const REGPROC = 24;
 const REGTYPE = 2206;
 const OIDVECTOR = 30;
+const JSONB = 3802;
 
 /** Bytes of the wire integer type (int2/int4/int8) that a DuckDB integer column maps to. */
 function wireIntBytes(oid: number): 2 | 4 | 8 {
@@ -76,12 +77,13 @@ export function codecFor(type: DuckDBType, ctx: FormatContext, presented?: numbe
   }
 }
 
-/** name, "char" and pg_node_tree send their text; oid and xid 4 bytes; regtype and regproc their OID; arrays of them with their element OID. */
+/** name, "char" and pg_node_tree send their text; jsonb its jsonb_out text; oid and xid 4 bytes; regtype and regproc their OID; arrays of them with their element OID. */
 function presentedCodec(type: DuckDBType, ctx: FormatContext, oid: number): Codec {
   if (type.typeId === DuckDBTypeId.LIST && (oid === INT2VECTOR || oid === OIDVECTOR)) return new VectorCodec(oid, codecFor(type.valueType, ctx));
   if (type.typeId === DuckDBTypeId.LIST) return new ListCodec(oid, codecFor(type.valueType, ctx, PRESENTED_ELEMENT[oid]), null, false);
   if (type.typeId === DuckDBTypeId.BIGINT) return new OidCodec(oid);
   if (oid === REGTYPE) return new NamedOidCodec(oid, 'regtype', regtypeOid);
   if (oid === REGPROC) return new NamedOidCodec(oid, 'regproc', regprocOid);
+  if (oid === JSONB) return new JsonbCodec(oid);
   return new VarcharCodec(oid, false);
 }

@@ -26,7 +26,9 @@ export function duckTypeName(type: DuckDBType): string {
 export function presentedOid(type: DuckDBType, presented: number | undefined): number | undefined {
   if (presented === undefined) return undefined;
   const p = PRESENTED_TYPES[presented];
-  return p && !type.alias && p.carriers.includes(duckTypeName(type)) ? presented : undefined;
+  // an alias type is DuckDB's own (a user's CREATE TYPE), except JSON, which carries jsonb
+  const carrier = duckTypeName(type);
+  return p && (!type.alias || carrier === 'JSON') && p.carriers.includes(carrier) ? presented : undefined;
 }
 
 export function pgTypeOf(type: DuckDBType, presented?: number): PgTypeInfo {

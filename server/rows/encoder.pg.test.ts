@@ -211,6 +211,11 @@ const CASES: Record<string, Case[]> = {
     c('[23, 25, 4294967295]::BIGINT[]', "'23 25 4294967295'::oidvector", { presented: 30 }),
     c('[]::BIGINT[]', "''::oidvector", { presented: 30 }),
     c("'23 25'", "'23 25'::oidvector", { presented: 30 }),
+    // jsonb over DuckDB's JSON (the text as written): jsonb_out's key order, spacing, escapes and numbers
+    ...[
+      '{"b":1, "a":2}', '{"a":1,"a":{"z":[],"y":{}}}', '{"aa":1,"b":2,"":3,"é":4,"z":5}', '[1e2, -0, 1.50, 1.5e-3, 0.1E1, -1.0e-2]',
+      '["\\u00e9\\n/\\/\\u0001\\"\\\\", "\\ud83d\\ude00"]', '"x"', 'null', 'true', '[]', '{}', '  [ 1 , {"b" : null} ]  ',
+    ].map((j) => c(`'${j}'::JSON`, `'${j}'::jsonb`, { presented: 3802 })),
     // not the carrying type: presented as DuckDB's own
     c('7::INTEGER', '7::int4', { presented: 26 }),
   ],

@@ -2,6 +2,7 @@
 import type { MessageWriter } from '../../protocol/writer.js';
 import { writeByteaHex } from '../../protocol/types/bytea.js';
 import { writeUuid } from '../../protocol/types/uuid.js';
+import { jsonbText } from '../../protocol/types/jsonb.js';
 import { PgError, SqlState } from '../../protocol/errors.js';
 import { Codec } from './codec.js';
 import { stringBytes, vectorBytes, type RawVector } from './rawVector.js';
@@ -47,6 +48,25 @@ export class VarcharCodec extends StringTCodec {
   }
   binary(out: MessageWriter, i: number): void {
     this.raw(out, i);
+  }
+}
+
+/**
+ * jsonb (3802) carried as DuckDB JSON: printed as jsonb_out does
+ * (protocol/types/jsonb.ts: keys in jsonb's order, PostgreSQL's spacing);
+ * binary is jsonb_send's version byte 1, then that text.
+ */
+export class JsonbCodec extends StringTCodec {
+  protected override readonly textIsJson = true;
+  private jsonb(i: number): Uint8Array {
+    return Buffer.from(jsonbText(Buffer.from(this.item(i)).toString('utf8')), 'utf8');
+  }
+  text(out: MessageWriter, i: number): void {
+    out.bytes(this.jsonb(i));
+  }
+  binary(out: MessageWriter, i: number): void {
+    out.byte(1);
+    out.bytes(this.jsonb(i));
   }
 }
 
