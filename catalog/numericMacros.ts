@@ -37,6 +37,7 @@ import { INTERNAL_MACROS } from '../sql/emulation.js';
  */
 export const NUMERIC_DIV_SCALE = 16;
 
+// Raised only for a non-NULL dividend: NULL / 0 is NULL in PostgreSQL (the operators are strict).
 const ZERO = `error('division by zero')`;
 const I = INTERNAL_MACROS;
 
@@ -64,26 +65,26 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     // "/"(a, b) is DuckDB's float division: integer_division turns a written `/` into `//`.
     // The overloads look at one probe argument at a time (with two typed parameters DuckDB finds a
     // decimal castable to every pair and gives up): is a an integer or decimal, then b, then both integers?
-    m(`lg_div_c(a, b, t INTEGER) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
-       (a, b, t BIGINT) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
-       (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE ${q('lg_ndiv')}(a, b) END`),
+    m(`lg_div_c(a, b, t INTEGER) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a // b END,
+       (a, b, t BIGINT) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a // b END,
+       (a, b, t) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE ${q('lg_ndiv')}(a, b) END`),
     // pa, pb: probes, expressions of the operands' types that DuckDB can type before binding (lg_divp)
-    m(`lg_div_b(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_div_c')}(a, b, pa * 0 + pb * 0), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
-    m(`lg_div_a(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_div_b')}(a, b, pa, pb, pb), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`lg_div_b(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_div_c')}(a, b, pa * 0 + pb * 0), (a, b, pa, pb, t) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`lg_div_a(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_div_b')}(a, b, pa, pb, pb), (a, b, pa, pb, t) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE "/"(a, b) END`),
     m(`${I.divide}(a, b) AS ${q('lg_div_a')}(a, b, a, b, a)`),
     // Operands whose type DuckDB learns only after the macro is bound (an aggregate, a window function) would
     // pick an overload blindly; the planner passes a probe of each (sql/numericTypes.ts): an expression of the
     // same type without the aggregate, which decides the overload and is dropped with the others.
     // (the same overloads; a quotient of aggregates is computed once a group, so with lg_ndiv16's 16 decimals)
-    m(`lg_pdiv_c(a, b, t INTEGER) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
-       (a, b, t BIGINT) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a // b END,
-       (a, b, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE ${q('lg_ndiv16')}(a, b) END`),
-    m(`lg_pdiv_b(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_pdiv_c')}(a, b, pa * 0 + pb * 0), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
-    m(`lg_pdiv_a(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_pdiv_b')}(a, b, pa, pb, pb), (a, b, pa, pb, t) AS CASE WHEN b = 0 THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`lg_pdiv_c(a, b, t INTEGER) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a // b END,
+       (a, b, t BIGINT) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a // b END,
+       (a, b, t) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE ${q('lg_ndiv16')}(a, b) END`),
+    m(`lg_pdiv_b(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_pdiv_c')}(a, b, pa * 0 + pb * 0), (a, b, pa, pb, t) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE "/"(a, b) END`),
+    m(`lg_pdiv_a(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_pdiv_b')}(a, b, pa, pb, pb), (a, b, pa, pb, t) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE "/"(a, b) END`),
     m(`${I.probedDivide}(a, b, pa, pb) AS ${q('lg_pdiv_a')}(a, b, pa, pb, pa)`),
     // A subquery or a parameter has no probe: integers truncate, anything else is a float division.
-    m(`${I.plainDivide}(a, b) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a / b END`),
-    m(`${I.modulo}(a, b) AS CASE WHEN b = 0 THEN ${ZERO} ELSE a % b END`),
+    m(`${I.plainDivide}(a, b) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a / b END`),
+    m(`${I.modulo}(a, b) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a % b END`),
     m(`${I.sum}(a SMALLINT) AS CAST(sum(a) AS BIGINT), (a INTEGER) AS CAST(sum(a) AS BIGINT), (a BIGINT) AS CAST(sum(a) AS DECIMAL(38,0)), (a) AS sum(a)`),
     m(`lg_avg_d(a, t DECIMAL(38,10)) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END, (a, t) AS avg(a)`),
     m(`${I.avg}(a INTEGER) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END,

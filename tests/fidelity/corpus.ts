@@ -225,7 +225,7 @@ const numericTypes = [
 // ---------------------------------------------------------------- errors PostgreSQL reports
 const errors = [
   'select * from tpch.no_such_table', 'select no_such_column from tpch.region', 'select no_such_function(1)', "select to_char(date '2024-01-01')", 'select sum(r_name) from tpch.region',
-  'select r_name from tpch.region group by r_regionkey having r_comment is null', 'select 1 +', "select 'a' + 1", "select date '2024-13-01'", 'select 1::int / 0', 'select n_name, count(*) from tpch.nation',
+  'select r_name from tpch.region group by r_regionkey having r_comment is null', 'select 1 +', "select 'a' + 1", "select date '2024-13-01'", 'select 1::int / 0', 'select null::int / 0, null::int % 0', 'select null::numeric / 0, 1.5 / null::int', "select sum(o_totalprice) / count(*), sum(o_totalprice) / 0, sum(o_custkey) / count(*), avg(o_totalprice) / 0 from tpch.orders where o_orderstatus = 'none'", 'select n_name, count(*) from tpch.nation',
   "select avg('x')", 'select * from tpch.region, tpch.region', "select '12x'::bigint", 'select array[1,2][5]', 'select nosuchschema.f(1)', 'select ambiguous from (select 1 as ambiguous) a, (select 2 as ambiguous) b',
 ];
 
