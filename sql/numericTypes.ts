@@ -60,6 +60,8 @@ function copyable(expr: unknown): boolean {
   return ok;
 }
 
+const STATISTICS: ReadonlySet<string> = new Set(['stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop']);
+
 const BIGINT_RESULTS: ReadonlySet<string> = new Set(['count', 'row_number', 'rank', 'dense_rank']);
 
 function probe(n: unknown): PgNode | undefined {
@@ -75,7 +77,10 @@ function probe(n: unknown): PgNode | undefined {
     if (name === 'ntile') return typedZero('int4');
     if (args.length !== 1 || fc['agg_star'] || fc['func_variadic'] || !typedDispatchSafe(args[0])) return undefined;
     if (name === 'sum') return emulatedCall(INTERNAL_MACROS.sumProbe, [structuredClone(args[0]!)]);
-    if (name === 'avg') return emulatedCall(INTERNAL_MACROS.avgProbe, [structuredClone(args[0]!)]);
+    // stddev and variance have avg's types: numeric (DECIMAL(38,16)) of integers and numerics, else a float
+    // (only the plain aggregate is exact: with DISTINCT, FILTER, ORDER BY or OVER it stays DuckDB's double)
+    if (STATISTICS.has(name) && (fc['agg_distinct'] || fc['agg_filter'] || fc['agg_order'] || fc['over'])) return undefined;
+    if (name === 'avg' || STATISTICS.has(name)) return emulatedCall(INTERNAL_MACROS.avgProbe, [structuredClone(args[0]!)]);
     if (name === 'min' || name === 'max') return structuredClone(args[0]!);
     return undefined;
   }
