@@ -134,3 +134,23 @@ describe('named arguments', () => {
     expect(refusal("select lpad('a', len => 3)").code).toBe('0A000');
   });
 });
+
+describe('stddev and variance of integers and numerics are exact numerics, round(float8) rounds half to even', () => {
+  test.each([
+    ['select stddev(id), variance(id) from orders', /lg_stddev_samp\(id\).*lg_var_samp\(id\)/],
+    ['select stddev_pop(id), var_pop(id), stddev_samp(id), var_samp(id) from orders', /lg_stddev_pop\(id\).*lg_var_pop\(id\).*lg_stddev_samp\(id\).*lg_var_samp\(id\)/],
+    // an aggregate's type is not known when DuckDB picks round's overload: the probe of avg decides it
+    ['select round(avg(id)) from orders', /lg_round\(lakegate_pg\.pgc\.lg_avg\(id\), lakegate_pg\.pgc\.lg_avg_p\(id\)\)/],
+    // stddev / 2 of an integer divides exactly: stddev's probe has avg's type
+    ['select stddev(id) / 2 from orders', /lg_divp\(lakegate_pg\.pgc\.lg_stddev_samp\(id\), 2, lakegate_pg\.pgc\.lg_avg_p\(id\), 2\)/],
+  ])('%s', (text, expected) => {
+    expect(sql(text)).toMatch(expected);
+  });
+
+  test('with FILTER, DISTINCT or OVER they stay DuckDB\'s (double precision) and get no probe', () => {
+    const out = sql('select stddev(id) filter (where id > 1), variance(distinct id) / 2 from orders');
+    expect(out).toMatch(/\bstddev\(id\) FILTER/i);
+    expect(out).not.toMatch(/lg_stddev|lg_var/);
+    expect(out).not.toMatch(/lg_avg_p/);
+  });
+});
