@@ -21,6 +21,7 @@ import { checkFromNames, transformBitString, transformBuiltinCall, transformBuil
 import { byteaInputToHex } from './bytea.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import {
+  exactStatisticArgument,
   exponentLiteral,
   probeOf,
   roundedNumericCast,
@@ -274,10 +275,13 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     f['funcname'] = emulated(typed);
     return;
   }
-  // stddev / variance: only the plain aggregate (with DISTINCT, FILTER or OVER they stay DuckDB's double precision)
+  // stddev / variance, FILTER folded into the argument (with DISTINCT, ORDER BY or OVER they stay DuckDB's double precision)
   const statistic = STATISTICS_AGGREGATES[name];
-  if (statistic && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && plainAggregate(f) && typedDispatchSafe(args[0])) {
+  const exactArg = statistic && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog') ? exactStatisticArgument(f) : undefined;
+  if (statistic && exactArg) {
     f['funcname'] = emulated(statistic);
+    f['args'] = [exactArg];
+    delete f['agg_filter'];
     return;
   }
   // …and with DISTINCT, FILTER or OVER, the call wrapped in a macro that gives it that type (sql/numericTypes.ts)
