@@ -158,11 +158,11 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_v16(g, f, samp) AS CASE WHEN g.n = 0 OR (samp AND g.n = 1) THEN NULL
         WHEN g.n * g.s2 - g.s1 * g.s1 <= 0 THEN CAST(0 AS HUGEINT)
         ELSE ${q('lg_vq')}(g.n * g.s2 - g.s1 * g.s1, (CASE WHEN samp THEN g.n * (g.n - 1) ELSE g.n * g.n END) * f) END`),
-    // round(sqrt(m)) for 0 <= m < 4.2·10^37: one integer Newton step from the double's root (then floor or floor + 1),
-    // the floor, and + 1 when (2r + 1)² < 4m (never equal: one side is odd)
+    // round(sqrt(m)) for 0 <= m <= 10^38: one integer Newton step from the double's root (then floor or floor + 1),
+    // the floor s, and + 1 when m > s² + s (that is, m >= (s + ½)² + ¾: the root is at or above s + ½)
     m(`lg_isqrt(m) AS CASE WHEN m = 0 THEN CAST(0 AS HUGEINT) ELSE list_transform([CAST(sqrt(CAST(m AS DOUBLE)) AS HUGEINT)], lambda r0:
         list_transform([(r0 + m // r0) // 2], lambda r:
-          list_transform([r - CASE WHEN r * r > m THEN 1 ELSE 0 END], lambda s: s + CASE WHEN 4 * m > (2 * s + 1) * (2 * s + 1) THEN 1 ELSE 0 END)[1])[1])[1] END`),
+          list_transform([r - CASE WHEN r * r > m THEN 1 ELSE 0 END], lambda s: s + CASE WHEN m > s * s + s THEN 1 ELSE 0 END)[1])[1])[1] END`),
     // the root of V (V·10^16 given) ·10^16: exact to 16 decimals below V = 4·10^5 (PostgreSQL prints 16 up to 2·10^4),
     // to 12 below 4·10^13, to 8 above (PostgreSQL prints fewer there)
     m(`lg_sd16(v) AS CASE WHEN v < CAST('4000000000000000000000' AS HUGEINT) THEN ${q('lg_isqrt')}(v * ${E16})
