@@ -173,8 +173,9 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
         ELSE ${q('lg_sd16')}(v) END)[1]`),
     m(`lg_vfin(g, f, samp, sd) AS ${q('lg_vdec')}(CASE WHEN sd THEN ${q('lg_vroot')}(g, f, samp) ELSE ${q('lg_v16')}(g, f, samp) END)`),
     m(`lg_vstats_i(a) AS {'n': count(a), 's1': sum(CAST(a AS HUGEINT)), 's2': sum(CAST(a AS HUGEINT) * CAST(a AS HUGEINT))}`),
+    // (a * 10000 in a's own decimal type, exact: multiplying a DECIMAL(38,4) is forty times slower)
     m(`lg_vx4(a) AS CASE WHEN CAST(a AS DECIMAL(38,4)) <> a THEN error('numeric field overflow: stddev and variance are exact for numerics of at most 4 decimals')
-        ELSE CAST(CAST(a AS DECIMAL(38,4)) * CAST(10000 AS BIGINT) AS HUGEINT) END`),
+        ELSE CAST(a * 10000 AS HUGEINT) END`),
     m(`lg_vstats_d(a) AS {'n': count(a), 's1': sum(${q('lg_vx4')}(a)), 's2': sum(${q('lg_vx4')}(a) * ${q('lg_vx4')}(a))}`),
     ...STATISTICS.map(
       ([k, samp, sd, duck]) => m(`${I[k]}_d(a, t DECIMAL(38,10)) AS list_transform([${q('lg_vstats_d')}(a)], lambda g: ${q('lg_vfin')}(g, CAST(100000000 AS HUGEINT), ${samp}, ${sd}))[1],
