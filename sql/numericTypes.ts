@@ -159,6 +159,9 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
       return args.slice(0, 1);
     case INTERNAL_MACROS.avgAs:
       return args.slice(0, 2);
+    // round(x) as lg_round(x, probe) (sql/builtinDialect.ts; the overload drops the probe: catalog/builtinMacros.ts)
+    case 'lg_round':
+      return args.slice(0, 1);
     default:
       return undefined;
   }

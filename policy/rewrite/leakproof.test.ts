@@ -215,6 +215,8 @@ describe('predicates that may fail keep the fence: frank gets his rows, the cont
     expect(fences('SELECT id FROM sales.oracle GROUP BY id HAVING sum(amount) / 0 > 1')).toEqual([false]);
     // …stddev and variance too, which the planner writes as the emulation's exact macros (sql/dialect.ts)
     expect(fences('SELECT id FROM sales.oracle GROUP BY id HAVING stddev(amount) / 0 > 1 OR var_pop(n) > 1 OR stddev_pop(n) > 1 OR variance(n) > 1')).toEqual([false]);
+    // …and round(avg(f)), whose overload a probe of avg chooses (the probe is never evaluated)
+    expect(fences('SELECT id FROM sales.oracle GROUP BY id HAVING round(avg(f)) / 0 > 1 AND round(avg(amount)) > 1')).toEqual([false]);
   });
 });
 
