@@ -142,7 +142,8 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     // 128-bit integers, rounded half up at 16 decimals, then a square root of that rounded value, also rounded half
     // up (numeric.c numeric_stddev_internal). Integers count in units, numerics in 10^-4 (f = 10^(2·4)); a numeric
     // with more decimals raises 22003 rather than round silently. A group whose sums pass 1.7·10^38 raises
-    // DuckDB's HUGEINT overflow, 22003 (N·max|x| below 1.3·10^19 units always fits). Lambdas name each
+    // DuckDB's HUGEINT overflow, 22003 (N·max|x| below 1.3·10^19 units always fits), as does a variance from
+    // 10^22 up (the result is a DECIMAL(38,16)). Lambdas name each
     // aggregate once: its value is bound to g, h, k and read from there.
     m(`lg_vdec(q) AS CAST(CAST(q AS DECIMAL(38,0)) * CAST(0.0000000000000001 AS DECIMAL(17,16)) AS DECIMAL(38,16))`),
     // num / b to 16 decimals, half up: the integer part, two long-division steps of 8 digits, the remainder decides

@@ -305,6 +305,7 @@ const statistics: string[] = [
   'select stddev(x), variance(x) from (values (0.5::float8), (1.5::float8), (4::float8)) t(x)',
   'select l_linenumber, stddev(l_quantity), variance(l_quantity), var_pop(l_linenumber) from tpch.lineitem group by 1 order by 1',
   'select stddev(l_quantity) filter (where l_linenumber = 1), var_pop(l_quantity) filter (where l_linenumber > 9) from tpch.lineitem',
+  'select stddev(r_name) from tpch.region', 'select variance(true)',
   'select variance(distinct l_quantity) from tpch.lineitem', 'select stddev(p_size) over () from tpch.part limit 1',
   'select stddev(p_size) / 2, variance(p_size) + 1 from tpch.part',
   'select round(avg(x)), round(avg(y)) from (values (2.5::float8, 0.5::float8)) t(x, y)',
