@@ -39,6 +39,10 @@ export const NUMERIC_DIV_SCALE = 16;
 
 // Raised only for a non-NULL dividend: NULL / 0 is NULL in PostgreSQL (the operators are strict).
 const ZERO = `error('division by zero')`;
+const E8 = 'CAST(100000000 AS HUGEINT)';
+const E16 = 'CAST(10000000000000000 AS HUGEINT)';
+/** The exact statistics: macro key, sample, square root, DuckDB's own aggregate (for floats) */
+const STATISTICS = [['varSamp', 'true', 'false', 'var_samp'], ['varPop', 'false', 'false', 'var_pop'], ['stddevSamp', 'true', 'true', 'stddev_samp'], ['stddevPop', 'false', 'true', 'stddev_pop']] as const;
 const I = INTERNAL_MACROS;
 
 export function numericMacroStatements(m: (sig: string) => string, schema: string): string[] {
@@ -135,5 +139,53 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     m(`${I.avgAs}(v, c, p INTEGER) AS CASE WHEN c > 0 THEN ${q('lg_ndiv')}(v, c) END,
        (v, c, p BIGINT) AS CASE WHEN c > 0 THEN ${q('lg_ndiv')}(v, c) END,
        (v, c, p) AS ${q('lg_avg_asd')}(v, c, p, p)`),
+    // stddev and variance of integers and numerics (PostgreSQL: numeric, exact): (N·Σx² − (Σx)²) / (N·(N−1)) on
+    // 128-bit integers, rounded half up at 16 decimals, then a square root of that rounded value, also rounded half
+    // up (numeric.c numeric_stddev_internal). Integers count in units, numerics in 10^-4 (f = 10^(2·4)); a numeric
+    // with more decimals raises 22003 rather than round silently. A group whose sums pass 1.7·10^38 raises
+    // DuckDB's HUGEINT overflow, 22003 (N·max|x| below 1.3·10^19 units always fits), as does a variance from
+    // 10^22 up (the result is a DECIMAL(38,16)). Lambdas name each
+    // aggregate once: its value is bound to g, h, k and read from there.
+    m(`lg_vdec(q) AS CAST(CAST(q AS DECIMAL(38,0)) * CAST(0.0000000000000001 AS DECIMAL(17,16)) AS DECIMAL(38,16))`),
+    // num / b to 16 decimals, half up: the integer part, two long-division steps of 8 digits, the remainder decides
+    m(`lg_vq(num, b) AS list_transform([{'q': num // b, 'r': (num % b) * ${E8}}], lambda h:
+        list_transform([{'t': h.r // b, 'r': (h.r % b) * ${E8}}], lambda k:
+          h.q * ${E16} + k.t * ${E8} + k.r // b + CASE WHEN 2 * (k.r % b) >= b THEN 1 ELSE 0 END)[1])[1]`),
+    // …to 24 decimals (three steps), for the root of a variance below 1
+    m(`lg_vq24(num, b) AS list_transform([{'q': num // b, 'r': (num % b) * ${E8}}], lambda h:
+        list_transform([{'t': h.r // b, 'r': (h.r % b) * ${E8}}], lambda k:
+          list_transform([{'t': k.r // b, 'r': (k.r % b) * ${E8}}], lambda j:
+            h.q * ${E16} * ${E8} + k.t * ${E16} + j.t * ${E8} + j.r // b + CASE WHEN 2 * (j.r % b) >= b THEN 1 ELSE 0 END)[1])[1])[1]`),
+    // V·10^16 of g {n, s1, s2}; NULL without rows (sample: without two); a numerator at or below 0 is 0 (numeric.c)
+    m(`lg_v16(g, f, samp) AS CASE WHEN g.n = 0 OR (samp AND g.n = 1) THEN NULL
+        WHEN g.n * g.s2 - g.s1 * g.s1 <= 0 THEN CAST(0 AS HUGEINT)
+        ELSE ${q('lg_vq')}(g.n * g.s2 - g.s1 * g.s1, (CASE WHEN samp THEN g.n * (g.n - 1) ELSE g.n * g.n END) * f) END`),
+    // round(sqrt(m)) for 0 <= m <= 10^38: one integer Newton step from the double's root (then floor or floor + 1),
+    // the floor s, and + 1 when m > s² + s (that is, m >= (s + ½)² + ¾: the root is at or above s + ½)
+    m(`lg_isqrt(m) AS CASE WHEN m = 0 THEN CAST(0 AS HUGEINT) ELSE list_transform([CAST(sqrt(CAST(m AS DOUBLE)) AS HUGEINT)], lambda r0:
+        list_transform([(r0 + m // r0) // 2], lambda r:
+          list_transform([r - CASE WHEN r * r > m THEN 1 ELSE 0 END], lambda s: s + CASE WHEN m > s * s + s THEN 1 ELSE 0 END)[1])[1])[1] END`),
+    // the root of V (V·10^16 given) ·10^16: exact to 16 decimals below V = 4·10^5 (PostgreSQL prints 16 up to 2·10^4),
+    // to 12 below 4·10^13, to 8 above (PostgreSQL prints fewer there)
+    m(`lg_sd16(v) AS CASE WHEN v < CAST('4000000000000000000000' AS HUGEINT) THEN ${q('lg_isqrt')}(v * ${E16})
+        WHEN v < CAST('400000000000000000000000000000' AS HUGEINT) THEN ${q('lg_isqrt')}(v * ${E8}) * 10000 ELSE ${q('lg_isqrt')}(v) * ${E8} END`),
+    // a variance below 1 has too few digits at 16 decimals for its root's 16: the root of V at 24 decimals
+    m(`lg_vroot(g, f, samp) AS list_transform([${q('lg_v16')}(g, f, samp)], lambda v: CASE WHEN v > 0 AND v < ${E16}
+        THEN ${q('lg_isqrt')}(${q('lg_vq24')}(g.n * g.s2 - g.s1 * g.s1, (CASE WHEN samp THEN g.n * (g.n - 1) ELSE g.n * g.n END) * f) * ${E8})
+        ELSE ${q('lg_sd16')}(v) END)[1]`),
+    m(`lg_vfin(g, f, samp, sd) AS ${q('lg_vdec')}(CASE WHEN sd THEN ${q('lg_vroot')}(g, f, samp) ELSE ${q('lg_v16')}(g, f, samp) END)`),
+    m(`lg_vstats_i(a) AS {'n': count(a), 's1': sum(CAST(a AS HUGEINT)), 's2': sum(CAST(a AS HUGEINT) * CAST(a AS HUGEINT))}`),
+    // (a * 10000 in a's own decimal type, exact: multiplying a DECIMAL(38,4) is forty times slower)
+    m(`lg_vx4(a) AS CASE WHEN CAST(a AS DECIMAL(38,4)) <> a THEN error('numeric field overflow: stddev and variance are exact for numerics of at most 4 decimals (round the argument to 4 decimals, or cast it to double precision)')
+        ELSE CAST(a * 10000 AS HUGEINT) END`),
+    m(`lg_vstats_d(a) AS {'n': count(a), 's1': sum(${q('lg_vx4')}(a)), 's2': sum(${q('lg_vx4')}(a) * ${q('lg_vx4')}(a))}`),
+    ...STATISTICS.map(
+      ([k, samp, sd, duck]) => m(`${I[k]}_d(a, t DECIMAL(38,10)) AS list_transform([${q('lg_vstats_d')}(a)], lambda g: ${q('lg_vfin')}(g, CAST(100000000 AS HUGEINT), ${samp}, ${sd}))[1],
+        (a, t) AS ${duck}(a)`)),
+    ...STATISTICS.map(
+      ([k, samp, sd]) => m(`${I[k]}(a SMALLINT) AS list_transform([${q('lg_vstats_i')}(a)], lambda g: ${q('lg_vfin')}(g, CAST(1 AS HUGEINT), ${samp}, ${sd}))[1],
+        (a INTEGER) AS list_transform([${q('lg_vstats_i')}(a)], lambda g: ${q('lg_vfin')}(g, CAST(1 AS HUGEINT), ${samp}, ${sd}))[1],
+        (a BIGINT) AS list_transform([${q('lg_vstats_i')}(a)], lambda g: ${q('lg_vfin')}(g, CAST(1 AS HUGEINT), ${samp}, ${sd}))[1],
+        (a) AS ${q(`${I[k]}_d`)}(a, a)`)),
   ];
 }

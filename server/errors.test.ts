@@ -15,6 +15,7 @@ describe('engine errors never quote a stored value', () => {
     ['Conversion Error: date field value out of range: "2020-13-45", expected format is (YYYY-MM-DD)', '22008', 'date/time field value out of range'],
     ['Conversion Error: Date out of range: 2016-2-31', '22008', 'date/time field value out of range'],
     ['Conversion Error: Casting value "123456.789" to type DECIMAL(4,2) failed: value is out of range!', '22003', 'numeric field overflow'],
+    ['Invalid Input Error: numeric field overflow: stddev and variance are exact for numerics of at most 4 decimals (round the argument to 4 decimals, or cast it to double precision)', '22003', 'numeric field overflow: stddev and variance are exact for numerics of at most 4 decimals (round the argument to 4 decimals, or cast it to double precision)'],
   ])('%s', (engine, code, message) => {
     expect(mapped(engine)).toEqual({ code, message });
   });

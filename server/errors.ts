@@ -84,6 +84,7 @@ const e = (code: SqlStateCode, message: string, exact = false): Mapped => ({ err
 /** Engine messages → PostgreSQL's SQLSTATE and words; the first rule that matches wins. */
 const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Invalid Input Error: relation "([^]*?)" does not exist/, (m) => e(SqlState.undefinedTable, `relation "${m[1]}" does not exist`, true)],
+  [/^Invalid Input Error: numeric field overflow: ([^\n]*)/, (m) => e(SqlState.numericValueOutOfRange, `numeric field overflow: ${m[1]}`, true)],
   [/^Invalid Input Error: division by zero/, () => e(SqlState.divisionByZero, 'division by zero', true)],
   [/^Invalid Input Error: requested length too large/, () => e(SqlState.programLimitExceeded, 'requested length too large', true)],
   [/^Invalid Input Error: LIKE pattern must not end with escape character/, () => e(SqlState.invalidEscapeSequence, 'LIKE pattern must not end with escape character', true)],

@@ -134,3 +134,28 @@ describe('named arguments', () => {
     expect(refusal("select lpad('a', len => 3)").code).toBe('0A000');
   });
 });
+
+describe('stddev and variance of integers and numerics are exact numerics, round(float8) rounds half to even', () => {
+  test.each([
+    ['select stddev(id), variance(id) from orders', /lg_stddev_samp\(id\).*lg_var_samp\(id\)/],
+    ['select stddev_pop(id), var_pop(id), stddev_samp(id), var_samp(id) from orders', /lg_stddev_pop\(id\).*lg_var_pop\(id\).*lg_stddev_samp\(id\).*lg_var_samp\(id\)/],
+    // an aggregate's type is not known when DuckDB picks round's overload: the probe of avg decides it
+    ['select round(avg(id)) from orders', /lg_round\(lakegate_pg\.pgc\.lg_avg\(id\), lakegate_pg\.pgc\.lg_avg_p\(id\)\)/],
+    // stddev / 2 of an integer divides exactly: stddev's probe has avg's type
+    ['select stddev(id) / 2 from orders', /lg_divp\(lakegate_pg\.pgc\.lg_stddev_samp\(id\), 2, lakegate_pg\.pgc\.lg_avg_p\(id\), 2\)/],
+  ])('%s', (text, expected) => {
+    expect(sql(text)).toMatch(expected);
+  });
+
+  test('FILTER (WHERE c) becomes the argument CASE WHEN c THEN x END (the aggregates skip NULLs)', () => {
+    expect(sql('select stddev(id) filter (where id > 1) from orders')).toMatch(/lg_stddev_samp\(CASE WHEN id > 1 THEN id END\)/);
+  });
+
+  test('with DISTINCT, OVER or a subquery in FILTER they stay DuckDB\'s (double precision) and get no probe', () => {
+    const out = sql('select variance(distinct id) / 2, stddev(id) over (), var_pop(id) filter (where id > (select 1)) from orders');
+    expect(out).toMatch(/variance\(DISTINCT id\)/i);
+    expect(out).toMatch(/\bvar_pop\(id\) FILTER/i);
+    expect(out).not.toMatch(/lg_stddev|lg_var/);
+    expect(out).not.toMatch(/lg_avg_p/);
+  });
+});

@@ -234,7 +234,9 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
 }
 
 /** Every `{…}` of a call is this module's when `name` is one of these. */
-export function transformBuiltinCall(v: Visit, name: string, args: unknown[], timeZone: string, typedSafe: (n: unknown) => boolean): boolean {
+export function transformBuiltinCall(
+  v: Visit, name: string, args: unknown[], timeZone: string, typedSafe: (n: unknown) => boolean, probeOf: (n: unknown) => PgNode | undefined = () => undefined,
+): boolean {
   const f = v.fields;
   const a = args as PgNode[];
   const location = f['location'];
@@ -387,8 +389,13 @@ export function transformBuiltinCall(v: Visit, name: string, args: unknown[], ti
       return true;
     case 'round':
       // round(float8) rounds half to even (rint); round(numeric) half away from zero
-      if (a.length !== 1 || !typedSafe(a[0])) return false;
-      replaceNode(v.node, call(emulated('lg_round'), a[0]!, structuredClone(a[0]!)));
+      // (an aggregate or window function has no type yet: its probe decides, sql/numericTypes.ts; round(avg(float)))
+      if (a.length !== 1) return false;
+      {
+        const probe = typedSafe(a[0]) ? structuredClone(a[0]! as PgNode) : probeOf(a[0]);
+        if (!probe) return false;
+        replaceNode(v.node, call(emulated('lg_round'), a[0]!, probe));
+      }
       return true;
     case 'octet_length':
       // DuckDB's octet_length takes bytes (and bits) only; text counts its UTF-8 bytes

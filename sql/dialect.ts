@@ -21,6 +21,7 @@ import { checkFromNames, transformBitString, transformBuiltinCall, transformBuil
 import { byteaInputToHex } from './bytea.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import {
+  exactStatisticArgument,
   exponentLiteral,
   probeOf,
   roundedNumericCast,
@@ -233,6 +234,12 @@ const SIZE_GUARDED: Readonly<Record<string, string>> = {
 
 const TYPED_AGGREGATES: Readonly<Record<string, string>> = { sum: INTERNAL_MACROS.sum, avg: INTERNAL_MACROS.avg };
 
+/** stddev and variance of integers and numerics are exact numerics in PostgreSQL (catalog/numericMacros.ts); of floats, DuckDB's own. */
+const STATISTICS_AGGREGATES: Readonly<Record<string, string>> = {
+  variance: INTERNAL_MACROS.varSamp, var_samp: INTERNAL_MACROS.varSamp, var_pop: INTERNAL_MACROS.varPop,
+  stddev: INTERNAL_MACROS.stddevSamp, stddev_samp: INTERNAL_MACROS.stddevSamp, stddev_pop: INTERNAL_MACROS.stddevPop,
+};
+
 const plainAggregate = (f: Fields): boolean =>
   !f['agg_distinct'] && !f['agg_filter'] && !f['over'] && !f['agg_order'] && !f['agg_star'] && !f['agg_within_group'] && !f['func_variadic'];
 
@@ -250,7 +257,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformFormatCall(v, name, args, done)) return;
   if (!asTable && name === 'to_timestamp' && transformToTimestamp(v, args)) return;
   const builtin = parts.length === 1 || parts[0] === 'pg_catalog';
-  if (builtin && transformBuiltinCall(v, name, args, ctx.settings('timezone') ?? 'UTC', typedDispatchSafe)) return;
+  if (builtin && transformBuiltinCall(v, name, args, ctx.settings('timezone') ?? 'UTC', typedDispatchSafe, probeOf)) return;
   const folded = asTable ? undefined : foldFunction(name, args, f, ctx);
   if (folded) {
     replaceNode(v.node, folded);
@@ -266,6 +273,15 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   const typed = TYPED_AGGREGATES[name];
   if (typed && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && plainAggregate(f) && typedDispatchSafe(args[0])) {
     f['funcname'] = emulated(typed);
+    return;
+  }
+  // stddev / variance, FILTER folded into the argument (with DISTINCT, ORDER BY or OVER they stay DuckDB's double precision)
+  const statistic = STATISTICS_AGGREGATES[name];
+  const exactArg = statistic && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog') ? exactStatisticArgument(f) : undefined;
+  if (statistic && exactArg) {
+    f['funcname'] = emulated(statistic);
+    f['args'] = [exactArg];
+    delete f['agg_filter'];
     return;
   }
   // …and with DISTINCT, FILTER or OVER, the call wrapped in a macro that gives it that type (sql/numericTypes.ts)

@@ -60,6 +60,26 @@ function copyable(expr: unknown): boolean {
   return ok;
 }
 
+const STATISTICS: ReadonlySet<string> = new Set(['stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop']);
+
+/**
+ * The argument the exact stddev / variance macros take for this call
+ * (catalog/numericMacros.ts), or undefined where the call stays DuckDB's
+ * double precision (DISTINCT, ORDER BY, OVER, an argument without a type of
+ * its own). FILTER (WHERE c) becomes `CASE WHEN c THEN x END`: the
+ * aggregates skip NULLs, so they see exactly the rows FILTER lets through.
+ * Does not change `fc`.
+ */
+export function exactStatisticArgument(fc: Fields): PgNode | undefined {
+  const args = (fc['args'] ?? []) as PgNode[];
+  if (args.length !== 1 || fc['agg_distinct'] || fc['agg_order'] || fc['over'] || fc['agg_star'] || fc['agg_within_group'] || fc['func_variadic']) return undefined;
+  if (!typedDispatchSafe(args[0])) return undefined;
+  const filter = fc['agg_filter'] as PgNode | undefined;
+  if (!filter) return args[0];
+  if (!typedDispatchSafe(filter)) return undefined;
+  return { CaseExpr: { args: [{ CaseWhen: { expr: filter, result: args[0] } }] } };
+}
+
 const BIGINT_RESULTS: ReadonlySet<string> = new Set(['count', 'row_number', 'rank', 'dense_rank']);
 
 function probe(n: unknown): PgNode | undefined {
@@ -75,7 +95,10 @@ function probe(n: unknown): PgNode | undefined {
     if (name === 'ntile') return typedZero('int4');
     if (args.length !== 1 || fc['agg_star'] || fc['func_variadic'] || !typedDispatchSafe(args[0])) return undefined;
     if (name === 'sum') return emulatedCall(INTERNAL_MACROS.sumProbe, [structuredClone(args[0]!)]);
-    if (name === 'avg') return emulatedCall(INTERNAL_MACROS.avgProbe, [structuredClone(args[0]!)]);
+    // stddev and variance have avg's types: numeric (DECIMAL(38,16)) of integers and numerics, else a float
+    // (exact only as the planner writes it, exactStatisticArgument: with DISTINCT, ORDER BY or OVER it stays DuckDB's double)
+    if (STATISTICS.has(name) && !exactStatisticArgument(fc)) return undefined;
+    if (name === 'avg' || STATISTICS.has(name)) return emulatedCall(INTERNAL_MACROS.avgProbe, [structuredClone(args[0]!)]);
     if (name === 'min' || name === 'max') return structuredClone(args[0]!);
     return undefined;
   }
@@ -136,6 +159,9 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
       return args.slice(0, 1);
     case INTERNAL_MACROS.avgAs:
       return args.slice(0, 2);
+    // round(x) as lg_round(x, probe) (sql/builtinDialect.ts; the overload drops the probe: catalog/builtinMacros.ts)
+    case 'lg_round':
+      return args.slice(0, 1);
     default:
       return undefined;
   }

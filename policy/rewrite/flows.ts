@@ -68,13 +68,18 @@ const AGGREGATES = new Set([
 ]);
 
 /**
- * sum() and avg() reach the analysis as the emulation's typed macros
- * (sql/dialect.ts: PostgreSQL's result types); they aggregate like the
- * builtins, with PostgreSQL's result types.
+ * sum(), avg(), stddev and variance reach the analysis as the emulation's
+ * typed macros (sql/dialect.ts: PostgreSQL's result types); they aggregate
+ * like the builtins, with PostgreSQL's result types (stddev and variance: no
+ * type known here, so nothing built on them counts as safe).
  */
 const TYPED_AGGREGATES: ReadonlyMap<string, string> = new Map([
   [INTERNAL_MACROS.sum, 'pg_sum'],
   [INTERNAL_MACROS.avg, 'pg_avg'],
+  [INTERNAL_MACROS.varSamp, 'var_samp'],
+  [INTERNAL_MACROS.varPop, 'var_pop'],
+  [INTERNAL_MACROS.stddevSamp, 'stddev_samp'],
+  [INTERNAL_MACROS.stddevPop, 'stddev_pop'],
 ]);
 
 const isAggregateWrapper = (fc: Fields): boolean => {

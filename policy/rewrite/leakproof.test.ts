@@ -176,6 +176,7 @@ describe('predicates that may fail keep the fence: frank gets his rows, the cont
     ['constant arithmetic that overflows', 'SELECT id FROM sales.oracle WHERE n = 2147483647 + 1'],
     ['decimal multiplication (DuckDB checks it for overflow)', 'SELECT id FROM sales.oracle WHERE amount * amount > 1'],
     ['numeric arithmetic on avg (numeric in PostgreSQL, a checked decimal in DuckDB)', 'SELECT id FROM sales.oracle WHERE amount < (SELECT 0.2 * avg(n) FROM sales.other t WHERE t.id = oracle.id) * 1000'],
+    ['arithmetic on stddev or variance (exact numerics: checked decimals)', 'SELECT id FROM sales.oracle WHERE amount < (SELECT stddev(n) * 1000 + variance(amount) FROM sales.other t WHERE t.id = oracle.id)'],
     ['a DATE compared with a timestamp literal or date + interval', "SELECT id FROM sales.oracle WHERE d < TIMESTAMP '2001-01-01' OR d < DATE '2001-01-01' + INTERVAL '1 day'"],
     ['a function call', 'SELECT id FROM sales.oracle WHERE length(code) = 1'],
     ['CASE and COALESCE', "SELECT id FROM sales.oracle WHERE coalesce(code, 'x') = '5' AND CASE WHEN id = 1 THEN true END"],
@@ -212,6 +213,10 @@ describe('predicates that may fail keep the fence: frank gets his rows, the cont
     expect(fences('SELECT a.id FROM sales.oracle a WHERE EXISTS (SELECT 1 FROM sales.oracle b WHERE b.code::int = a.id)')).toEqual([true, true]);
     // an aggregate is computed from rows that passed the filter: a failing comparison with it reads no stored row
     expect(fences('SELECT id FROM sales.oracle GROUP BY id HAVING sum(amount) / 0 > 1')).toEqual([false]);
+    // …stddev and variance too, which the planner writes as the emulation's exact macros (sql/dialect.ts)
+    expect(fences('SELECT id FROM sales.oracle GROUP BY id HAVING stddev(amount) / 0 > 1 OR var_pop(n) > 1 OR stddev_pop(n) > 1 OR variance(n) > 1')).toEqual([false]);
+    // …and round(avg(f)), whose overload a probe of avg chooses (the probe is never evaluated)
+    expect(fences('SELECT id FROM sales.oracle GROUP BY id HAVING round(avg(f)) / 0 > 1 AND round(avg(amount)) > 1')).toEqual([false]);
   });
 });
 

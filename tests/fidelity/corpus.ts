@@ -311,6 +311,30 @@ const catalog = [
   "select c.oid::regclass from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'region'",
 ];
 
+// stddev and variance: exact numerics of integers and numerics (small and large values, NULLs, one row, no rows, overflow)
+const statistics: string[] = [
+  'select stddev_samp(x), stddev_pop(x), var_samp(x), var_pop(x) from (values (1), (2), (4), (7), (null)) t(x)',
+  'select stddev(x), variance(x), stddev_pop(x), var_pop(x) from (values (1.25), (2.50), (3.75), (null)) t(x)',
+  'select stddev(x), variance(x), stddev_pop(x), var_pop(x) from (values (5)) t(x)',
+  'select stddev(x), variance(x), stddev_pop(x), var_pop(x) from (values (5), (null)) t(x) where x is null',
+  'select stddev(x), variance(x) from (values (1)) t(x) where false',
+  'select stddev(x), variance(x) from (values (3), (3), (3)) t(x)',
+  'select stddev(x), variance(x) from (values (1000000000001::bigint), (1000000000002), (1000000000004)) t(x)',
+  'select stddev(x), variance(x) from (values (1000000000000::bigint), (1000000000123), (1000000000999)) t(x)',
+  'select stddev(x), variance(x) from (values (12345678.91::numeric(15,2)), (12345678.92), (12345678.95)) t(x)',
+  'select stddev(x::int2), variance(x::int2), stddev_pop(x::int8) from (values (10), (20), (25)) t(x)',
+  'select var_samp(x), stddev_samp(x) from (values (9000000000000000000::bigint), (-9000000000000000000)) t(x)',
+  'select variance(x) from (values (1.123456), (2.5)) t(x)',
+  'select stddev(x), variance(x) from (values (0.5::float8), (1.5::float8), (4::float8)) t(x)',
+  'select l_linenumber, stddev(l_quantity), variance(l_quantity), var_pop(l_linenumber) from tpch.lineitem group by 1 order by 1',
+  'select stddev(l_quantity) filter (where l_linenumber = 1), var_pop(l_quantity) filter (where l_linenumber > 9) from tpch.lineitem',
+  'select stddev(r_name) from tpch.region', 'select variance(true)',
+  'select variance(distinct l_quantity) from tpch.lineitem', 'select stddev(p_size) over () from tpch.part limit 1',
+  'select stddev(p_size) / 2, variance(p_size) + 1 from tpch.part',
+  'select round(avg(x)), round(avg(y)) from (values (2.5::float8, 0.5::float8)) t(x, y)',
+  'select round(avg(x)), round(sum(x)) from (values (2.5), (2.5)) t(x)',
+];
+
 export const CORPUS: readonly CorpusEntry[] = [
   ...TPCH_QUERIES.map((sql) => ({ group: 'tpch', sql })),
   ...e('arithmetic', [...arithmetic, ...moreArithmetic]),
@@ -321,6 +345,7 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('casts', casts.filter((s) => s.includes('gen_random_uuid'))),
   ...e('json', json),
   ...e('aggregates', aggregates),
+  ...e('aggregates', statistics),
   ...e('analyst', analyst),
   ...e('numeric types', numericTypes),
   ...e('errors', errors),
