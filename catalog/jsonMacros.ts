@@ -12,6 +12,11 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
   // a JSON value to test `?` against: the key as a JSON string
   return [
     m(`lg_json_value(v) AS coalesce(CAST(to_json(v) AS VARCHAR), 'null')`),
+    // A numeric as PostgreSQL writes it in JSON, its own digits (DuckDB's to_json prints a DECIMAL through a
+    // double: 100.00 → 100.0). t is the value again, only to choose the overload: integers and decimals take
+    // the first (their text is their JSON), anything else to_json.
+    m(`lg_json_num(v, t DECIMAL(38,10)) AS CAST(CAST(v AS VARCHAR) AS JSON), (v, t) AS to_json(v)`),
+    m(`lg_json_value_n(v, t) AS coalesce(CAST(${q('lg_json_num')}(v, t) AS VARCHAR), 'null')`),
     // The same for a value that holds a bound parameter: DuckDB's to_json leaves its result type
     // unresolved at prepare when its argument holds a parameter (so no RowDescription before Bind);
     // behind a lambda the argument is a plain reference. Costs a one-element list per row, so the

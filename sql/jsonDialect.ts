@@ -46,7 +46,21 @@ function holdsParam(node: unknown): boolean {
 // parameter (psycopg 3 binds SQLAlchemy's literals so): such values go through the *_p macros
 // (catalog/jsonMacros.ts), which hide the parameter behind a lambda; others keep the direct call.
 /** a value as JSON text, SQL NULL as `null` */
-const jsonValue = (v: PgNode): PgNode => call(emulated(holdsParam(v) ? 'lg_json_value_p' : 'lg_json_value'), v);
+const jsonValue = (v: PgNode): PgNode =>
+  holdsParam(v) ? call(emulated('lg_json_value_p'), v) : dispatchable(v) ? call(emulated('lg_json_value_n'), v, structuredClone(v)) : call(emulated('lg_json_value'), v);
+
+/**
+ * A value whose type DuckDB knows on its own and that is cheap to bind twice (a column, a
+ * constant, a cast of one): such a value goes through lg_json_num, which prints a numeric with
+ * its own digits. Anything else (an aggregate, a nested call) keeps to_json: copying it would
+ * grow with each level of nesting.
+ */
+function dispatchable(v: unknown): boolean {
+  const n = v as Fields;
+  if (n['ColumnRef'] || n['A_Const']) return true;
+  const arg = n['TypeCast']?.['arg'] as Fields | undefined;
+  return arg !== undefined && (arg['ColumnRef'] !== undefined || arg['A_Const'] !== undefined);
+}
 /** an object key as JSON text */
 const jsonKey = (k: PgNode): PgNode =>
   holdsParam(k) ? call(emulated('lg_json_text_p'), cast(k, 'text')) : cast(call('to_json', cast(k, 'text')), 'text');
@@ -61,7 +75,8 @@ function namedRow(v: PgNode): PgNode {
   return { FuncCall: { funcname: [strNode('struct_pack')], args, funcformat: 'COERCE_EXPLICIT_CALL' } };
 }
 
-const toJson = (v: PgNode): PgNode => (holdsParam(v) ? call(emulated('lg_to_json_p'), v) : call('to_json', v));
+const toJson = (v: PgNode): PgNode =>
+  holdsParam(v) ? call(emulated('lg_to_json_p'), v) : dispatchable(v) ? call(emulated('lg_json_num'), v, structuredClone(v)) : call('to_json', v);
 
 function constText(n: unknown): string | undefined {
   const c = (n as Fields | undefined)?.['A_Const'];
