@@ -13,7 +13,7 @@ import { parseArrayLiteral } from './arrayLiteral.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 export { JSON_TABLE_FUNCTIONS } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
-import { boolConst, intConst, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
+import { boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Operators allowed through authorization because this module translates every use of them. */
 export const JSON_OPERATORS: ReadonlySet<string> = new Set(['->', '->>', '#>', '#>>', '@>', '?', '?|', '?&', '#-']);
@@ -47,7 +47,28 @@ function holdsParam(node: unknown): boolean {
 // (catalog/jsonMacros.ts), which hide the parameter behind a lambda; others keep the direct call.
 /** a value as JSON text, SQL NULL as `null` */
 const jsonValue = (v: PgNode): PgNode =>
-  holdsParam(v) ? call(emulated('lg_json_value_p'), v) : dispatchable(v) ? call(emulated('lg_json_value_n'), v, structuredClone(v)) : call(emulated('lg_json_value'), v);
+  holdsParam(v)
+    ? call(emulated('lg_json_value_p'), v)
+    : isJsonText(v)
+      ? ({ CoalesceExpr: { args: [cast(v, 'text'), strConst('null')] } } as PgNode)
+      : dispatchable(v)
+        ? call(emulated('lg_json_value_n'), v, structuredClone(v))
+        : call(emulated('lg_json_value'), v);
+
+/** json builders whose result is already PostgreSQL's json text (DuckDB's to_json would re-print it compactly). */
+const JSON_TEXT_RESULTS: ReadonlySet<string> = new Set(['json_build_object', 'json_build_array', 'json_agg', 'json_object_agg', 'to_json', 'row_to_json']);
+
+/** A json value kept as its text inside another json value: a json builder's call, or a cast to json. */
+function isJsonText(v: unknown): boolean {
+  const n = v as Fields;
+  const fc = n['FuncCall'] as Fields | undefined;
+  if (fc) {
+    const parts = names(fc['funcname']);
+    return (parts.length === 1 || (parts.length === 2 && parts[0] === 'pg_catalog')) && JSON_TEXT_RESULTS.has(parts[parts.length - 1]!);
+  }
+  const tn = names((n['TypeCast'] as Fields | undefined)?.['typeName']?.['names']);
+  return tn.length > 0 && tn[tn.length - 1] === 'json' && !(n['TypeCast'] as Fields)['typeName']['arrayBounds'];
+}
 
 /**
  * A value whose type DuckDB knows on its own and that is cheap to bind twice (a column, a
