@@ -13,10 +13,10 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
   return [
     m(`lg_json_value(v) AS coalesce(CAST(to_json(v) AS VARCHAR), 'null')`),
     // A numeric as PostgreSQL writes it in JSON, its own digits (DuckDB's to_json prints a DECIMAL through a
-    // double: 100.00 → 100.0). t is the value again, only to choose the overload: integers and decimals take
-    // the first (their text is their JSON), anything else to_json.
-    m(`lg_json_num(v, t DECIMAL(38,10)) AS CAST(CAST(v AS VARCHAR) AS JSON), (v, t) AS to_json(v)`),
-    m(`lg_json_value_n(v, t) AS coalesce(CAST(${q('lg_json_num')}(v, t) AS VARCHAR), 'null')`),
+    // double: 100.00 → 100.0). typeof is folded while binding, so one branch remains; an overload chosen by
+    // type would be chosen blind inside a correlated subquery (jsonb's equality), where v is bound later.
+    m(`lg_json_num(v) AS CASE WHEN typeof(v) LIKE 'DECIMAL(%' THEN CAST(CAST(v AS VARCHAR) AS JSON) ELSE to_json(v) END`),
+    m(`lg_json_value_n(v) AS coalesce(CAST(${q('lg_json_num')}(v) AS VARCHAR), 'null')`),
     // The same for a value that holds a bound parameter: DuckDB's to_json leaves its result type
     // unresolved at prepare when its argument holds a parameter (so no RowDescription before Bind);
     // behind a lambda the argument is a plain reference. Costs a one-element list per row, so the

@@ -52,7 +52,7 @@ const jsonValue = (v: PgNode): PgNode =>
     : isJsonText(v)
       ? ({ CoalesceExpr: { args: [cast(v, 'text'), strConst('null')] } } as PgNode)
       : dispatchable(v)
-        ? call(emulated('lg_json_value_n'), v, structuredClone(v))
+        ? call(emulated('lg_json_value_n'), v)
         : call(emulated('lg_json_value'), v);
 
 /** json builders whose result is already PostgreSQL's json text (DuckDB's to_json would re-print it compactly). */
@@ -71,10 +71,9 @@ function isJsonText(v: unknown): boolean {
 }
 
 /**
- * A value whose type DuckDB knows on its own and that is cheap to bind twice (a column, a
- * constant, a cast of one): such a value goes through lg_json_num, which prints a numeric with
- * its own digits. Anything else (an aggregate, a nested call) keeps to_json: copying it would
- * grow with each level of nesting.
+ * A value cheap to bind three times (a column, a constant, a cast of one): such a value goes
+ * through lg_json_num, which prints a numeric with its own digits. Anything else (an aggregate,
+ * a nested call) keeps to_json: copying it would grow with each level of nesting.
  */
 function dispatchable(v: unknown): boolean {
   const n = v as Fields;
@@ -97,7 +96,7 @@ function namedRow(v: PgNode): PgNode {
 }
 
 const toJson = (v: PgNode): PgNode =>
-  holdsParam(v) ? call(emulated('lg_to_json_p'), v) : dispatchable(v) ? call(emulated('lg_json_num'), v, structuredClone(v)) : call('to_json', v);
+  holdsParam(v) ? call(emulated('lg_to_json_p'), v) : dispatchable(v) ? call(emulated('lg_json_num'), v) : call('to_json', v);
 
 function constText(n: unknown): string | undefined {
   const c = (n as Fields | undefined)?.['A_Const'];
