@@ -24,6 +24,38 @@ export interface TagCommit {
 }
 
 type Json = Record<string, unknown>;
+type SchemaFields = { fields: { name: string }[] };
+
+function currentSchema(meta: Json): SchemaFields | undefined {
+  const schemas = (meta['schemas'] as ({ 'schema-id': number } & SchemaFields)[] | undefined) ?? [];
+  return schemas.find((s) => s['schema-id'] === meta['current-schema-id']);
+}
+
+/**
+ * The table's column tags with one tag added to or removed from a column of
+ * the current schema (42703 for another column), from the property's JSON.
+ */
+function changedTags(
+  current: SchemaFields | undefined,
+  property: string | undefined,
+  opts: { column: string; tag: string; add: boolean },
+  display: string,
+): Record<string, string[]> {
+  if (!current?.fields.some((f) => f.name === opts.column)) throw new SqlError('42703', `column "${opts.column}" of relation "${display}" does not exist`);
+  let tags: Record<string, string[]> = {};
+  if (property !== undefined) {
+    try {
+      tags = JSON.parse(property) as Record<string, string[]>;
+    } catch {
+      throw new SqlError('XX001', `the ${COLUMN_TAGS_PROPERTY} property of ${display} is not JSON: fix it before changing tags`);
+    }
+  }
+  const had = tags[opts.column] ?? [];
+  const next = opts.add ? [...new Set([...had, opts.tag])] : had.filter((t) => t !== opts.tag);
+  if (next.length > 0) tags[opts.column] = next;
+  else delete tags[opts.column];
+  return tags;
+}
 
 export async function commitColumnTag(opts: {
   sqliteFile: string;
@@ -42,22 +74,9 @@ export async function commitColumnTag(opts: {
     if (!entry || entry.kind !== 'table') throw new SqlError('42P01', `relation "${display}" does not exist`);
     const from = entry.metadataLocation;
     const meta = parseIcebergJson(await readFile(localPath(from), 'utf8')) as Json;
-    const schemas = (meta['schemas'] as { 'schema-id': number; fields: { name: string }[] }[] | undefined) ?? [];
-    const current = schemas.find((s) => s['schema-id'] === meta['current-schema-id']) ?? (meta['schema'] as { fields: { name: string }[] } | undefined);
-    if (!current?.fields.some((f) => f.name === opts.column)) throw new SqlError('42703', `column "${opts.column}" of relation "${display}" does not exist`);
+    const current = currentSchema(meta) ?? (meta['schema'] as SchemaFields | undefined);
     const props = { ...((meta['properties'] as Record<string, string> | undefined) ?? {}) };
-    let tags: Record<string, string[]> = {};
-    if (props[COLUMN_TAGS_PROPERTY] !== undefined) {
-      try {
-        tags = JSON.parse(props[COLUMN_TAGS_PROPERTY]) as Record<string, string[]>;
-      } catch {
-        throw new SqlError('XX001', `the ${COLUMN_TAGS_PROPERTY} property of ${display} is not JSON: fix it before changing tags`);
-      }
-    }
-    const had = tags[opts.column] ?? [];
-    const next = opts.add ? [...new Set([...had, opts.tag])] : had.filter((t) => t !== opts.tag);
-    if (next.length > 0) tags[opts.column] = next;
-    else delete tags[opts.column];
+    const tags = changedTags(current, props[COLUMN_TAGS_PROPERTY], opts, display);
     if (Object.keys(tags).length > 0) props[COLUMN_TAGS_PROPERTY] = JSON.stringify(tags);
     else delete props[COLUMN_TAGS_PROPERTY];
     const now = opts.now ?? Date.now();
@@ -112,22 +131,8 @@ export async function commitColumnTagRest(
     throw e;
   }
   const meta = loaded.metadata as unknown as Json;
-  const schemas = (meta['schemas'] as { 'schema-id': number; fields: { name: string }[] }[] | undefined) ?? [];
-  const current = schemas.find((s) => s['schema-id'] === meta['current-schema-id']);
-  if (!current?.fields.some((f) => f.name === opts.column)) throw new SqlError('42703', `column "${opts.column}" of relation "${display}" does not exist`);
   const before = ((meta['properties'] as Record<string, string> | undefined) ?? {})[COLUMN_TAGS_PROPERTY];
-  let tags: Record<string, string[]> = {};
-  if (before !== undefined) {
-    try {
-      tags = JSON.parse(before) as Record<string, string[]>;
-    } catch {
-      throw new SqlError('XX001', `the ${COLUMN_TAGS_PROPERTY} property of ${display} is not JSON: fix it before changing tags`);
-    }
-  }
-  const had = tags[opts.column] ?? [];
-  const next = opts.add ? [...new Set([...had, opts.tag])] : had.filter((t) => t !== opts.tag);
-  if (next.length > 0) tags[opts.column] = next;
-  else delete tags[opts.column];
+  const tags = changedTags(currentSchema(meta), before, opts, display);
   const after = Object.keys(tags).length > 0 ? JSON.stringify(tags) : undefined;
   const uuid = meta['table-uuid'] as string;
   const set = (v: string | undefined): { updates: Record<string, string>; removals: string[] } =>

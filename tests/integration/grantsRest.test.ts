@@ -22,8 +22,7 @@ import { referenceScan, type ReferenceScan } from '../support/icebergTables.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 import { keycloakForSuite, gatewayKeycloakConfig } from '../support/keycloak.js';
 import { lakehouseForSuite } from '../support/lakehouse.js';
-import { textRows, writeDataGate } from '../support/grantsLake.js';
-import { P, tagServiceDef } from '../support/rangerPolicies.js';
+import { PII_HIDDEN_TAG_POLICIES, textRows, writeDataGate } from '../support/grantsLake.js';
 
 const kc = keycloakForSuite();
 const PRINCIPALS = ['alice', 'bob', 'carol', 'dave', 'erin'];
@@ -35,14 +34,6 @@ const INITIAL = [
 ].map((p) => ({ ...p, service: 'polaris' }));
 const lh = lakehouseForSuite(() => ({ oidc: { issuer: kc().issuer }, principals: PRINCIPALS, policies: INITIAL, roles: rangerRoles(ROLES), only: ['lake.customers'] }));
 const ADMIN = { username: 'lakegate', password: 'lakegate-admin-secret' };
-/** PII is hidden from everyone but sqe_admin (the data gate's tag policy). */
-const TAG_POLICIES = {
-  serviceName: 'lakehouse_tag',
-  serviceId: 101,
-  policyVersion: 1,
-  serviceDef: tagServiceDef(),
-  policies: [P.tagMask('PII is hidden', 'PII', [[{ roles: ['sqe_admin'] }, 'MASK_NONE'], [{ groups: ['public'] }, 'MASK_NULL']])],
-};
 let ranger: RangerAdminServer;
 let gw: InProcessGateway;
 let dir: string;
@@ -63,7 +54,7 @@ beforeAll(async () => {
   ranger.store.onPoliciesChanged = () => lh().front.setPolicies(ranger.store.listPolicies(), roles);
   reference = await referenceScan(lh().direct('lake'), 'lake.customers');
   gw = await startInProcess(() => ({
-    ranger: { source: { kind: 'local' as const, path: writeDataGate(dir, TAG_POLICIES), serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
+    ranger: { source: { kind: 'local' as const, path: writeDataGate(dir, PII_HIDDEN_TAG_POLICIES), serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
     keycloak: gatewayKeycloakConfig(kc(), 5000),
     catalog: {
       database: 'lake',

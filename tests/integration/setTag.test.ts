@@ -15,22 +15,13 @@ import path from 'node:path';
 import type pg from 'pg';
 import { loadParser } from '../../sql/parse.js';
 import { connect, rejection, run } from '../support/clients.js';
-import { embeddedConfig, polarisAllow, PYTHON, textRows, writeCatalogGate, writeDataGate, writeWarehouse, type Described } from '../support/grantsLake.js';
+import { embeddedConfig, polarisAllow, PYTHON, textRows, writeCatalogGate, writeDataGate, writeWarehouse, PII_HIDDEN_TAG_POLICIES, type Described } from '../support/grantsLake.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
-import { P, tagServiceDef } from '../support/rangerPolicies.js';
 
 let root: string;
 let rangerDir: string;
 let tables: Record<string, Described>;
 let gw: InProcessGateway;
-
-const TAG_POLICIES = {
-  serviceName: 'lakehouse_tag',
-  serviceId: 101,
-  policyVersion: 1,
-  serviceDef: tagServiceDef(),
-  policies: [P.tagMask('PII is hidden', 'PII', [[{ roles: ['sqe_admin'] }, 'MASK_NONE'], [{ groups: ['public'] }, 'MASK_NULL']])],
-};
 
 beforeAll(async () => {
   await loadParser();
@@ -41,7 +32,7 @@ beforeAll(async () => {
     polarisAllow(2, { root: ['*'], catalog: ['lake'], namespace: ['sales'] }, ['namespace-list', 'namespace-properties-read', 'table-list'], ['analyst']),
     polarisAllow(3, { root: ['*'], catalog: ['lake'], namespace: ['sales'], table: ['*'] }, ['table-list', 'table-properties-read', 'table-data-read'], ['analyst']),
   ]);
-  rangerDir = writeDataGate(root, TAG_POLICIES);
+  rangerDir = writeDataGate(root, PII_HIDDEN_TAG_POLICIES);
   gw = await startInProcess(() => embeddedConfig(root, { kind: 'local', path: polarisDir, serviceName: 'polaris' }, { grantAuthority: 'admin-role', projectTags: true }));
 }, 300_000);
 

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { rejection, run } from './clients.js';
 import { REPO_ROOT } from './lakegate.js';
+import { P, tagServiceDef } from './rangerPolicies.js';
 
 export interface Described {
   current: string;
@@ -84,6 +85,15 @@ export function writeCatalogGate(root: string, policies: unknown[]): string {
 }
 
 /** `<root>/ranger`: the demo's hive def and roles, `select` for everyone, optional tag policies. */
+/** The data gate's tag service for SET TAG suites: PII is hidden from everyone but sqe_admin. */
+export const PII_HIDDEN_TAG_POLICIES = {
+  serviceName: 'lakehouse_tag',
+  serviceId: 101,
+  policyVersion: 1,
+  serviceDef: tagServiceDef(),
+  policies: [P.tagMask('PII is hidden', 'PII', [[{ roles: ['sqe_admin'] }, 'MASK_NONE'], [{ groups: ['public'] }, 'MASK_NULL']])],
+};
+
 export function writeDataGate(root: string, tagPolicies?: unknown): string {
   const demo = path.join(REPO_ROOT, 'demo', 'ranger');
   const doc = JSON.parse(fs.readFileSync(path.join(demo, 'lakehouse.json'), 'utf8'));
