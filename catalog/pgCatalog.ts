@@ -19,7 +19,9 @@ import { macroStatements } from './pgCatalogMacros.js';
 import { KEYWORD_COLUMNS, LANGUAGE_ROWS, PROC_TEXT_COLUMNS, procDescriptionRows, procRows, procTextRows } from './pgProc.js';
 import { PG_KEYWORDS, PG_PROC_ROWS } from './pgBuiltins.js';
 import {
+  activityRows,
   AM_ROWS,
+  type BackendActivity,
   attributeRows,
   authMemberRows,
   roleRows,
@@ -75,6 +77,23 @@ async function fillTable(conn: DuckDBConnection, target: string, rows: Value[][]
     const chunk = rows.slice(i, i + 500);
     await conn.run(`INSERT INTO ${target} VALUES ${chunk.map((r) => `(${r.map(sqlLiteral).join(', ')})`).join(', ')}`);
   }
+}
+
+/**
+ * pg_stat_activity: a connection-local table like the per-user ones, filled
+ * before each run of a statement that reads it (its rows change with every
+ * statement of every session).
+ */
+const ACTIVITY = userTable('pg_stat_activity');
+
+async function createActivityTable(conn: DuckDBConnection): Promise<void> {
+  await conn.run(`CREATE TEMP TABLE IF NOT EXISTS lg_pg_stat_activity (${POPULATED_COLUMNS.pg_stat_activity})`);
+}
+
+/** Make this connection's pg_stat_activity show `backends` (the session's own user's sessions). */
+export async function fillActivity(conn: DuckDBConnection, database: string, backends: readonly BackendActivity[]): Promise<void> {
+  await createActivityTable(conn);
+  await fillTable(conn, ACTIVITY, activityRows(database, backends));
 }
 
 const installed = new WeakMap<DuckDBConnection, { version: object; user: string | undefined; keys: readonly unknown[] }>();
@@ -157,6 +176,8 @@ export async function installPgCatalog(conn: DuckDBConnection, opts: PgCatalogOp
     await conn.run(`CREATE TEMP TABLE IF NOT EXISTS lg_${name} (${POPULATED_COLUMNS[name]})`);
     await conn.run(`CREATE OR REPLACE VIEW ${S}.${name} AS SELECT * FROM ${userTable(name)}`);
   }
+  await createActivityTable(conn);
+  await conn.run(`CREATE OR REPLACE VIEW ${S}.pg_stat_activity AS SELECT * FROM ${ACTIVITY}`);
   await createTable(conn, 'pg_database', POPULATED_COLUMNS.pg_database, [databaseRow(opts.database)]);
   await createTable(conn, 'pg_am', POPULATED_COLUMNS.pg_am, AM_ROWS);
   await createTable(conn, 'pg_collation', POPULATED_COLUMNS.pg_collation, COLLATION_ROWS);

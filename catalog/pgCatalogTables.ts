@@ -207,6 +207,37 @@ export function attributeRows(tables: UserRelation[]): Value[][] {
   return rows;
 }
 
+/** One session as pg_stat_activity shows it (the session's own user's sessions only). */
+export interface BackendActivity {
+  pid: number;
+  user: string;
+  applicationName: string;
+  /** null for a Unix-domain socket, as PostgreSQL shows it */
+  clientAddr: string | null;
+  clientPort: number | null;
+  backendStart: Date;
+  xactStart: Date | null;
+  queryStart: Date | null;
+  stateChange: Date | null;
+  /** 'active', 'idle', 'idle in transaction', 'idle in transaction (aborted)' */
+  state: string;
+  /** the statement running now, or the last one (empty before the first) */
+  query: string;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** pg_stat_activity rows; `database` is the one database a process serves. */
+export function activityRows(database: string, backends: readonly BackendActivity[]): Value[][] {
+  const datid = stableOid('database', database);
+  return backends.map((b) => [
+    datid, database, b.pid, null, roleOid(b.user), b.user, b.applicationName, b.clientAddr, null, b.clientPort ?? -1,
+    iso(b.backendStart), iso(b.xactStart), iso(b.queryStart), iso(b.stateChange),
+    b.state === 'idle' || b.state.startsWith('idle in') ? 'Client' : null, b.state === 'idle' || b.state.startsWith('idle in') ? 'ClientRead' : null,
+    b.state, null, null, null, b.query, 'client backend',
+  ]);
+}
+
 export function databaseRow(database: string): Value[] {
   return [
     stableOid('database', database), database, OWNER_OID, 6, 'c', false, true, -1, 0, 0, 1663, 'C', 'C', null, null,
@@ -234,10 +265,10 @@ export const EMPTY_TABLES: readonly Omit<TableDef, 'rows'>[] = [
   { name: 'pg_extension', columns: `oid ${OID}, extname VARCHAR, extowner ${OID}, extnamespace ${OID}, extrelocatable BOOLEAN, extversion VARCHAR, extconfig ${OID}[], extcondition VARCHAR[]` },
   { name: 'pg_matviews', columns: 'schemaname VARCHAR, matviewname VARCHAR, matviewowner VARCHAR, tablespace VARCHAR, hasindexes BOOLEAN, ispopulated BOOLEAN, definition VARCHAR' },
   { name: 'pg_indexes', columns: 'schemaname VARCHAR, tablename VARCHAR, indexname VARCHAR, tablespace VARCHAR, indexdef VARCHAR' },
-  { name: 'pg_stat_activity', columns: `datid ${OID}, datname VARCHAR, pid INTEGER, leader_pid INTEGER, usesysid ${OID}, usename VARCHAR, application_name VARCHAR, client_addr VARCHAR, client_hostname VARCHAR, client_port INTEGER, backend_start TIMESTAMPTZ, xact_start TIMESTAMPTZ, query_start TIMESTAMPTZ, state_change TIMESTAMPTZ, wait_event_type VARCHAR, wait_event VARCHAR, state VARCHAR, backend_xid BIGINT, backend_xmin BIGINT, query_id BIGINT, query VARCHAR, backend_type VARCHAR` },
 ];
 
 export const POPULATED_COLUMNS = {
+  pg_stat_activity: `datid ${OID}, datname VARCHAR, pid INTEGER, leader_pid INTEGER, usesysid ${OID}, usename VARCHAR, application_name VARCHAR, client_addr VARCHAR, client_hostname VARCHAR, client_port INTEGER, backend_start TIMESTAMPTZ, xact_start TIMESTAMPTZ, query_start TIMESTAMPTZ, state_change TIMESTAMPTZ, wait_event_type VARCHAR, wait_event VARCHAR, state VARCHAR, backend_xid BIGINT, backend_xmin BIGINT, query_id BIGINT, query VARCHAR, backend_type VARCHAR`,
   pg_proc: `oid ${OID}, proname VARCHAR, pronamespace ${OID}, proowner ${OID}, prolang ${OID}, procost REAL, prorows REAL, provariadic ${OID}, prosupport VARCHAR, prokind VARCHAR, prosecdef BOOLEAN, proleakproof BOOLEAN, proisstrict BOOLEAN, proretset BOOLEAN, provolatile VARCHAR, proparallel VARCHAR, pronargs SMALLINT, pronargdefaults SMALLINT, prorettype ${OID}, proargtypes VARCHAR, proallargtypes ${OID}[], proargmodes VARCHAR[], proargnames VARCHAR[], proargdefaults VARCHAR, protrftypes ${OID}[], prosrc VARCHAR, probin VARCHAR, prosqlbody VARCHAR, proconfig VARCHAR[], proacl VARCHAR[]`,
   pg_language: `oid ${OID}, lanname VARCHAR, lanowner ${OID}, lanispl BOOLEAN, lanpltrusted BOOLEAN, lanplcallfoid ${OID}, laninline ${OID}, lanvalidator ${OID}, lanacl VARCHAR[]`,
   pg_tablespace: `oid ${OID}, spcname VARCHAR, spcowner ${OID}, spcacl VARCHAR[], spcoptions VARCHAR[]`,

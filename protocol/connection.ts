@@ -239,7 +239,8 @@ export class PgConnection<I> {
     const database = params['database'] || user;
     delete params['user'];
     delete params['database'];
-    return { user, database, params, tls: this.tls, remoteAddress: this.raw.remoteAddress ?? '' };
+    const port = this.raw.remotePort;
+    return { user, database, params, tls: this.tls, remoteAddress: this.raw.remoteAddress ?? '', ...(port !== undefined ? { remotePort: port } : {}) };
   }
 
   // ---- authentication ------------------------------------------------------

@@ -14,6 +14,8 @@ export interface StartupInfo {
   params: Record<string, string>;
   tls: boolean;
   remoteAddress: string;
+  /** undefined for a Unix-domain socket */
+  remotePort?: number;
 }
 
 /** How the server wants this login checked; `I` is whatever identity the server keeps. */

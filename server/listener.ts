@@ -88,6 +88,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
       const s = sessions.get(pid);
       return s && { user: s.user, cancel: () => s.cancel(), terminate: () => s.terminate() };
     },
+    activity: (user) => [...sessions.values()].filter((s) => s.user === user).map((s) => s.activityRow()),
   };
   const hooks: ConnectionHooks<Identity> = {
     requireTlsForPassword: config.requireTls,

@@ -13,7 +13,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { loadDuckDbCatalog, type Catalog } from '../catalog/catalog.js';
-import { installPgCatalog, installUserCatalog, type TableVisibility } from '../catalog/pgCatalog.js';
+import { fillActivity, installPgCatalog, installUserCatalog, type TableVisibility } from '../catalog/pgCatalog.js';
 import { loadSnapshot } from '../catalog/planSnapshot.js';
 import type { CatalogService } from '../catalog/userCatalog.js';
 import type { CatalogTable } from '../sql/catalogView.js';
@@ -157,7 +157,16 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
         'permission denied: EXPLAIN is not available for queries on tables with row filters or masks; EXPLAIN (POLICY) shows which policies apply',
       );
     }
-    return { sql: plan.sql, explain: plan.kind === 'explain', valid, setup, ...(plan.resultTypes ? { resultTypes: plan.resultTypes } : {}) };
+    const activity = plan.readsActivity ? (ctx.activity ?? (() => [])) : undefined;
+    return {
+      sql: plan.sql,
+      explain: plan.kind === 'explain',
+      // pg_stat_activity's rows are filled before the plan is prepared, and change with every statement: such a plan
+      // serves one run. (DuckDB plans with the table's statistics: refilling under a prepared plan can misread it.)
+      valid: activity ? () => false : valid,
+      setup: activity ? async (conn) => { await setup(conn); await fillActivity(conn, ctx.database, activity()); } : setup,
+      ...(plan.resultTypes ? { resultTypes: plan.resultTypes } : {}),
+    };
   };
   const audit = deps.audit?.enabled ? deps.audit : null;
   const auditStatement = (stmt: ParsedStatement, ctx: PlanContext, a: StatementAudit | null) => {

@@ -14,6 +14,7 @@ import type {
   DuckDBType,
   DuckDBValue,
 } from '@duckdb/node-api';
+import type { BackendActivity } from '../catalog/pgCatalogTables.js';
 import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest, Output } from '../protocol/handler.js';
@@ -46,6 +47,8 @@ export interface PlanContext {
   searchPath: string[];
   settings(name: string): string | undefined;
   backendPid: number;
+  /** The sessions pg_stat_activity shows this session (its own user's), as they are now. */
+  activity?: () => BackendActivity[];
   /** The client's address and application_name, for the audit trail. */
   clientAddress?: string;
   clientType?: string;

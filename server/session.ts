@@ -36,6 +36,8 @@ import {
   type SessionCall,
 } from './sessionFunctions.js';
 import { ScrollCursor } from './scrollCursor.js';
+import { SessionActivity } from './activity.js';
+import type { BackendActivity } from '../catalog/pgCatalogTables.js';
 import { copySource, cursorDeclaration, cursorFetch, executeArguments, forwardStep, noSuchCursor, preparation } from './sqlCommands.js';
 import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
 import type { AdminRoom } from '../policy/admin/room.js';
@@ -103,6 +105,7 @@ export class Session implements QuerySession {
   private ended = false;
   /** txid_current() of the current block. */
   private txid: number | null = null;
+  private readonly activity = new SessionActivity();
   /** Ends this session's connection with FATAL 57P01 (pg_terminate_backend); set by the listener. */
   terminator: (() => void) | null = null;
 
@@ -119,6 +122,21 @@ export class Session implements QuerySession {
 
   get database(): string {
     return this.deps.info.database;
+  }
+
+  /** This session as pg_stat_activity shows it. */
+  activityRow(): BackendActivity {
+    const addr = this.deps.info.remoteAddress;
+    return this.activity.row(
+      {
+        pid: this.processId,
+        user: this.user,
+        applicationName: this.settings.get('application_name') ?? '',
+        clientAddr: addr === '' ? null : addr.replace(/^::ffff:(?=\d+\.)/, ''),
+        clientPort: this.deps.info.remotePort ?? null,
+      },
+      this.tx.status(),
+    );
   }
 
   private get auditSubject() {
@@ -171,10 +189,12 @@ export class Session implements QuerySession {
   async simpleQuery(sql: string, out: Output): Promise<void> {
     // A simple query is its own statement: whatever an earlier extended batch left is over.
     this.endStatement();
+    this.activity.running(sql);
     try {
       await this.reportingErrors(() => this.simpleQueryImpl(sql, out));
     } finally {
       this.endStatement();
+      this.activity.ready(this.tx.status());
     }
   }
 
@@ -232,6 +252,7 @@ export class Session implements QuerySession {
   // ---- extended query ------------------------------------------------------
 
   async parse(name: string, sql: string, paramOids: number[]): Promise<void> {
+    this.activity.running(sql);
     return this.reportingErrors(() => this.parseImpl(name, sql, paramOids));
   }
 
@@ -314,6 +335,8 @@ export class Session implements QuerySession {
   }
 
   async execute(name: string, maxRows: number, out: Output): Promise<void> {
+    const entry = this.portals.get(name);
+    if (entry) this.activity.running(entry.stmt.text);
     await this.reportingErrors(() => this.executeImpl(name, maxRows, out));
     // PostgreSQL stops statement_timeout when an Execute completes (or is suspended).
     this.endStatement();
@@ -351,6 +374,7 @@ export class Session implements QuerySession {
 
   async sync(): Promise<void> {
     this.endStatement();
+    this.activity.ready(this.tx.status());
     // Outside a block each Sync ends the implicit transaction, which closes its portals (WITH HOLD cursors stay).
     if (!this.tx.active) this.portals.closeTransaction(true);
   }
@@ -431,6 +455,7 @@ export class Session implements QuerySession {
           }
         },
         backendPid: this.processId,
+        activity: () => this.deps.backends?.activity(this.user) ?? [this.activityRow()],
         clientAddress: this.deps.info.remoteAddress,
         ...(this.deps.info.params['application_name'] ? { clientType: this.deps.info.params['application_name'] } : {}),
       });
@@ -811,7 +836,7 @@ export class Session implements QuerySession {
       settings: this.settings,
       inBlock: this.tx.active,
       user: this.user,
-      backends: this.deps.backends ?? { find: () => undefined },
+      backends: this.deps.backends ?? { find: () => undefined, activity: () => [this.activityRow()] },
       signal: this.statement().signal,
       blockTxid: () => (this.txid ??= nextTxid()),
       writer: out.writer,

@@ -10,6 +10,7 @@ import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { MessageWriter } from '../protocol/writer.js';
 import type { Fields, PgNode } from '../sql/walk.js';
+import type { BackendActivity } from '../catalog/pgCatalogTables.js';
 import type { PgField } from './rows/api.js';
 import { settingDef, type SessionSettings } from './settings.js';
 import { constantValue } from './sqlCommands.js';
@@ -207,6 +208,8 @@ export const nextTxid = (): number => ++lastTxid;
 export interface Backends {
   /** The session with this pid, with who owns it; undefined when there is none. */
   find(pid: number): { user: string; cancel(): void; terminate(): void } | undefined;
+  /** The sessions of this user as pg_stat_activity shows them (nobody else's). */
+  activity(user: string): BackendActivity[];
 }
 
 export function signalBackend(backends: Backends, caller: string, pid: number, kind: 'cancel' | 'terminate'): { ok: boolean; warning?: string } {

@@ -193,6 +193,7 @@ export const PRESENTED_TYPES: Readonly<Record<number, PresentedType>> = {
   30: presented(['BIGINT[]', 'VARCHAR'], -1, 'oidvector', false),
   // DuckDB has one JSON type, which keeps the text; server/rows prints it as jsonb_out would
   3802: presented(['JSON'], -1, 'jsonb'),
+  869: presented(['VARCHAR'], -1, 'inet', false), // pg_stat_activity.client_addr
 };
 
 /** Element type of the presented array types. */

@@ -34,6 +34,8 @@ export interface QueryPlan {
   tables: TableReference[];
   /** PostgreSQL types of result columns DuckDB has no type for (name, oid, regtype …) */
   resultTypes?: ResultTypes;
+  /** reads pg_stat_activity, whose rows must be filled before each run */
+  readsActivity?: true;
 }
 
 function innerQuery(node: PgNode): { kind: QueryPlan['kind']; query: PgNode } {
@@ -86,14 +88,17 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   applyDialect(tree, ctx);
   bindOutputColumnRefs(tree);
   // pg_settings holds session values, so it is built per statement from ctx.settings.
+  let readsActivity = false;
   walk(tree, ({ kind: k, node, fields }) => {
-    if (k === 'RangeVar' && fields['catalogname'] === EMULATION_DB && fields['relname'] === 'pg_settings') {
+    if (k !== 'RangeVar' || fields['catalogname'] !== EMULATION_DB) return;
+    if (fields['relname'] === 'pg_stat_activity') readsActivity = true;
+    if (fields['relname'] === 'pg_settings') {
       replaceNode(node, settingsRelation(ctx.settings, fields['alias']));
       return false;
     }
   });
   options.rewriteTables?.(tables, ctx, tree);
-  return { sql: toDuckDbSql(tree), kind, tables, ...(types ? { resultTypes: types } : {}) };
+  return { sql: toDuckDbSql(tree), kind, tables, ...(types ? { resultTypes: types } : {}), ...(readsActivity ? { readsActivity: true as const } : {}) };
 }
 
 /** Plans repeat (catalog queries, prepared statements): cache by text and everything the plan folded in. */

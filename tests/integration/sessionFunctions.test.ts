@@ -136,3 +136,46 @@ describe('pg_cancel_backend and pg_terminate_backend: own sessions only', () => 
     expect((await killer.query('SELECT 1 AS alive')).rows).toEqual([{ alive: 1 }]);
   });
 });
+
+describe('pg_stat_activity: the session user\'s own sessions', () => {
+  test('shows each of the user\'s sessions with its state and statement, and nobody else\'s', async () => {
+    const [a, a2, b] = [await client(), await client(), await client('bob')];
+    const [pa, pa2, pb] = [await pidOf(a), await pidOf(a2), await pidOf(b)];
+    await a2.query('BEGIN');
+    await a2.query("SELECT 'still open' AS marker");
+    await b.query('SELECT 42 AS bobs');
+    // (other tests' sessions of alice are open too)
+    const q = `SELECT pid, usename, state, query, backend_type, xact_start IS NOT NULL AS in_xact FROM pg_stat_activity WHERE pid IN (${pa}, ${pa2}, ${pb}) ORDER BY pid`;
+    const seen = (await a.query(q)).rows;
+    expect(seen).toEqual(
+      [
+        { pid: pa, usename: 'alice', state: 'active', query: q, backend_type: 'client backend', in_xact: true },
+        { pid: pa2, usename: 'alice', state: 'idle in transaction', query: "SELECT 'still open' AS marker", backend_type: 'client backend', in_xact: true },
+      ].sort((x, y) => x.pid - y.pid),
+    );
+    // the control: bob's session is there, and bob sees it
+    const bobs = (await b.query('SELECT pid, usename FROM pg_stat_activity')).rows;
+    expect(bobs).toContainEqual({ pid: pb, usename: 'bob' });
+    expect(bobs.filter((r) => r.usename !== 'bob' || [pa, pa2].includes(r.pid))).toEqual([]);
+    expect((await a.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename <> 'alice' OR pid = ${pb}`)).rows).toEqual([{ n: 0 }]);
+    await a2.query('COMMIT');
+    // the extended protocol: each run sees the rows as they are then (the plan is cached, the rows are not)
+    const ext = 'SELECT state, query FROM pg_stat_activity WHERE pid = $1';
+    expect((await a.query(ext, [pa2])).rows).toEqual([{ state: 'idle', query: 'COMMIT' }]);
+    await a2.query('SELECT 2 AS two');
+    expect((await a.query(ext, [pa2])).rows).toEqual([{ state: 'idle', query: 'SELECT 2 AS two' }]);
+  });
+
+  test('has PostgreSQL\'s columns and types', async () => {
+    const a = await client();
+    const r = await a.query('SELECT * FROM pg_stat_activity WHERE pid = pg_backend_pid()');
+    expect(r.rows).toHaveLength(1);
+    expect(r.fields.map((f) => f.name)).toEqual([
+      'datid', 'datname', 'pid', 'leader_pid', 'usesysid', 'usename', 'application_name', 'client_addr', 'client_hostname', 'client_port',
+      'backend_start', 'xact_start', 'query_start', 'state_change', 'wait_event_type', 'wait_event', 'state', 'backend_xid', 'backend_xmin',
+      'query_id', 'query', 'backend_type',
+    ]);
+    expect(r.fields.map((f) => f.dataTypeID)).toEqual([26, 19, 23, 23, 26, 19, 25, 869, 25, 23, 1184, 1184, 1184, 1184, 25, 25, 25, 28, 28, 20, 25, 25]);
+    expect(r.rows[0]).toMatchObject({ datname: 'demo', usename: 'alice', client_addr: '127.0.0.1', state: 'active' });
+  });
+});
