@@ -98,6 +98,11 @@ export function macroStatements(owner: string): string[] {
           WHERE lg_c.relname = ${S}.lg_regclass_part(t, -1) AND CASE WHEN NOT contains(t, '.')
             THEN list_contains(path, lg_n.nspname) ELSE lg_n.nspname = ${S}.lg_regclass_part(t, -2) END
           ORDER BY list_position(path, lg_n.nspname) LIMIT 1), error('relation "' || t || '" does not exist')) END`),
+    // x::regclass of a column: a name is resolved as regclassin does (42P01 when this user cannot see it), an OID
+    // is printed as regclassout does; the overload is chosen by x's type (the last argument, never evaluated)
+    m(`lg_regclass_t(x, path, t VARCHAR) AS ${S}.regclass_out(${S}.lg_regclass_in(x, path), path),
+       (x, path, t) AS ${S}.regclass_out(x, path)`),
+    m(`lg_regclass(x, path) AS ${S}.lg_regclass_t(x, path, x)`),
     m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
     ...numericMacroStatements(m, S),

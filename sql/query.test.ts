@@ -323,7 +323,7 @@ describe('planQuery: dialect', () => {
     expect(plan("SELECT 'pg_catalog'::regnamespace").sql).toContain('11');
     expect(refusal("SELECT 'nosuch'::regclass").code).toBe('42P01');
     expect(refusal("SELECT 'a.b.c.d'::regclass")).toMatchObject({ code: '42601', message: 'improper relation name (too many dotted names): a.b.c.d' });
-    expect(plan('SELECT oid::regclass FROM pg_class').sql).toContain('lakegate_pg.pgc.regclass_out(oid');
+    expect(plan('SELECT oid::regclass FROM pg_class').sql).toContain('lakegate_pg.pgc.lg_regclass(oid');
   });
 
   it('names output columns as PostgreSQL does before rewriting', () => {

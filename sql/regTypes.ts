@@ -124,7 +124,8 @@ export function regCast(typname: string, arg: unknown, ctx: ResolveContext, loca
       if ((arg as Fields | undefined)?.['ParamRef']) {
         return call('lg_regclass_in', [{ TypeCast: { arg, typeName: { names: [strNode('varchar')], typemod: -1 } } }, path]);
       }
-      return call('regclass_out', [arg, path]);
+      // a column: an OID (c.oid::regclass) or a name (relname::regclass), told apart by its engine type
+      return call('lg_regclass', [arg, path]);
     case 'regtype':
       return call('regtype_out', [arg]);
     case 'regnamespace':

@@ -309,6 +309,8 @@ const catalog = [
   "select 'hello'::varchar, cast(42 as character varying), 'x'::varchar || 'y'",
   "select a.attname, a.atttypid::regtype from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'region' and a.attnum > 0 order by a.attnum",
   "select c.oid::regclass from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'region'",
+  "select x::regclass from (values ('tpch.region'), ('TPCH.REGION'), ('\"tpch\".\"region\"'), (null)) t(x)", "select x::regclass from (values ('tpch.region'), ('tpch.nosuch')) t(x)",
+  "select c.relname::regclass from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tpch' and c.relname = 'region'",
 ];
 
 // stddev and variance: exact numerics of integers and numerics (small and large values, NULLs, one row, no rows, overflow)
