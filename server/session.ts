@@ -12,7 +12,6 @@ import { SqlError } from '../sql/errors.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import type { Fields } from '../sql/walk.js';
 import { applySet, show, transactionOptions } from './commands.js';
-import { copyOptions, CopySink } from './copyOut.js';
 import type { Limits } from './config.js';
 import type { Engine } from './engine.js';
 import type { HeavyLane } from './heavyLane.js';
@@ -35,10 +34,10 @@ import {
   type Backends,
   type SessionCall,
 } from './sessionFunctions.js';
-import { ScrollCursor } from './scrollCursor.js';
 import { SessionActivity } from './activity.js';
 import type { BackendActivity } from '../catalog/pgCatalogTables.js';
-import { copySource, cursorDeclaration, cursorFetch, executeArguments, forwardStep, noSuchCursor, preparation } from './sqlCommands.js';
+import { copySource, cursorDeclaration, executeArguments, preparation } from './sqlCommands.js';
+import { closeCursor, copyOut, declareCursor, fetchCursor, type CursorHost } from './sqlCursors.js';
 import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
 import type { AdminRoom } from '../policy/admin/room.js';
 import type { AdminStatement } from '../policy/admin/statement.js';
@@ -106,6 +105,7 @@ export class Session implements QuerySession {
   /** txid_current() of the current block. */
   private txid: number | null = null;
   private readonly activity = new SessionActivity();
+  private readonly cursorHost: CursorHost<Prepared>;
   /** Ends this session's connection with FATAL 57P01 (pg_terminate_backend); set by the listener. */
   terminator: (() => void) | null = null;
 
@@ -114,6 +114,15 @@ export class Session implements QuerySession {
     this.secretKey = deps.secretKey;
     this.settings = new SessionSettings(deps.identity.user, deps.info.params);
     this.portals = new PortalTable({ maxPortals: deps.limits.maxPortals, maxOpenCursors: deps.maxOpenCursors });
+    this.cursorHost = {
+      tx: this.tx,
+      portals: this.portals,
+      maxScrollCursorRows: deps.limits.maxScrollCursorRows,
+      inBlock: () => this.tx.active || this.implicitBlock,
+      bindQuery: (stmt, req) => this.bindQuery(stmt, req),
+      detachConnection: (portal) => this.detachConnection(portal),
+      statement: () => this.statement(),
+    };
   }
 
   get user(): string {
@@ -626,23 +635,13 @@ export class Session implements QuerySession {
         return;
       }
       case 'declare':
-        return this.declareCursor(prepared, w, bind);
+        return declareCursor(this.cursorHost, prepared, prepared.parsed!, w, bind);
       case 'fetch':
-        return this.fetchCursor(node, out, describe, bind);
-      case 'closeCursor': {
-        const name = node['portalname'] as string | undefined;
-        if (name === undefined) {
-          this.portals.closeCursors();
-          be.commandComplete(w, 'CLOSE CURSOR ALL');
-          return;
-        }
-        if (!this.portals.has(name)) throw noSuchCursor(name);
-        this.portals.drop(name);
-        be.commandComplete(w, 'CLOSE CURSOR');
-        return;
-      }
+        return fetchCursor(this.cursorHost, node, out, describe, bind);
+      case 'closeCursor':
+        return closeCursor(this.cursorHost, node, w);
       case 'copy':
-        return this.copyOut(prepared, out, bind);
+        return copyOut(this.cursorHost, prepared, prepared.parsed!, out, bind);
       case 'prepare': {
         this.tx.checkNotAborted();
         const p = preparation(prepared.parsed!);
@@ -699,95 +698,7 @@ export class Session implements QuerySession {
     }
   }
 
-  // ---- SQL cursors, COPY, EXECUTE ------------------------------------------
-
-  /** DECLARE: the query is planned and bound like any query; the cursor is a portal with a connection of its own. */
-  private async declareCursor(prepared: Prepared, w: Output['writer'], bind?: BindRequest): Promise<void> {
-    this.tx.checkNotAborted();
-    const d = cursorDeclaration(prepared.parsed!);
-    const inBlock = this.tx.active || this.implicitBlock;
-    if (!d.hold && !inBlock) throw new PgError(SqlState.noActiveSqlTransaction, 'DECLARE CURSOR can only be used in transaction blocks');
-    if (this.portals.has(d.name)) throw new PgError(SqlState.duplicateCursor, `cursor "${d.name}" already exists`);
-    this.portals.checkCaps(true);
-    this.tx.noteQuery();
-    const portal = await this.bindQuery(prepared, {
-      portal: d.name,
-      statement: '',
-      paramFormats: bind?.paramFormats ?? [],
-      params: bind?.params ?? [],
-      resultFormats: [d.binary ? 1 : 0],
-    });
-    this.detachConnection(portal);
-    const scroll = d.scroll ? new ScrollCursor(portal, portal.fields.length, this.deps.limits.maxScrollCursorRows) : undefined;
-    this.portals.set(d.name, { stmt: prepared, portal, done: false, cursor: { hold: d.hold, binary: d.binary, declaredInBlock: inBlock, scroll } });
-    be.commandComplete(w, 'DECLARE CURSOR');
-  }
-
-  /**
-   * FETCH / MOVE: rows stream from the cursor's result chunk by chunk (a SCROLL cursor's from its
-   * spool, in any direction), under this statement's timeout and cancel.
-   */
-  private async fetchCursor(node: Fields, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
-    this.tx.checkNotAborted();
-    const f = cursorFetch(node);
-    const entry = this.portals.get(f.name);
-    if (!entry?.portal) throw noSuchCursor(f.name);
-    const portal = entry.portal;
-    const scroll = entry.cursor?.scroll;
-    // without SCROLL: forward only (55000 for going back, as NO SCROLL in PostgreSQL), refused before any RowDescription
-    // (a protocol portal fetched by name keeps no position: it is not a cursor of the session)
-    const state = scroll ? undefined : entry.cursor ? (entry.cursor.forward ??= { pos: 0, atEnd: false }) : { pos: 0, atEnd: false };
-    const step = state ? forwardStep(f, state) : undefined;
-    if (!f.move) {
-      // A simple query gets the cursor's own format (BINARY or text); the extended protocol the FETCH's Bind formats.
-      portal.reformat(bind ? bind.resultFormats : [entry.cursor?.binary ? 1 : 0]);
-      if (describe) be.rowDescription(out.writer, portal.fields);
-    }
-    const run = this.statement();
-    if (scroll) {
-      const sent = await run.inEngine(portal.conn, () => scroll.fetch(f, out));
-      be.commandComplete(out.writer, `${f.move ? 'MOVE' : 'FETCH'} ${sent}`);
-      return;
-    }
-    const sent = await run.inEngine(portal.conn, async () => {
-      if (step!.current !== undefined) return f.move && step!.current ? 1 : 0;
-      if (step!.skip > 0) {
-        const passed = await portal.stream(step!.skip, out, { skip: true });
-        state!.pos += passed.sent;
-        if (passed.sent < step!.skip) state!.atEnd = true;
-      }
-      if (step!.take === 0 || state!.atEnd) return 0;
-      const taken = await portal.stream(step!.take === Infinity ? 0 : step!.take, out, { skip: f.move });
-      state!.pos += taken.sent;
-      if (taken.sent < step!.take) state!.atEnd = true;
-      return taken.sent;
-    });
-    be.commandComplete(out.writer, `${f.move ? 'MOVE' : 'FETCH'} ${sent}`);
-  }
-
-  /** COPY … TO STDOUT: the query is planned and gated like any query; rows go out as CopyData with back-pressure. */
-  private async copyOut(prepared: Prepared, out: Output, bind?: BindRequest): Promise<void> {
-    this.tx.checkNotAborted();
-    this.tx.noteQuery();
-    const opts = copyOptions(copySource(prepared.parsed!).options);
-    const portal = await this.bindQuery(prepared, {
-      portal: '',
-      statement: '',
-      paramFormats: bind?.paramFormats ?? [],
-      params: bind?.params ?? [],
-      resultFormats: [opts.format === 'binary' ? 1 : 0],
-    });
-    try {
-      const sink = new CopySink(opts, portal.fields.map((f) => f.name));
-      const run = this.statement();
-      sink.begin(out.writer);
-      const { sent } = await run.inEngine(portal.conn, () => portal.stream(0, out, { sink }));
-      sink.finish(out.writer);
-      be.commandComplete(out.writer, `COPY ${sent}`);
-    } finally {
-      releasePortal(portal);
-    }
-  }
+  // ---- SQL EXECUTE ---------------------------------------------------------
 
   /** SQL EXECUTE: the prepared query bound to the constant arguments, as text parameters. */
   private async executePrepared(node: Fields, out: Output, describe: boolean): Promise<void> {
