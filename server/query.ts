@@ -22,6 +22,7 @@ import { PG_MAX_TARGET_ENTRIES, tooManyColumns } from '../sql/limits.js';
 import { untypableParams } from '../sql/anyParams.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import { resultTypeOids, type ResultTypes } from '../sql/resultTypes.js';
+import type { PresentedAs } from '../sql/pgTypes.js';
 import type { PgNode } from '../sql/walk.js';
 import { walk } from '../sql/walk.js';
 import type { FormatContext, PgField, RowEncoder } from './rows/api.js';
@@ -163,7 +164,7 @@ interface Shape {
   names: string[];
   types: DuckDBType[];
   /** what the planner says each column holds where DuckDB has no such type (sql/resultTypes.ts) */
-  presented: (number | undefined)[];
+  presented: (PresentedAs | undefined)[];
   paramTypes: DuckDBType[];
   preparedOn: WeakMap<DuckDBConnection, DuckDBPreparedStatement>;
 }

@@ -335,6 +335,15 @@ const statistics: string[] = [
   'select round(avg(x)), round(sum(x)) from (values (2.5), (2.5)) t(x)',
 ];
 
+// types (fid-types2): varchar(n), char(n) (padded on output), bit(n) and varbit casts keep PostgreSQL's OIDs and typmods
+const sizedTypes: string[] = [
+  "select 'ab'::char(4), 'hello'::varchar(3), 1::bit, B'101'::bit(3), 'ab '::bpchar, 'é'::char(3), cast('a' as character(3))",
+  "select 5::bit(3), (-1)::bit(4), 5::bit(40), '1'::bit(3), B'1010'::bit(3), X'1F'::bit(6), B'101'::varbit, B'101'::varbit(2)",
+  "select x, y, z from (select 'a'::char(3) x, 'b'::varchar(9) y, B'1'::bit(2) z) t",
+  "with c as (select 'ab'::char(5) as v) select v, v || '|', length(v) from c",
+  'select r_name::char(8), r_name::varchar(3) from tpch.region', 'select null::char(3), null::varchar(2), null::bit(2)',
+];
+
 export const CORPUS: readonly CorpusEntry[] = [
   ...TPCH_QUERIES.map((sql) => ({ group: 'tpch', sql })),
   ...e('arithmetic', [...arithmetic, ...moreArithmetic]),
@@ -354,4 +363,5 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('catalog', catalog),
   // the two servers are logged into as different users (postgres, carol): only the types compare
   { group: 'catalog', sql: 'select current_user, session_user', compare: 'types' as const },
+  ...e('types', sizedTypes),
 ];

@@ -39,12 +39,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'open', reason: "numeric sqrt, power and ^ compute in exact numeric arithmetic to a display scale PostgreSQL chooses per value (2.0^0.5 → 1.4142135623730950, sqrt(16::numeric) → 4.000000000000000, power(2.0, 3) → 8.0000000000000000); DuckDB has only double-precision sqrt and pow, and a DECIMAL column has one scale for all rows, so a numeric answer would still differ in its digits: lakegate answers double precision" },
   "select greatest(1, 2.5, 3), least(4, 2, 8)":
     { kind: 'open', reason: "a numeric value keeps its own scale in PostgreSQL (greatest(1, 2.5, 3) is 3); DuckDB gives the column one DECIMAL scale for all values (3.0)" },
-  "select 'hello'::varchar(3)":
-    { kind: 'open', reason: "varchar(n) and char(n) values are presented as text (25): DuckDB's VARCHAR has no length; the cast cuts the value to n characters as PostgreSQL does" },
-  "select 1::bit":
-    { kind: 'open', reason: "bit(n) is presented as bit varying (1562): DuckDB's BIT has no length; the bits are PostgreSQL's" },
-  "select B'101' & B'110'":
-    { kind: 'open', reason: "bit(n) is presented as bit varying (1562): DuckDB's BIT has no length; the bits are PostgreSQL's" },
   "select":
     { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42601 syntax error" },
   "select 12::money":
@@ -101,8 +95,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'deliberate', reason: "EXPLAIN [ANALYZE] answers DuckDB's plan, one text line per row under QUERY PLAN as PostgreSQL's text format does; the plan itself is another engine's (COSTS and VERBOSE are accepted and change nothing)" },
   "show transaction_read_only":
     { kind: 'deliberate', reason: "lakegate serves reads only: transaction_read_only and default_transaction_read_only are on (PostgreSQL: off), and a read-write transaction is refused (25006)" },
-  "select B'101' | B'011', X'1F' & B'10101010'":
-    { kind: 'open', reason: "bit(n) is presented as bit varying (1562): DuckDB's BIT has no length; the bits are PostgreSQL's" },
   "select null::numeric / 0, 1.5 / null::int":
     { kind: 'open', reason: "a NULL constant as a numeric division operand divides as double precision: DuckDB binds a NULL constant without a type when it chooses the typed macro overload; the value (NULL) is PostgreSQL's" },
   "select stddev(x), variance(x), stddev_pop(x), var_pop(x) from (values (1.25), (2.50), (3.75), (null)) t(x)":
