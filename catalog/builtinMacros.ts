@@ -34,6 +34,10 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
         ELSE CAST(x AS VARCHAR) END`),
     m(`lg_date_tz(x, tz, t DATE) AS timezone(tz, CAST(x AS TIMESTAMP)), (x, tz, t) AS x`),
     m(`lg_round(x, t DECIMAL(38,10)) AS round(x), (x, t) AS round_even(CAST(x AS DOUBLE), 0)`),
+    // round / trunc to n places: numeric only in PostgreSQL. One typed overload: a float probe t finds none
+    // and fails while binding ("Macro … does not support the supplied arguments": 42883, server/errors.ts)
+    m(`lg_round_n(x, n, t DECIMAL(38,10)) AS round(x, n)`),
+    m(`lg_trunc_n(x, n, t DECIMAL(38,10)) AS trunc(x, n)`),
     m(`lg_to_hex(x INTEGER) AS lower(to_hex(CAST(x AS BIGINT) & 4294967295)), (x) AS lower(to_hex(x))`),
     m(`lg_to_hex8(x) AS lower(to_hex(x))`),
     m(`lg_octet_length(x BLOB) AS octet_length(x), (x BIT) AS octet_length(x), (x) AS strlen(CAST(x AS VARCHAR))`),

@@ -614,6 +614,46 @@ function rewriteLike(v: Visit, op: string, done: WeakSet<object>): boolean {
   return true;
 }
 
+/** Numeric types by the name a cast writes (the parser's pg_catalog names and the user's spellings). */
+const NUMERIC_TYPE_NAMES: ReadonlySet<string> = new Set(['int2', 'int4', 'int8', 'smallint', 'integer', 'int', 'bigint', 'numeric', 'decimal', 'float4', 'float8', 'real']);
+
+/**
+ * A NULL constant as a division operand: PostgreSQL gives a bare NULL its
+ * partner's type (`1.5 / NULL` is numeric) and a `NULL::type` its own. DuckDB
+ * binds a NULL constant, typed or not, without a type when the division macro
+ * chooses its overload, so the division is planned with probes (the probed
+ * macro, sql/numericTypes.ts): the partner's probe for a bare NULL, a typed
+ * zero for a cast one. The probes are never evaluated. False where that does
+ * not apply (neither operand a NULL, both NULL, no probe of the partner).
+ */
+function nullDivision(v: Visit): boolean {
+  const f = v.fields;
+  const nullType = (n: unknown): 'bare' | PgNode | undefined => {
+    const c = (n as Fields | undefined)?.['A_Const'];
+    if (c) return c.isnull ? 'bare' : undefined;
+    const tc = (n as Fields | undefined)?.['TypeCast'];
+    const tn = tc?.['typeName'] as Fields | undefined;
+    if (!tc?.['arg']?.['A_Const']?.isnull || !tn || tn['arrayBounds']) return undefined;
+    const parts = names(tn['names']);
+    const name = parts[parts.length - 1] ?? '';
+    if (!NUMERIC_TYPE_NAMES.has(name) || (parts.length === 2 && parts[0] !== 'pg_catalog') || parts.length > 2) return undefined;
+    return typed(intConst(0), name, tn['typmods'] ? structuredClone(tn['typmods']) : undefined);
+  };
+  const left = nullType(f['lexpr']);
+  const right = nullType(f['rexpr']);
+  // neither is NULL, or both are untyped (PostgreSQL: unknown / unknown is ambiguous)
+  if ((left === undefined && right === undefined) || (left === 'bare' && right === 'bare')) return false;
+  const own = (side: 'bare' | PgNode | undefined, operand: unknown): PgNode | undefined =>
+    side === undefined ? probeOf(operand) : side === 'bare' ? undefined : side;
+  const l = own(left, f['lexpr']);
+  const r = own(right, f['rexpr']);
+  const pa = left === 'bare' ? r && structuredClone(r) : l;
+  const pb = right === 'bare' ? l && structuredClone(l) : r;
+  if (!pa || !pb) return false;
+  replaceNode(v.node, { FuncCall: { funcname: emulated(INTERNAL_MACROS.probedDivide), args: [f['lexpr'], f['rexpr'], pa, pb], funcformat: 'COERCE_EXPLICIT_CALL' } });
+  return true;
+}
+
 function transformAExpr(v: Visit, done: WeakSet<object>): void {
   const f = v.fields;
   if (String(f['kind']) === 'AEXPR_SIMILAR') return transformSimilar(v);
@@ -625,6 +665,7 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   if (transformJsonOperator(v, op)) return;
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
+  if (kind === 'AEXPR_OP' && op === '/' && f['lexpr'] && nullDivision(v)) return;
   if (kind === 'AEXPR_OP' && ['+', '-', '*', '/', '%'].includes(op) && f['lexpr']) typeLiteralOperands(f);
   const subtraction = kind === 'AEXPR_OP' && op === '-' && f['lexpr'] ? typedSubtraction(f) : undefined;
   if (subtraction) {

@@ -244,6 +244,8 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_date_trunc: 'function date_trunc',
   lg_date_tz: 'function generate_series',
   lg_round: 'function round',
+  lg_round_n: 'function round',
+  lg_trunc_n: 'function trunc',
   lg_to_hex: 'function to_hex',
   lg_to_hex8: 'function to_hex',
   lg_octet_length: 'function octet_length',

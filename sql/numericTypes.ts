@@ -162,6 +162,10 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
     // round(x) as lg_round(x, probe) (sql/builtinDialect.ts; the overload drops the probe: catalog/builtinMacros.ts)
     case 'lg_round':
       return args.slice(0, 1);
+    // round(x, n), trunc(x, n) as lg_round_n(x, n, probe)
+    case 'lg_round_n':
+    case 'lg_trunc_n':
+      return args.slice(0, 2);
     default:
       return undefined;
   }
