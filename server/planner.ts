@@ -157,7 +157,10 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
         'permission denied: EXPLAIN is not available for queries on tables with row filters or masks; EXPLAIN (POLICY) shows which policies apply',
       );
     }
-    return { sql: plan.sql, explain: plan.kind === 'explain', valid, setup, ...(plan.resultTypes ? { resultTypes: plan.resultTypes } : {}) };
+    return {
+      sql: plan.sql, explain: plan.kind === 'explain', valid, setup,
+      ...(plan.resultTypes ? { resultTypes: plan.resultTypes } : {}), ...(plan.zeroColumns ? { zeroColumns: true as const } : {}),
+    };
   };
   const audit = deps.audit?.enabled ? deps.audit : null;
   const auditStatement = (stmt: ParsedStatement, ctx: PlanContext, a: StatementAudit | null) => {

@@ -69,6 +69,8 @@ export interface QueryPlan {
   setup?(conn: DuckDBConnection): Promise<void>;
   /** PostgreSQL types of result columns DuckDB has no type for (sql/resultTypes.ts): name, oid, regtype … */
   resultTypes?: ResultTypes;
+  /** The result has zero columns (`select`, `select from t`): the one constant the SQL selects is not sent (sql/query.ts). */
+  zeroColumns?: true;
   /** Records one execution in the audit trail (called at every Bind: a prepared statement run ten times is audited ten times). */
   audit?(): void;
 }
@@ -329,7 +331,7 @@ export class QueryStatement {
     }
     const names: string[] = [];
     const types: DuckDBType[] = [];
-    for (let c = 0; c < prepared.columnCount; c++) {
+    for (let c = 0; c < (plan.zeroColumns ? 0 : prepared.columnCount); c++) {
       names.push(prepared.columnName(c));
       if (prepared.columnTypeId(c) === DuckDBTypeId.INVALID) {
         // some engine functions (len over a parameter, say) type their result only once the value is bound

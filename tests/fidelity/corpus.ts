@@ -346,6 +346,9 @@ const sizedTypes: string[] = [
   'select 1.5 / null, null / 2.0, 7 / null, null::int / 2, null::float8 / 2, null / amount from tpch.events order by id limit 1',
   'select round(1.5::float8, 1)', 'select trunc(1.5::real, 1)', 'select trunc(score, 1) from tpch.events', 'select round(score, 1) from tpch.events where false',
   'select round(amount, 1), trunc(amount, 2), round(avg(amount), 3) from tpch.events group by amount order by amount limit 3',
+  // zero columns: one row a row (through the data gate), and EXISTS of a target-less subquery
+  'select from tpch.region', 'select from tpch.region where r_regionkey > 2', 'select where false', 'select from tpch.nation group by n_regionkey',
+  'select exists(select from tpch.region where r_regionkey = 3), exists(select where false)',
 ];
 
 export const CORPUS: readonly CorpusEntry[] = [

@@ -39,8 +39,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'open', reason: "numeric sqrt, power and ^ compute in exact numeric arithmetic to a display scale PostgreSQL chooses per value (2.0^0.5 → 1.4142135623730950, sqrt(16::numeric) → 4.000000000000000, power(2.0, 3) → 8.0000000000000000); DuckDB has only double-precision sqrt and pow, and a DECIMAL column has one scale for all rows, so a numeric answer would still differ in its digits: lakegate answers double precision" },
   "select greatest(1, 2.5, 3), least(4, 2, 8)":
     { kind: 'open', reason: "a numeric value keeps its own scale in PostgreSQL (greatest(1, 2.5, 3) is 3); DuckDB gives the column one DECIMAL scale for all values (3.0)" },
-  "select":
-    { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42601 syntax error" },
   "select 12::money":
     { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42704 type \"money\" does not exist" },
   "select * from json_array_elements('[1, \"a\", {\"b\": 2}]')":
