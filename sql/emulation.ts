@@ -192,6 +192,9 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   [INTERNAL_MACROS.lcm]: [1, 1, 1],
   [INTERNAL_MACROS.numericText]: [1],
   [INTERNAL_MACROS.sign]: [3],
+  // sql/builtinDialect.ts round(x, n) / trunc(x, n): x and n as written, the probe bound for the one overload
+  lg_round_n: [1, 1, 1],
+  lg_trunc_n: [1, 1, 1],
   lg_gsl2: [1, 2, 2],
   lg_gsl3: [1, 2, 2, 2],
   lg_gsv2: [1, 2, 2],
