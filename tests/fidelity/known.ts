@@ -40,7 +40,7 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
   "select greatest(1, 2.5, 3), least(4, 2, 8)":
     { kind: 'open', reason: "a numeric value keeps its own scale in PostgreSQL (greatest(1, 2.5, 3) is 3); DuckDB gives the column one DECIMAL scale for all values (3.0)" },
   "select 12::money":
-    { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42704 type \"money\" does not exist" },
+    { kind: 'open', reason: "money is refused (42704 type \"money\" does not exist): DuckDB has no money type and a result's type does not remember an alias, so a money value in arithmetic, sum() or a comparison would come back as numeric without its currency format (PostgreSQL: money, $1,234.50 under lc_monetary C, int8 cents in binary); only a column that is the cast itself could be presented as money" },
   "select * from json_array_elements('[1, \"a\", {\"b\": 2}]')":
     { kind: 'open', reason: "not translated yet; row 2: [\"{\\\"b\\\": 2}\"] vs [\"{\\\"b\\\":2}\"]" },
   "select jsonb_pretty('{\"a\":1}')":
