@@ -185,4 +185,8 @@ describe('NULL division operands and bit constants (fid-types2)', () => {
     expect(sql('select (-1)::bit(40)')).toContain(`bitstring('${'1'.repeat(40)}', 40)`);
     expect(sql("select B'1'::bit(3), X'1F'::bit(6), '1010'::varbit(2), B'101'::varbit")).toMatch(/bitstring\('100', 3\).*bitstring\('000111', 6\).*bitstring\('10', 2\).*bitstring\('101', 3\)/);
   });
+  test('an expression cast to bit(n) goes through lg_bit_n with its probe; a parameter stays DuckDB\'s cast', () => {
+    expect(sql('select id::bit(8), count(*)::int::bit(4) from orders group by id')).toMatch(/lg_bit_n\(id, 8, id\).*lg_bit_n\(\(count\(\*\)\)::int4, 4, CAST\(0::int8 AS int4\)\)/);
+    expect(sql('select $1::bit(3)')).not.toContain('lg_bit_n');
+  });
 });

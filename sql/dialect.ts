@@ -24,6 +24,7 @@ import {
   exactStatisticArgument,
   exponentLiteral,
   probeOf,
+  sizedBitProbe,
   roundedNumericCast,
   typedAggregateWithClauses,
   typedDispatchSafe,
@@ -389,6 +390,12 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   const bits = !isArray && (typname === 'bit' || typname === 'varbit') ? constantBits(f['arg'], typname, mods) : undefined;
   if (bits) {
     replaceNode(v.node, call('bitstring', strConst(bits), intConst(bits.length)));
+    return;
+  }
+  // …and an expression's, by a macro its probe picks the overload of (a bit string, an int4, an int8)
+  const bitWidth = typname === 'bit' && !isArray ? sizedBitProbe(f['arg'], mods) : undefined;
+  if (bitWidth) {
+    replaceNode(v.node, { FuncCall: { funcname: emulated('lg_bit_n'), args: [f['arg'], intConst(bitWidth.n), bitWidth.probe], funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;
   }
   // bytea input ('\x0aff' hex or escape format) is not DuckDB's blob literal syntax: decode it here.

@@ -195,6 +195,8 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   // sql/builtinDialect.ts round(x, n) / trunc(x, n): x and n as written, the probe bound for the one overload
   lg_round_n: [1, 1, 1],
   lg_trunc_n: [1, 1, 1],
+  // x::bit(n) of an expression (catalog/builtinMacros.ts): an integer's bits are named five times
+  lg_bit_n: [5, 4, 2],
   lg_gsl2: [1, 2, 2],
   lg_gsl3: [1, 2, 2, 2],
   lg_gsv2: [1, 2, 2],

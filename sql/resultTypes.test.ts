@@ -98,9 +98,9 @@ describe('result columns of types DuckDB lacks', () => {
     expect(oids("select 'a'::varchar(3), cast(1 as character(2)), 'a'::char, 'a'::bpchar, x::varchar(9)::text from orders", ['a', 'b', 'c', 'd', 'e'])).toEqual([
       { oid: 1043, typmod: 7 }, { oid: 1042, typmod: 6 }, { oid: 1042, typmod: 5 }, 1042, undefined,
     ]);
-    // a constant's bits are cut to n by the dialect; an expression's are not: bit without a length (DuckDB's BIT)
-    expect(oids("select 1::bit, B'1'::bit(3), x::bit(3), B'1'::varbit, B'1'::varbit(2), x::varbit(2) from orders", ['a', 'b', 'c', 'd', 'e', 'f'])).toEqual([
-      { oid: 1560, typmod: 1 }, { oid: 1560, typmod: 3 }, undefined, 1562, { oid: 1562, typmod: 2 }, 1562,
+    // a constant's bits are cut to n by the dialect, an expression's by a macro its probe picks; a parameter's are not
+    expect(oids("select 1::bit, B'1'::bit(3), x::bit(3), $1::bit(3), B'1'::varbit, B'1'::varbit(2), x::varbit(2) from orders", ['a', 'b', 'c', 'd', 'e', 'f', 'g'])).toEqual([
+      { oid: 1560, typmod: 1 }, { oid: 1560, typmod: 3 }, { oid: 1560, typmod: 3 }, undefined, 1562, { oid: 1562, typmod: 2 }, 1562,
     ]);
     expect(oids("with c as (select 'a'::char(3) as v) select v, w from c, (select 'b'::varchar(2) as w) d", ['v', 'w'])).toEqual([
       { oid: 1042, typmod: 7 }, { oid: 1043, typmod: 6 },

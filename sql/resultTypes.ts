@@ -17,6 +17,7 @@
  */
 import { CATALOG_COLUMN_TYPES } from './catalogColumnTypes.js';
 import { EMULATION_DB, INFO_SCHEMA, PGC_SCHEMA } from './emulation.js';
+import { sizedBitProbe } from './numericTypes.js';
 import { PRESENTED_TYPES, presentedOidOf, type PresentedAs } from './pgTypes.js';
 import { names, nodeKind, type Fields, type PgNode } from './walk.js';
 
@@ -234,9 +235,9 @@ function castLength(typeName: Fields): number | undefined | null {
 /**
  * varchar(n), char(n) / bpchar, bit(n) and varbit(n) casts with their typmods
  * (the dialect cuts and pads the values as PostgreSQL does, sql/dialect.ts
- * transformTypeCast); null when `t` is none of them. bit(n) of anything but a
- * constant (whose bits the dialect computes) keeps DuckDB's BIT: bit without
- * a length, as an integer expression's bits are not cut to n (varbit(n) so: varbit).
+ * transformTypeCast); null when `t` is none of them. bit(n) of an expression
+ * without a probe (a parameter, a subquery) keeps DuckDB's BIT, bit without a
+ * length, as its bits are not cut to n; varbit(n) of an expression is varbit.
  */
 function sizedType(t: string | undefined, cast: Fields): PresentedAs | undefined | null {
   if (t !== 'varchar' && t !== 'bpchar' && t !== 'bit' && t !== 'varbit') return null;
@@ -246,7 +247,9 @@ function sizedType(t: string | undefined, cast: Fields): PresentedAs | undefined
   if (t === 'bpchar') return n === undefined ? BPCHAR : { oid: BPCHAR, typmod: n + 4 };
   const constant = nodeKind(cast['arg']) === 'A_Const';
   if (t === 'varbit') return n === undefined || !constant ? VARBIT : { oid: VARBIT, typmod: n };
-  return n !== undefined && constant ? { oid: BIT, typmod: n } : undefined;
+  // an expression's bits are cut by a macro where it has a probe (sql/dialect.ts lg_bit_n)
+  const cut = constant || sizedBitProbe(cast['arg'], (cast['typeName'] as Fields)['typmods'] ?? []) !== undefined;
+  return n !== undefined && cut ? { oid: BIT, typmod: n } : undefined;
 }
 
 const isStar = (val: unknown): boolean => {

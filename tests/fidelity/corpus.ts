@@ -342,6 +342,8 @@ const sizedTypes: string[] = [
   "select x, y, z from (select 'a'::char(3) x, 'b'::varchar(9) y, B'1'::bit(2) z) t",
   "with c as (select 'ab'::char(5) as v) select v, v || '|', length(v) from c",
   'select r_name::char(8), r_name::varchar(3) from tpch.region', 'select null::char(3), null::varchar(2), null::bit(2)',
+  "select x::bit(3), x::bit(40) from (values (5), (-1), (300)) t(x)", "select x::bit(3), x::bit(6) from (values (B'10101'), (B'1')) t(x)",
+  'select id::bit(70), (id % 7)::int::bit(4), count(*) over ()::int::bit(3) from tpch.events order by id limit 3',
   // a NULL division operand takes its partner's type; round / trunc to n places are numeric-only (42883 of a float)
   'select 1.5 / null, null / 2.0, 7 / null, null::int / 2, null::float8 / 2, null / amount from tpch.events order by id limit 1',
   'select round(1.5::float8, 1)', 'select trunc(1.5::real, 1)', 'select trunc(score, 1) from tpch.events', 'select round(score, 1) from tpch.events where false',
