@@ -34,6 +34,16 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
         ELSE CAST(x AS VARCHAR) END`),
     m(`lg_date_tz(x, tz, t DATE) AS timezone(tz, CAST(x AS TIMESTAMP)), (x, tz, t) AS x`),
     m(`lg_round(x, t DECIMAL(38,10)) AS round(x), (x, t) AS round_even(CAST(x AS DOUBLE), 0)`),
+    // round / trunc to n places: numeric only in PostgreSQL. One typed overload: a float probe t finds none
+    // and fails while binding ("Macro … does not support the supplied arguments": 42883, server/errors.ts)
+    m(`lg_round_n(x, n, t DECIMAL(38,10)) AS round(x, n)`),
+    // x::bit(n) of an expression: a bit string cut or padded with zeros on the right to n; an integer's lowest n
+    // bits, sign-extended past its 32 or 64 (PostgreSQL's bitfromint4/8). t: the probe that picks the overload.
+    m(`lg_bits_to(s, n) AS CAST(CASE WHEN n <= length(s) THEN right(s, n) ELSE repeat(left(s, 1), n - length(s)) || s END AS BIT)`),
+    m(`lg_bit_int(x, n, t INTEGER) AS ${q('lg_bits_to')}(CAST(CAST(CAST(x AS INTEGER) AS BIT) AS VARCHAR), n),
+       (x, n, t) AS ${q('lg_bits_to')}(CAST(CAST(CAST(x AS BIGINT) AS BIT) AS VARCHAR), n)`),
+    m(`lg_bit_n(x, n, t BIT) AS CAST(rpad(left(CAST(x AS VARCHAR), n), n, '0') AS BIT), (x, n, t) AS ${q('lg_bit_int')}(x, n, t)`),
+    m(`lg_trunc_n(x, n, t DECIMAL(38,10)) AS trunc(x, n)`),
     m(`lg_to_hex(x INTEGER) AS lower(to_hex(CAST(x AS BIGINT) & 4294967295)), (x) AS lower(to_hex(x))`),
     m(`lg_to_hex8(x) AS lower(to_hex(x))`),
     m(`lg_octet_length(x BLOB) AS octet_length(x), (x BIT) AS octet_length(x), (x) AS strlen(CAST(x AS VARCHAR))`),

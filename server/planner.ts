@@ -166,6 +166,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
       valid: activity ? () => false : valid,
       setup: activity ? async (conn) => { await setup(conn); await fillActivity(conn, ctx.database, activity()); } : setup,
       ...(plan.resultTypes ? { resultTypes: plan.resultTypes } : {}),
+      ...(plan.zeroColumns ? { zeroColumns: true as const } : {}),
     };
   };
   const audit = deps.audit?.enabled ? deps.audit : null;

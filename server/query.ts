@@ -23,6 +23,7 @@ import { PG_MAX_TARGET_ENTRIES, tooManyColumns } from '../sql/limits.js';
 import { untypableParams } from '../sql/anyParams.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import { resultTypeOids, type ResultTypes } from '../sql/resultTypes.js';
+import type { PresentedAs } from '../sql/pgTypes.js';
 import type { PgNode } from '../sql/walk.js';
 import { walk } from '../sql/walk.js';
 import type { FormatContext, PgField, RowEncoder } from './rows/api.js';
@@ -71,6 +72,8 @@ export interface QueryPlan {
   setup?(conn: DuckDBConnection): Promise<void>;
   /** PostgreSQL types of result columns DuckDB has no type for (sql/resultTypes.ts): name, oid, regtype … */
   resultTypes?: ResultTypes;
+  /** The result has zero columns (`select`, `select from t`): the one constant the SQL selects is not sent (sql/query.ts). */
+  zeroColumns?: true;
   /** Records one execution in the audit trail (called at every Bind: a prepared statement run ten times is audited ten times). */
   audit?(): void;
 }
@@ -166,7 +169,7 @@ interface Shape {
   names: string[];
   types: DuckDBType[];
   /** what the planner says each column holds where DuckDB has no such type (sql/resultTypes.ts) */
-  presented: (number | undefined)[];
+  presented: (PresentedAs | undefined)[];
   paramTypes: DuckDBType[];
   preparedOn: WeakMap<DuckDBConnection, DuckDBPreparedStatement>;
 }
@@ -331,7 +334,7 @@ export class QueryStatement {
     }
     const names: string[] = [];
     const types: DuckDBType[] = [];
-    for (let c = 0; c < prepared.columnCount; c++) {
+    for (let c = 0; c < (plan.zeroColumns ? 0 : prepared.columnCount); c++) {
       names.push(prepared.columnName(c));
       if (prepared.columnTypeId(c) === DuckDBTypeId.INVALID) {
         // some engine functions (len over a parameter, say) type their result only once the value is bound

@@ -159,3 +159,34 @@ describe('stddev and variance of integers and numerics are exact numerics, round
     expect(out).not.toMatch(/lg_avg_p/);
   });
 });
+
+describe('round(x, n) and trunc(x, n) are numeric-only, as in PostgreSQL (fid-types2)', () => {
+  test('a float cast is 42883 with PostgreSQL\'s words; anything else goes through the typed macro with a probe', () => {
+    expect(refusal('select round(1.5::float8, 1)').message).toBe('function round(double precision, integer) does not exist');
+    expect(refusal('select trunc(2::real, 1)').code).toBe('42883');
+    expect(sql('select round(id, 2), trunc(id, 1) from orders')).toMatch(/lg_round_n\(id, 2, id\).*lg_trunc_n\(id, 1, id\)/);
+    expect(sql('select round(avg(id), 2) from orders')).toMatch(/lg_round_n\(lakegate_pg\.pgc\.lg_avg\(id\), 2, lakegate_pg\.pgc\.lg_avg_p\(id\)\)/);
+  });
+  test('where lakegate computes a numeric in double precision (::numeric of a double, sqrt, stddev with DISTINCT), or of a literal, the call stays DuckDB\'s', () => {
+    for (const q of ['select round(id::numeric * 2, 2) from orders', 'select round(sqrt(2.0), 2)', 'select round(stddev(distinct id), 2) from orders', "select round('1.25', 1)", 'select round(null, 1)']) {
+      expect(sql(q)).not.toMatch(/lg_round_n/);
+    }
+  });
+});
+
+describe('NULL division operands and bit constants (fid-types2)', () => {
+  test('a NULL operand of / is typed by probes: the partner\'s for a bare NULL, a typed zero for NULL::type', () => {
+    expect(sql('select 1.5 / null')).toContain('lg_divp(1.5, NULL, 1.5, 1.5)');
+    expect(sql('select null::int4 / 2')).toMatch(/lg_divp\(NULL::int4, 2, 0::int4, 2\)/);
+    expect(sql('select null / null')).not.toContain('lg_divp');
+  });
+  test('a constant cast to bit(n) or varbit(n) has PostgreSQL\'s bits', () => {
+    expect(sql('select 5::bit(3), (-1)::bit(40)')).toContain(`bitstring('101', 3)`);
+    expect(sql('select (-1)::bit(40)')).toContain(`bitstring('${'1'.repeat(40)}', 40)`);
+    expect(sql("select B'1'::bit(3), X'1F'::bit(6), '1010'::varbit(2), B'101'::varbit")).toMatch(/bitstring\('100', 3\).*bitstring\('000111', 6\).*bitstring\('10', 2\).*bitstring\('101', 3\)/);
+  });
+  test('an expression cast to bit(n) goes through lg_bit_n with its probe; a parameter stays DuckDB\'s cast', () => {
+    expect(sql('select id::bit(8), count(*)::int::bit(4) from orders group by id')).toMatch(/lg_bit_n\(id, 8, id\).*lg_bit_n\(\(count\(\*\)\)::int4, 4, CAST\(0::int8 AS int4\)\)/);
+    expect(sql('select $1::bit(3)')).not.toContain('lg_bit_n');
+  });
+});

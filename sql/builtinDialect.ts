@@ -3,7 +3,8 @@
  * types otherwise, for sql/dialect.ts: array concatenation and the array_*
  * functions, bytea's encode/decode, date_trunc and generate_series over
  * dates (timestamptz in PostgreSQL: a date is cast to it at midnight in the
- * session's time zone), to_hex of an int4, round(float8) (half to even),
+ * session's time zone), to_hex of an int4, round(float8) (half to even), round and trunc
+ * to n places (numeric only),
  * octet_length of text, overlay, width_bucket, and the operators |/ ||/ @ #.
  * Where the answer depends on an argument's type, a typed macro of the
  * emulation (catalog/builtinMacros.ts) decides at bind time; such macros get
@@ -12,7 +13,7 @@
 import { byteaInputToHex } from './bytea.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
-import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Functions this module translates: none reaches DuckDB by its own name (DuckDB's encode/decode mean UTF-8). */
 export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -233,6 +234,58 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
   }
 }
 
+const FLOAT_TYPES: ReadonlySet<string> = new Set(['float4', 'float8', 'real']);
+
+/**
+ * Where lakegate computes in double precision what PostgreSQL types numeric
+ * (a `::numeric` of a double or of text, numeric sqrt / exp / ln / log /
+ * power / ^, stddev and variance with DISTINCT or OVER: README): a float
+ * there is not the user's, so round(…, n) of it must not fail.
+ */
+const NUMERIC_AS_DOUBLE_CALLS: ReadonlySet<string> = new Set([
+  'sqrt', 'cbrt', 'exp', 'ln', 'log', 'log10', 'power', 'pow', 'to_number',
+  'stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop',
+]);
+const NUMERIC_AS_DOUBLE_OPERATORS: ReadonlySet<string> = new Set(['^', '|/', '||/']);
+
+function mayBeNumericAsDouble(expr: unknown): boolean {
+  let found = false;
+  walk(expr, (v) => {
+    if (found) return false;
+    if (v.kind === 'TypeCast') {
+      const t = names((v.fields['typeName'] as Fields | undefined)?.['names']).pop();
+      if (t === 'numeric' || t === 'decimal') found = true;
+    } else if (v.kind === 'FuncCall') {
+      if (NUMERIC_AS_DOUBLE_CALLS.has(names(v.fields['funcname']).pop() ?? '')) found = true;
+    } else if (v.kind === 'A_Expr') {
+      if (NUMERIC_AS_DOUBLE_OPERATORS.has(names(v.fields['name']).pop() ?? '')) found = true;
+    }
+    return found ? false : undefined;
+  });
+  return found;
+}
+
+/**
+ * round(x, n) and trunc(x, n) exist for numeric only in PostgreSQL: of a
+ * double precision or real they are 42883. A float cast fails here with
+ * PostgreSQL's words; anything else goes through a macro with one typed
+ * overload (catalog/builtinMacros.ts lg_round_n), which the probe of an
+ * integer or numeric passes and a float's fails while binding, rows or not
+ * (server/errors.ts names the function). Without a probe (a parameter, a
+ * subquery) the call stays DuckDB's.
+ */
+function roundTo(v: Visit, name: string, a: PgNode[], typedSafe: (n: unknown) => boolean, probeOf: (n: unknown) => PgNode | undefined): boolean {
+  const tn = (a[0] as Fields | undefined)?.['TypeCast']?.['typeName'] as Fields | undefined;
+  const castTo = tn && !tn['arrayBounds'] ? names(tn['names']).pop() : undefined;
+  if (castTo !== undefined && FLOAT_TYPES.has(castTo)) throw undefinedFunction(name, v.fields['location'], a);
+  // an untyped literal or NULL is numeric in PostgreSQL; DuckDB's round takes it as it is
+  if (mayBeNumericAsDouble(a[0]) || (a[0] as Fields | undefined)?.['A_Const']) return false;
+  const probe = typedSafe(a[0]) ? structuredClone(a[0]!) : probeOf(a[0]);
+  if (!probe) return false;
+  replaceNode(v.node, call(emulated(name === 'round' ? 'lg_round_n' : 'lg_trunc_n'), a[0]!, a[1]!, probe));
+  return true;
+}
+
 /** Every `{…}` of a call is this module's when `name` is one of these. */
 export function transformBuiltinCall(
   v: Visit, name: string, args: unknown[], timeZone: string, typedSafe: (n: unknown) => boolean, probeOf: (n: unknown) => PgNode | undefined = () => undefined,
@@ -387,10 +440,12 @@ export function transformBuiltinCall(
       if (a.length !== 1) return false;
       replaceNode(v.node, call(emulated(typedSafe(a[0]) ? 'lg_to_hex' : 'lg_to_hex8'), a[0]!));
       return true;
+    case 'trunc':
     case 'round':
+      if (a.length === 2) return roundTo(v, name, a, typedSafe, probeOf);
+      if (name === 'trunc' || a.length !== 1) return false;
       // round(float8) rounds half to even (rint); round(numeric) half away from zero
       // (an aggregate or window function has no type yet: its probe decides, sql/numericTypes.ts; round(avg(float)))
-      if (a.length !== 1) return false;
       {
         const probe = typedSafe(a[0]) ? structuredClone(a[0]! as PgNode) : probeOf(a[0]);
         if (!probe) return false;

@@ -24,6 +24,7 @@ import {
   exactStatisticArgument,
   exponentLiteral,
   probeOf,
+  sizedBitProbe,
   roundedNumericCast,
   typedAggregateWithClauses,
   typedDispatchSafe,
@@ -347,7 +348,7 @@ const TYPE_MAP: Record<string, string | null> = {
   timetz: null, timestamp: null, timestamptz: null, interval: null, uuid: null, json: null, bit: null,
   numeric: null, decimal: null,
   name: 'varchar', char: 'varchar', bpchar: 'varchar', unknown: 'varchar', jsonb: 'json', bytea: 'blob',
-  oid: 'int8', xid: 'int8', cid: 'int8', regproc: 'varchar', varbit: 'bit',
+  oid: 'int8', xid: 'int8', cid: 'int8', regproc: 'varchar', varbit: 'bitstring', // DuckDB's BIT; `bit` alone would read back as bit(1)
   int2vector: 'int2[]', oidvector: 'int8[]',
 };
 
@@ -384,12 +385,17 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     const m = /^(.*\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*([+-]\d{1,2})(:\d{2})?$/.exec(tzText.trim());
     if (m) f['arg'] = strConst(`${m[1]}${m[2] ?? ':00'}${m[3]}${m[4] ?? ':00'}`);
   }
-  // an integer to bit (bit(1) when no length is given) keeps its lowest bit, as PostgreSQL does
   const mods = (tn['typmods'] ?? []) as Fields[];
-  const bitOne = mods.length === 0 || (mods.length === 1 && mods[0]?.['A_Const']?.ival?.ival === 1);
-  const bitOf = typname === 'bit' && !isArray && bitOne ? (f['arg'] as Fields | undefined)?.['A_Const']?.ival : undefined;
-  if (bitOf) {
-    replaceNode(v.node, call('bitstring', strConst(String(Number(bitOf.ival ?? 0) & 1)), intConst(1)));
+  // a constant to bit(n) or varbit(n): its bits as PostgreSQL's cast gives them (DuckDB's BIT has no length)
+  const bits = !isArray && (typname === 'bit' || typname === 'varbit') ? constantBits(f['arg'], typname, mods) : undefined;
+  if (bits) {
+    replaceNode(v.node, call('bitstring', strConst(bits), intConst(bits.length)));
+    return;
+  }
+  // …and an expression's, by a macro its probe picks the overload of (a bit string, an int4, an int8)
+  const bitWidth = typname === 'bit' && !isArray ? sizedBitProbe(f['arg'], mods) : undefined;
+  if (bitWidth) {
+    replaceNode(v.node, { FuncCall: { funcname: emulated('lg_bit_n'), args: [f['arg'], intConst(bitWidth.n), bitWidth.probe], funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;
   }
   // bytea input ('\x0aff' hex or escape format) is not DuckDB's blob literal syntax: decode it here.
@@ -399,8 +405,9 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     replaceNode(v.node, { FuncCall: { funcname: [strNode('unhex')], args: [strConst(hex)], funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;
   }
-  // An explicit cast to varchar(n) or char(n) cuts the text to n characters; char drops its trailing spaces
-  // when read as text (length, ||), the only way lakegate reads it (both are presented as text).
+  // An explicit cast to varchar(n) or char(n) cuts the text to n characters; char drops its trailing spaces,
+  // as PostgreSQL reads a char(n) as text (length, ||), and a result column that is one is padded to n again
+  // when it is printed (sql/resultTypes.ts presents it as character(n), server/rows BpcharCodec).
   const width = mods.length === 1 ? mods[0]?.['A_Const']?.ival : undefined;
   if (!isArray && width && (typname === 'varchar' || typname === 'bpchar' || typname === 'char')) {
     tn['names'] = [strNode('varchar')];
@@ -425,7 +432,7 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   else if (mapped) {
     tn['names'] = [strNode(mapped.replace('[]', ''))];
     if (mapped.endsWith('[]')) tn['arrayBounds'] = [{ Integer: { ival: -1 } }];
-    if (mapped === 'varchar') delete tn['typmods'];
+    if (mapped === 'varchar' || mapped === 'bitstring') delete tn['typmods'];
   } else if (parts.length === 2) tn['names'] = [strNode(typname)]; // pg_catalog.date: the engine's own type
   // '{a,b}'::text[] → ARRAY['a','b']::text[]: DuckDB cannot read PostgreSQL's array text form
   const lit = constString(f['arg']);
@@ -433,6 +440,38 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     const values = parseArrayLiteral(lit, pos(f['location']));
     if (values) f['arg'] = arrayOf(values);
   }
+}
+
+/**
+ * A constant's bits cast to bit(n) or varbit(n) (bit alone is bit(1) in a
+ * cast): an integer's lowest n bits, sign-extended past its 32 or 64 (PostgreSQL's
+ * bitfromint4/8); a bit string or a '0101' literal cut to n, and for bit(n) padded
+ * with zeros on the right. Undefined where DuckDB's own cast answers (no
+ * length on varbit, anything not constant, text that is not binary digits).
+ */
+function constantBits(arg: unknown, typname: string, mods: Fields[]): string | undefined {
+  // varbit without a length keeps every bit
+  const width = mods.length === 1 ? mods[0]?.['A_Const']?.ival?.ival : mods.length === 0 && typname === 'varbit' ? Infinity : undefined;
+  if (typeof width !== 'number' || width < 1 || (width > 100000 && width !== Infinity)) return undefined;
+  const c = (arg as Fields | undefined)?.['A_Const'];
+  if (!c) return undefined;
+  const whole = c.ival !== undefined ? String(c.ival.ival ?? 0) : typeof c.fval?.fval === 'string' && /^-?\d+$/.test(c.fval.fval) ? c.fval.fval : undefined;
+  if (whole !== undefined) {
+    if (typname !== 'bit') return undefined;
+    const value = BigInt(whole);
+    const size = value >= -(2n ** 31n) && value < 2n ** 31n ? 32 : value >= -(2n ** 63n) && value < 2n ** 63n ? 64 : 0;
+    if (!size) return undefined;
+    const own = BigInt.asUintN(size, value).toString(2).padStart(size, '0');
+    return width <= size ? own.slice(size - width) : own[0]!.repeat(width - size) + own;
+  }
+  const text: unknown = c.bsval?.bsval ?? c.sval?.sval;
+  if (typeof text !== 'string') return undefined;
+  const hex = /^[xX][0-9a-fA-F]*$/.test(text) && (c.bsval !== undefined || text.length > 1);
+  const digits = hex
+    ? [...text.slice(1)].map((h) => parseInt(h, 16).toString(2).padStart(4, '0')).join('')
+    : c.bsval !== undefined || /^[bB]/.test(text) ? text.slice(1) : text;
+  if (!/^[01]*$/.test(digits)) return undefined;
+  return typname === 'bit' ? digits.slice(0, width).padEnd(width, '0') : digits.slice(0, width) || undefined;
 }
 
 /**
@@ -582,6 +621,46 @@ function rewriteLike(v: Visit, op: string, done: WeakSet<object>): boolean {
   return true;
 }
 
+/** Numeric types by the name a cast writes (the parser's pg_catalog names and the user's spellings). */
+const NUMERIC_TYPE_NAMES: ReadonlySet<string> = new Set(['int2', 'int4', 'int8', 'smallint', 'integer', 'int', 'bigint', 'numeric', 'decimal', 'float4', 'float8', 'real']);
+
+/**
+ * A NULL constant as a division operand: PostgreSQL gives a bare NULL its
+ * partner's type (`1.5 / NULL` is numeric) and a `NULL::type` its own. DuckDB
+ * binds a NULL constant, typed or not, without a type when the division macro
+ * chooses its overload, so the division is planned with probes (the probed
+ * macro, sql/numericTypes.ts): the partner's probe for a bare NULL, a typed
+ * zero for a cast one. The probes are never evaluated. False where that does
+ * not apply (neither operand a NULL, both NULL, no probe of the partner).
+ */
+function nullDivision(v: Visit): boolean {
+  const f = v.fields;
+  const nullType = (n: unknown): 'bare' | PgNode | undefined => {
+    const c = (n as Fields | undefined)?.['A_Const'];
+    if (c) return c.isnull ? 'bare' : undefined;
+    const tc = (n as Fields | undefined)?.['TypeCast'];
+    const tn = tc?.['typeName'] as Fields | undefined;
+    if (!tc?.['arg']?.['A_Const']?.isnull || !tn || tn['arrayBounds']) return undefined;
+    const parts = names(tn['names']);
+    const name = parts[parts.length - 1] ?? '';
+    if (!NUMERIC_TYPE_NAMES.has(name) || (parts.length === 2 && parts[0] !== 'pg_catalog') || parts.length > 2) return undefined;
+    return typed(intConst(0), name, tn['typmods'] ? structuredClone(tn['typmods']) : undefined);
+  };
+  const left = nullType(f['lexpr']);
+  const right = nullType(f['rexpr']);
+  // neither is NULL, or both are untyped (PostgreSQL: unknown / unknown is ambiguous)
+  if ((left === undefined && right === undefined) || (left === 'bare' && right === 'bare')) return false;
+  const own = (side: 'bare' | PgNode | undefined, operand: unknown): PgNode | undefined =>
+    side === undefined ? probeOf(operand) : side === 'bare' ? undefined : side;
+  const l = own(left, f['lexpr']);
+  const r = own(right, f['rexpr']);
+  const pa = left === 'bare' ? r && structuredClone(r) : l;
+  const pb = right === 'bare' ? l && structuredClone(l) : r;
+  if (!pa || !pb) return false;
+  replaceNode(v.node, { FuncCall: { funcname: emulated(INTERNAL_MACROS.probedDivide), args: [f['lexpr'], f['rexpr'], pa, pb], funcformat: 'COERCE_EXPLICIT_CALL' } });
+  return true;
+}
+
 function transformAExpr(v: Visit, done: WeakSet<object>): void {
   const f = v.fields;
   if (String(f['kind']) === 'AEXPR_SIMILAR') return transformSimilar(v);
@@ -593,6 +672,7 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   if (transformJsonOperator(v, op)) return;
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
+  if (kind === 'AEXPR_OP' && op === '/' && f['lexpr'] && nullDivision(v)) return;
   if (kind === 'AEXPR_OP' && ['+', '-', '*', '/', '%'].includes(op) && f['lexpr']) typeLiteralOperands(f);
   const subtraction = kind === 'AEXPR_OP' && op === '-' && f['lexpr'] ? typedSubtraction(f) : undefined;
   if (subtraction) {

@@ -192,6 +192,11 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   [INTERNAL_MACROS.lcm]: [1, 1, 1],
   [INTERNAL_MACROS.numericText]: [1],
   [INTERNAL_MACROS.sign]: [3],
+  // sql/builtinDialect.ts round(x, n) / trunc(x, n): x and n as written, the probe bound for the one overload
+  lg_round_n: [1, 1, 1],
+  lg_trunc_n: [1, 1, 1],
+  // x::bit(n) of an expression (catalog/builtinMacros.ts): an integer's bits are named five times
+  lg_bit_n: [5, 4, 2],
   lg_gsl2: [1, 2, 2],
   lg_gsl3: [1, 2, 2, 2],
   lg_gsv2: [1, 2, 2],
@@ -244,6 +249,8 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_date_trunc: 'function date_trunc',
   lg_date_tz: 'function generate_series',
   lg_round: 'function round',
+  lg_round_n: 'function round',
+  lg_trunc_n: 'function trunc',
   lg_to_hex: 'function to_hex',
   lg_to_hex8: 'function to_hex',
   lg_octet_length: 'function octet_length',

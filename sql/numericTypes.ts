@@ -162,6 +162,10 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
     // round(x) as lg_round(x, probe) (sql/builtinDialect.ts; the overload drops the probe: catalog/builtinMacros.ts)
     case 'lg_round':
       return args.slice(0, 1);
+    // round(x, n), trunc(x, n) as lg_round_n(x, n, probe)
+    case 'lg_round_n':
+    case 'lg_trunc_n':
+      return args.slice(0, 2);
     default:
       return undefined;
   }
@@ -364,4 +368,17 @@ export function roundedNumericCast(args: PgNode[]): PgNode | undefined {
       typeName: { names: [strNode('pg_catalog'), strNode('numeric')], typemod: -1, typmods: [intConst(38), intConst(n)] },
     },
   };
+}
+
+/**
+ * x::bit(n) of an expression (sql/dialect.ts: the lg_bit_n macro, whose
+ * overload the probe picks: a bit string, an int4, an int8): n and the probe,
+ * or undefined for a constant (whose bits the dialect computes) or an
+ * expression without a probe (a parameter, a subquery: DuckDB's own cast).
+ */
+export function sizedBitProbe(arg: unknown, mods: readonly unknown[]): { n: number; probe: PgNode } | undefined {
+  const n = mods.length === 1 ? (mods[0] as Fields | undefined)?.['A_Const']?.ival?.ival : undefined;
+  if (typeof n !== 'number' || n < 1 || n > 100000 || (arg as Fields | undefined)?.['A_Const']) return undefined;
+  const probe = typedDispatchSafe(arg) ? structuredClone(arg as PgNode) : probeOf(arg);
+  return probe ? { n, probe } : undefined;
 }

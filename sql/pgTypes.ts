@@ -52,8 +52,12 @@ export const PG_TIMESTAMP = base(1114, 8, 'timestamp', 'timestamp without time z
 export const PG_TIMESTAMPTZ = base(1184, 8, 'timestamptz', 'timestamp with time zone', 1185);
 export const PG_INTERVAL = base(1186, 16, 'interval', 'interval', 1187);
 export const PG_TIMETZ = base(1266, 12, 'timetz', 'time with time zone', 1270);
+/**
+ * DuckDB's BIT is a bit string of any length: PostgreSQL's bit without a
+ * typmod, the type of B'…' and X'…' literals, the bit operators and bit_and /
+ * bit_or (a cast to bit(n) or varbit is presented by the planner, sql/resultTypes.ts).
+ */
 export const PG_BIT = base(1560, -1, 'bit', 'bit', 1561);
-/** DuckDB's BIT is a bit string of any length: PostgreSQL's bit varying (a bare `bit` means bit(1)). */
 export const PG_VARBIT = base(1562, -1, 'varbit', 'bit varying', 1563);
 export const PG_NUMERIC = base(1700, -1, 'numeric', 'numeric', 1231);
 export const PG_UUID = base(2950, 16, 'uuid', 'uuid', 2951);
@@ -96,7 +100,7 @@ const SCALARS: Record<string, BaseType> = {
   'TIMESTAMP WITH TIME ZONE': PG_TIMESTAMPTZ,
   INTERVAL: PG_INTERVAL,
   UUID: PG_UUID,
-  BIT: PG_VARBIT,
+  BIT: PG_BIT,
   '"NULL"': PG_TEXT,
   NULL: PG_TEXT,
 };
@@ -194,7 +198,21 @@ export const PRESENTED_TYPES: Readonly<Record<number, PresentedType>> = {
   // DuckDB has one JSON type, which keeps the text; server/rows prints it as jsonb_out would
   3802: presented(['JSON'], -1, 'jsonb'),
   869: presented(['VARCHAR'], -1, 'inet', false), // pg_stat_activity.client_addr
+  // casts to char(n) / bpchar, varchar(n), bit(n), varbit: the typmod comes with them (PresentedAs);
+  // a char(n) value is carried without its trailing spaces and padded to n on output (server/rows BpcharCodec)
+  1042: presented(['VARCHAR'], -1, 'character'),
+  1560: presented(['BIT'], -1, 'bit'),
+  1562: presented(['BIT'], -1, 'bit varying'),
 };
+
+/**
+ * What the planner says a result column holds: a PRESENTED_TYPES OID, or one
+ * with PostgreSQL's typmod (varchar(n) and char(n): n + 4; bit(n), varbit(n): n).
+ */
+export type PresentedAs = number | { readonly oid: number; readonly typmod: number };
+
+export const presentedOidOf = (p: PresentedAs): number => (typeof p === 'number' ? p : p.oid);
+export const presentedTypmodOf = (p: PresentedAs | undefined): number => (p === undefined || typeof p === 'number' ? -1 : p.typmod);
 
 /** Element type of the presented array types. */
 export const PRESENTED_ELEMENT: Readonly<Record<number, number>> = { 1002: 18, 1003: 19, 1028: 26 };

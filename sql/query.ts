@@ -36,6 +36,36 @@ export interface QueryPlan {
   resultTypes?: ResultTypes;
   /** reads pg_stat_activity, whose rows must be filled before each run */
   readsActivity?: true;
+  /**
+   * `select` / `select from t` with no target list: PostgreSQL answers rows of
+   * zero columns; DuckDB cannot, so the plan selects one constant (through
+   * the data gate like any query: row filters decide the row count) and the
+   * server drops that column from RowDescription and every DataRow.
+   */
+  zeroColumns?: true;
+}
+
+/** A SELECT without a target list (not VALUES, not a set operation). */
+const noTargets = (select: Record<string, unknown> | undefined): boolean =>
+  select !== undefined && select['op'] === 'SETOP_NONE' && !select['valuesLists'] && !(select['targetList'] as unknown[] | undefined)?.length;
+
+const constantTarget = (): PgNode[] => [{ ResTarget: { name: 'lg_zero_columns', val: { A_Const: { ival: { ival: 1 } } } } }];
+
+/**
+ * Target lists PostgreSQL lets be empty: the statement's own (true: the
+ * result has zero columns) and an EXISTS / IN subquery's, which DuckDB
+ * needs a column in and whose columns nothing reads.
+ */
+function fillEmptyTargets(query: PgNode): boolean {
+  walk(query, ({ kind, fields }) => {
+    if (kind !== 'SubLink' || fields['subLinkType'] !== 'EXISTS_SUBLINK') return;
+    const sub = (fields['subselect'] as PgNode | undefined)?.['SelectStmt'];
+    if (noTargets(sub)) sub!['targetList'] = constantTarget();
+  });
+  const top = query['SelectStmt'];
+  if (!noTargets(top)) return false;
+  top!['targetList'] = constantTarget();
+  return true;
 }
 
 function innerQuery(node: PgNode): { kind: QueryPlan['kind']; query: PgNode } {
@@ -85,6 +115,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);
   const types = kind === 'select' ? resultTypes(tree) : undefined;
+  const zeroColumns = fillEmptyTargets(innerQuery(tree).query) && kind === 'select';
   applyDialect(tree, ctx);
   bindOutputColumnRefs(tree);
   // pg_settings holds session values, so it is built per statement from ctx.settings.
@@ -98,7 +129,14 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
     }
   });
   options.rewriteTables?.(tables, ctx, tree);
-  return { sql: toDuckDbSql(tree), kind, tables, ...(types ? { resultTypes: types } : {}), ...(readsActivity ? { readsActivity: true as const } : {}) };
+  return {
+    sql: toDuckDbSql(tree),
+    kind,
+    tables,
+    ...(types ? { resultTypes: types } : {}),
+    ...(readsActivity ? { readsActivity: true as const } : {}),
+    ...(zeroColumns ? { zeroColumns } : {}),
+  };
 }
 
 /** Plans repeat (catalog queries, prepared statements): cache by text and everything the plan folded in. */

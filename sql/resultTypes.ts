@@ -17,19 +17,23 @@
  */
 import { CATALOG_COLUMN_TYPES } from './catalogColumnTypes.js';
 import { EMULATION_DB, INFO_SCHEMA, PGC_SCHEMA } from './emulation.js';
-import { PRESENTED_TYPES } from './pgTypes.js';
+import { sizedBitProbe } from './numericTypes.js';
+import { PRESENTED_TYPES, presentedOidOf, type PresentedAs } from './pgTypes.js';
 import { names, nodeKind, type Fields, type PgNode } from './walk.js';
 
 /** Result column types by position: `star` stands for the columns one `*` expands to, typed by their names. */
 export interface ResultTypes {
-  before: (number | undefined)[];
-  star?: { columns: Readonly<Record<string, number>> | undefined };
-  after: (number | undefined)[];
+  before: (PresentedAs | undefined)[];
+  star?: { columns: Readonly<Record<string, PresentedAs>> | undefined };
+  after: (PresentedAs | undefined)[];
 }
 
 const NAME = 19;
 const OID = 26;
 const VARCHAR = 1043;
+const BPCHAR = 1042;
+const BIT = 1560;
+const VARBIT = 1562;
 const NAME_ARRAY = 1003;
 const REGCLASS = 2205;
 const REGTYPE = 2206;
@@ -70,7 +74,7 @@ const JSONB_OPERATORS: ReadonlySet<string> = new Set(['->', '#>', '-', '#-']);
 const ARRAY_OF: Readonly<Record<number, number>> = { 18: 1002, 19: NAME_ARRAY, 26: 1028 };
 
 /** A column list by name: the PostgreSQL type of each column (0: one DuckDB's own type presents). */
-type Columns = Readonly<Record<string, number>>;
+type Columns = Readonly<Record<string, PresentedAs>>;
 
 /** A FROM item: its columns when it is an emulated relation or a derived table over them, else undefined. */
 interface FromItem {
@@ -127,7 +131,7 @@ function derivedColumns(subquery: unknown, outer: Scope): Columns | undefined {
   const scope = withCtes(select, outer);
   const items: FromItem[] = [];
   fromItems((select['fromClause'] ?? []) as unknown[], items, scope);
-  const columns: Record<string, number> = {};
+  const columns: Record<string, PresentedAs> = {};
   for (const target of (select['targetList'] ?? []) as Fields[]) {
     const rt = target['ResTarget'];
     if (!rt || isStar(rt.val)) return undefined;
@@ -142,12 +146,12 @@ function derivedColumns(subquery: unknown, outer: Scope): Columns | undefined {
 }
 
 /** The column's PostgreSQL type when it is one DuckDB lacks (the others DuckDB's own types present). */
-function presentable(columns: Columns | undefined, column: string): number | undefined {
-  const oid = columns?.[column];
-  return oid !== undefined && PRESENTED_TYPES[oid] ? oid : undefined;
+function presentable(columns: Columns | undefined, column: string): PresentedAs | undefined {
+  const type = columns?.[column];
+  return type !== undefined && PRESENTED_TYPES[presentedOidOf(type)] ? type : undefined;
 }
 
-function columnType(items: FromItem[], parts: string[]): number | undefined {
+function columnType(items: FromItem[], parts: string[]): PresentedAs | undefined {
   if (parts.length === 2) {
     const item = items.filter((i) => i.alias === parts[0]);
     return item.length === 1 ? presentable(item[0]!.columns, parts[1]!) : undefined;
@@ -161,7 +165,7 @@ function columnType(items: FromItem[], parts: string[]): number | undefined {
   return undefined;
 }
 
-function expressionType(items: FromItem[], val: unknown, scope: Scope): number | undefined {
+function expressionType(items: FromItem[], val: unknown, scope: Scope): PresentedAs | undefined {
   const kind = nodeKind(val);
   if (!kind) return undefined;
   const f = (val as PgNode)[kind]!;
@@ -178,7 +182,7 @@ function expressionType(items: FromItem[], val: unknown, scope: Scope): number |
       const args = (f['args'] ?? []) as unknown[];
       if (name === 'array_agg' && args.length === 1) {
         const element = expressionType(items, args[0], scope);
-        return element !== undefined ? ARRAY_OF[element] : undefined;
+        return typeof element === 'number' ? ARRAY_OF[element] : undefined;
       }
       return FUNCTION_TYPES[name];
     }
@@ -196,8 +200,8 @@ function expressionType(items: FromItem[], val: unknown, scope: Scope): number |
       const target = names((f['typeName'] as Fields | undefined)?.['names']);
       const t = target[target.length - 1];
       if ((f['typeName'] as Fields)['arrayBounds']) return undefined;
-      // varchar(n) would need its typmod (n + 4) in RowDescription too: only the unconstrained varchar is presented
-      if (t === 'varchar' && !(f['typeName'] as Fields)['typmods']) return VARCHAR;
+      const sized = sizedType(t, f);
+      if (sized !== null) return sized;
       if (t === 'jsonb') return JSONB;
       return t === 'regtype' ? REGTYPE : t === 'regclass' ? REGCLASS : t === 'name' ? NAME : t === 'oid' ? OID : undefined;
     }
@@ -218,6 +222,34 @@ function expressionType(items: FromItem[], val: unknown, scope: Scope): number |
     default:
       return undefined;
   }
+}
+
+/** The one length a cast's type name carries (`varchar(5)`), undefined without one, null for anything else. */
+function castLength(typeName: Fields): number | undefined | null {
+  const mods = (typeName['typmods'] ?? []) as Fields[];
+  if (mods.length === 0) return undefined;
+  const n = mods.length === 1 ? mods[0]!['A_Const']?.ival?.ival : undefined;
+  return typeof n === 'number' && n > 0 ? n : null;
+}
+
+/**
+ * varchar(n), char(n) / bpchar, bit(n) and varbit(n) casts with their typmods
+ * (the dialect cuts and pads the values as PostgreSQL does, sql/dialect.ts
+ * transformTypeCast); null when `t` is none of them. bit(n) of an expression
+ * without a probe (a parameter, a subquery) keeps DuckDB's BIT, bit without a
+ * length, as its bits are not cut to n; varbit(n) of an expression is varbit.
+ */
+function sizedType(t: string | undefined, cast: Fields): PresentedAs | undefined | null {
+  if (t !== 'varchar' && t !== 'bpchar' && t !== 'bit' && t !== 'varbit') return null;
+  const n = castLength(cast['typeName'] as Fields);
+  if (n === null) return undefined;
+  if (t === 'varchar') return n === undefined ? VARCHAR : { oid: VARCHAR, typmod: n + 4 };
+  if (t === 'bpchar') return n === undefined ? BPCHAR : { oid: BPCHAR, typmod: n + 4 };
+  const constant = nodeKind(cast['arg']) === 'A_Const';
+  if (t === 'varbit') return n === undefined || !constant ? VARBIT : { oid: VARBIT, typmod: n };
+  // an expression's bits are cut by a macro where it has a probe (sql/dialect.ts lg_bit_n)
+  const cut = constant || sizedBitProbe(cast['arg'], (cast['typeName'] as Fields)['typmods'] ?? []) !== undefined;
+  return n !== undefined && cut ? { oid: BIT, typmod: n } : undefined;
 }
 
 const isStar = (val: unknown): boolean => {
@@ -253,7 +285,7 @@ export function resultTypes(tree: PgNode): ResultTypes | undefined {
 }
 
 /** The PostgreSQL type (or undefined: DuckDB's) of each result column, given the names DuckDB reports. */
-export function resultTypeOids(types: ResultTypes | undefined, columnNames: readonly string[]): (number | undefined)[] {
+export function resultTypeOids(types: ResultTypes | undefined, columnNames: readonly string[]): (PresentedAs | undefined)[] {
   const n = columnNames.length;
   if (!types) return new Array<undefined>(n).fill(undefined);
   const { before, after, star } = types;

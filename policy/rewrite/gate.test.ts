@@ -111,6 +111,14 @@ describe('the demo policies', () => {
     expect(await rows('SELECT count(*) FROM sales.orders', 'alice', demo())).toEqual([['3']]);
   });
 
+  it('erin: `select from` (zero columns, one row a row) counts only the EU rows; alice (control) all three', async () => {
+    // the planner selects one constant the server does not send (sql/query.ts zeroColumns)
+    expect(planFor('select from sales.orders', 'erin', demo()).plan.zeroColumns).toBe(true);
+    expect(await rows('select from sales.orders', 'erin', demo())).toEqual([[1]]);
+    expect(await rows('select from sales.orders', 'alice', demo())).toEqual([[1], [1], [1]]);
+    expect(await rows("select from sales.orders where region <> 'EU'", 'erin', demo())).toEqual([]);
+  });
+
   it('dave: the table is missing, exactly as a table that does not exist', () => {
     const denied = refusal('SELECT id FROM sales.orders', 'dave', demo());
     const missing = refusal('SELECT id FROM sales.nosuch', 'dave', demo());

@@ -5,10 +5,10 @@ import { zoneOffsets } from '../../protocol/types/timezone.js';
 import type { FormatContext } from './api.js';
 import type { Codec } from './codec.js';
 import { pgTypeOf, presentedOid } from './describe.js';
-import { PRESENTED_ELEMENT, regprocOid, regtypeOid } from '../../sql/pgTypes.js';
+import { PRESENTED_ELEMENT, presentedTypmodOf, regprocOid, regtypeOid, type PresentedAs } from '../../sql/pgTypes.js';
 import { GenericCodec, ListCodec, MapCodec, NullCodec, StructCodec, UnionCodec, VectorCodec } from './nestedCodecs.js';
 import { BigIntCodec, BoolCodec, DecimalCodec, FloatCodec, OidCodec, SmallIntCodec, WideNumericCodec } from './numberCodecs.js';
-import { BitCodec, BlobCodec, EnumCodec, JsonbCodec, NamedOidCodec, UuidCodec, VarcharCodec } from './stringCodecs.js';
+import { BitCodec, BlobCodec, BpcharCodec, EnumCodec, JsonbCodec, NamedOidCodec, UuidCodec, VarcharCodec } from './stringCodecs.js';
 import { DateCodec, IntervalCodec, TimeCodec, TimestampCodec, TimeTzCodec } from './temporalCodecs.js';
 
 const JSON_OID = 114;
@@ -17,6 +17,7 @@ const REGPROC = 24;
 const REGTYPE = 2206;
 const OIDVECTOR = 30;
 const JSONB = 3802;
+const BPCHAR = 1042;
 
 /** Bytes of the wire integer type (int2/int4/int8) that a DuckDB integer column maps to. */
 function wireIntBytes(oid: number): 2 | 4 | 8 {
@@ -24,9 +25,9 @@ function wireIntBytes(oid: number): 2 | 4 | 8 {
 }
 
 /** `presented`: the PostgreSQL type the planner says the column holds (server/rows/describe.ts presentedOid). */
-export function codecFor(type: DuckDBType, ctx: FormatContext, presented?: number): Codec {
+export function codecFor(type: DuckDBType, ctx: FormatContext, presented?: PresentedAs): Codec {
   const shown = presentedOid(type, presented);
-  if (shown !== undefined) return presentedCodec(type, ctx, shown);
+  if (shown !== undefined) return presentedCodec(type, ctx, shown, presentedTypmodOf(presented));
   const pg = pgTypeOf(type);
   const oid = pg.oid;
   switch (type.typeId) {
@@ -77,13 +78,18 @@ export function codecFor(type: DuckDBType, ctx: FormatContext, presented?: numbe
   }
 }
 
-/** name, "char" and pg_node_tree send their text; jsonb its jsonb_out text; oid and xid 4 bytes; regtype and regproc their OID; arrays of them with their element OID. */
-function presentedCodec(type: DuckDBType, ctx: FormatContext, oid: number): Codec {
+/**
+ * name, "char", varchar and pg_node_tree send their text; char(n) its text padded to n; jsonb its jsonb_out text;
+ * oid and xid 4 bytes; regtype and regproc their OID; bit(n) and varbit as bit; arrays of them with their element OID.
+ */
+function presentedCodec(type: DuckDBType, ctx: FormatContext, oid: number, typmod: number): Codec {
   if (type.typeId === DuckDBTypeId.LIST && (oid === INT2VECTOR || oid === OIDVECTOR)) return new VectorCodec(oid, codecFor(type.valueType, ctx));
   if (type.typeId === DuckDBTypeId.LIST) return new ListCodec(oid, codecFor(type.valueType, ctx, PRESENTED_ELEMENT[oid]), null, false);
   if (type.typeId === DuckDBTypeId.BIGINT) return new OidCodec(oid);
   if (oid === REGTYPE) return new NamedOidCodec(oid, 'regtype', regtypeOid);
   if (oid === REGPROC) return new NamedOidCodec(oid, 'regproc', regprocOid);
   if (oid === JSONB) return new JsonbCodec(oid);
+  if (type.typeId === DuckDBTypeId.BIT) return new BitCodec(oid);
+  if (oid === BPCHAR && typmod > 4) return new BpcharCodec(oid, typmod - 4);
   return new VarcharCodec(oid, false);
 }

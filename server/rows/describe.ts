@@ -3,7 +3,7 @@
  * type map (sql/pgTypes.ts), and which columns can be sent in binary.
  */
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
-import { PRESENTED_TYPES, pgTypeForDuckDB, type PgTypeInfo } from '../../sql/pgTypes.js';
+import { PRESENTED_TYPES, pgTypeForDuckDB, presentedOidOf, presentedTypmodOf, type PgTypeInfo, type PresentedAs } from '../../sql/pgTypes.js';
 import type { PgField } from './api.js';
 
 /**
@@ -23,21 +23,22 @@ export function duckTypeName(type: DuckDBType): string {
  * says the column holds, sql/resultTypes.ts) when DuckDB's type is the one
  * that carries it (name over VARCHAR, oid over BIGINT), else DuckDB's own.
  */
-export function presentedOid(type: DuckDBType, presented: number | undefined): number | undefined {
+export function presentedOid(type: DuckDBType, presented: PresentedAs | undefined): number | undefined {
   if (presented === undefined) return undefined;
-  const p = PRESENTED_TYPES[presented];
+  const oid = presentedOidOf(presented);
+  const p = PRESENTED_TYPES[oid];
   // an alias type is DuckDB's own (a user's CREATE TYPE), except JSON, which carries jsonb
   const carrier = duckTypeName(type);
-  return p && (!type.alias || carrier === 'JSON') && p.carriers.includes(carrier) ? presented : undefined;
+  return p && (!type.alias || carrier === 'JSON') && p.carriers.includes(carrier) ? oid : undefined;
 }
 
-export function pgTypeOf(type: DuckDBType, presented?: number): PgTypeInfo {
+export function pgTypeOf(type: DuckDBType, presented?: PresentedAs): PgTypeInfo {
   const oid = presentedOid(type, presented);
-  if (oid !== undefined) return { oid, len: PRESENTED_TYPES[oid]!.len, typmod: -1, formatted: '', typname: '' };
+  if (oid !== undefined) return { oid, len: PRESENTED_TYPES[oid]!.len, typmod: presentedTypmodOf(presented), formatted: '', typname: '' };
   return pgTypeForDuckDB(duckTypeName(type));
 }
 
-export function pgFieldFor(name: string, type: DuckDBType, format: 0 | 1, presented?: number): PgField {
+export function pgFieldFor(name: string, type: DuckDBType, format: 0 | 1, presented?: PresentedAs): PgField {
   const t = pgTypeOf(type, presented);
   return { name, typeOid: t.oid, typeLen: t.len, typeMod: t.typmod, format, tableOid: 0, columnAttr: 0 };
 }
@@ -48,7 +49,7 @@ export function pgFieldFor(name: string, type: DuckDBType, format: 0 | 1, presen
  * PostgreSQL counterpart go out as text or json, whose binary form is the
  * text itself; some presented types cannot (sql/pgTypes.ts PRESENTED_TYPES).
  */
-export function binaryFormatSupported(type: DuckDBType, presented?: number): boolean {
+export function binaryFormatSupported(type: DuckDBType, presented?: PresentedAs): boolean {
   const oid = presentedOid(type, presented);
   if (oid !== undefined && !PRESENTED_TYPES[oid]!.binary) return false;
   switch (type.typeId) {

@@ -9,6 +9,7 @@ import { startReferencePair, type ReferencePair } from '../../tests/support/refe
 import type { RawPgClient } from '../../tests/support/pgRaw.js';
 import { encodeQuery } from '../../tests/support/duckRows.js';
 import { binaryFormatSupported, pgFieldFor } from './describe.js';
+import type { PresentedAs } from '../../sql/pgTypes.js';
 
 interface Case {
   /** DuckDB expression. */
@@ -21,7 +22,7 @@ interface Case {
   /** Skip the OID comparison (PostgreSQL has no equivalent type, e.g. enums). */
   anyOid?: boolean;
   /** The PostgreSQL type the planner says the column holds (sql/resultTypes.ts: catalog columns, pg_typeof). */
-  presented?: number;
+  presented?: PresentedAs;
 }
 
 const c = (duck: string, pg?: string, more: Partial<Case> = {}): Case => ({ duck, pg, ...more });
@@ -93,9 +94,9 @@ const CASES: Record<string, Case[]> = {
     c("'00000000-0000-0000-0000-000000000000'::UUID", "'00000000-0000-0000-0000-000000000000'::uuid"),
     c("'ffffffff-ffff-ffff-ffff-ffffffffffff'::UUID", "'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid"),
     c("'7fffffff-0000-8000-0000-000000000001'::UUID", "'7fffffff-0000-8000-0000-000000000001'::uuid"),
-    c("'0101'::BIT", "B'0101'::bit varying"),
-    c("'1'::BIT", "B'1'::bit varying"),
-    c("'101100111000111100001'::BIT", "B'101100111000111100001'::bit varying"),
+    c("'0101'::BIT", "B'0101'"), // bit without a length, as PostgreSQL types a bit literal
+    c("'1'::BIT", "B'1'"),
+    c("'101100111000111100001'::BIT", "B'101100111000111100001'"),
     c("'sad'::ENUM('sad', 'ok', 'happy')", "'sad'::text", { anyOid: true }),
     c("'happy'::ENUM('sad', 'ok', 'happy')", "'happy'::text", { anyOid: true }),
   ],
@@ -199,6 +200,13 @@ const CASES: Record<string, Case[]> = {
     c("['pg_class', 'a b', NULL]::VARCHAR[]", "ARRAY['pg_class', 'a b', NULL]::name[]", { presented: 1003 }),
     c("['r', 'v']::VARCHAR[]", `ARRAY['r', 'v']::"char"[]`, { presented: 1002 }),
     c("'BASE TABLE'", "'BASE TABLE'::varchar", { presented: 1043 }),
+    // casts to varchar(n), char(n), bit(n), varbit(n): the typmod with them; char(n) carried trimmed, padded to n
+    c("'hel'", "'hello'::varchar(3)", { presented: { oid: 1043, typmod: 7 } }),
+    c("'ab'", "'ab'::char(4)", { presented: { oid: 1042, typmod: 8 } }), c("'é'", "'é'::char(3)", { presented: { oid: 1042, typmod: 7 } }),
+    c("'abcd'", "'abcd'::character(4)", { presented: { oid: 1042, typmod: 8 } }), c("''", "''::char(2)", { presented: { oid: 1042, typmod: 6 } }),
+    c("'ab '", "'ab '::bpchar", { presented: 1042 }),
+    c("'101'::BIT", "B'101'::bit(3)", { presented: { oid: 1560, typmod: 3 } }), c("'10'::BIT", "B'101'::varbit(2)", { presented: { oid: 1562, typmod: 2 } }),
+    c("'101'::BIT", "B'101'::varbit", { presented: 1562 }),
     ...[['integer', 'int4'], ['bigint[]', 'int8[]'], ['timestamp with time zone', 'timestamptz'], ['numeric', 'numeric'], ['text', 'text'], ['unknown', 'unknown']]
       .map(([name, typ]) => c(`'${name}'`, `'${typ}'::regtype`, { presented: 2206 })),
     ...[['int4in', "'int4in'"], ['array_in', "'array_in'"], ['bthandler', "'bthandler'"], ['-', '0']]

@@ -9,7 +9,7 @@ import type { MessageWriter } from '../../protocol/writer.js';
 import type { FormatContext, RowEncoder } from './api.js';
 import type { Codec } from './codec.js';
 import { codecFor } from './codecs.js';
-import { PRESENTED_TYPES } from '../../sql/pgTypes.js';
+import { PRESENTED_TYPES, type PresentedAs } from '../../sql/pgTypes.js';
 import { binaryFormatSupported, presentedOid } from './describe.js';
 import { columnVector } from './rawVector.js';
 
@@ -32,7 +32,7 @@ export function createRowEncoder(
   formats: (0 | 1)[],
   ctx: FormatContext,
   maxRowBytes = 0x3fffffff,
-  presented: readonly (number | undefined)[] = [],
+  presented: readonly (PresentedAs | undefined)[] = [],
 ): RowEncoder {
   if (formats.length > 1 && formats.length !== types.length) {
     // PostgreSQL reports this as an ERROR (08P01), not FATAL: the session survives.

@@ -52,6 +52,34 @@ export class VarcharCodec extends StringTCodec {
 }
 
 /**
+ * char(n) (bpchar): the value is carried without its trailing spaces (the
+ * dialect's cast cuts to n characters and trims, which is how PostgreSQL
+ * reads a char(n) as text); bpcharout and bpcharsend print it padded with
+ * spaces to n characters.
+ */
+export class BpcharCodec extends StringTCodec {
+  constructor(elementOid: number, private readonly width: number) {
+    super(elementOid);
+  }
+  text(out: MessageWriter, i: number): void {
+    const start = out.pos;
+    this.raw(out, i);
+    // characters written: UTF-8 bytes that do not continue a character
+    let chars = 0;
+    for (let p = start; p < out.pos; p++) if ((out.buf[p]! & 0xc0) !== 0x80) chars++;
+    const pad = this.width - chars;
+    if (pad > 0) {
+      out.ensure(pad);
+      out.buf.fill(32, out.pos, out.pos + pad);
+      out.pos += pad;
+    }
+  }
+  binary(out: MessageWriter, i: number): void {
+    this.text(out, i);
+  }
+}
+
+/**
  * jsonb (3802) carried as DuckDB JSON: printed as jsonb_out does
  * (protocol/types/jsonb.ts: keys in jsonb's order, PostgreSQL's spacing);
  * binary is jsonb_send's version byte 1, then that text.
@@ -104,7 +132,7 @@ export class BlobCodec extends StringTCodec {
 }
 
 /**
- * BIT → varbit. DuckDB stores a padding-count byte, then the bits with the
+ * BIT → bit / varbit (one binary form). DuckDB stores a padding-count byte, then the bits with the
  * padding at the start; varbit_send wants int32 bit count, then the bits
  * left-aligned with the padding at the end.
  */

@@ -337,6 +337,24 @@ const statistics: string[] = [
   'select round(avg(x)), round(sum(x)) from (values (2.5), (2.5)) t(x)',
 ];
 
+// types (fid-types2): varchar(n), char(n) (padded on output), bit(n) and varbit casts keep PostgreSQL's OIDs and typmods
+const sizedTypes: string[] = [
+  "select 'ab'::char(4), 'hello'::varchar(3), 1::bit, B'101'::bit(3), 'ab '::bpchar, 'é'::char(3), cast('a' as character(3))",
+  "select 5::bit(3), (-1)::bit(4), 5::bit(40), '1'::bit(3), B'1010'::bit(3), X'1F'::bit(6), B'101'::varbit, B'101'::varbit(2)",
+  "select x, y, z from (select 'a'::char(3) x, 'b'::varchar(9) y, B'1'::bit(2) z) t",
+  "with c as (select 'ab'::char(5) as v) select v, v || '|', length(v) from c",
+  'select r_name::char(8), r_name::varchar(3) from tpch.region', 'select null::char(3), null::varchar(2), null::bit(2)',
+  "select x::bit(3), x::bit(40) from (values (5), (-1), (300)) t(x)", "select x::bit(3), x::bit(6) from (values (B'10101'), (B'1')) t(x)",
+  'select id::bit(70), (id % 7)::int::bit(4), count(*) over ()::int::bit(3) from tpch.events order by id limit 3',
+  // a NULL division operand takes its partner's type; round / trunc to n places are numeric-only (42883 of a float)
+  'select 1.5 / null, null / 2.0, 7 / null, null::int / 2, null::float8 / 2, null / amount from tpch.events order by id limit 1',
+  'select round(1.5::float8, 1)', 'select trunc(1.5::real, 1)', 'select trunc(score, 1) from tpch.events', 'select round(score, 1) from tpch.events where false',
+  'select round(amount, 1), trunc(amount, 2), round(avg(amount), 3) from tpch.events group by amount order by amount limit 3',
+  // zero columns: one row a row (through the data gate), and EXISTS of a target-less subquery
+  'select from tpch.region', 'select from tpch.region where r_regionkey > 2', 'select where false', 'select from tpch.nation group by n_regionkey',
+  'select exists(select from tpch.region where r_regionkey = 3), exists(select where false)',
+];
+
 export const CORPUS: readonly CorpusEntry[] = [
   ...TPCH_QUERIES.map((sql) => ({ group: 'tpch', sql })),
   ...e('arithmetic', [...arithmetic, ...moreArithmetic]),
@@ -356,4 +374,5 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('catalog', catalog),
   // the two servers are logged into as different users (postgres, carol): only the types compare
   { group: 'catalog', sql: 'select current_user, session_user', compare: 'types' as const },
+  ...e('types', sizedTypes),
 ];

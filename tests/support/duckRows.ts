@@ -6,6 +6,7 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBResult, type DuckDBTy
 import { MessageWriter } from '../../protocol/writer.js';
 import { createRowEncoder } from '../../server/rows/encoder.js';
 import { parseDataRow } from './pgRaw.js';
+import type { PresentedAs } from '../../sql/pgTypes.js';
 
 export interface EncodedResult {
   types: DuckDBType[];
@@ -19,7 +20,7 @@ export async function openDuck(): Promise<DuckDBConnection> {
 }
 
 /** `presented`: the PostgreSQL type the planner would say the one column holds (sql/resultTypes.ts). */
-export async function encodeQuery(conn: DuckDBConnection, sql: string, format: 0 | 1, timeZone = 'UTC', presented?: number): Promise<EncodedResult> {
+export async function encodeQuery(conn: DuckDBConnection, sql: string, format: 0 | 1, timeZone = 'UTC', presented?: PresentedAs): Promise<EncodedResult> {
   return encodeResult(await conn.run(sql), format, timeZone, [presented]);
 }
 
@@ -36,7 +37,7 @@ export async function encodePrepared(
   return encodeResult(await prepared.run(), format, timeZone);
 }
 
-async function encodeResult(result: DuckDBResult, format: 0 | 1, timeZone: string, presented: (number | undefined)[] = []): Promise<EncodedResult> {
+async function encodeResult(result: DuckDBResult, format: 0 | 1, timeZone: string, presented: (PresentedAs | undefined)[] = []): Promise<EncodedResult> {
   const types = result.columnTypes();
   const encoder = createRowEncoder(types, [format], { timeZone }, undefined, presented);
   const out = new MessageWriter(256);
