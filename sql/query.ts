@@ -9,7 +9,7 @@ import { nameTargets } from './colnames.js';
 import { toDuckDbSql } from './deparse.js';
 import { applyDialect } from './dialect.js';
 import { EMULATION_DB } from './emulation.js';
-import { notSupported } from './errors.js';
+import { notSupported, pos, SqlError } from './errors.js';
 import { bindOutputColumnRefs } from './outputRefs.js';
 import type { ParsedStatement } from './parse.js';
 import { resolveRelations, type TableReference } from './resolve.js';
@@ -64,6 +64,14 @@ function fillEmptyTargets(query: PgNode): boolean {
   });
   const top = query['SelectStmt'];
   if (!noTargets(top)) return false;
+  // ORDER BY 1 would sort by the constant put in its place; PostgreSQL has no column 1 to sort by
+  for (const by of (top!['sortClause'] ?? []) as PgNode[]) {
+    const node = by['SortBy']?.['node'] as PgNode | undefined;
+    const position = node?.['A_Const']?.['ival'];
+    if (position !== undefined) {
+      throw new SqlError('42P10', `ORDER BY position ${Number(position['ival'] ?? 0)} is not in select list`, pos(node!['A_Const']!['location']));
+    }
+  }
   top!['targetList'] = constantTarget();
   return true;
 }

@@ -352,7 +352,8 @@ const sizedTypes: string[] = [
   'select round(amount, 1), trunc(amount, 2), round(avg(amount), 3) from tpch.events group by amount order by amount limit 3',
   // zero columns: one row a row (through the data gate), and EXISTS of a target-less subquery
   'select from tpch.region', 'select from tpch.region where r_regionkey > 2', 'select where false', 'select from tpch.nation group by n_regionkey',
-  'select exists(select from tpch.region where r_regionkey = 3), exists(select where false)',
+  'select exists(select from tpch.region where r_regionkey = 3), exists(select where false)', 'select from tpch.region order by 1',
+  'select from tpch.region order by r_regionkey desc limit 2',
 ];
 
 export const CORPUS: readonly CorpusEntry[] = [
