@@ -661,6 +661,9 @@ function nullDivision(v: Visit): boolean {
   return true;
 }
 
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
+const isBareNull = (n: unknown): boolean => (n as Fields | undefined)?.['A_Const']?.isnull === true;
+
 function transformAExpr(v: Visit, done: WeakSet<object>): void {
   const f = v.fields;
   if (String(f['kind']) === 'AEXPR_SIMILAR') return transformSimilar(v);
@@ -672,6 +675,12 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   if (transformJsonOperator(v, op)) return;
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
+  if (kind === 'AEXPR_OP' && ARITHMETIC.has(op) && isBareNull(f['lexpr']) && isBareNull(f['rexpr'])) {
+    // unknown op unknown: PostgreSQL finds several candidates (int, numeric, float8 …) and chooses none
+    throw new SqlError('42725', `operator is not unique: unknown ${op} unknown`, pos(f['location']), {
+      hint: 'Could not choose a best candidate operator. You might need to add explicit type casts.',
+    });
+  }
   if (kind === 'AEXPR_OP' && op === '/' && f['lexpr'] && nullDivision(v)) return;
   if (kind === 'AEXPR_OP' && ['+', '-', '*', '/', '%'].includes(op) && f['lexpr']) typeLiteralOperands(f);
   const subtraction = kind === 'AEXPR_OP' && op === '-' && f['lexpr'] ? typedSubtraction(f) : undefined;

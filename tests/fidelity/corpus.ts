@@ -354,6 +354,9 @@ const sizedTypes: string[] = [
   'select from tpch.region', 'select from tpch.region where r_regionkey > 2', 'select where false', 'select from tpch.nation group by n_regionkey',
   'select exists(select from tpch.region where r_regionkey = 3), exists(select where false)', 'select from tpch.region order by 1',
   'select from tpch.region order by r_regionkey desc limit 2',
+  // NULL op NULL: unknown op unknown is ambiguous in PostgreSQL for arithmetic, not for comparison or ||
+  'select null / null', 'select null + null', 'select null * null', 'select null - null', 'select null % null', 'select null ^ null',
+  'select null || null', 'select null = null', 'select null::int / null', 'select null / null::numeric',
 ];
 
 export const CORPUS: readonly CorpusEntry[] = [
