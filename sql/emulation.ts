@@ -203,8 +203,15 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   lg_jsonb_nonscalar: [3, 1],
   lg_jsonb_del_keys: [5, 3],
   lg_jsonb_del_index: [5, 3],
-  lg_jsonb_canon: [1],
   lg_jsonb_strip_nulls: [2],
+  // jsonb's text (each binds its value once, to a lambda's parameter)
+  lg_jsonb: [1],
+  lg_jsonb_eq: [1],
+  lg_jsonb_get: [1, 1],
+  lg_jsonb_get_text: [1, 1],
+  lg_json_tagged: [1],
+  lg_jsonb_of_tagged: [1],
+  lg_jsonb_pretty: [1],
 };
 
 /** What a user sees for an internal macro in an error: the PostgreSQL operator or function it stands for. */
@@ -255,7 +262,10 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_width_bucket: 'function width_bucket',
   lg_width_bucket_f: 'function width_bucket',
   lg_jsonb_concat: 'operator ||',
-  lg_jsonb_canon: 'operator =',
+  lg_jsonb_eq: 'operator =',
+  lg_jsonb: 'type jsonb',
+  lg_jsonb_pretty: 'function jsonb_pretty',
+  lg_jsonb_num_x: 'type jsonb',
   lg_jsonb_del_keys: 'operator -',
   lg_jsonb_del_index: 'operator -',
   lg_regexp_substr: 'function regexp_substr',

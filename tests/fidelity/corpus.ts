@@ -335,6 +335,34 @@ const statistics: string[] = [
   'select round(avg(x)), round(sum(x)) from (values (2.5), (2.5)) t(x)',
 ];
 
+// jsonb canonical (fid-jsonb2)
+const jsonbCanonical: string[] = [
+  `select '{"b":1,"a":2}'::jsonb::text, length('{"b":1,"a":2}'::jsonb::text)`,
+  `select ('{"a":{"y":1, "x":2}}'::jsonb)->>'a', ('{"a":[1, {"d":1.50,"c":1e2}]}'::jsonb) #>> '{a}'`,
+  `select distinct j from (values ('{"a":1, "b":2}'::jsonb), ('{"b":2,"a":1}'::jsonb)) t(j)`,
+  `select j::text, count(*) from (values ('{"a":1, "b":2}'::jsonb), ('{"b":2,"a":1}'::jsonb), ('[1,2]'::jsonb)) t(j) group by j order by 1`,
+  `select count(distinct j) from (values ('{"a":1, "b":2}'::jsonb), ('{"b":2,  "a":1}'::jsonb), ('{"a":1,"b":2,"a":1}'::jsonb)) t(j)`,
+  `select * from jsonb_array_elements_text('[{"b":1,"a":2}, "x", 1.50, null, [1,2]]')`,
+  `select string_agg(j::text, ' | ' order by n), concat('x', '{"b":1,"a":2}'::jsonb) from (values (1, '{"z":1,"a":[1,2]}'::jsonb), (2, '{"y":1e2}'::jsonb)) t(n, j)`,
+  `select x::jsonb::text, length(x::jsonb::text) from (values ('{"bb":1,"a":{"d":1.50,"c":-0}}'), ('[1e2, 0.1E1]')) t(x) order by 1`,
+  `select payload::jsonb::text from tpch.events where payload is not null order by id limit 3`,
+  `select count(distinct payload::jsonb), count(distinct (payload::jsonb - 'n')::text) from tpch.events`,
+  `select payload::jsonb -> 'nested' ->> 'ok', (payload::jsonb - 'tags')::text from tpch.events where payload is not null order by id limit 3`,
+  `select to_jsonb(amount) = '250.50'::jsonb, to_jsonb(amount)::text from tpch.events order by id limit 4`,
+  `select count(*) from tpch.events where to_jsonb(amount) = to_jsonb(amount + 0.00)`,
+  `select '1.0'::jsonb = '1'::jsonb, '1.0'::jsonb::text, '[1.50, {"a": 2.0}]'::jsonb = '[1.5, {"a": 2}]'::jsonb`,
+  `select jsonb_build_object('b', 1, 'a', '{"y":1,"x":2}'::jsonb)::text, jsonb_build_array('{"b":1,"a":2}'::jsonb, 1.50)::text`,
+  `select jsonb_agg(j order by n)::text, jsonb_object_agg(k, n)::text from (values (1, 'zz', '{"b":1,"a":2}'::jsonb), (2, 'a', '[]'::jsonb)) t(n, k, j)`,
+  `select jsonb_set('{"b":1,"a":{"d":1.50}}', '{a,c}', '"x"')::text, ('{"b":1}'::jsonb || '{"a":2}'::jsonb)::text`,
+  `select case when true then '{"b":1,"a":2}'::jsonb end, coalesce(null, '{"b":1,"a":2}'::jsonb), nullif('[1]'::jsonb, '[2]'::jsonb)`,
+  `select '{"b":1,"a":2}'::jsonb as j union all select '[1, 2]'::jsonb`,
+  `select * from jsonb_each('{"b":{"y":1,"x":[1.50]},"a":2}')`,
+  `select * from jsonb_each_text('{"b":{"y":1,"x":[1.50]},"a":"s","c":null}')`,
+  `select value, value::text from jsonb_array_elements('[{"b":1,"a":2}, 1.50]')`,
+  `select ('{"a":1.50}'::jsonb) -> 'a', ('{"a":1.50}'::json) ->> 'a', '{"a":{"b":1.50}}'::jsonb -> 'a'`,
+  `select jsonb_pretty('{"b":[1, {"c":{}}, []], "a":{"x":"y"}}'), jsonb_pretty('[]'), jsonb_pretty('1')`,
+];
+
 export const CORPUS: readonly CorpusEntry[] = [
   ...TPCH_QUERIES.map((sql) => ({ group: 'tpch', sql })),
   ...e('arithmetic', [...arithmetic, ...moreArithmetic]),
@@ -344,6 +372,7 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('casts', casts.filter((s) => !s.includes('gen_random_uuid'))),
   ...e('casts', casts.filter((s) => s.includes('gen_random_uuid'))),
   ...e('json', json),
+  ...e('json', jsonbCanonical),
   ...e('aggregates', aggregates),
   ...e('aggregates', statistics),
   ...e('analyst', analyst),

@@ -49,10 +49,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42601 syntax error" },
   "select 12::money":
     { kind: 'open', reason: "not translated yet; PostgreSQL answers, lakegate 42704 type \"money\" does not exist" },
-  "select * from json_array_elements('[1, \"a\", {\"b\": 2}]')":
-    { kind: 'open', reason: "not translated yet; row 2: [\"{\\\"b\\\": 2}\"] vs [\"{\\\"b\\\":2}\"]" },
-  "select jsonb_pretty('{\"a\":1}')":
-    { kind: 'open', reason: "not translated yet: jsonb_pretty prints the value indented by its depth, a recursion DuckDB's macros cannot express (lakegate 42883 function jsonb_pretty(unknown) does not exist)" },
   "select l_quantity / 3 from tpch.lineitem order by l_quantity limit 3":
     { kind: 'deliberate', reason: "numeric division and avg carry 16 decimals; PostgreSQL chooses a display scale per value (16 significant digits, 20 below 1, fewer from 10000 up); the digits lakegate prints are PostgreSQL's, rounded at the 16th decimal" },
   "select avg(l_extendedprice) from tpch.lineitem":
