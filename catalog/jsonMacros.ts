@@ -50,6 +50,9 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
     // a JSON number as numeric prints it (no exponent, no negative zero); the usual one as it is
     m(`lg_jsonb_num(s) AS CASE WHEN regexp_full_match(s, '-?(0|[1-9][0-9]*)(\\.[0-9]+)?') AND NOT regexp_full_match(s, '-0(\\.0+)?') THEN s
         ELSE ${q('lg_jsonb_num_x')}(s) END`),
+    // DuckDB escapes a control character as \u001F, PostgreSQL as \u001f
+    m(`lg_json_lowhex(t) AS CASE WHEN contains(t, '\\u') THEN array_to_string(list_transform(regexp_extract_all(t, '\\\\u[0-9A-Fa-f]{4}|\\\\.|[^\\\\]+'),
+        lambda lg_x: CASE WHEN starts_with(lg_x, '\\u') THEN lower(lg_x) ELSE lg_x END), '') ELSE t END`),
     m(`lg_jsonb_tag(s, norm) AS list_transform([regexp_extract_all(s, ${JSON_SCALAR_TOKEN})], lambda lg_ts: array_to_string(list_transform(lg_ts, lambda lg_t, lg_i: CASE
         WHEN starts_with(lg_t, '"') THEN CASE WHEN regexp_matches(coalesce(lg_ts[lg_i + 1], ''), '^\\s*:') THEN lg_t ELSE '"s' || substr(lg_t, 2) END
         WHEN regexp_matches(lg_t, '^-?[0-9]') THEN '"n' || CASE WHEN norm THEN ${q('lg_jsonb_num')}(lg_t) ELSE lg_t END || '"'
@@ -57,20 +60,20 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
     // tagged compact text (DuckDB's print) back to jsonb's: values untagged, ", " and ": " between items
     m(`lg_jsonb_untag(s) AS list_transform([regexp_extract_all(s, ${JSON_TOKEN})], lambda lg_ts: array_to_string(list_transform(lg_ts, lambda lg_t, lg_i: CASE
         WHEN NOT starts_with(lg_t, '"') THEN replace(replace(lg_t, ',', ', '), ':', ': ')
-        WHEN starts_with(coalesce(lg_ts[lg_i + 1], ''), ':') THEN lg_t
+        WHEN starts_with(coalesce(lg_ts[lg_i + 1], ''), ':') THEN ${q('lg_json_lowhex')}(lg_t)
         WHEN starts_with(lg_t, '"n') THEN substr(lg_t, 3, len(lg_t) - 3)
-        ELSE '"' || substr(lg_t, 3) END), ''))[1]`),
+        ELSE ${q('lg_json_lowhex')}('"' || substr(lg_t, 3)) END), ''))[1]`),
     // a tagged value's own text: a scalar's, or a container's opening bracket
     m(`lg_jsonb_open(j) AS CASE json_type(j) WHEN 'OBJECT' THEN '{' WHEN 'ARRAY' THEN '['
         WHEN 'VARCHAR' THEN CASE WHEN starts_with(CAST(j AS VARCHAR), '"n') THEN substr(CAST(j AS VARCHAR), 3, len(CAST(j AS VARCHAR)) - 3)
-          ELSE '"' || substr(CAST(j AS VARCHAR), 3) END
+          ELSE ${q('lg_json_lowhex')}('"' || substr(CAST(j AS VARCHAR), 3)) END
         ELSE CAST(j AS VARCHAR) END`),
     // a tagged container's children in jsonb's order: c their sort key's step, p the text before the value
     m(`lg_jsonb_kids(j) AS CASE json_type(j)
         WHEN 'OBJECT' THEN list_transform([list_sort(list_transform(map_entries(CAST(j AS MAP(VARCHAR, JSON))),
             lambda lg_e, lg_i: struct_pack(n := strlen(lg_e.key), k := lg_e.key, i := lg_i, v := lg_e.value)))],
           lambda lg_l: list_transform(list_filter(lg_l, lambda lg_e, lg_i: lg_i = len(lg_l) OR lg_l[lg_i + 1].k <> lg_e.k),
-            lambda lg_e: struct_pack(c := lpad(CAST(lg_e.n AS VARCHAR), 10, '0') || lg_e.k, p := CAST(to_json(lg_e.k) AS VARCHAR) || ': ', v := lg_e.v)))[1]
+            lambda lg_e: struct_pack(c := lpad(CAST(lg_e.n AS VARCHAR), 10, '0') || lg_e.k, p := ${q('lg_json_lowhex')}(CAST(to_json(lg_e.k) AS VARCHAR)) || ': ', v := lg_e.v)))[1]
         WHEN 'ARRAY' THEN list_transform(CAST(j AS JSON[]), lambda lg_e, lg_i: struct_pack(c := lpad(CAST(lg_i AS VARCHAR), 10, '0'), p := '',
           v := coalesce(lg_e, CAST('null' AS JSON)))) END`),
     // one level: each node still holding a container (v) gives way to its children

@@ -361,6 +361,9 @@ const jsonbCanonical: string[] = [
   `select value, value::text from jsonb_array_elements('[{"b":1,"a":2}, 1.50]')`,
   `select ('{"a":1.50}'::jsonb) -> 'a', ('{"a":1.50}'::json) ->> 'a', '{"a":{"b":1.50}}'::jsonb -> 'a'`,
   `select jsonb_pretty('{"b":[1, {"c":{}}, []], "a":{"x":"y"}}'), jsonb_pretty('[]'), jsonb_pretty('1')`,
+  `select jsonb_pretty(payload::jsonb) from tpch.events where payload is not null order by id limit 2`,
+  `select '{"a":"\\u001F\\\\u001F"}'::jsonb::text, x::jsonb::text from (values ('{"b":"\\u001F", "a\\u0041":1}')) t(x)`,
+  `select count(distinct j) from (values ('1.0'::jsonb), ('1'::jsonb)) t(j)`,
 ];
 
 export const CORPUS: readonly CorpusEntry[] = [
