@@ -205,5 +205,8 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
       m(`${n}(j) AS TABLE SELECT CAST(${q('lg_jsonb_untag')}(CAST(lg_e.value AS VARCHAR)) AS JSON) AS value FROM (SELECT ${q('lg_json_tagged')}(j) AS lg_tj) lg_s, json_each(lg_s.lg_tj) lg_e ORDER BY lg_e.id`)),
     ...['json_array_elements_text', 'jsonb_array_elements_text'].map((n) =>
       m(`${n}(j) AS TABLE SELECT ${q('lg_json_member_text')}(lg_e.value) AS value FROM (SELECT ${q('lg_json_tagged')}(j) AS lg_tj) lg_s, json_each(lg_s.lg_tj) lg_e ORDER BY lg_e.id`)),
+    // The same, for a value that holds a bound parameter: behind a lambda its type resolves at prepare (as lg_json_text_p)
+    ...[['lg_jsonb', ''], ['lg_json_tagged', ''], ['lg_jsonb_eq', ''], ['lg_jsonb_get', ', path'], ['lg_jsonb_get_text', ', path']].map(([n, more]) =>
+      m(`${n}_p(x${more}) AS list_transform([CAST(x AS JSON)], lambda lg_p: ${q(n!)}(lg_p${more}))[1]`)),
   ];
 }

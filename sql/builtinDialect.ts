@@ -10,7 +10,7 @@
  * only arguments DuckDB can type on their own (sql/dialect.ts typedDispatchSafe).
  */
 import { byteaInputToHex } from './bytea.js';
-import { canonical, canonicalTagged, jsonbCast, jsonbForm, tagged } from './jsonDialect.js';
+import { canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm, tagged } from './jsonDialect.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
 import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
@@ -90,7 +90,7 @@ function literalTypeBeside(other: unknown): PgNode | undefined {
  * here is in jsonb's text already; a literal is read as jsonb; anything else is put in jsonb's text first.
  */
 const canon = (n: unknown): PgNode =>
-  call(emulated('lg_jsonb_eq'), jsonbForm(n) ? (n as PgNode) : constText(n) !== undefined ? jsonbCast(n as PgNode) : canonical(n as PgNode));
+  jsonbCall('lg_jsonb_eq', jsonbForm(n) ? (n as PgNode) : constText(n) !== undefined ? jsonbCast(n as PgNode) : canonical(n as PgNode));
 
 /**
  * jsonb = jsonb, <>, IS [NOT] DISTINCT FROM and [NOT] IN compare JSON values,

@@ -212,6 +212,11 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   lg_json_tagged: [1],
   lg_jsonb_of_tagged: [1],
   lg_jsonb_pretty: [1],
+  lg_jsonb_p: [1],
+  lg_json_tagged_p: [1],
+  lg_jsonb_eq_p: [1],
+  lg_jsonb_get_p: [1, 1],
+  lg_jsonb_get_text_p: [1, 1],
 };
 
 /** What a user sees for an internal macro in an error: the PostgreSQL operator or function it stands for. */
@@ -264,6 +269,7 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_jsonb_concat: 'operator ||',
   lg_jsonb_eq: 'operator =',
   lg_jsonb: 'type jsonb',
+  lg_jsonb_p: 'type jsonb',
   lg_jsonb_pretty: 'function jsonb_pretty',
   lg_jsonb_num_x: 'type jsonb',
   lg_jsonb_del_keys: 'operator -',

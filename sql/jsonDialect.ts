@@ -28,7 +28,7 @@ export function jsonbForm(n: unknown): boolean {
   const fc = node?.['FuncCall'];
   if (fc) {
     const fn = names(fc['funcname']);
-    return JSONB_RESULTS.has(fn[fn.length - 1] ?? '') || (fn.length === 3 && fn[0] === EMULATION_DB && ['lg_jsonb', 'lg_jsonb_get', 'lg_jsonb_of_tagged'].includes(fn[2]!));
+    return JSONB_RESULTS.has(fn[fn.length - 1] ?? '') || (fn.length === 3 && fn[0] === EMULATION_DB && ['lg_jsonb', 'lg_jsonb_p', 'lg_jsonb_get', 'lg_jsonb_get_p', 'lg_jsonb_of_tagged'].includes(fn[2]!));
   }
   const e = node?.['A_Expr'];
   if (e && String(e['kind']) === 'AEXPR_OP' && names(e['name']).pop() === '||') return jsonbForm(e['lexpr']) || jsonbForm(e['rexpr']);
@@ -211,12 +211,15 @@ function keyList(n: unknown): PgNode {
  * A value at a constant path: of a jsonb, jsonb's text (lg_jsonb_get keeps the numbers' digits, which DuckDB's
  * json_extract would print through a double); of a json, DuckDB's compact print (PostgreSQL: the text as written).
  */
-const get = (j: PgNode, path: string): PgNode => (jsonbForm(j) ? call(emulated('lg_jsonb_get'), j, strConst(path)) : call('json_extract', j, strConst(path)));
+const get = (j: PgNode, path: string): PgNode => (jsonbForm(j) ? jsonbCall('lg_jsonb_get', j, strConst(path)) : call('json_extract', j, strConst(path)));
+
+/** A jsonb macro of catalog/jsonMacros.ts; its _p form where the value holds a bound parameter (resolved at prepare behind a lambda). */
+export const jsonbCall = (name: string, j: PgNode, ...rest: PgNode[]): PgNode => call(emulated(holdsParam(j) ? `${name}_p` : name), j, ...rest);
 
 /** A jsonb built here, in jsonb's text (catalog/jsonMacros.ts lg_jsonb): ::text, DISTINCT and GROUP BY see it. */
-export const canonical = (n: PgNode): PgNode => call(emulated('lg_jsonb'), n);
+export const canonical = (n: PgNode): PgNode => jsonbCall('lg_jsonb', n);
 /** A jsonb's values tagged (catalog/jsonMacros.ts lg_jsonb_tag), for operations DuckDB would re-print numbers in. */
-export const tagged = (n: PgNode): PgNode => call(emulated('lg_json_tagged'), n);
+export const tagged = (n: PgNode): PgNode => jsonbCall('lg_json_tagged', n);
 /** jsonb's text of a value built over tagged texts. */
 export const canonicalTagged = (n: PgNode): PgNode => call(emulated('lg_jsonb_of_tagged'), n);
 
@@ -265,9 +268,9 @@ export function transformJsonOperator(v: Visit, op: string): boolean {
   const r = f['rexpr'] as PgNode;
   const node: Record<string, () => PgNode> = {
     '->': () => get(l, stepPath(r, f['location'])),
-    '->>': () => call(emulated('lg_jsonb_get_text'), l, strConst(stepPath(r, f['location']))),
+    '->>': () => jsonbCall('lg_jsonb_get_text', l, strConst(stepPath(r, f['location']))),
     '#>': () => get(l, pathOf(r, f['location'])),
-    '#>>': () => call(emulated('lg_jsonb_get_text'), l, strConst(pathOf(r, f['location']))),
+    '#>>': () => jsonbCall('lg_jsonb_get_text', l, strConst(pathOf(r, f['location']))),
     '@>': () => call(emulated('lg_json_contains'), l, r),
     '?': () => call(emulated('lg_json_has'), l, r),
     '?|': () => call(emulated('lg_json_has_any'), l, keyList(r)),
