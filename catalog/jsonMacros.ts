@@ -109,7 +109,8 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
     // jsonb's equality over jsonb texts: numbers by value (1.0 = 1: trailing fraction zeros go)
     m(`lg_jsonb_eq(j) AS array_to_string(list_transform(regexp_extract_all(CAST(j AS VARCHAR), ${JSON_TOKEN}), lambda lg_t: CASE WHEN starts_with(lg_t, '"') THEN lg_t
         ELSE regexp_replace(regexp_replace(lg_t, '(\\.[0-9]*[1-9])0+([^0-9]|$)', '\\1\\2', 'g'), '\\.0+([^0-9]|$)', '\\1', 'g') END), '')`),
-    // jsonb's deleting and setting operators, one level at a time: sql/jsonDialect.ts composes a constant path's
+    // jsonb's deleting and setting operators, one level at a time, over tagged texts (lg_jsonb_tag: a string
+    // element is "s…"): sql/jsonDialect.ts composes a constant path's
     // levels. Values are rebuilt as compact JSON text from an object's members (a MAP cast keeps their order
     // and duplicate keys: server/rows prints jsonb with the last one, as jsonb keeps) or an array's items.
     // NULL as a new value means "the path below does not exist": the value stays as it is.
@@ -123,7 +124,8 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
     m(`lg_jsonb_del_keys(j, ks) AS CASE WHEN j IS NULL OR ks IS NULL THEN NULL
         WHEN json_type(CAST(j AS JSON)) = 'OBJECT' THEN ${q('lg_jsonb_obj')}(j, ks, NULL)
         WHEN json_type(CAST(j AS JSON)) = 'ARRAY' THEN ${q('lg_jsonb_list')}(list_filter(${q('lg_jsonb_items')}(j),
-          lambda lg_e: NOT (json_type(CAST(lg_e AS JSON)) = 'VARCHAR' AND coalesce(list_contains(ks, json_extract_string(lg_e, '$')), false))))
+          lambda lg_e: NOT (json_type(CAST(lg_e AS JSON)) = 'VARCHAR' AND starts_with(json_extract_string(lg_e, '$'), 's')
+            AND coalesce(list_contains(ks, substr(json_extract_string(lg_e, '$'), 2)), false))))
         ELSE error('cannot delete from scalar') END`),
     m(`lg_jsonb_pos(j, i) AS CAST(CASE WHEN i < 0 THEN CAST(json_array_length(CAST(j AS JSON)) AS BIGINT) + i ELSE i END AS BIGINT)`),
     m(`lg_jsonb_del_index(j, i) AS CASE WHEN j IS NULL OR i IS NULL THEN NULL

@@ -176,7 +176,7 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
     case '-':
       if (!l || !jsonbForm(l)) return false;
       if (constOf(r)?.['ival'] !== undefined) replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_del_index'), tagged(l), r)));
-      else replaceNode(v.node, canonical(call(emulated('lg_jsonb_del_keys'), l, arrayLike(r) ? r : { A_ArrayExpr: { elements: [r] } })));
+      else replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_del_keys'), tagged(l), arrayLike(r) ? r : { A_ArrayExpr: { elements: [r] } })));
       return true;
     case '^@':
       if (!l) throw noOperator(op, f['location']);

@@ -364,6 +364,8 @@ const jsonbCanonical: string[] = [
   `select jsonb_pretty(payload::jsonb) from tpch.events where payload is not null order by id limit 2`,
   `select '{"a":"\\u001F\\\\u001F"}'::jsonb::text, x::jsonb::text from (values ('{"b":"\\u001F", "a\\u0041":1}')) t(x)`,
   `select count(distinct j) from (values ('1.0'::jsonb), ('1'::jsonb)) t(j)`,
+  `select ('{"a":1.50,"b":2}'::jsonb - 'b')::text, '["a", 1.50, "b"]'::jsonb - 'a', ('{"x":[1.0]}'::jsonb || '{"y":2.50}'::jsonb)::text, '[1.50, 2]'::jsonb - 1, '{"a":{"b":1.50,"c":1}}'::jsonb #- '{a,c}'`,
+  `select j ->> 'a', j -> 'a' -> 'c' from (select '{"a":{"d":[1.50],"c":{"y":1,"x":2}}}'::jsonb as j) t`,
 ];
 
 export const CORPUS: readonly CorpusEntry[] = [
