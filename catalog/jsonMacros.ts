@@ -42,12 +42,13 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
     // Below JSONB_LEVELS levels a value keeps its members' order as written (server/rows still prints it as
     // jsonb_out does).
     m(`lg_jsonb_num_x(s) AS list_transform([regexp_extract(s, '^(-?)([0-9]+)(?:\\.([0-9]+))?(?:[eE]([-+]?[0-9]+))?$', ['g', 'i', 'f', 'e'])],
-        lambda lg_m: list_transform([struct_pack(g := lg_m.g, d := lg_m.i || lg_m.f, sc := len(lg_m.f) - CASE WHEN len(lg_m.e) > 6 OR abs(coalesce(TRY_CAST(nullif(lg_m.e, '') AS INTEGER), 0)) > 1000
-            THEN error('invalid input syntax for type numeric: "' || s || '"') ELSE coalesce(TRY_CAST(nullif(lg_m.e, '') AS INTEGER), 0) END)],
+        lambda lg_m: list_transform([struct_pack(g := lg_m.g, d := lg_m.i || lg_m.f, sc := len(lg_m.f) - CASE WHEN len(lg_m.e) > 7 OR NOT coalesce(TRY_CAST(nullif(lg_m.e, '') AS INTEGER), 0) BETWEEN -16383 AND 131071
+            THEN error('value overflows numeric format') ELSE coalesce(TRY_CAST(nullif(lg_m.e, '') AS INTEGER), 0) END)],
         lambda lg_x: list_transform([lpad(lg_x.d || repeat('0', greatest(-lg_x.sc, 0)), CAST(greatest(len(lg_x.d) + greatest(-lg_x.sc, 0), greatest(lg_x.sc, 0) + 1) AS INTEGER), '0')],
         lambda lg_d: list_transform([struct_pack(w := coalesce(nullif(ltrim(lg_d[1:len(lg_d) - greatest(lg_x.sc, 0)], '0'), ''), '0'), f := lg_d[len(lg_d) - greatest(lg_x.sc, 0) + 1:])],
         lambda lg_p: CASE WHEN lg_p.w = '0' AND ltrim(lg_p.f, '0') = '' THEN '' ELSE lg_x.g END || lg_p.w || CASE WHEN lg_x.sc > 0 THEN '.' || lg_p.f ELSE '' END)[1])[1])[1])[1]`),
-    // a JSON number as numeric prints it (no exponent, no negative zero); the usual one as it is
+    // a JSON number as numeric prints it (no exponent, no negative zero); the usual one as it is. An exponent past
+    // numeric's digits (about 131072 before the point, 16383 after) is PostgreSQL's error, and bounds the text.
     m(`lg_jsonb_num(s) AS CASE WHEN regexp_full_match(s, '-?(0|[1-9][0-9]*)(\\.[0-9]+)?') AND NOT regexp_full_match(s, '-0(\\.0+)?') THEN s
         ELSE ${q('lg_jsonb_num_x')}(s) END`),
     // DuckDB escapes a control character as \u001F, PostgreSQL as \u001f

@@ -3,9 +3,9 @@
  * extension), for sql/dialect.ts. Paths are built here from constants; an
  * operator with a path known only at run time is refused (DuckDB would read a
  * key such as '$.x' as a path). Built JSON text follows PostgreSQL's spacing:
- * json_build_object `{"a" : 1}`, json_agg `[1, 2]`, jsonb `{"a": 1}` with
- * jsonb's key order when the keys are constants (server/rows prints a value
- * the planner knows is jsonb in jsonb's form whatever its text). jsonb's `#-`,
+ * json_build_object `{"a" : 1}`, json_agg `[1, 2]`. A jsonb holds jsonb_out's
+ * text inside DuckDB: a literal is put in that form here (sql/jsonbText.ts), any
+ * other jsonb value where it is made (catalog/jsonMacros.ts lg_jsonb). jsonb's `#-`,
  * jsonb_set and jsonb_insert take a constant path too, composed here level by
  * level over catalog/jsonMacros.ts's one-level macros.
  */

@@ -4,7 +4,9 @@
  * first, then bytewise), each key once (the last one written wins), with
  * `", "` and `": "` between items, strings re-escaped (escape_json), and
  * numbers as numeric prints them (an exponent written out: 1e2 → 100).
- * One pass to parse and one to print; objects sort their keys.
+ * One pass to parse and one to print; objects sort their keys. The planner
+ * puts a jsonb literal in this form (sql/jsonDialect.ts); server/rows prints
+ * every jsonb column through it.
  */
 
 const HEX = '0123456789abcdef';

@@ -366,6 +366,8 @@ const jsonbCanonical: string[] = [
   `select count(distinct j) from (values ('1.0'::jsonb), ('1'::jsonb)) t(j)`,
   `select ('{"a":1.50,"b":2}'::jsonb - 'b')::text, '["a", 1.50, "b"]'::jsonb - 'a', ('{"x":[1.0]}'::jsonb || '{"y":2.50}'::jsonb)::text, '[1.50, 2]'::jsonb - 1, '{"a":{"b":1.50,"c":1}}'::jsonb #- '{a,c}'`,
   `select j ->> 'a', j -> 'a' -> 'c' from (select '{"a":{"d":[1.50],"c":{"y":1,"x":2}}}'::jsonb as j) t`,
+  `select '[1e2000]'::jsonb`, `select '[1e200000]'::jsonb`, `select '[1e-20000]'::jsonb`,
+  `select x::jsonb, length(x::jsonb::text) from (values ('[1e1000, 2e-1000]')) t(x)`,
 ];
 
 export const CORPUS: readonly CorpusEntry[] = [
