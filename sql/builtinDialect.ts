@@ -10,7 +10,7 @@
  * only arguments DuckDB can type on their own (sql/dialect.ts typedDispatchSafe).
  */
 import { byteaInputToHex } from './bytea.js';
-import { canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm, tagged } from './jsonDialect.js';
+import { asWritten, canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm, tagged } from './jsonDialect.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
 import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
@@ -170,7 +170,7 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
       return true;
     case '<@':
       if (!l) throw noOperator(op, f['location']);
-      replaceNode(v.node, jsonbForm(l) || jsonbForm(r) ? call(emulated('lg_json_contains'), r, l) : call(emulated('lg_array_contains'), r, l));
+      replaceNode(v.node, jsonbForm(l) || jsonbForm(r) ? call(emulated('lg_json_contains'), asWritten(r), asWritten(l)) : call(emulated('lg_array_contains'), r, l));
       return true;
     // jsonb - key, jsonb - index, jsonb - keys (text[])
     case '-':
