@@ -16,7 +16,7 @@ import {
 } from './emulation.js';
 import { RENAMED_FUNCTIONS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
-import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
+import { JSON_OPERATORS, jsonbCast, jsonbLiteralArgs, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
 import { byteaInputToHex } from './bytea.js';
 import { RELATION_ARGUMENT } from './needs.js';
@@ -252,6 +252,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   const name = parts[parts.length - 1]!;
   const args = (f['args'] ?? []) as unknown[];
   const asTable = inTableFunctionPosition(v.path);
+  if (parts.length === 1 || parts[0] === 'pg_catalog') jsonbLiteralArgs(name, args);
 
   if (!asTable && (name === 'extract' || name === 'date_part') && typedDatePart(v, name, args, done)) return;
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformJsonCall(v, name, args)) return;
@@ -370,6 +371,11 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
       replaceNode(v.node, strConst(regclassText(constString(inner['arg'])!, ctx)));
       return;
     }
+  }
+  // jsonb is DuckDB JSON holding jsonb's text (sql/jsonDialect.ts)
+  if (!isArray && typname === 'jsonb') {
+    replaceNode(v.node, jsonbCast(f['arg'] as PgNode));
+    return;
   }
   if (!isArray && ['regclass', 'regtype', 'regproc', 'regprocedure', 'regnamespace'].includes(typname)) {
     replaceNode(v.node, regCast(typname, f['arg'], ctx, tn['location']));
