@@ -190,3 +190,19 @@ describe('NULL division operands and bit constants (fid-types2)', () => {
     expect(sql('select $1::bit(3)')).not.toContain('lg_bit_n');
   });
 });
+
+describe("a column's ::jsonb under ->> / #>>", () => {
+  test('is read from the text as written (lg_jsonb_text_at), each object on the path checked for duplicate keys', () => {
+    const one = sql("select id::jsonb ->> 'a' from orders");
+    expect(one).toContain("lg_jsonb_text_at(id::json, '/a', len(json_keys(id::json)) = len(list_distinct(json_keys(id::json))))");
+    expect(one).not.toMatch(/lg_jsonb\(/);
+    const deep = sql("select id::jsonb #>> '{a,b}' from orders");
+    expect(deep).toContain("'/a/b'");
+    expect(deep).toContain("json_keys(id::json, '/a')");
+  });
+  test('anything but a column keeps jsonb\'s form first (a literal is put in it while planning, a built value by lg_jsonb)', () => {
+    expect(sql(`select '{"a":1}'::jsonb ->> 'a'`)).not.toContain('lg_jsonb_text_at');
+    expect(sql("select (id || '')::jsonb ->> 'a' from orders")).toMatch(/lg_jsonb_get_text\(lakegate_pg\.pgc\.lg_jsonb\(/);
+    expect(sql("select id::jsonb #>> '{}' from orders")).not.toContain('lg_jsonb_text_at');
+  });
+});

@@ -214,6 +214,7 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   lg_jsonb_eq: [1],
   lg_jsonb_get: [1, 1],
   lg_jsonb_get_text: [1, 1],
+  lg_jsonb_text_at: [5, 6, 2],
   lg_json_tagged: [1],
   lg_jsonb_of_tagged: [1],
   lg_jsonb_pretty: [1],

@@ -272,6 +272,34 @@ export function jsonbCast(arg: PgNode): PgNode {
   return canonical(cast(arg, 'json'));
 }
 
+/** `->>`'s key as a path step: a text key, or an array index (as text: a JSON pointer reads it either way). */
+function stepKeys(key: unknown): string[] | undefined {
+  const n = constInt(key);
+  if (n !== undefined) return n >= 0 ? [String(n)] : undefined;
+  const s = constText(key);
+  return s === undefined ? undefined : [s];
+}
+
+/**
+ * `column::jsonb ->> key` and `#>> path`, the usual read of a JSON column: from the text as written where that
+ * gives jsonb's answer (catalog/jsonMacros.ts lg_jsonb_text_at decides per row), instead of putting every
+ * value in jsonb's form first. Each object on the way must have distinct keys (jsonb keeps the last of equal
+ * ones, DuckDB finds the first). Undefined for any other operand.
+ */
+function textAsWritten(l: PgNode, keys: string[] | undefined): PgNode | undefined {
+  const tc = (l as Fields)['TypeCast'] as Fields | undefined;
+  const t = names(tc?.['typeName']?.['names']);
+  if (!keys?.length || !tc || tc['typeName']['arrayBounds'] || t[t.length - 1] !== 'jsonb' || !(tc['arg'] as Fields)['ColumnRef']) return undefined;
+  const x = cast(tc['arg'] as PgNode, 'json');
+  const distinctKeys = (prefix: string[]): PgNode => {
+    const ks = prefix.length ? call('json_keys', structuredClone(x), strConst(pointer(prefix))) : call('json_keys', structuredClone(x));
+    return { A_Expr: { kind: 'AEXPR_OP', name: [strNode('=')], lexpr: call('len', ks), rexpr: call('len', call('list_distinct', structuredClone(ks))) } };
+  };
+  const checks = keys.map((_, i) => distinctKeys(keys.slice(0, i)));
+  const dupfree: PgNode = checks.length === 1 ? checks[0]! : { BoolExpr: { boolop: 'AND_EXPR', args: checks } };
+  return call(emulated('lg_jsonb_text_at'), x, strConst(keys.length ? pointer(keys) : '$'), dupfree);
+}
+
 export function transformJsonOperator(v: Visit, op: string): boolean {
   if (!JSON_OPERATORS.has(op)) return false;
   const f = v.fields;
@@ -280,9 +308,9 @@ export function transformJsonOperator(v: Visit, op: string): boolean {
   const r = f['rexpr'] as PgNode;
   const node: Record<string, () => PgNode> = {
     '->': () => get(l, stepPath(r, f['location'])),
-    '->>': () => jsonbCall('lg_jsonb_get_text', l, strConst(stepPath(r, f['location']))),
+    '->>': () => textAsWritten(l, stepKeys(r)) ?? jsonbCall('lg_jsonb_get_text', l, strConst(stepPath(r, f['location']))),
     '#>': () => get(l, pathOf(r, f['location'])),
-    '#>>': () => jsonbCall('lg_jsonb_get_text', l, strConst(pathOf(r, f['location']))),
+    '#>>': () => textAsWritten(l, pathKeys(r, f['location'])) ?? jsonbCall('lg_jsonb_get_text', l, strConst(pathOf(r, f['location']))),
     '@>': () => call(emulated('lg_json_contains'), asWritten(l), asWritten(r)),
     '?': () => call(emulated('lg_json_has'), asWritten(l), r),
     '?|': () => call(emulated('lg_json_has_any'), asWritten(l), keyList(r)),

@@ -392,6 +392,13 @@ const jsonbCanonical: string[] = [
   `select j ->> 'a', j -> 'a' -> 'c' from (select '{"a":{"d":[1.50],"c":{"y":1,"x":2}}}'::jsonb as j) t`,
   `select '[1e2000]'::jsonb`, `select '[1e200000]'::jsonb`, `select '[1e-20000]'::jsonb`,
   `select x::jsonb, length(x::jsonb::text) from (values ('[1e1000, 2e-1000]')) t(x)`,
+  // a column's ::jsonb read by ->> / #>> from the text as written where that is jsonb's answer (lg_jsonb_text_at)
+  `select payload::jsonb ->> 'user', payload::jsonb ->> 'n', payload::jsonb ->> 'tags', payload::jsonb #>> '{nested,ok}', payload::jsonb #>> '{tags,0}',
+     payload::jsonb ->> 'missing', payload::jsonb ->> 0 from tpch.events order by id limit 20`,
+  `select count(distinct payload::jsonb ->> 'user'), sum((payload::jsonb ->> 'n')::int) from tpch.events where payload::jsonb #>> '{nested,ok}' = 'true'`,
+  `select x::jsonb ->> 'a', x::jsonb #>> '{b,c}', x::jsonb ->> 1 from (values ('{"a": 1.50, "b": {"c": 1e2}}'), ('{"a": "s\\u00e9\\n", "a": 2}'),
+     ('{"a": [1, {"y":1,"x":2}], "b": {"c": {"z": 1, "y": 2}}}'), ('{"a": null, "b": {"c": true}}'), ('[1, 2.50]'), (null),
+     ('{"a": -0, "b": {"c": 18446744073709551615}}'), ('{"a": 12345678901234567890123, "b": {"c": 1, "c": "last"}}'), ('{"a": -1.0E-2, "b": []}')) t(x)`,
 ];
 
 export const CORPUS: readonly CorpusEntry[] = [
