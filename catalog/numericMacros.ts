@@ -44,7 +44,6 @@ const E16 = 'CAST(10000000000000000 AS HUGEINT)';
 /** The exact statistics: macro key, sample, square root, DuckDB's own aggregate (for floats) */
 const STATISTICS = [['varSamp', 'true', 'false', 'var_samp'], ['varPop', 'false', 'false', 'var_pop'], ['stddevSamp', 'true', 'true', 'stddev_samp'], ['stddevPop', 'false', 'true', 'stddev_pop']] as const;
 const I = INTERNAL_MACROS;
-const HUGEINT_MAX = '170141183460469231731687303715884105727';
 /** Raised where the exact stddev / variance cannot hold a group's sums or its result (the server reports 22003). */
 const VOVERFLOW = `error('numeric field overflow: stddev and variance are exact here while the variance stays below 10^22 and the sums fit in 128 bits (this group passes them); cast the argument to double precision')`;
 
@@ -162,35 +161,39 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_vsq(a) AS (a + CAST(0 AS HUGEINT)) * (a + CAST(0 AS HUGEINT))`),
     // a + b where either may be NULL (a sum over no rows)
     m(`lg_vadd(a, b) AS coalesce(a + b, a, b)`),
-    // round(num · 10^k / (d · 10^e)) half up, num >= 0, d > 0 (d < 1.7·10^22), e and k constants. k >= e: long
-    // division by d, two steps of at most 16 and 8 digits; k < e: num // 10^(e−k) first, its remainder and the
-    // quotient's decide the rounding (up when 2·(q1 % d)·g + 2·r1 >= d·g, without forming d·g)
-    m(`lg_vdivup(num, d, m1, m2) AS list_transform([{'q': num // d, 'r': (num % d) * m1}], lambda h:
-        list_transform([{'t': h.r // d, 'r': (h.r % d) * m2}], lambda j:
-          (h.q * m1 + j.t) * m2 + j.r // d + CASE WHEN 2 * (j.r % d) >= d THEN 1 ELSE 0 END)[1])[1]`),
-    m(`lg_vdivdn(num, d, g) AS list_transform([{'q': num // g, 'r': num % g}], lambda h:
-        h.q // d + CASE WHEN 2 * (h.q % d) >= d OR (2 * (h.q % d) + 1 = d AND 2 * h.r >= g) THEN 1 ELSE 0 END)[1]`),
-    m(`lg_vdivk(num, d, e, k) AS CASE WHEN k >= e THEN ${q('lg_vdivup')}(num, d, ${q('lg_vp10')}(least(k - e, 16)), ${q('lg_vp10')}(greatest(k - e - 16, 0)))
+    // round(num · 10^k / (d · 10^e)) half up, num >= 0, d > 0 (d < 1.7·10^22), e and k constants; a result from 10^38
+    // up (lim·10^(k−e)): VOVERFLOW. k >= e: long division by d, one step of k − e digits (at most 16) or two (16, then
+    // the rest); k < e: num // 10^(e−k) first, its remainder and the quotient's decide the rounding (up when
+    // 2·(q1 % d)·g + 2·r1 >= d·g, without forming d·g). Each remainder is a − q·d: a 128-bit division costs a
+    // few hundred nanoseconds, a product next to nothing (this runs once a row under OVER).
+    m(`lg_vdivup(num, d, m1, m2, lim) AS list_transform([num // d], lambda q: CASE WHEN q >= lim THEN ${VOVERFLOW} ELSE
+        list_transform([(num - q * d) * m1], lambda a: list_transform([a // d], lambda t:
+          CASE WHEN m2 = 1 THEN q * m1 + t + CASE WHEN 2 * (a - t * d) >= d THEN 1 ELSE 0 END
+          ELSE list_transform([(a - t * d) * m2], lambda b: list_transform([b // d], lambda u:
+            (q * m1 + t) * m2 + u + CASE WHEN 2 * (b - u * d) >= d THEN 1 ELSE 0 END)[1])[1] END)[1])[1] END)[1]`),
+    m(`lg_vdivdn(num, d, g) AS list_transform([num // g], lambda q1: list_transform([q1 // d], lambda q:
+        list_transform([q1 - q * d], lambda a: q + CASE WHEN 2 * a >= d OR (2 * a + 1 = d AND 2 * (num - q1 * g) >= g) THEN 1 ELSE 0 END)[1])[1])[1]`),
+    m(`lg_vdivk(num, d, e, k) AS CASE WHEN k >= e THEN ${q('lg_vdivup')}(num, d, ${q('lg_vp10')}(least(k - e, 16)), ${q('lg_vp10')}(greatest(k - e - 16, 0)), ${q('lg_vp10')}(greatest(38 - (k - e), 0)))
         ELSE ${q('lg_vdivdn')}(num, d, ${q('lg_vp10')}(least(e - k, 38))) END`),
-    // N·Σx² − (Σx)² without forming N·Σx²: with Σx = q·N + r, it is N·D − r² where D = Σ(x − q)² = Σx² − q·(Σx + r),
-    // 0 <= q·(Σx + r) <= Σx²; N·D (about N² times the population variance) is checked before it is formed
-    m(`lg_vnum(n, s1, s2) AS list_transform([{'q': s1 // n, 'r': s1 % n}], lambda h:
-        list_transform([s2 - h.q * (s1 + h.r)], lambda dd: CASE WHEN dd > CAST('${HUGEINT_MAX}' AS HUGEINT) // n THEN ${VOVERFLOW}
-          ELSE n * dd - h.r * h.r END)[1])[1]`),
+    // N·Σx² − (Σx)² without forming N·Σx²: with Σx = q·N + r (q = Σx // N, |r| < N), it is N·D − r² where
+    // D = Σ(x − q)² = Σx² − q·(Σx + r), 0 <= q·(Σx + r) <= Σx²; N·D (about N² times the population variance) is checked before it is formed (in
+    // double precision, a margin of 10^-3 below 2^127)
+    m(`lg_vnum(n, s1, s2) AS list_transform([s1 // n], lambda q: list_transform([s1 - q * n], lambda r:
+        list_transform([s2 - q * (s1 + r)], lambda dd: CASE WHEN CAST(n AS DOUBLE) * CAST(dd AS DOUBLE) >= 1.7e38 THEN ${VOVERFLOW}
+          ELSE n * dd - r * r END)[1])[1])[1]`),
     // round(sqrt(m)) for 0 <= m <= 10^38: one integer Newton step from the double's root (then floor or floor + 1),
     // the floor s, and + 1 when m > s² + s (that is, m >= (s + ½)² + ¾: the root is at or above s + ½)
-    m(`lg_isqrt(m) AS CASE WHEN m = 0 THEN CAST(0 AS HUGEINT) ELSE list_transform([CAST(sqrt(CAST(m AS DOUBLE)) AS HUGEINT)], lambda r0:
-        list_transform([(r0 + m // r0) // 2], lambda r:
-          list_transform([r - CASE WHEN r * r > m THEN 1 ELSE 0 END], lambda s: s + CASE WHEN m > s * s + s THEN 1 ELSE 0 END)[1])[1])[1] END`),
+    m(`lg_isqrt(m0) AS list_transform([m0], lambda m: CASE WHEN m = 0 THEN CAST(0 AS HUGEINT) ELSE list_transform([CAST(sqrt(CAST(m AS DOUBLE)) AS HUGEINT)], lambda r0:
+        list_transform([(r0 + m // r0) >> 1], lambda r:
+          list_transform([r - CASE WHEN r * r > m THEN 1 ELSE 0 END], lambda s: s + CASE WHEN m > s * s + s THEN 1 ELSE 0 END)[1])[1])[1] END)[1]`),
     // the root of V (V·10^16 given) ·10^16: exact to 16 decimals below V = 4·10^5 (PostgreSQL prints 16 up to 2·10^4),
     // to 12 below 4·10^13, to 8 above (PostgreSQL prints fewer there)
     m(`lg_sd16(v) AS CASE WHEN v < CAST('4000000000000000000000' AS HUGEINT) THEN ${q('lg_isqrt')}(v * ${E16})
         WHEN v < CAST('400000000000000000000000000000' AS HUGEINT) THEN ${q('lg_isqrt')}(v * ${E8}) * 10000 ELSE ${q('lg_isqrt')}(v) * ${E8} END`),
     // V·10^16 (variance) or its root ·10^16 (stddev) of the numerator m > 0 over d·10^e; a variance below 1 has too
     // few digits at 16 decimals for its root's 16: the root of V at 24 decimals. A variance from 10^22 up: VOVERFLOW.
-    m(`lg_vval(m, d, e, sd) AS CASE WHEN e <= 16 AND m // d >= ${q('lg_vp10')}(least(22 + e, 38)) THEN ${VOVERFLOW}
-        ELSE list_transform([${q('lg_vdivk')}(m, d, e, 16)], lambda v: CASE WHEN NOT sd THEN v
-          WHEN v > 0 AND v < ${E16} THEN ${q('lg_isqrt')}(${q('lg_vdivk')}(m, d, e, 24) * ${E8}) ELSE ${q('lg_sd16')}(v) END)[1] END`),
+    m(`lg_vval(m, d, e, sd) AS list_transform([${q('lg_vdivk')}(m, d, e, 16)], lambda v: CASE WHEN NOT sd THEN v
+        WHEN v > 0 AND v < ${E16} THEN ${q('lg_isqrt')}(${q('lg_vdivk')}(m, d, e, 24) * ${E8}) ELSE ${q('lg_sd16')}(v) END)[1]`),
     // the statistic of g {n, s1, s2} (sums in units, e = 2·scale): NULL without rows (sample: without two); a
     // numerator at or below 0 is 0 (numeric.c)
     m(`lg_vfin(g, e, samp, sd) AS ${q('lg_vdec')}(CASE WHEN g.n = 0 OR (samp AND g.n = 1) THEN NULL
