@@ -151,11 +151,28 @@ describe('stddev and variance of integers and numerics are exact numerics, round
     expect(sql('select stddev(id) filter (where id > 1) from orders')).toMatch(/lg_stddev_samp\(CASE WHEN id > 1 THEN id END\)/);
   });
 
-  test('with DISTINCT, OVER or a subquery in FILTER they stay DuckDB\'s (double precision) and get no probe', () => {
-    const out = sql('select variance(distinct id) / 2, stddev(id) over (), var_pop(id) filter (where id > (select 1)) from orders');
-    expect(out).toMatch(/variance\(DISTINCT id\)/i);
+  test('with OVER: count, sum and Σx² over the same window (named, framed, with FILTER); the call itself for floats', () => {
+    const out = sql('select stddev(id) filter (where id > 0) over w, var_pop(id) over (partition by id order by id rows between 1 preceding and current row) from orders window w as (order by id)');
+    expect(out).toContain('lg_stats_as(stddev(id) FILTER (WHERE id > 0) OVER w, count(id) FILTER (WHERE id > 0) OVER w, sum(id) FILTER (WHERE id > 0) OVER w, '
+      + 'sum(lakegate_pg.pgc.lg_vsq(id)) FILTER (WHERE id > 0) OVER w, true, true, id)');
+    const frame = 'OVER (PARTITION BY id ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)';
+    expect(out).toContain(`lg_stats_as(var_pop(id) ${frame}, count(id) ${frame}, sum(id) ${frame}, sum(lakegate_pg.pgc.lg_vsq(id)) ${frame}, false, false, id)`);
+    // not wrapped twice: the sums stay DuckDB's
+    expect(out).not.toMatch(/lg_sum_as/);
+  });
+
+  test('with DISTINCT: Σx² over the distinct x, the squares of x >= 0 and of x < 0 apart (x and −x are two values)', () => {
+    const out = sql('select variance(distinct id) filter (where id > 1) / 2 from orders');
+    expect(out).toContain('lg_stats_as(variance(DISTINCT id) FILTER (WHERE id > 1), count(DISTINCT id) FILTER (WHERE id > 1), sum(DISTINCT id) FILTER (WHERE id > 1), '
+      + 'lakegate_pg.pgc.lg_vadd(sum(DISTINCT lakegate_pg.pgc.lg_vsq(id)) FILTER (WHERE id > 1 AND id >= 0), sum(DISTINCT lakegate_pg.pgc.lg_vsq(id)) FILTER (WHERE id > 1 AND id < 0)), true, false, id)');
+    // divided exactly: its probe has avg's type
+    expect(out).toMatch(/lg_divp\(.*, 2, lakegate_pg\.pgc\.lg_avg_p\(id\), 2\)/);
+  });
+
+  test('with a subquery in FILTER, ORDER BY inside the call, or DISTINCT and OVER together they stay DuckDB\'s (double precision) and get no probe', () => {
+    const out = sql('select var_pop(id) filter (where id > (select 1)) over () / 2, stddev(id order by id) from orders');
     expect(out).toMatch(/\bvar_pop\(id\) FILTER/i);
-    expect(out).not.toMatch(/lg_stddev|lg_var/);
+    expect(out).not.toMatch(/lg_stddev|lg_var|lg_stats_as/);
     expect(out).not.toMatch(/lg_avg_p/);
   });
 });

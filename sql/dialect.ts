@@ -26,6 +26,7 @@ import {
   probeOf,
   sizedBitProbe,
   roundedNumericCast,
+  statisticWithClauses,
   typedAggregateWithClauses,
   typedDispatchSafe,
   typedGcd,
@@ -277,7 +278,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     f['funcname'] = emulated(typed);
     return;
   }
-  // stddev / variance, FILTER folded into the argument (with DISTINCT, ORDER BY or OVER they stay DuckDB's double precision)
+  // stddev / variance, FILTER folded into the argument
   const statistic = STATISTICS_AGGREGATES[name];
   const exactArg = statistic && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog') ? exactStatisticArgument(f) : undefined;
   if (statistic && exactArg) {
@@ -285,6 +286,14 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     f['args'] = [exactArg];
     delete f['agg_filter'];
     return;
+  }
+  // …with DISTINCT or OVER, from count, sum and Σx² written with those clauses (sql/numericTypes.ts)
+  if (statistic && !asTable && !done.has(f) && (parts.length === 1 || parts[0] === 'pg_catalog')) {
+    const wrapped = statisticWithClauses(name, f, (g) => done.add(g));
+    if (wrapped) {
+      replaceNode(v.node, wrapped);
+      return;
+    }
   }
   // …and with DISTINCT, FILTER or OVER, the call wrapped in a macro that gives it that type (sql/numericTypes.ts)
   if (typed && !asTable && !done.has(f) && (parts.length === 1 || parts[0] === 'pg_catalog') && !f['agg_order']) {

@@ -401,6 +401,22 @@ const jsonbCanonical: string[] = [
      ('{"a": -0, "b": {"c": 18446744073709551615}}'), ('{"a": 12345678901234567890123, "b": {"c": 1, "c": "last"}}'), ('{"a": -1.0E-2, "b": []}')) t(x)`,
 ];
 
+// stddev (fid-stats2): exact with OVER (ROWS frames, partitions of one row, running frames with peers, named
+// windows, FILTER) and DISTINCT (x and −x both present), numerics of more than 4 decimals, N·Σx² past 128 bits
+const statisticsWithClauses: string[] = [
+  'select id, stddev(x) over (partition by g order by id rows between 1 preceding and current row), var_samp(x) over (partition by g order by id rows between 2 preceding and current row) from (values (1, 1, 5), (2, 1, -3), (3, 1, 8), (4, 1, null), (5, 2, 10), (6, 3, -4), (7, 3, -9), (8, 3, 2), (9, 3, 7)) t(id, g, x) order by id',
+  'select g, x, var_pop(x) over (order by g), stddev_pop(x) over (order by g) from (values (1, 1.50::numeric(10,2)), (1, -2.25), (2, 4.00), (2, null), (3, 10.75)) t(g, x) order by g, x',
+  'select id, variance(x) filter (where x <> 0) over w, stddev(x) over w from (values (1, 1.123456), (2, -2.5), (3, 0), (4, 3.000001), (5, -1.25)) t(id, x) window w as (order by id rows between unbounded preceding and current row) order by id',
+  'select g, variance(distinct x), stddev(distinct x) filter (where x <> 7), var_pop(distinct x) filter (where g <> 2) from (values (1, 3), (1, -3), (1, 3), (1, 7), (1, null), (2, 5), (2, 5), (3, -4), (3, 4), (3, 10)) t(g, x) group by g order by g',
+  'select variance(distinct x), stddev_pop(distinct x) from (values (1.00000001::numeric(20,8)), (-1.00000001), (2.5), (2.5), (null)) t(x)',
+  'select distinct l_linenumber, stddev(l_quantity) over (partition by l_linenumber), var_samp(l_quantity) over (partition by l_linenumber) from tpch.lineitem order by 1',
+  'select distinct l_linenumber, stddev(l_quantity) over (order by l_linenumber), variance(l_quantity) over (order by l_linenumber) from tpch.lineitem order by 1',
+  'select stddev(distinct p_size), variance(distinct l_quantity) filter (where l_linenumber < 4) from tpch.part, tpch.lineitem where p_partkey = l_partkey',
+  'select stddev(x), variance(x) from (values (12.34567891::numeric(20,8)), (-3.5), (7.00000002)) t(x)',
+  'select variance(x), stddev_samp(x) from (select 10000000000000000::bigint + i % 100 as x from generate_series(1, 20000) i) t',
+  'select stddev(x) over () / 2 from (values (1), (5), (9)) t(x)',
+];
+
 export const CORPUS: readonly CorpusEntry[] = [
   ...TPCH_QUERIES.map((sql) => ({ group: 'tpch', sql })),
   ...e('arithmetic', [...arithmetic, ...moreArithmetic]),
@@ -413,6 +429,7 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('json', jsonbCanonical),
   ...e('aggregates', aggregates),
   ...e('aggregates', statistics),
+  ...e('aggregates', statisticsWithClauses),
   ...e('analyst', analyst),
   ...e('numeric types', numericTypes),
   ...e('errors', errors),
