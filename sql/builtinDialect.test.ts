@@ -223,3 +223,18 @@ describe("a column's ::jsonb under ->> / #>>", () => {
     expect(sql("select id::jsonb #>> '{}' from orders")).not.toContain('lg_jsonb_text_at');
   });
 });
+
+describe('jsonb deduplicated by value (1.0 and 1 are one jsonb)', () => {
+  const V = `(values ('1.0'::jsonb, 1), ('1'::jsonb, 2)) t(j, n)`;
+  test('an aggregate\'s DISTINCT argument and SELECT DISTINCT compare lg_jsonb_eq forms', () => {
+    expect(sql(`select count(distinct j) from ${V}`)).toMatch(/count\(DISTINCT lakegate_pg\.pgc\.lg_jsonb_eq\(j\)\)/);
+    expect(sql(`select distinct j, n from ${V}`)).toMatch(/SELECT DISTINCT ON \(lakegate_pg\.pgc\.lg_jsonb_eq\(j\), n\) j, n/);
+    expect(sql(`select distinct n from ${V}`)).not.toContain('DISTINCT ON');
+  });
+  test('GROUP BY a jsonb groups by its equality form and shows any_value of it; used another way, it is left as written', () => {
+    expect(sql(`select j, count(*) from ${V} group by j order by j`)).toMatch(/any_value\(j\) AS j.*GROUP BY lakegate_pg\.pgc\.lg_jsonb_eq\(j\) ORDER BY any_value\(j\)/);
+    const other = sql(`select j::text, count(*) from ${V} group by j`);
+    expect(other).not.toContain('lg_jsonb_eq');
+    expect(sql(`select count(*), max(n) from ${V} group by j having count(j) > 0`)).toContain('GROUP BY lakegate_pg.pgc.lg_jsonb_eq(j)');
+  });
+});

@@ -13,7 +13,7 @@ import { notSupported, pos, SqlError } from './errors.js';
 import { bindOutputColumnRefs } from './outputRefs.js';
 import type { ParsedStatement } from './parse.js';
 import { resolveRelations, type TableReference } from './resolve.js';
-import { resultTypes, type ResultTypes } from './resultTypes.js';
+import { jsonbByValue, resultTypes, type ResultTypes } from './resultTypes.js';
 import { settingsRelation } from './settings.js';
 import { cloneTree, nodeKind, replaceNode, walk, type PgNode } from './walk.js';
 
@@ -123,6 +123,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);
   const types = kind === 'select' ? resultTypes(tree) : undefined;
+  if (kind === 'select') jsonbByValue(tree);
   const zeroColumns = fillEmptyTargets(innerQuery(tree).query) && kind === 'select';
   applyDialect(tree, ctx);
   bindOutputColumnRefs(tree);

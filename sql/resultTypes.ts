@@ -379,3 +379,109 @@ export function resultTypeOids(types: ResultTypes | undefined, columnNames: read
   const expanded = columnNames.slice(before.length, before.length + middle).map((c) => presentable(star?.columns, c));
   return [...before, ...expanded, ...after];
 }
+
+const byValue = (arg: PgNode): PgNode => ({
+  FuncCall: { funcname: [EMULATION_DB, PGC_SCHEMA, 'lg_jsonb_eq'].map((s) => ({ String: { sval: s } })), args: [arg], funcformat: 'COERCE_EXPLICIT_CALL' },
+});
+
+/**
+ * jsonb values compare by value in PostgreSQL (`1.0` = `1`), while inside DuckDB a
+ * jsonb is its printed text. Where the query's own SELECT deduplicates jsonb
+ * (an aggregate's DISTINCT argument, SELECT DISTINCT of a jsonb column), the
+ * comparison is made on jsonb's equality form (catalog/jsonMacros.ts
+ * lg_jsonb_eq): the argument is wrapped, and SELECT DISTINCT becomes DISTINCT
+ * ON the targets, the jsonb ones wrapped (the row kept prints as written).
+ * GROUP BY of a jsonb is left comparing the text (README). Run before the dialect pass.
+ */
+export function jsonbByValue(tree: PgNode): void {
+  // every SELECT of the statement, each in its own scope (a CTE of an outer one is not seen: left as it is)
+  const selects: Fields[] = [];
+  const find = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(find);
+    if (!n || typeof n !== 'object') return;
+    const s = (n as Fields)['SelectStmt'] as Fields | undefined;
+    if (s) selects.push(s);
+    for (const v of Object.values(n as Fields)) find(v);
+  };
+  find(tree);
+  for (const s of selects) selectByValue(s);
+}
+
+function selectByValue(select: Fields): void {
+  if (select['op'] !== 'SETOP_NONE' || select['valuesLists']) return;
+  const scope = withCtes(select, { ctes: new Map(), expanding: new Set() });
+  const items: FromItem[] = [];
+  fromItems((select['fromClause'] ?? []) as unknown[], items, scope);
+  const isJsonb = (n: unknown): boolean => expressionType(items, n, scope) === JSONB;
+  const targets = ((select['targetList'] ?? []) as Fields[]).map((t) => t['ResTarget']?.val as PgNode | undefined);
+  const visitAggregates = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(visitAggregates);
+    if (!n || typeof n !== 'object') return;
+    const fc = (n as Fields)['FuncCall'] as Fields | undefined;
+    // not into subqueries: their FROM is another scope
+    if ((n as Fields)['SubLink']) return;
+    if (fc?.['agg_distinct'] && (fc['args'] as unknown[] | undefined)?.length === 1 && isJsonb((fc['args'] as unknown[])[0])) {
+      fc['args'] = [byValue((fc['args'] as PgNode[])[0]!)];
+    }
+    for (const v of Object.values(n as Fields)) visitAggregates(v);
+  };
+  visitAggregates(targets);
+  visitAggregates(select['havingClause']);
+  groupByValue(select, isJsonb);
+  const distinct = select['distinctClause'] as unknown[] | undefined;
+  const plain = distinct?.length === 1 && Object.keys(distinct[0] as object).length === 0;
+  if (plain && targets.every((t) => t !== undefined && !isStar(t)) && targets.some((t) => isJsonb(t))) {
+    select['distinctClause'] = targets.map((t) => (isJsonb(t) ? byValue(structuredClone(t!)) : structuredClone(t!)));
+  }
+}
+
+/** An expression's shape without its text positions: the same expression written twice compares equal. */
+const shape = (n: unknown): string => JSON.stringify(n, (k, v) => (k === 'location' ? undefined : v));
+
+const AGGREGATE_FREE_KINDS = new Set(['ColumnRef', 'TypeCast', 'A_Expr', 'FuncCall', 'A_Const']);
+
+/**
+ * GROUP BY of a jsonb expression groups by jsonb's equality form; each target or
+ * ORDER BY item that is that very expression becomes any_value() of it (one of
+ * the group's texts, as PostgreSQL prints one of them). Left as it is where the
+ * expression is used any other way outside an aggregate (its text would no
+ * longer be grouped), or with grouping sets.
+ */
+function groupByValue(select: Fields, isJsonb: (n: unknown) => boolean): void {
+  const groups = (select['groupClause'] ?? []) as PgNode[];
+  const keyed = groups.map((g) => (nodeKind(g) && AGGREGATE_FREE_KINDS.has(nodeKind(g)!) && isJsonb(g) ? shape(g) : undefined));
+  if (!keyed.some((k) => k !== undefined)) return;
+  const keys = new Set(keyed.filter((k): k is string => k !== undefined));
+  const targets = ((select['targetList'] ?? []) as Fields[]).map((t) => t['ResTarget'] as Fields);
+  const sorts = ((select['sortClause'] ?? []) as Fields[]).map((t) => t['SortBy'] as Fields);
+  // every other use of a keyed expression must sit inside an aggregate call
+  let misuse = false;
+  const check = (n: unknown, inAggregate: boolean): void => {
+    if (Array.isArray(n)) return n.forEach((x) => check(x, inAggregate));
+    if (!n || typeof n !== 'object') return;
+    if (!inAggregate && keys.has(shape(n))) {
+      misuse = true;
+      return;
+    }
+    const fc = (n as Fields)['FuncCall'] as Fields | undefined;
+    // an aggregate or window call (its arguments may name the expression): a plain function's may not
+    const aggregate = inAggregate || (fc !== undefined && (fc['agg_distinct'] || fc['agg_star'] || fc['over'] || fc['agg_filter'] || AGGREGATES.has(names(fc['funcname']).pop() ?? '')));
+    for (const v of Object.values(n as Fields)) check(v, aggregate);
+  };
+  const exact = (n: unknown): boolean => keys.has(shape(n));
+  for (const t of targets) if (!exact(t['val'])) check(t['val'], false);
+  for (const b of sorts) if (!exact(b['node'])) check(b['node'], false);
+  check(select['havingClause'], false);
+  if (misuse || groups.some((g) => nodeKind(g) === 'GroupingSet')) return;
+  const anyValue = (n: PgNode): PgNode => ({ FuncCall: { funcname: [{ String: { sval: 'any_value' } }], args: [n], funcformat: 'COERCE_EXPLICIT_CALL' } });
+  for (const t of targets) {
+    if (!exact(t['val'])) continue;
+    // the column keeps the name PostgreSQL gives the expression (a column's own; nameTargets named the others)
+    t['name'] ??= names((t['val'] as Fields)['ColumnRef']?.['fields']).pop() ?? '?column?';
+    t['val'] = anyValue(t['val'] as PgNode);
+  }
+  for (const b of sorts) if (exact(b['node'])) b['node'] = anyValue(b['node'] as PgNode);
+  select['groupClause'] = groups.map((g, i) => (keyed[i] !== undefined ? byValue(g) : g));
+}
+
+const AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max', 'array_agg', 'string_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg', 'bool_and', 'bool_or', 'every']);

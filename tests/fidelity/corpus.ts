@@ -392,6 +392,13 @@ const jsonbCanonical: string[] = [
   `select j ->> 'a', j -> 'a' -> 'c' from (select '{"a":{"d":[1.50],"c":{"y":1,"x":2}}}'::jsonb as j) t`,
   `select '[1e2000]'::jsonb`, `select '[1e200000]'::jsonb`, `select '[1e-20000]'::jsonb`,
   `select x::jsonb, length(x::jsonb::text) from (values ('[1e1000, 2e-1000]')) t(x)`,
+  // jsonb deduplicated by value: an aggregate's DISTINCT, SELECT DISTINCT (1.0 and 1 are one jsonb)
+  `select count(*) from (select distinct j from (values ('1.0'::jsonb), ('1'::jsonb), ('[1.50]'::jsonb), ('[1.5]'::jsonb), ('{"a":1}'::jsonb)) t(j)) s`,
+  `select n, count(distinct j), count(distinct j) filter (where n > 1) from (values (1, '1.0'::jsonb), (1, '1'::jsonb), (2, '{"a":1}'::jsonb), (2, '{"a":1.00}'::jsonb), (2, '{"a":2}'::jsonb)) t(n, j) group by n having count(distinct j) >= 1 order by n`,
+  `select count(*) from (select distinct n, j::text from (values (1, '1.0'::jsonb), (1, '1'::jsonb)) t(n, j)) s`,
+  `select count(*), sum(n) from (select j, count(*) n from (values ('1.0'::jsonb), ('1'::jsonb), ('{"a":1}'::jsonb), ('{"a":1.0}'::jsonb), ('[2]'::jsonb)) t(j) group by j) s`,
+  `select count(*) from (select j::text, count(*) from (values ('1.0'::jsonb), ('1'::jsonb)) t(j) group by j::text) s`,
+  `select j, count(*) from (values ('{"b":1, "a":2}'::jsonb), ('{"a":2,"b":1}'::jsonb), ('[2]'::jsonb)) t(j) group by j order by j`,
   // a column's ::jsonb read by ->> / #>> from the text as written where that is jsonb's answer (lg_jsonb_text_at)
   `select payload::jsonb ->> 'user', payload::jsonb ->> 'n', payload::jsonb ->> 'tags', payload::jsonb #>> '{nested,ok}', payload::jsonb #>> '{tags,0}',
      payload::jsonb ->> 'missing', payload::jsonb ->> 0 from tpch.events order by id limit 20`,

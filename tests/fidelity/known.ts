@@ -42,8 +42,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
   "select 12::money":
     { kind: 'deliberate', reason: "money is not a type lakegate offers (42704 type \"money\" does not exist; Iceberg has no money type, so it could only come from a cast): DuckDB has no money type and a result's type does not remember an alias, so a money value in arithmetic, sum() or a comparison would come back as a plain numeric without money's format; refusing is chosen over answering in another type" },
   // jsonb canonical (fid-jsonb2)
-  "select count(distinct j) from (values ('1.0'::jsonb), ('1'::jsonb)) t(j)":
-    { kind: 'open', reason: "DISTINCT, GROUP BY and count(distinct) of jsonb compare jsonb's text: numbers equal in value but printed differently (1.0, 1) are two values here, one in PostgreSQL (jsonb = and IN compare them by value)" },
   "select l_quantity / 3 from tpch.lineitem order by l_quantity limit 3":
     { kind: 'deliberate', reason: "numeric division and avg carry 16 decimals; PostgreSQL chooses a display scale per value (16 significant digits, 20 below 1, fewer from 10000 up); the digits lakegate prints are PostgreSQL's, rounded at the 16th decimal" },
   "select avg(l_extendedprice) from tpch.lineitem":
