@@ -399,6 +399,8 @@ const jsonbCanonical: string[] = [
   `select count(*), sum(n) from (select j, count(*) n from (values ('1.0'::jsonb), ('1'::jsonb), ('{"a":1}'::jsonb), ('{"a":1.0}'::jsonb), ('[2]'::jsonb)) t(j) group by j) s`,
   `select count(*) from (select j::text, count(*) from (values ('1.0'::jsonb), ('1'::jsonb)) t(j) group by j::text) s`,
   `select j, count(*) from (values ('{"b":1, "a":2}'::jsonb), ('{"a":2,"b":1}'::jsonb), ('[2]'::jsonb)) t(j) group by j order by j`,
+  `select j from (values ('10'::jsonb), ('9'::jsonb), ('"a"'::jsonb), ('true'::jsonb), ('[1]'::jsonb), ('{"a":1}'::jsonb), ('null'::jsonb), ('2.5'::jsonb)) t(j) order by j`,
+  `select j from (values ('[1, 2]'::jsonb), ('[3]'::jsonb), ('{"b":1}'::jsonb), ('{"a":1, "b":1}'::jsonb)) t(j) order by j desc`,
   // a column's ::jsonb read by ->> / #>> from the text as written where that is jsonb's answer (lg_jsonb_text_at)
   `select payload::jsonb ->> 'user', payload::jsonb ->> 'n', payload::jsonb ->> 'tags', payload::jsonb #>> '{nested,ok}', payload::jsonb #>> '{tags,0}',
      payload::jsonb ->> 'missing', payload::jsonb ->> 0 from tpch.events order by id limit 20`,
