@@ -465,6 +465,18 @@ export function transformBuiltinCall(
       }
       // date_trunc(text, date) is date_trunc(text, timestamptz) in PostgreSQL
       if (a.length !== 2 || !typedSafe(a[1])) return false;
+      {
+        // PostgreSQL's centuries and millennia begin in a year ending in 1 (2001), DuckDB's in 0 (2000):
+        // truncated a year earlier, then moved a year on
+        const unit = constText(a[0])?.toLowerCase();
+        if (unit === 'century' || unit === 'millennium') {
+          const year = (): PgNode => cast(strConst('1 year'), 'interval');
+          const earlier: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('-')], lexpr: a[1], rexpr: year(), location } };
+          const truncated = call(emulated('lg_date_trunc'), a[0]!, earlier, tz(), structuredClone(a[1]!));
+          replaceNode(v.node, { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: truncated, rexpr: year(), location } });
+          return true;
+        }
+      }
       replaceNode(v.node, call(emulated('lg_date_trunc'), a[0]!, a[1]!, tz(), structuredClone(a[1]!)));
       return true;
     case 'generate_series':

@@ -352,6 +352,24 @@ const TYPE_MAP: Record<string, string | null> = {
   int2vector: 'int2[]', oidvector: 'int8[]',
 };
 
+const ISO_INTERVAL = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i;
+const ISO_UNITS = ['years', 'months', 'weeks', 'days', 'hours', 'minutes', 'seconds'];
+
+/**
+ * An interval literal in words DuckDB reads: ISO 8601's format with
+ * designators (P1Y2M3DT4H5M6S) spelled out in units, a sign standing apart
+ * from its number ('1 month - 1 day') joined to it (a plus sign dropped).
+ * Anything else as written.
+ */
+export function pgIntervalText(text: string): string {
+  const iso = ISO_INTERVAL.exec(text.trim());
+  if (iso && /\d/.test(text)) {
+    const parts = ISO_UNITS.flatMap((unit, i) => (iso[i + 1] === undefined ? [] : [`${iso[i + 1]} ${unit}`]));
+    return parts.join(' ');
+  }
+  return text.replace(/(^|\s)([+-])\s*(?=[\d.])/g, (_, space: string, sign: string) => space + (sign === '-' ? '-' : ''));
+}
+
 function transformTypeCast(v: Visit, ctx: DialectContext): void {
   const f = v.fields;
   const tn = f['typeName'] as Fields;
@@ -384,6 +402,12 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     // …and seconds before an offset (10:00+02 → 10:00:00+02:00)
     const m = /^(.*\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*([+-]\d{1,2})(:\d{2})?$/.exec(tzText.trim());
     if (m) f['arg'] = strConst(`${m[1]}${m[2] ?? ':00'}${m[3]}${m[4] ?? ':00'}`);
+  }
+  // PostgreSQL reads a sign apart from its number ('1 month - 1 day') and ISO 8601 ('P1Y2M3DT4H'); DuckDB neither
+  const intervalText = typname === 'interval' && !isArray ? constString(f['arg']) : undefined;
+  if (intervalText !== undefined) {
+    const written = pgIntervalText(intervalText);
+    if (written !== intervalText) f['arg'] = strConst(written);
   }
   const mods = (tn['typmods'] ?? []) as Fields[];
   // a constant to bit(n) or varbit(n): its bits as PostgreSQL's cast gives them (DuckDB's BIT has no length)
@@ -827,6 +851,13 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         // (ARRAY[…])[i]: the deparser drops the parentheses PostgreSQL needs; DuckDB's list_value is the same list
         const arg = v.fields['arg'] as Fields | undefined;
         if (arg?.['A_ArrayExpr']) replaceNode(arg as PgNode, call('list_value', ...((arg['A_ArrayExpr']['elements'] ?? []) as PgNode[])));
+        return;
+      }
+      case 'GroupingFunc': {
+        // grouping(…) is integer in PostgreSQL (DuckDB: BIGINT)
+        if (done.has(v.fields)) return;
+        done.add(v.fields);
+        replaceNode(v.node, { TypeCast: { arg: { GroupingFunc: v.fields }, typeName: { names: [strNode('pg_catalog'), strNode('int4')], typemod: -1 } } });
         return;
       }
       case 'CollateClause': {

@@ -59,6 +59,13 @@ const needConst = (what: string, location: unknown) => new SqlError('0A000', `${
  * blank-padded to 9 characters as PostgreSQL does.
  */
 const DATE_PATTERNS: [string, (x: PgNode, fm: boolean) => PgNode][] = [
+  // ISO 8601 year, week (01-53) and day of week (1 Monday to 7); WW and W count weeks from the first day of the year
+  // and of the month; J is the Julian day
+  ['IYYY', (x) => strf(x, '%G')],
+  ['IW', (x, fm) => (fm ? cast(call('weekofyear', x), 'text') : strf(x, '%V'))],
+  ['ID', (x) => cast(call('isodow', x), 'text')],
+  ['WW', (x, fm) => weekOf(call('dayofyear', x), fm)],
+  ['J', (x) => cast(cast(call('floor', call('julian', x)), 'int8'), 'text')],
   ['HH24', (x) => strf(x, '%H')],
   ['HH12', (x, fm) => (fm ? strf(x, '%-I') : strf(x, '%I'))],
   ['YYYY', (x) => strf(x, '%Y')],
@@ -86,9 +93,16 @@ const DATE_PATTERNS: [string, (x: PgNode, fm: boolean) => PgNode][] = [
   ['AM', (x) => strf(x, '%p')],
   ['PM', (x) => strf(x, '%p')],
   ['Q', (x) => cast(call('quarter', x), 'text')],
+  ['W', (x) => weekOf(call('dayofmonth', x), true)],
   ['D', (x) => cast(call('dayofweek', x), 'text')],
 ];
 const strf = (x: PgNode, f: string): PgNode => call('strftime', x, strConst(f));
+/** (day - 1) / 7 + 1 as text, two digits unless FM. */
+const weekOf = (day: PgNode, fm: boolean): PgNode => {
+  const minus1: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('-')], lexpr: day, rexpr: intConst(1) } };
+  const week: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: { A_Expr: { kind: 'AEXPR_OP', name: [strNode('//')], lexpr: minus1, rexpr: intConst(7) } }, rexpr: intConst(1) } };
+  return fm ? cast(week, 'text') : call('lpad', cast(week, 'text'), intConst(2), strConst('0'));
+};
 const pad = (s: PgNode, fm: boolean): PgNode => (fm ? s : call('rpad', s, intConst(9), strConst(' ')));
 
 function dateTemplate(value: () => PgNode, template: string): PgNode {
@@ -327,7 +341,8 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
         return true;
       }
       // other number patterns (S, L, PR, MI, V, EEEE …) are refused rather than printed differently
-      if (/^(FM)?[90,.DGSL$PRMIVE]+$/.test(template)) throw new SqlError('0A000', `to_char number template "${template}" is not supported`, pos(location));
+      // (DD, DDD, MI, MM, ID alone are a date's)
+      if (/^(FM)?[90,.DGSL$PRMIVE]+$/.test(template) && !/^(FM)?[DMI]{2,}$/.test(template)) throw new SqlError('0A000', `to_char number template "${template}" is not supported`, pos(location));
       replaceNode(v.node, dateTemplate(() => dup(x, location), template));
       return true;
     }
