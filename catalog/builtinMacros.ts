@@ -44,6 +44,8 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
        (x, n, t) AS ${q('lg_bits_to')}(CAST(CAST(CAST(x AS BIGINT) AS BIT) AS VARCHAR), n)`),
     m(`lg_bit_n(x, n, t BIT) AS CAST(rpad(left(CAST(x AS VARCHAR), n), n, '0') AS BIT), (x, n, t) AS ${q('lg_bit_int')}(x, n, t)`),
     m(`lg_trunc_n(x, n, t DECIMAL(38,10)) AS trunc(x, n)`),
+    // percentile_cont interpolates a double precision or an interval in PostgreSQL (an integer or numeric is cast to double)
+    m(`lg_percentile_arg(x INTERVAL) AS x, (x) AS CAST(x AS DOUBLE)`),
     m(`lg_to_hex(x INTEGER) AS lower(to_hex(CAST(x AS BIGINT) & 4294967295)), (x) AS lower(to_hex(x))`),
     m(`lg_to_hex8(x) AS lower(to_hex(x))`),
     m(`lg_octet_length(x BLOB) AS octet_length(x), (x BIT) AS octet_length(x), (x) AS strlen(CAST(x AS VARCHAR))`),

@@ -452,6 +452,14 @@ export function transformBuiltinCall(
         replaceNode(v.node, call(emulated('lg_round'), a[0]!, probe));
       }
       return true;
+    case 'percentile_cont': {
+      // percentile_cont(float8) and (interval) only: an integer or numeric ordering is interpolated as a double
+      const sorts = (f['agg_order'] ?? []) as Fields[];
+      const by = sorts.length === 1 ? (sorts[0]!['SortBy'] as Fields | undefined) : undefined;
+      if (!f['agg_within_group'] || !by || !typedSafe(by['node'])) return false;
+      by['node'] = call(emulated('lg_percentile_arg'), by['node'] as PgNode);
+      return true;
+    }
     case 'octet_length':
       // DuckDB's octet_length takes bytes (and bits) only; text counts its UTF-8 bytes
       if (a.length !== 1 || !typedSafe(a[0])) return false;

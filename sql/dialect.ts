@@ -252,6 +252,10 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   const name = parts[parts.length - 1]!;
   const args = (f['args'] ?? []) as unknown[];
   const asTable = inTableFunctionPosition(v.path);
+  // PostgreSQL's window aggregates take neither DISTINCT nor ORDER BY (DuckDB's do)
+  if (f['over'] && f['agg_distinct']) throw new SqlError('0A000', 'DISTINCT is not implemented for window functions', pos(f['location']));
+  if (f['over'] && f['agg_within_group']) throw new SqlError('0A000', `OVER is not supported for ordered-set aggregate ${name}`, pos(f['location']));
+  if (f['over'] && f['agg_order']) throw new SqlError('0A000', 'aggregate ORDER BY is not implemented for window functions', pos(f['location']));
 
   if (!asTable && (name === 'extract' || name === 'date_part') && typedDatePart(v, name, args, done)) return;
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformJsonCall(v, name, args)) return;

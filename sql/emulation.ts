@@ -251,6 +251,7 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_round: 'function round',
   lg_round_n: 'function round',
   lg_trunc_n: 'function trunc',
+  lg_percentile_arg: 'function percentile_cont',
   lg_to_hex: 'function to_hex',
   lg_to_hex8: 'function to_hex',
   lg_octet_length: 'function octet_length',

@@ -2,7 +2,7 @@
  * PostgreSQL's formatting and text functions DuckDB spells differently or
  * lacks, for sql/dialect.ts: to_char / to_date / to_timestamp / to_number with
  * a constant template, format() with a constant format string, initcap,
- * regexp_matches (a set of text[]), SIMILAR TO, pg_typeof, the clock
+ * regexp_matches (a set of text[]) and regexp_match (the first match), SIMILAR TO, pg_typeof, the clock
  * functions, and int4 results where DuckDB answers bigint. Everything becomes
  * DuckDB SQL (built-ins or the emulation's macros); a template or pattern
  * known only at run time is refused rather than guessed.
@@ -13,7 +13,7 @@ import { boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strCo
 
 /** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
 export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set([
-  'to_char', 'to_date', 'to_number', 'format', 'initcap', 'regexp_matches', 'pg_typeof', 'clock_timestamp',
+  'to_char', 'to_date', 'to_number', 'format', 'initcap', 'regexp_matches', 'regexp_match', 'pg_typeof', 'clock_timestamp',
   'statement_timestamp', 'quote_ident', 'quote_literal', 'div',
 ]);
 
@@ -96,6 +96,12 @@ const DATE_PATTERNS: [string, (x: PgNode, fm: boolean) => PgNode][] = [
   ['W', (x) => weekOf(call('dayofmonth', x), true)],
   ['D', (x) => cast(call('dayofweek', x), 'text')],
 ];
+// PostgreSQL reads the numeric patterns in lower case too (yyyy-mm-dd hh24:mi:ss); am / pm print in lower case
+for (const lower of ['hh24', 'hh12', 'yyyy', 'iyyy', 'ddd', 'yy', 'mm', 'dd', 'hh', 'mi', 'ss', 'ms', 'us', 'iw', 'id', 'ww']) {
+  const upper = DATE_PATTERNS.find(([p]) => p === lower.toUpperCase())!;
+  DATE_PATTERNS.push([lower, upper[1]]);
+}
+DATE_PATTERNS.push(['am', (x) => call('lower', strf(x, '%p'))], ['pm', (x) => call('lower', strf(x, '%p'))]);
 const strf = (x: PgNode, f: string): PgNode => call('strftime', x, strConst(f));
 /** (day - 1) / 7 + 1 as text, two digits unless FM. */
 const weekOf = (day: PgNode, fm: boolean): PgNode => {
@@ -290,12 +296,16 @@ export function transformSimilar(v: Visit): void {
 }
 
 // ------------------------------------------------------------ regexp_matches
-function regexpMatches(args: PgNode[], location: unknown): PgNode {
+/** regexp_matches(s, p [, flags]): a set of text[]; regexp_match(s, p [, flags]): the first match's text[], or NULL. */
+function regexpMatches(args: PgNode[], location: unknown, name = 'regexp_matches'): PgNode {
   const [s, p, flagsNode] = args;
   const pattern = constText(p);
-  if (pattern === undefined || (flagsNode && constText(flagsNode) === undefined)) throw needConst('a regexp_matches pattern or flag', location);
+  if (pattern === undefined || (flagsNode && constText(flagsNode) === undefined)) throw needConst(`a ${name} pattern or flag`, location);
   const flags = flagsNode ? constText(flagsNode)! : '';
-  if (/[^gi]/.test(flags)) throw new SqlError('0A000', `regexp_matches flag "${flags}" is not supported`, pos(location));
+  if (name === 'regexp_match' && flags.includes('g')) {
+    throw new SqlError('22023', 'regexp_match() does not support the "global" option', pos(location), { hint: 'Use the regexp_matches function instead.' });
+  }
+  if (/[^gi]/.test(flags)) throw new SqlError('0A000', `${name} flag "${flags}" is not supported`, pos(location));
   const re = strConst(flags.includes('i') ? `(?i)${pattern}` : pattern);
   // capture groups: ( not followed by ?
   const groups = (pattern.replace(/\\./g, '').match(/\((?!\?)/g) ?? []).length;
@@ -307,6 +317,7 @@ function regexpMatches(args: PgNode[], location: unknown): PgNode {
     const lists = Array.from({ length: groups }, (_, k) => all(k + 1));
     rows = call(emulated('lg_regexp_rows_zip'), { A_ArrayExpr: { elements: lists } });
   }
+  if (name === 'regexp_match') return call('list_extract', rows, intConst(1));
   if (!flags.includes('g')) rows = call('list_slice', rows, intConst(1), intConst(1));
   return call('unnest', rows);
 }
@@ -383,8 +394,9 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
       replaceNode(v.node, call('now'));
       return true;
     case 'regexp_matches':
+    case 'regexp_match':
       if (a.length < 2 || a.length > 3) arity(2);
-      replaceNode(v.node, regexpMatches(a, location));
+      replaceNode(v.node, regexpMatches(a, location, name));
       return true;
     default:
       return false;
