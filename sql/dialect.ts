@@ -413,6 +413,13 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     const written = pgIntervalText(intervalText);
     if (written !== intervalText) f['arg'] = strConst(written);
   }
+  // a timestamptz's time of day is its wall clock in the session's zone (DuckDB has no such cast): a macro whose
+  // overloads tell a timestamp from a timestamptz (catalog/builtinMacros.ts)
+  if (typname === 'time' && !isArray && !tn['typmods'] && constString(f['arg']) === undefined && typedDispatchSafe(f['arg'])) {
+    const zone = strConst(ctx.settings('timezone') ?? 'UTC');
+    replaceNode(v.node, { FuncCall: { funcname: emulated('lg_time_of'), args: [f['arg'], zone, structuredClone(f['arg'])], funcformat: 'COERCE_EXPLICIT_CALL' } });
+    return;
+  }
   const mods = (tn['typmods'] ?? []) as Fields[];
   // a constant to bit(n) or varbit(n): its bits as PostgreSQL's cast gives them (DuckDB's BIT has no length)
   const bits = !isArray && (typname === 'bit' || typname === 'varbit') ? constantBits(f['arg'], typname, mods) : undefined;

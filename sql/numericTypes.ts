@@ -377,10 +377,13 @@ export function roundedNumericCast(args: PgNode[]): PgNode | undefined {
   const tc = args.length === 2 ? isNumericCastWithoutTypmod(args[0]) : undefined;
   const c = (args[1] as Fields | undefined)?.['A_Const'];
   const n = c && c['ival'] !== undefined ? Number(c['ival']['ival'] ?? 0) : NaN;
-  if (!tc || !Number.isInteger(n) || n < 0 || n > 20 || tc['arg']?.['A_Const'] || !typedDispatchSafe(tc['arg'])) return undefined;
+  if (!tc || !Number.isInteger(n) || n < 0 || n > 20 || tc['arg']?.['A_Const']) return undefined;
+  // an aggregate or window value (round(avg(score)::numeric, 2)): its probe picks the conversion (catalog/builtinMacros.ts)
+  const probe = typedDispatchSafe(tc['arg']) ? undefined : probeOf(tc['arg']);
+  if (!typedDispatchSafe(tc['arg']) && !probe) return undefined;
   return {
     TypeCast: {
-      arg: emulatedCall(INTERNAL_MACROS.numericText, [tc['arg'] as PgNode]),
+      arg: probe ? emulatedCall('lg_num_text_p', [tc['arg'] as PgNode, probe]) : emulatedCall(INTERNAL_MACROS.numericText, [tc['arg'] as PgNode]),
       typeName: { names: [strNode('pg_catalog'), strNode('numeric')], typemod: -1, typmods: [intConst(38), intConst(n)] },
     },
   };
