@@ -513,7 +513,14 @@ const analyst2: string[] = [
   "select kind, count(*) from tpch.events group by kind order by count(*) desc, kind nulls first",
   "select count(*) from tpch.orders where o_orderdate >= date_trunc('year', date '1995-06-01') and o_orderdate < date_trunc('year', date '1995-06-01') + interval '1 year'",
   "select extract(days from (date_trunc('month', day) + interval '1 month') - date_trunc('month', day)) from tpch.events order by id limit 3",
-  "select '2024-02-30'::date", "select to_date('2024-13-01', 'YYYY-MM-DD')",
+  "select '2024-02-30'::date", "select to_date('2024-13-01', 'YYYY-MM-DD')", "select to_date('May 2024', 'YYYY-MM')",
+  // the probes behind the fixes above: coalesce of aggregates, window aggregates PostgreSQL refuses, more templates
+  'select o_orderstatus, round(sum(o_totalprice) / coalesce(max(o_totalprice), 1), 4), round(avg(o_totalprice) / nullif(min(o_totalprice), 0), 3) from tpch.orders group by 1',
+  "select string_agg(o_orderstatus, ',' order by o_orderkey) over () from tpch.orders", 'select percentile_cont(0.5) within group (order by o_totalprice) over () from tpch.orders',
+  "select to_char(o_orderdate, 'ID W') , to_char(o_orderdate, 'FMIW'), to_char(o_orderdate, 'dd.mm.yyyy') from tpch.orders order by o_orderkey limit 3",
+  "select interval '+ 1 week', interval '1 day -  3 hours', interval 'P2W', interval 'PT1.5S', date '2024-01-31' + interval '1 month - 1 day'",
+  "select date_trunc('century', o_orderdate), date_trunc('millennium', ts_tz) from tpch.orders, tpch.events where o_orderkey = 1 order by id limit 2",
+  "select round(avg(score::real)::numeric, 2), round(max(score)::numeric, 1), round(avg(score) over ()::numeric, 3) from tpch.events group by score order by 1 nulls first limit 3",
 ];
 // the same, whose answer depends on the moment it runs
 const analyst2Now: string[] = [
