@@ -286,6 +286,30 @@ function roundTo(v: Visit, name: string, a: PgNode[], typedSafe: (n: unknown) =>
   return true;
 }
 
+/**
+ * substr / substring(s, start [, length]): a start before the first character
+ * counts from 1 and shortens the length by as much in PostgreSQL
+ * (substr('hello', -1, 3) is 'h'); DuckDB counts a negative start from the
+ * end. Rewritten in place for a constant start below 1 (and a constant
+ * length); a start given as text is substring's regular expression form.
+ */
+function substrStart(a: PgNode[]): void {
+  const int = (n: unknown): number | undefined => {
+    const c = constOf(n);
+    return c?.['ival'] === undefined ? undefined : Number(c['ival']['ival'] ?? 0);
+  };
+  const start = int(a[1]);
+  if (start === undefined || start > 0 || a.length < 2 || a.length > 3) return;
+  if (a.length === 2) {
+    a[1] = intConst(1);
+    return;
+  }
+  const len = int(a[2]);
+  if (len === undefined || len < 0) return;
+  a[1] = intConst(1);
+  a[2] = intConst(Math.max(start + len - 1, 0));
+}
+
 /** Every `{…}` of a call is this module's when `name` is one of these. */
 export function transformBuiltinCall(
   v: Visit, name: string, args: unknown[], timeZone: string, typedSafe: (n: unknown) => boolean, probeOf: (n: unknown) => PgNode | undefined = () => undefined,
@@ -325,7 +349,10 @@ export function transformBuiltinCall(
     case 'substring': {
       // substring(s from 'pattern'): the text the regular expression matches (its first group, if it has one), or NULL
       const pattern = a.length === 2 ? constText(a[1]) : undefined;
-      if (pattern === undefined) return false;
+      if (pattern === undefined) {
+        substrStart(a);
+        return false;
+      }
       const group = /(^|[^\\])\((?!\?)/.test(pattern) ? 1 : 0;
       replaceNode(v.node, call(emulated('lg_regexp_substr'), a[0]!, a[1]!, intConst(group)));
       return true;
@@ -452,6 +479,9 @@ export function transformBuiltinCall(
         replaceNode(v.node, call(emulated('lg_round'), a[0]!, probe));
       }
       return true;
+    case 'substr':
+      substrStart(a);
+      return false;
     case 'percentile_cont': {
       // percentile_cont(float8) and (interval) only: an integer or numeric ordering is interpolated as a double
       const sorts = (f['agg_order'] ?? []) as Fields[];

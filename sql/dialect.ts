@@ -256,6 +256,10 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   if (f['over'] && f['agg_distinct']) throw new SqlError('0A000', 'DISTINCT is not implemented for window functions', pos(f['location']));
   if (f['over'] && f['agg_within_group']) throw new SqlError('0A000', `OVER is not supported for ordered-set aggregate ${name}`, pos(f['location']));
   if (f['over'] && f['agg_order']) throw new SqlError('0A000', 'aggregate ORDER BY is not implemented for window functions', pos(f['location']));
+  // array_agg / string_agg (DISTINCT x): PostgreSQL sorts to find the distinct values, so they come in x's order (DuckDB: any)
+  if ((name === 'array_agg' || name === 'string_agg') && f['agg_distinct'] && !f['agg_order'] && args.length > 0 && !containsSubquery(args[0])) {
+    f['agg_order'] = [{ SortBy: { node: structuredClone(args[0]), sortby_dir: 'SORTBY_DEFAULT', sortby_nulls: 'SORTBY_NULLS_DEFAULT' } }];
+  }
 
   if (!asTable && (name === 'extract' || name === 'date_part') && typedDatePart(v, name, args, done)) return;
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformJsonCall(v, name, args)) return;
@@ -864,6 +868,12 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         if (arg?.['A_ArrayExpr']) replaceNode(arg as PgNode, call('list_value', ...((arg['A_ArrayExpr']['elements'] ?? []) as PgNode[])));
         return;
       }
+      case 'SortBy':
+        // PostgreSQL sorts NULLs as larger than any value: first under DESC unless told (DuckDB: last)
+        if (v.fields['sortby_dir'] === 'SORTBY_DESC' && (v.fields['sortby_nulls'] ?? 'SORTBY_NULLS_DEFAULT') === 'SORTBY_NULLS_DEFAULT') {
+          v.fields['sortby_nulls'] = 'SORTBY_NULLS_FIRST';
+        }
+        return;
       case 'GroupingFunc': {
         // grouping(…) is integer in PostgreSQL (DuckDB: BIGINT)
         if (done.has(v.fields)) return;

@@ -94,6 +94,9 @@ function probe(n: unknown): PgNode | undefined {
     const args = (fc['args'] ?? []) as PgNode[];
     if (BIGINT_RESULTS.has(name)) return typedZero('int8');
     if (name === 'ntile') return typedZero('int4');
+    // extract is numeric, date_part double precision, whatever their source (extract(epoch from max(ts) - min(ts)) / 60)
+    if (name === 'extract' && fc['funcformat'] === 'COERCE_SQL_SYNTAX') return typedZero('numeric');
+    if (name === 'date_part' && fc['funcformat'] !== 'COERCE_SQL_SYNTAX') return typedZero('float8');
     // lag, lead and the value window functions have their argument's type (o_orderdate - lag(o_orderdate) over w)
     if (VALUE_WINDOW_FUNCTIONS.has(name) && fc['over'] && args.length >= 1 && args.length <= 2) {
       return typedDispatchSafe(args[0]) ? structuredClone(args[0]!) : undefined;
