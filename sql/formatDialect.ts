@@ -351,6 +351,12 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
         replaceNode(v.node, numberTemplate(() => dup(x, location), template));
         return true;
       }
+      // a percent sign after the digits is copied as it stands (to_char(r * 100, 'FM990.0%'))
+      const percent = /^(.*[90])(%+)$/.exec(template);
+      if (percent && NUMBER_TEMPLATE.test(percent[1]!)) {
+        replaceNode(v.node, concat([numberTemplate(() => dup(x, location), percent[1]!), strConst(percent[2]!)]));
+        return true;
+      }
       // other number patterns (S, L, PR, MI, V, EEEE …) are refused rather than printed differently
       // (DD, DDD, MI, MM, ID alone are a date's)
       if (/^(FM)?[90,.DGSL$PRMIVE]+$/.test(template) && !/^(FM)?[DMI]{2,}$/.test(template)) throw new SqlError('0A000', `to_char number template "${template}" is not supported`, pos(location));
