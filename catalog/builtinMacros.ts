@@ -54,6 +54,11 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     // catches them first)
     m(`lg_time_of_tz(x, tz, t TIMESTAMPTZ) AS CAST(timezone(tz, x) AS TIME), (x, tz, t) AS CAST(x AS TIME)`),
     m(`lg_time_of(x, tz, t TIMESTAMP) AS CAST(x AS TIME), (x, tz, t) AS ${q('lg_time_of_tz')}(x, tz, t)`),
+    // array::text as PostgreSQL's array_out writes it: {a,b,NULL}, an element quoted (\\ and " escaped) when it is empty,
+    // NULL in any case, or holds a brace, comma, quote, backslash or white space (DuckDB would print [a, b, NULL])
+    m(`lg_array_text(x) AS CAST('{' || array_to_string(list_transform(x, lambda lg_e: CASE WHEN lg_e IS NULL THEN 'NULL' ELSE
+        list_transform([${q('lg_text_arg')}(lg_e)], lambda lg_v: CASE WHEN lg_v = '' OR upper(lg_v) = 'NULL' OR regexp_matches(lg_v, '[{},"\\\\\\s]')
+          THEN '"' || replace(replace(lg_v, '\\', '\\\\'), '"', '\\"') || '"' ELSE lg_v END)[1] END), ',') || '}' AS VARCHAR)`),
     // percentile_cont interpolates a double precision or an interval in PostgreSQL (an integer or numeric is cast to double)
     m(`lg_percentile_arg(x INTERVAL) AS x, (x) AS CAST(x AS DOUBLE)`),
     m(`lg_to_hex(x INTEGER) AS lower(to_hex(CAST(x AS BIGINT) & 4294967295)), (x) AS lower(to_hex(x))`),

@@ -66,7 +66,7 @@ function jsonbLike(n: unknown): boolean {
 }
 
 /** An operand that is an array by its form: ARRAY[…], ARRAY(subquery), x::t[], an array function, array || …. */
-function arrayLike(n: unknown): boolean {
+export function arrayLike(n: unknown): boolean {
   const node = n as Fields | undefined;
   if (!node) return false;
   if (node['A_ArrayExpr']) return true;

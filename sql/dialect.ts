@@ -17,7 +17,7 @@ import {
 import { RENAMED_FUNCTIONS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
-import { checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
+import { arrayLike, checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
 import { byteaInputToHex } from './bytea.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import {
@@ -396,6 +396,11 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
       replaceNode(v.node, strConst(regclassText(constString(inner['arg'])!, ctx)));
       return;
     }
+  }
+  // an array as text is PostgreSQL's {…} (catalog/builtinMacros.ts); an array by its form only, never a subquery's copy
+  if (!isArray && TEXT_TYPES.has(typname) && !tn['typmods'] && arrayLike(f['arg']) && !containsSubquery(f['arg'])) {
+    replaceNode(v.node, { FuncCall: { funcname: emulated('lg_array_text'), args: [f['arg']], funcformat: 'COERCE_EXPLICIT_CALL' } });
+    return;
   }
   if (!isArray && ['regclass', 'regtype', 'regproc', 'regprocedure', 'regnamespace'].includes(typname)) {
     replaceNode(v.node, regCast(typname, f['arg'], ctx, tn['location']));

@@ -256,6 +256,7 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_percentile_arg: 'function percentile_cont',
   lg_num_text_p: 'type numeric',
   lg_time_of: 'type time',
+  lg_array_text: 'type text',
   lg_time_of_tz: 'type time',
   lg_num_text_f: 'type numeric',
   lg_to_hex: 'function to_hex',
