@@ -413,7 +413,8 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   const tzText = typname === 'timestamptz' && !isArray ? constString(f['arg']) : undefined;
   if (tzText !== undefined) {
     // …and seconds before an offset (10:00+02 → 10:00:00+02:00)
-    const m = /^(.*\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*([+-]\d{1,2})(:\d{2})?$/.exec(tzText.trim());
+    // (the hours and minutes the first h:mm: a greedy match would take the minutes and seconds for them)
+    const m = /^(.*?\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*([+-]\d{1,2})(:\d{2})?$/.exec(tzText.trim());
     if (m) f['arg'] = strConst(`${m[1]}${m[2] ?? ':00'}${m[3]}${m[4] ?? ':00'}`);
   }
   // PostgreSQL reads a sign apart from its number ('1 month - 1 day') and ISO 8601 ('P1Y2M3DT4H'); DuckDB neither
