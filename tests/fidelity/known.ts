@@ -153,5 +153,5 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
   "select extract(year from o_orderdate) y, sum(o_totalprice) / sum(sum(o_totalprice)) over () from tpch.orders group by 1 order by 1 limit 2":
     { kind: 'deliberate', reason: "numeric division and avg carry 16 decimals; PostgreSQL chooses a display scale per value (16 significant digits, 20 below 1, fewer from 10000 up); the digits lakegate prints are PostgreSQL's, rounded at the 16th decimal" },
   "select to_char(p_retailprice, 'L999.99'), to_char(p_retailprice, 'S9999.99') from tpch.part order by p_partkey limit 1":
-    { kind: 'open', reason: "to_char's sign and currency number patterns (S, L, PR, MI, V, EEEE) are refused (0A000 to_char number template … is not supported) rather than printed differently; PostgreSQL answers +1117.46 for S9999.99 (and ###.## for L999.99, whose currency symbol under lc_monetary C takes a digit's place)" },
+    { kind: 'open', reason: "to_char's sign and currency number patterns (S, L, PR, MI, V, EEEE) are refused (0A000 to_char number template … is not supported) rather than printed differently; PostgreSQL answers +1117.46 for S9999.99 (and   ###.## for L999.99: 1117.46 has more integer digits than the template holds)" },
 };
