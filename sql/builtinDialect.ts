@@ -501,21 +501,24 @@ export function transformBuiltinCall(
         replaceNode(v.node, call(emulated('lg_date_trunc_tz'), ...a));
         return true;
       }
-      // date_trunc(text, date) is date_trunc(text, timestamptz) in PostgreSQL
-      if (a.length !== 2 || !typedSafe(a[1])) return false;
+      // date_trunc(text, date) is date_trunc(text, timestamptz) in PostgreSQL (of an aggregate or window value
+      // its probe tells: date_trunc('month', min(o_orderdate)))
+      if (a.length !== 2) return false;
       {
+        const probe = typedSafe(a[1]) ? structuredClone(a[1]!) : probeOf(a[1]);
+        if (!probe) return false;
         // PostgreSQL's centuries and millennia begin in a year ending in 1 (2001), DuckDB's in 0 (2000):
         // truncated a year earlier, then moved a year on
         const unit = constText(a[0])?.toLowerCase();
         if (unit === 'century' || unit === 'millennium') {
           const year = (): PgNode => cast(strConst('1 year'), 'interval');
           const earlier: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('-')], lexpr: a[1], rexpr: year(), location } };
-          const truncated = call(emulated('lg_date_trunc'), a[0]!, earlier, tz(), structuredClone(a[1]!));
+          const truncated = call(emulated('lg_date_trunc'), a[0]!, earlier, tz(), probe);
           replaceNode(v.node, { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: truncated, rexpr: year(), location } });
           return true;
         }
+        replaceNode(v.node, call(emulated('lg_date_trunc'), a[0]!, a[1]!, tz(), probe));
       }
-      replaceNode(v.node, call(emulated('lg_date_trunc'), a[0]!, a[1]!, tz(), structuredClone(a[1]!)));
       return true;
     case 'generate_series':
       // generate_series(date, date, interval) is the timestamptz one in PostgreSQL
