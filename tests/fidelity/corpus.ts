@@ -639,6 +639,24 @@ const analyst2: string[] = [
   "select l_shipmode, sum(case when l_returnflag = 'R' then 1 else 0 end), sum(case when l_returnflag = 'R' then l_quantity end), avg(case when l_linestatus = 'F' then 1.0 else 0 end)::numeric(6,4) from tpch.lineitem group by 1 order by 1",
   "select date_trunc('month', min(o_orderdate)), date_trunc('year', max(ts)), date_trunc('day', max(ts_tz)), date_trunc('week', first_value(day) over (order by id)), date_trunc('century', max(o_orderdate)) from tpch.orders, tpch.events group by id, day order by id limit 2",
   "select o_custkey, date_trunc('month', max(o_orderdate))::date from tpch.orders group by 1 order by 1 limit 3",
+  // more BI spellings: Metabase binning, Superset time grains, Tableau casts and week starts, Looker measures, dbt CTEs
+  "SELECT floor((\"tpch\".\"orders\".\"o_totalprice\" / 50000.0)) * 50000.0 AS \"o_totalprice\", count(*) AS \"count\" FROM \"tpch\".\"orders\" GROUP BY floor((\"tpch\".\"orders\".\"o_totalprice\" / 50000.0)) * 50000.0 ORDER BY 1 ASC",
+  "SELECT ((floor(((\"tpch\".\"lineitem\".\"l_quantity\" - 1.0) / 12.25)) * 12.25) + 1.0) AS \"l_quantity\", count(*) AS \"count\" FROM \"tpch\".\"lineitem\" GROUP BY 1 ORDER BY 1 ASC",
+  "SELECT DATE_TRUNC('week', o_orderdate) AS __timestamp, SUM(o_totalprice) AS \"SUM(o_totalprice)\" FROM tpch.orders WHERE o_orderdate >= TO_TIMESTAMP('1994-01-01 00:00:00', 'YYYY-MM-DD HH24:MI:SS') GROUP BY DATE_TRUNC('week', o_orderdate) ORDER BY \"SUM(o_totalprice)\" DESC LIMIT 3",
+  "SELECT o_orderpriority AS o_orderpriority, COUNT(*) AS count FROM tpch.orders GROUP BY o_orderpriority ORDER BY count DESC, o_orderpriority LIMIT 10000",
+  "SELECT CAST(\"orders\".\"o_orderstatus\" AS TEXT) AS \"o_orderstatus\", AVG(CAST(\"orders\".\"o_totalprice\" AS DOUBLE PRECISION)) AS \"avg:o_totalprice:ok\" FROM \"tpch\".\"orders\" \"orders\" GROUP BY 1",
+  "SELECT DATE_TRUNC('QUARTER', CAST(\"orders\".\"o_orderdate\" AS DATE)) AS \"tqr:o_orderdate:ok\", SUM(1) AS \"cnt\" FROM \"tpch\".\"orders\" \"orders\" GROUP BY 1 ORDER BY 1 LIMIT 3",
+  "SELECT (\"orders\".\"o_orderdate\" + CAST((-1 * (CAST(EXTRACT(DOW FROM \"orders\".\"o_orderdate\") AS INTEGER))) || ' days' AS INTERVAL)) AS \"twk\", COUNT(1) FROM \"tpch\".\"orders\" \"orders\" GROUP BY 1 ORDER BY 1 LIMIT 3",
+  "SELECT CAST(EXTRACT(MONTH FROM \"orders\".\"o_orderdate\") AS INTEGER) AS \"mn\", MIN(\"orders\".\"o_orderdate\") AS \"mind\", MAX(\"orders\".\"o_totalprice\") FROM \"tpch\".\"orders\" \"orders\" GROUP BY 1 ORDER BY 1 LIMIT 3",
+  "SELECT \"customer\".\"c_mktsegment\" AS \"seg\", SUM(\"customer\".\"c_acctbal\") AS \"sum\", (CASE WHEN SUM(\"customer\".\"c_acctbal\") > 20000 THEN 'high' ELSE 'low' END) AS \"cls\" FROM \"tpch\".\"customer\" \"customer\" GROUP BY 1 HAVING (COUNT(1) > 3) ORDER BY 1",
+  "select orders.o_orderstatus as \"orders.status\", count(distinct orders.o_orderkey) as \"orders.count\", coalesce(sum(case when orders.o_orderpriority = '1-URGENT' then orders.o_totalprice else null end), 0) as \"orders.urgent_total\" from tpch.orders as orders group by 1 order by 2 desc fetch next 500 rows only",
+  "with orders_cte as (select o_custkey, min(o_orderdate) as first_order, max(o_orderdate) as last_order, count(*) as n from tpch.orders group by 1) select c.c_custkey, c.c_name, o.first_order, o.last_order, coalesce(o.n, 0) as number_of_orders from tpch.customer c left join orders_cte o using (o_custkey) order by 1 limit 4",
+  "with orders_cte as (select o_custkey, min(o_orderdate) as first_order, count(*) as n from tpch.orders group by 1) select c.c_custkey, o.first_order, coalesce(o.n, 0) from tpch.customer c left join orders_cte o on o.o_custkey = c.c_custkey order by 1 limit 4",
+  "select cast(o_orderdate as varchar), o_orderdate::varchar(7), cast(o_totalprice as varchar(20)), cast(o_orderkey as text) || '' from tpch.orders order by o_orderkey limit 2",
+  "select case o_orderstatus when 'F' then 'Fulfilled' when 'O' then 'Open' else 'Other' end as status, count(*) from tpch.orders group by 1 order by 1",
+  "select extract(year from o_orderdate) || '-Q' || extract(quarter from o_orderdate) as yq, count(*) from tpch.orders group by 1 order by 1 limit 3",
+  "select (o_totalprice > 100000)::int, o_totalprice > 100000 and o_orderstatus = 'F' from tpch.orders order by o_orderkey limit 3",
+  "select count(*) filter (where o_comment ilike '%special%'), count(*) filter (where o_comment ~* 'REQUEST'), count(*) filter (where position('pending' in o_comment) > 0) from tpch.orders",
 ];
 // the same, compared row by row in order (PostgreSQL sorts NULLs first under DESC)
 const analyst2Ordered: string[] = [
