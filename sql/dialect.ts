@@ -309,6 +309,11 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
       return;
     }
   }
+  // mod(a, b) is a % b: 22012 on a zero divisor, as the operator (DuckDB's mod answers NULL)
+  if (name === 'mod' && !asTable && args.length === 2 && (parts.length === 1 || parts[0] === 'pg_catalog')) {
+    replaceNode(v.node, { FuncCall: { funcname: emulated(INTERNAL_MACROS.modulo), args, funcformat: 'COERCE_EXPLICIT_CALL' } });
+    return;
+  }
   if (name === 'sign' && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && typedDispatchSafe(args[0])) {
     f['funcname'] = emulated(INTERNAL_MACROS.sign);
     return;

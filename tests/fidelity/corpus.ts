@@ -657,6 +657,25 @@ const analyst2: string[] = [
   "select extract(year from o_orderdate) || '-Q' || extract(quarter from o_orderdate) as yq, count(*) from tpch.orders group by 1 order by 1 limit 3",
   "select (o_totalprice > 100000)::int, o_totalprice > 100000 and o_orderstatus = 'F' from tpch.orders order by o_orderkey limit 3",
   "select count(*) filter (where o_comment ilike '%special%'), count(*) filter (where o_comment ~* 'REQUEST'), count(*) filter (where position('pending' in o_comment) > 0) from tpch.orders",
+  // numeric formatting of floats and decimals, overflow and division by zero in expressions, mod
+  "select score::numeric(10,2), cast(score as decimal(10,1)), sum(score)::numeric(12,2), trunc(score::numeric, 1), to_char(score, '999.99') from tpch.events where score is not null group by id, score order by id limit 3",
+  "select nullif(trim(kind), ''), length(trim(coalesce(kind, ''))), lower(kind) = 'buy', kind || null, concat(kind, null) from tpch.events order by id limit 6",
+  "select amount::numeric(10,2), round(amount, 2)::text, amount * 100 / 100, (amount / 3)::numeric(12,4) from tpch.events where amount is not null order by id limit 3",
+  "select p_retailprice * 1.1, p_retailprice * 1.10::numeric(4,2), p_retailprice + 0.005, round(p_retailprice * 0.15, 2) from tpch.part order by p_partkey limit 2",
+  "select sum(l_quantity * l_extendedprice), sum(l_quantity) * 2, max(l_extendedprice) - min(l_extendedprice), sum(l_tax + l_discount) from tpch.lineitem",
+  "select count(*) * 1000000000 * 10, sum(ps_availqty::bigint * ps_availqty), 2147483647::bigint + sum(p_size) from tpch.partsupp, tpch.part where p_partkey = ps_partkey",
+  "select sum(p_size * 100000000) from tpch.part",
+  "select avg(score), avg(score::real), sum(score::real), max(score)::real from tpch.events",
+  "select score / 0 from tpch.events where score is not null limit 1",
+  "select score / 0.0 from tpch.events where score is not null limit 1",
+  "select 1 / (p_size - p_size) from tpch.part limit 1",
+  "select mod(p_size, 0) from tpch.part limit 1",
+  "select ln(0), log(0)",
+  "select sqrt(-1::float8)",
+  "select (score * 1e308)::text from tpch.events where score > 50 limit 1",
+  "select 'NaN'::float8, 'Infinity'::float8 + 1, '-inf'::float8",
+  "select mod(7, 3), mod(-7, 3), mod(7.5, 2), mod(p_size, 7), mod(p_retailprice, 100), mod(id, 1000) from tpch.part, tpch.events order by p_partkey, id limit 2",
+  "select mod(null, 0), mod(5, null::int), mod(5::bigint, 3), mod(5::smallint, 2::smallint)",
 ];
 // the same, compared row by row in order (PostgreSQL sorts NULLs first under DESC)
 const analyst2Ordered: string[] = [
