@@ -676,6 +676,24 @@ const analyst2: string[] = [
   "select 'NaN'::float8, 'Infinity'::float8 + 1, '-inf'::float8",
   "select mod(7, 3), mod(-7, 3), mod(7.5, 2), mod(p_size, 7), mod(p_retailprice, 100), mod(id, 1000) from tpch.part, tpch.events order by p_partkey, id limit 2",
   "select mod(null, 0), mod(5, null::int), mod(5::bigint, 3), mod(5::smallint, 2::smallint)",
+  // interval arithmetic and display, date differences in windows and groups, strings with regex flags and non-ASCII text
+  "select interval '1.5 days', interval '0.5 months', interval '1 day' * 1.5, interval '1 month' / 2, interval '1 year' / 12, interval '90 minutes' * 2",
+  "select interval '1 hour 30 minutes', interval '2 days 03:04:05', interval '-1 days +02:00', interval '1 mon 1 day 1 hour' - interval '1 day'",
+  "select '1 day'::interval = '24 hours'::interval, interval '30 days' = interval '1 month', interval '1 day' < interval '23 hours'",
+  "select to_char(interval '3 hours 15 minutes', 'HH24:MI'), extract(minute from interval '3 hours 15 minutes')",
+  "select date '2024-02-29' - interval '1 year', date '2024-03-31' + interval '1 month', timestamp '2024-01-31 10:00' + interval '1 month 1 day'",
+  "select (date '2024-05-17' - date '2024-01-01') / 7, (date '2024-05-17' - date '2024-01-01') % 7, date '2024-05-17' - 7 * 4",
+  "select age(date '2024-03-31', date '2024-02-29'), age(timestamp '2024-01-01 00:00', timestamp '2024-01-01 12:00'), age(date '2000-02-29', date '2024-02-28')",
+  "select o_orderkey, o_orderdate, o_orderdate - first_value(o_orderdate) over (partition by o_custkey order by o_orderdate, o_orderkey) from tpch.orders where o_custkey = 3 order by 2",
+  "select l_orderkey, max(l_shipdate) - min(l_shipdate), max(l_receiptdate) - o_orderdate from tpch.lineitem join tpch.orders on o_orderkey = l_orderkey where l_orderkey < 4 group by l_orderkey, o_orderdate order by 1",
+  "select length('naïve'), reverse('añb'), left('日本語', 2), lpad('é', 3, '*'), upper('abc') || lower('XYZ')",
+  "select regexp_replace('a.b.c', '\\.', '-', 'g'), regexp_replace('abc', '(a)(b)', '\\2\\1'), regexp_replace('aaa', 'a*', 'x'), regexp_replace('Hello', 'L', 'x', 'ig')",
+  "select 'abc' ~ 'B', 'abc' ~* 'B', 'a+b' ~ 'a\\+b', 'line1\nline2' ~ '^line2', 'x' ~ ''",
+  "select split_part(c_phone, '-', 1) || '***', translate(c_name, 'aeiou', 'AEIOU'), replace(c_comment, ' ', '') from tpch.customer order by c_custkey limit 2",
+  "select string_agg(distinct c_mktsegment, ' | ' order by c_mktsegment), count(distinct c_mktsegment) from tpch.customer",
+  "select array_agg(c_custkey order by c_acctbal desc) filter (where c_acctbal > 5000), array_agg(distinct c_nationkey order by c_nationkey desc) from tpch.customer",
+  "select quote_ident(c_mktsegment), quote_literal(c_name) from tpch.customer order by c_custkey limit 1",
+  "select md5(''), md5(c_phone) = md5(c_phone), encode(sha256(c_name::bytea), 'hex') from tpch.customer order by c_custkey limit 1",
 ];
 // the same, compared row by row in order (PostgreSQL sorts NULLs first under DESC)
 const analyst2Ordered: string[] = [
