@@ -220,3 +220,11 @@ describe('analyst SQL, second pass (fid-corpus2)', () => {
     expect(sql("select timestamptz '2024-03-01 00:00:01+00'")).toContain("'2024-03-01 00:00:01+00:00'");
   });
 });
+
+describe('BETWEEN SYMMETRIC (fid-corpus2)', () => {
+  test('is written out as two BETWEENs, NOT as two NOT BETWEENs; a subquery among its operands is refused', () => {
+    expect(sql('select id between symmetric 10 and 1 from orders')).toMatch(/id BETWEEN 10 AND 1 OR id BETWEEN 1 AND 10/);
+    expect(sql('select id not between symmetric 10 and 1 from orders')).toMatch(/id NOT BETWEEN 10 AND 1 AND id NOT BETWEEN 1 AND 10/);
+    expect(refusal('select 1 between symmetric (select 2) and 0').code).toBe('0A000');
+  });
+});

@@ -711,6 +711,28 @@ function nullDivision(v: Visit): boolean {
   return true;
 }
 
+/**
+ * x [NOT] BETWEEN SYMMETRIC a AND b, which DuckDB lacks, as PostgreSQL
+ * defines it: (x BETWEEN a AND b) OR (x BETWEEN b AND a), and for NOT both
+ * NOT BETWEENs (a NULL bound keeps its NULL). x, a and b are copied: never
+ * one holding a subquery (its tables would escape the data gate's rewrite).
+ */
+function betweenSymmetric(v: Visit, not: boolean): void {
+  const f = v.fields;
+  const bounds = ((f['rexpr'] as Fields | undefined)?.['List']?.['items'] ?? []) as PgNode[];
+  if (bounds.length !== 2 || [f['lexpr'], ...bounds].some((n) => containsSubquery(n))) {
+    throw new SqlError('0A000', 'BETWEEN SYMMETRIC over a subquery is not supported', pos(f['location']));
+  }
+  const between = (x: PgNode, lo: PgNode, hi: PgNode): PgNode => ({
+    A_Expr: { kind: not ? 'AEXPR_NOT_BETWEEN' : 'AEXPR_BETWEEN', name: [strNode(not ? 'NOT BETWEEN' : 'BETWEEN')], lexpr: x, rexpr: { List: { items: [lo, hi] } }, location: f['location'] },
+  });
+  const x = f['lexpr'] as PgNode;
+  const [a, b] = bounds as [PgNode, PgNode];
+  replaceNode(v.node, {
+    BoolExpr: { boolop: not ? 'AND_EXPR' : 'OR_EXPR', args: [between(x, a, b), between(structuredClone(x), structuredClone(b), structuredClone(a))], location: f['location'] },
+  });
+}
+
 function transformAExpr(v: Visit, done: WeakSet<object>): void {
   const f = v.fields;
   if (String(f['kind']) === 'AEXPR_SIMILAR') return transformSimilar(v);
@@ -722,6 +744,7 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   if (transformJsonOperator(v, op)) return;
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
+  if (kind === 'AEXPR_BETWEEN_SYM' || kind === 'AEXPR_NOT_BETWEEN_SYM') return betweenSymmetric(v, kind === 'AEXPR_NOT_BETWEEN_SYM');
   if (kind === 'AEXPR_OP' && op === '/' && f['lexpr'] && nullDivision(v)) return;
   if (kind === 'AEXPR_OP' && ['+', '-', '*', '/', '%'].includes(op) && f['lexpr']) typeLiteralOperands(f);
   const subtraction = kind === 'AEXPR_OP' && op === '-' && f['lexpr'] ? typedSubtraction(f) : undefined;

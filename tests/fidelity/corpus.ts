@@ -694,6 +694,10 @@ const analyst2: string[] = [
   "select array_agg(c_custkey order by c_acctbal desc) filter (where c_acctbal > 5000), array_agg(distinct c_nationkey order by c_nationkey desc) from tpch.customer",
   "select quote_ident(c_mktsegment), quote_literal(c_name) from tpch.customer order by c_custkey limit 1",
   "select md5(''), md5(c_phone) = md5(c_phone), encode(sha256(c_name::bytea), 'hex') from tpch.customer order by c_custkey limit 1",
+  // BETWEEN SYMMETRIC
+  "select p_size, p_size between symmetric 40 and 10, p_size not between symmetric 40 and 10, p_size between symmetric null and 10, p_size not between symmetric 20 and null from tpch.part order by p_partkey limit 5",
+  "select count(*) from tpch.part where p_size between symmetric 30 and 5 and p_retailprice not between symmetric 1500 and 1000",
+  "select 1 between symmetric (select 2) and 0",
 ];
 // the same, compared row by row in order (PostgreSQL sorts NULLs first under DESC)
 const analyst2Ordered: string[] = [
