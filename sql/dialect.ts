@@ -14,7 +14,7 @@ import {
   INTERNAL_MACROS,
   PGC_SCHEMA,
 } from './emulation.js';
-import { RENAMED_FUNCTIONS } from './functions.js';
+import { RENAMED_FUNCTIONS, SCALAR_BUILTINS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { arrayLike, checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
@@ -254,6 +254,9 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   const asTable = inTableFunctionPosition(v.path);
   // PostgreSQL's window aggregates take neither DISTINCT nor ORDER BY (DuckDB's do)
   if (f['over'] && f['agg_distinct']) throw new SqlError('0A000', 'DISTINCT is not implemented for window functions', pos(f['location']));
+  if (f['over'] && SCALAR_BUILTINS.has(name) && !asTable) {
+    throw new SqlError('42809', `OVER specified, but ${name} is not a window function nor an aggregate function`, pos(f['location']));
+  }
   if (f['over'] && f['agg_within_group']) throw new SqlError('0A000', `OVER is not supported for ordered-set aggregate ${name}`, pos(f['location']));
   if (f['over'] && f['agg_order']) throw new SqlError('0A000', 'aggregate ORDER BY is not implemented for window functions', pos(f['location']));
   // array_agg / string_agg (DISTINCT x): PostgreSQL sorts to find the distinct values, so they come in x's order (DuckDB: any)

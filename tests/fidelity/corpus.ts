@@ -698,6 +698,10 @@ const analyst2: string[] = [
   "select p_size, p_size between symmetric 40 and 10, p_size not between symmetric 40 and 10, p_size between symmetric null and 10, p_size not between symmetric 20 and null from tpch.part order by p_partkey limit 5",
   "select count(*) from tpch.part where p_size between symmetric 30 and 5 and p_retailprice not between symmetric 1500 and 1000",
   "select 1 between symmetric (select 2) and 0",
+  // OVER on a function that is neither a window function nor an aggregate
+  "select date_trunc('month', o_orderdate) over () from tpch.orders limit 1",
+  "select upper(o_orderstatus) over (order by o_orderkey) from tpch.orders limit 1",
+  "select sum(o_totalprice) over (), row_number() over () > 0, lag(o_orderkey) over () is null from tpch.orders where o_orderkey = 1",
 ];
 // the same, compared row by row in order (PostgreSQL sorts NULLs first under DESC)
 const analyst2Ordered: string[] = [
