@@ -702,6 +702,17 @@ const analyst2: string[] = [
   "select date_trunc('month', o_orderdate) over () from tpch.orders limit 1",
   "select upper(o_orderstatus) over (order by o_orderkey) from tpch.orders limit 1",
   "select sum(o_totalprice) over (), row_number() over () > 0, lag(o_orderkey) over () is null from tpch.orders where o_orderkey = 1",
+  // sessions, month over month, cohorts, grouping sets with NULL labels, correlated string_agg and ARRAY(subquery)
+  "select id, kind, ts, lag(ts) over (partition by kind order by ts), ts - lag(ts) over (partition by kind order by ts) as gap from tpch.events order by kind nulls first, ts limit 6",
+  "with s as (select kind, ts, case when ts - lag(ts) over (partition by kind order by ts) > interval '7 days' or lag(ts) over (partition by kind order by ts) is null then 1 else 0 end as new_session from tpch.events) select kind, sum(new_session) from s group by 1 order by 1 nulls last",
+  "with monthly as (select date_trunc('month', o_orderdate)::date m, sum(o_totalprice) rev from tpch.orders group by 1) select m, rev, rev - lag(rev) over (order by m), round(100 * (rev / lag(rev) over (order by m) - 1), 1) from monthly order by m limit 4",
+  "select o_custkey, count(*) as orders, min(o_orderdate) as first, max(o_orderdate) as last, max(o_orderdate) - min(o_orderdate) as span_days from tpch.orders group by 1 having count(*) > 5 order by 2 desc, 1",
+  "with firsts as (select o_custkey, date_trunc('year', min(o_orderdate)) cohort from tpch.orders group by 1) select extract(year from f.cohort) cohort, extract(year from o.o_orderdate) - extract(year from f.cohort) as years_since, count(distinct o.o_custkey) from tpch.orders o join firsts f using (o_custkey) group by 1, 2 order by 1, 2 limit 6",
+  "select p_type, p_size, count(*) from tpch.part group by grouping sets ((p_type), (p_size), ()) order by 1 nulls first, 2 nulls first limit 5",
+  "select distinct on (l_orderkey) l_orderkey, l_linenumber, l_shipdate from tpch.lineitem order by l_orderkey, l_shipdate desc, l_linenumber limit 4",
+  "select n_name, (select string_agg(c_name, ', ' order by c_name) from tpch.customer where c_nationkey = n_nationkey) from tpch.nation order by n_nationkey limit 4",
+  "select r_name, array(select n_name from tpch.nation where n_regionkey = r_regionkey order by n_name) from tpch.region order by r_regionkey limit 2",
+  "select c_custkey, exists(select 1 from tpch.orders where o_custkey = c_custkey and o_totalprice > 200000) from tpch.customer order by 1 limit 4",
 ];
 // the same, compared row by row in order (PostgreSQL sorts NULLs first under DESC)
 const analyst2Ordered: string[] = [
