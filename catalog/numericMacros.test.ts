@@ -109,6 +109,12 @@ describe('stddev and variance are exact', () => {
     ['DECIMAL(15,2) prices', 'DECIMAL(15,2)', 2, (r) => (Math.floor(r() * 10_000_000) / 100).toFixed(2)],
     ['DECIMAL(15,2) discounts below 0.1', 'DECIMAL(15,2)', 2, (r) => (Math.floor(r() * 11) / 100).toFixed(2)],
     ['DECIMAL(12,4) amounts with negatives', 'DECIMAL(12,4)', 4, (r) => ((Math.floor(r() * 2e8) - 1e8) / 10000).toFixed(4)],
+    // any scale: units of the type's own last decimal
+    ['DECIMAL(10,6) with negatives', 'DECIMAL(10,6)', 6, (r) => ((Math.floor(r() * 2e8) - 1e8) / 1e6).toFixed(6)],
+    ['DECIMAL(20,8) rates', 'DECIMAL(20,8)', 8, (r) => (Math.floor(r() * 1e9) / 1e8).toFixed(8)],
+    // (Σx² in units of 10^-24 and 10^-38 must fit 128 bits: values below 10^5 and 10^-2 on 400 rows)
+    ['DECIMAL(38,12) values to 10^5', 'DECIMAL(38,12)', 12, (r) => `${Math.floor(r() * 1e5)}.${String(Math.floor(r() * 1e12)).padStart(12, '0')}`],
+    ['DECIMAL(20,19) small values', 'DECIMAL(20,19)', 19, (r) => `0.00${String(Math.floor(r() * 1e13)).padStart(13, '0')}${String(Math.floor(r() * 1e4)).padStart(4, '0')}`],
   ];
   test.each(cases)('%s', async (_name, type, scale, gen) => {
     const r = rng(type.length * 7919 + scale);
@@ -135,17 +141,118 @@ describe('stddev and variance are exact', () => {
     expect(r.getRows()[0]![0]).toBe('2.0000000000000000');
   });
 
-  test('a numeric with more than 4 decimals and sums beyond 128 bits are refused, not rounded', async () => {
-    await expect(actual(['1.123456', '2.5'], 'DECIMAL(10,6)')).rejects.toThrow(/numeric field overflow/);
-    await expect(actual(['9000000000000000000', '-9000000000000000000'], 'BIGINT')).rejects.toThrow(/Overflow/);
-    // a variance from 10^22 up does not fit the result's numeric(38,16)
-    await expect(actual(['0', '1000000000000000'], 'BIGINT')).rejects.toThrow(/Overflow/);
-    // the control: the same column type with values of at most 4 decimals
-    expect((await actual(['1.1234', '2.5'], 'DECIMAL(10,6)'))[0]).toBe('0.9475137800000000');
+  test('a variance from 10^22 up, N·Σx² beyond 128 bits or Σx² beyond 128 bits are refused (22003), not rounded', async () => {
+    // the variance (1.6·10^38, or 5·10^29) does not fit the result's numeric(38,16)
+    await expect(actual(['9000000000000000000', '-9000000000000000000'], 'BIGINT')).rejects.toThrow(/numeric field overflow: stddev and variance are exact/);
+    await expect(actual(['0', '1000000000000000'], 'BIGINT')).rejects.toThrow(/numeric field overflow: stddev and variance are exact/);
+    // x² of 10^20 units does not fit 128 bits
+    await expect(actual(['1000000000000000000', '0'], 'DECIMAL(38,2)')).rejects.toThrow(/Overflow/);
+  });
+
+  test('N·Σx² may pass 128 bits: only Σx² and the variance must fit', async () => {
+    // 10^16 + (i % 100) on 20000 rows: Σx² is 2·10^36, N·Σx² 4·10^40
+    const values = Array.from({ length: 20000 }, (_, i) => String(10n ** 16n + BigInt(i % 100)));
+    const r = await conn.runAndReadAll(
+      `SELECT CAST(s.lg_var_samp(x) AS VARCHAR), CAST(s.lg_stddev_pop(x) AS VARCHAR) FROM (SELECT CAST(10000000000000000 AS BIGINT) + i % 100 AS x FROM range(20000) r(i)) t`,
+    );
+    const v = expected(values, 0, true)!;
+    const sd = expected(values, 0, false)!;
+    expect(r.getRows()[0]![0]).toBe(fmt(v.v16));
+    expect(rootMatches(String(r.getRows()[0]![1]), sd, fmt(sd.v16))).toBe(true);
   });
 
   test('a double stays DuckDB\'s own (double precision)', async () => {
     const r = await conn.runAndReadAll(`SELECT typeof(s.lg_stddev_samp(x)), s.lg_var_pop(x) FROM (VALUES (1.0::DOUBLE), (2.0::DOUBLE)) t(x)`);
+    expect(r.getRows()[0]).toEqual(['DOUBLE', 0.25]);
+  });
+});
+
+/** lg_stats_as as the planner writes it (sql/numericTypes.ts statisticWithClauses): the statistic from count, sum and Σx² with the user's clauses */
+function statsAs(fn: string, x: string, clauses: { over?: string; distinct?: boolean; filter?: string }, samp: boolean, sd: boolean): string {
+  const d = clauses.distinct ? 'DISTINCT ' : '';
+  const f = (extra?: string) => {
+    const c = [clauses.filter, extra].filter(Boolean).join(' AND ');
+    return c ? ` FILTER (WHERE ${c})` : '';
+  };
+  const o = clauses.over ? ` OVER (${clauses.over})` : '';
+  const s2 = clauses.distinct
+    ? `s.lg_vadd(sum(DISTINCT s.lg_vsq(${x}))${f(`${x} >= 0`)}${o}, sum(DISTINCT s.lg_vsq(${x}))${f(`${x} < 0`)}${o})`
+    : `sum(s.lg_vsq(${x}))${f()}${o}`;
+  return `s.lg_stats_as(${fn}(${d}${x})${f()}${o}, count(${d}${x})${f()}${o}, sum(${d}${x})${f()}${o}, ${s2}, ${samp}, ${sd}, ${x})`;
+}
+
+describe('with OVER and DISTINCT: count, sum and Σx² written with the clauses', () => {
+  const cases: [string, number, (r: () => number) => string | null][] = [
+    ['INTEGER', 0, (r) => (r() < 0.15 ? null : String(Math.floor(r() * 41) - 20))],
+    ['BIGINT', 0, (r) => (r() < 0.15 ? null : String(1_000_000_000_000 + Math.floor(r() * 2001) - 1000))],
+    ['DECIMAL(12,3)', 3, (r) => (r() < 0.15 ? null : ((Math.floor(r() * 41) - 20) / 8).toFixed(3))],
+    ['DECIMAL(20,8)', 8, (r) => (r() < 0.15 ? null : `${r() < 0.5 ? '-' : ''}0.0000${String(Math.floor(r() * 30) * 125).padStart(4, '0')}`)],
+  ];
+  const rows = 60;
+  const table = async (type: string, gen: (r: () => number) => string | null, seed: number) => {
+    const r = rng(seed);
+    // g: 1 to 7 (g = 7 has one row), x with NULLs, negatives and repeats (x and −x)
+    const data = Array.from({ length: rows }, (_, i) => ({ id: i + 1, g: i === rows - 1 ? 7 : 1 + (i % 6), x: gen(r) }));
+    await conn.run(`CREATE OR REPLACE TEMP TABLE w AS SELECT id, g, CAST(x AS ${type}) AS x FROM (VALUES ${data
+      .map((d) => `(${d.id}, ${d.g}, ${d.x === null ? 'NULL' : `'${d.x}'`})`)
+      .join(', ')}) v(id, g, x)`);
+    return data;
+  };
+  const check = (got: unknown, values: string[], scale: number, samp: boolean, sd: boolean, what: object) => {
+    const e = expected(values, scale, samp);
+    if (!e) return expect({ ...what, got }).toEqual({ ...what, got: null });
+    if (!sd) return expect({ ...what, got: String(got) }).toEqual({ ...what, got: fmt(e.v16) });
+    expect({ ...what, got: String(got), ok: rootMatches(String(got), e, fmt(e.v16)) }).toMatchObject({ ok: true });
+  };
+
+  test.each(cases)('%s over a ROWS frame by partition, a running frame with peers, and FILTER', async (type, scale, gen) => {
+    const data = await table(type, gen, type.length * 31 + scale);
+    const r = await conn.runAndReadAll(
+      `SELECT id, CAST(${statsAs('stddev_samp', 'x', { over: 'PARTITION BY g ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW' }, true, true)} AS VARCHAR),
+         CAST(${statsAs('var_samp', 'x', { over: 'PARTITION BY g ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW' }, true, false)} AS VARCHAR),
+         CAST(${statsAs('var_pop', 'x', { over: 'ORDER BY g' }, false, false)} AS VARCHAR),
+         CAST(${statsAs('stddev_pop', 'x', { over: 'ORDER BY g', filter: 'id % 3 <> 0' }, false, true)} AS VARCHAR),
+         typeof(${statsAs('var_pop', 'x', { over: 'ORDER BY g' }, false, false)})
+       FROM w ORDER BY id`,
+    );
+    for (const row of r.getRows()) {
+      const id = Number(row[0]);
+      const me = data[id - 1]!;
+      const inRows = data.filter((d) => d.g === me.g && d.id <= id).slice(-3);
+      const peers = data.filter((d) => d.g <= me.g);
+      const vals = (ds: typeof data) => ds.map((d) => d.x).filter((x): x is string => x !== null);
+      check(row[1], vals(inRows), scale, true, true, { id, frame: 'rows', sd: true });
+      check(row[2], vals(inRows), scale, true, false, { id, frame: 'rows', sd: false });
+      check(row[3], vals(peers), scale, false, false, { id, frame: 'range' });
+      check(row[4], vals(peers.filter((d) => d.id % 3 !== 0)), scale, false, true, { id, frame: 'range, filter' });
+      expect(row[5]).toBe('DECIMAL(38,16)');
+    }
+  });
+
+  test.each(cases)('%s with DISTINCT (x and −x both counted), by group and with FILTER', async (type, scale, gen) => {
+    const data = await table(type, gen, type.length * 17 + scale);
+    const r = await conn.runAndReadAll(
+      `SELECT g, CAST(${statsAs('var_samp', 'x', { distinct: true }, true, false)} AS VARCHAR),
+         CAST(${statsAs('stddev_pop', 'x', { distinct: true, filter: 'id % 2 = 0' }, false, true)} AS VARCHAR)
+       FROM w GROUP BY g ORDER BY g`,
+    );
+    const distinct = (ds: typeof data) => [...new Map(ds.filter((d) => d.x !== null).map((d) => [units(d.x!, scale), d.x!])).values()];
+    for (const row of r.getRows()) {
+      const g = Number(row[0]);
+      const mine = data.filter((d) => d.g === g);
+      check(row[1], distinct(mine), scale, true, false, { g, distinct: true });
+      check(row[2], distinct(mine.filter((d) => d.id % 2 === 0)), scale, false, true, { g, distinct: true, filter: true });
+    }
+  });
+
+  test('x and −x are distinct values (sum(DISTINCT x²) alone would merge them)', async () => {
+    const r = await conn.runAndReadAll(`SELECT CAST(${statsAs('var_pop', 'x', { distinct: true }, false, false)} AS VARCHAR) FROM (VALUES (3), (-3), (3), (NULL)) t(x)`);
+    // distinct {3, −3}: mean 0, population variance 9
+    expect(r.getRows()[0]![0]).toBe('9.0000000000000000');
+  });
+
+  test('a double stays DuckDB\'s own call', async () => {
+    const r = await conn.runAndReadAll(`SELECT typeof(${statsAs('stddev_samp', 'x', { over: '' }, true, true)}), ${statsAs('var_pop', 'x', { over: '' }, false, false)} FROM (VALUES (1.0::DOUBLE), (2.0::DOUBLE)) t(x)`);
     expect(r.getRows()[0]).toEqual(['DOUBLE', 0.25]);
   });
 });

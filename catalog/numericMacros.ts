@@ -44,6 +44,8 @@ const E16 = 'CAST(10000000000000000 AS HUGEINT)';
 /** The exact statistics: macro key, sample, square root, DuckDB's own aggregate (for floats) */
 const STATISTICS = [['varSamp', 'true', 'false', 'var_samp'], ['varPop', 'false', 'false', 'var_pop'], ['stddevSamp', 'true', 'true', 'stddev_samp'], ['stddevPop', 'false', 'true', 'stddev_pop']] as const;
 const I = INTERNAL_MACROS;
+/** Raised where the exact stddev / variance cannot hold a group's sums or its result (the server reports 22003). */
+const VOVERFLOW = `error('numeric field overflow: stddev and variance are exact here while the variance stays below 10^22 and the sums fit in 128 bits (this group passes them); cast the argument to double precision')`;
 
 export function numericMacroStatements(m: (sig: string) => string, schema: string): string[] {
   const q = (name: string) => `${schema}.${name}`;
@@ -141,51 +143,82 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
        (v, c, p) AS ${q('lg_avg_asd')}(v, c, p, p)`),
     // stddev and variance of integers and numerics (PostgreSQL: numeric, exact): (N·Σx² − (Σx)²) / (N·(N−1)) on
     // 128-bit integers, rounded half up at 16 decimals, then a square root of that rounded value, also rounded half
-    // up (numeric.c numeric_stddev_internal). Integers count in units, numerics in 10^-4 (f = 10^(2·4)); a numeric
-    // with more decimals raises 22003 rather than round silently. A group whose sums pass 1.7·10^38 raises
-    // DuckDB's HUGEINT overflow, 22003 (N·max|x| below 1.3·10^19 units always fits), as does a variance from
-    // 10^22 up (the result is a DECIMAL(38,16)). Lambdas name each
-    // aggregate once: its value is bound to g, h, k and read from there.
+    // up (numeric.c numeric_stddev_internal). x counts in units of its type's last decimal, 10^-s (s the DECIMAL's
+    // scale, 0 for integers), so Σx² in 10^-2s and the variance is N·Σx² − (Σx)² over N·(N−1)·10^e, e = 2s. Only
+    // Σx² itself must fit in 128 bits (DuckDB raises 22003 past it), and the variance must be below 10^22 (the result
+    // is a DECIMAL(38,16)); past that they raise 22003 (VOVERFLOW) rather than answer in double precision. Lambdas
+    // name each aggregate once: its value is bound to g, h, w and read from there.
     m(`lg_vdec(q) AS CAST(CAST(q AS DECIMAL(38,0)) * CAST(0.0000000000000001 AS DECIMAL(17,16)) AS DECIMAL(38,16))`),
-    // num / b to 16 decimals, half up: the integer part, two long-division steps of 8 digits, the remainder decides
-    m(`lg_vq(num, b) AS list_transform([{'q': num // b, 'r': (num % b) * ${E8}}], lambda h:
-        list_transform([{'t': h.r // b, 'r': (h.r % b) * ${E8}}], lambda k:
-          h.q * ${E16} + k.t * ${E8} + k.r // b + CASE WHEN 2 * (k.r % b) >= b THEN 1 ELSE 0 END)[1])[1]`),
-    // …to 24 decimals (three steps), for the root of a variance below 1
-    m(`lg_vq24(num, b) AS list_transform([{'q': num // b, 'r': (num % b) * ${E8}}], lambda h:
-        list_transform([{'t': h.r // b, 'r': (h.r % b) * ${E8}}], lambda k:
-          list_transform([{'t': k.r // b, 'r': (k.r % b) * ${E8}}], lambda j:
-            h.q * ${E16} * ${E8} + k.t * ${E16} + j.t * ${E8} + j.r // b + CASE WHEN 2 * (j.r % b) >= b THEN 1 ELSE 0 END)[1])[1])[1]`),
-    // V·10^16 of g {n, s1, s2}; NULL without rows (sample: without two); a numerator at or below 0 is 0 (numeric.c)
-    m(`lg_v16(g, f, samp) AS CASE WHEN g.n = 0 OR (samp AND g.n = 1) THEN NULL
-        WHEN g.n * g.s2 - g.s1 * g.s1 <= 0 THEN CAST(0 AS HUGEINT)
-        ELSE ${q('lg_vq')}(g.n * g.s2 - g.s1 * g.s1, (CASE WHEN samp THEN g.n * (g.n - 1) ELSE g.n * g.n END) * f) END`),
+    // 10^e as a HUGEINT, 0 <= e <= 38 (a constant wherever e is: folded while binding)
+    m(`lg_vp10(e) AS CAST(concat('1', repeat('0', e)) AS HUGEINT)`),
+    // the scale of v's type, 0 for an integer: a constant (typeof is folded while binding; v is not evaluated for it)
+    m(`lg_vscale(v) AS CASE WHEN typeof(v) LIKE 'DECIMAL(%' THEN CAST(regexp_extract(typeof(v), ',([0-9]+)\\)', 1) AS INTEGER) ELSE 0 END`),
+    // a sum (a DECIMAL(38,s) or a HUGEINT) as an integer count of 10^-s: its digits without the point (DuckDB prints
+    // every decimal of a DECIMAL)
+    m(`lg_vunits(v) AS CAST(replace(CAST(v AS VARCHAR), '.', '') AS HUGEINT)`),
+    // x² on 128 bits, exact: an integer as a HUGEINT, a DECIMAL(p,s) as a DECIMAL(38,2s) (DuckDB's own product of
+    // two DECIMAL(18) stays a DECIMAL(18) and overflows from 10^9 units up; a DECIMAL(38) product from 10^19)
+    m(`lg_vsq(a) AS (a + CAST(0 AS HUGEINT)) * (a + CAST(0 AS HUGEINT))`),
+    // a + b where either may be NULL (a sum over no rows)
+    m(`lg_vadd(a, b) AS coalesce(a + b, a, b)`),
+    // round(num · 10^k / (d · 10^e)) half up, num >= 0, d > 0 (d < 1.7·10^22), e and k constants; a result from 10^38
+    // up (lim·10^(k−e)): VOVERFLOW. k >= e: long division by d, one step of k − e digits (at most 16) or two (16, then
+    // the rest); k < e: num // 10^(e−k) first, its remainder and the quotient's decide the rounding (up when
+    // 2·(q1 % d)·g + 2·r1 >= d·g, without forming d·g). Each remainder is a − q·d: a 128-bit division costs a
+    // few hundred nanoseconds, a product next to nothing (this runs once a row under OVER).
+    m(`lg_vdivup(num, d, m1, m2, lim) AS list_transform([num // d], lambda q: CASE WHEN q >= lim THEN ${VOVERFLOW} ELSE
+        list_transform([(num - q * d) * m1], lambda a: list_transform([a // d], lambda t:
+          CASE WHEN m2 = 1 THEN q * m1 + t + CASE WHEN 2 * (a - t * d) >= d THEN 1 ELSE 0 END
+          ELSE list_transform([(a - t * d) * m2], lambda b: list_transform([b // d], lambda u:
+            (q * m1 + t) * m2 + u + CASE WHEN 2 * (b - u * d) >= d THEN 1 ELSE 0 END)[1])[1] END)[1])[1] END)[1]`),
+    m(`lg_vdivdn(num, d, g) AS list_transform([num // g], lambda q1: list_transform([q1 // d], lambda q:
+        list_transform([q1 - q * d], lambda a: q + CASE WHEN 2 * a >= d OR (2 * a + 1 = d AND 2 * (num - q1 * g) >= g) THEN 1 ELSE 0 END)[1])[1])[1]`),
+    m(`lg_vdivk(num, d, e, k) AS CASE WHEN k >= e THEN ${q('lg_vdivup')}(num, d, ${q('lg_vp10')}(least(k - e, 16)), ${q('lg_vp10')}(greatest(k - e - 16, 0)), ${q('lg_vp10')}(greatest(38 - (k - e), 0)))
+        ELSE ${q('lg_vdivdn')}(num, d, ${q('lg_vp10')}(least(e - k, 38))) END`),
+    // N·Σx² − (Σx)² without forming N·Σx²: with Σx = q·N + r (q = Σx // N, |r| < N), it is N·D − r² where
+    // D = Σ(x − q)² = Σx² − q·(Σx + r), 0 <= q·(Σx + r) <= Σx²; N·D (about N² times the population variance) is checked before it is formed (in
+    // double precision, a margin of 10^-3 below 2^127)
+    m(`lg_vnum(n, s1, s2) AS list_transform([s1 // n], lambda q: list_transform([s1 - q * n], lambda r:
+        list_transform([s2 - q * (s1 + r)], lambda dd: CASE WHEN CAST(n AS DOUBLE) * CAST(dd AS DOUBLE) >= 1.7e38 THEN ${VOVERFLOW}
+          ELSE n * dd - r * r END)[1])[1])[1]`),
     // round(sqrt(m)) for 0 <= m <= 10^38: one integer Newton step from the double's root (then floor or floor + 1),
     // the floor s, and + 1 when m > s² + s (that is, m >= (s + ½)² + ¾: the root is at or above s + ½)
-    m(`lg_isqrt(m) AS CASE WHEN m = 0 THEN CAST(0 AS HUGEINT) ELSE list_transform([CAST(sqrt(CAST(m AS DOUBLE)) AS HUGEINT)], lambda r0:
-        list_transform([(r0 + m // r0) // 2], lambda r:
-          list_transform([r - CASE WHEN r * r > m THEN 1 ELSE 0 END], lambda s: s + CASE WHEN m > s * s + s THEN 1 ELSE 0 END)[1])[1])[1] END`),
+    m(`lg_isqrt(m0) AS list_transform([m0], lambda m: CASE WHEN m = 0 THEN CAST(0 AS HUGEINT) ELSE list_transform([CAST(sqrt(CAST(m AS DOUBLE)) AS HUGEINT)], lambda r0:
+        list_transform([(r0 + m // r0) >> 1], lambda r:
+          list_transform([r - CASE WHEN r * r > m THEN 1 ELSE 0 END], lambda s: s + CASE WHEN m > s * s + s THEN 1 ELSE 0 END)[1])[1])[1] END)[1]`),
     // the root of V (V·10^16 given) ·10^16: exact to 16 decimals below V = 4·10^5 (PostgreSQL prints 16 up to 2·10^4),
     // to 12 below 4·10^13, to 8 above (PostgreSQL prints fewer there)
     m(`lg_sd16(v) AS CASE WHEN v < CAST('4000000000000000000000' AS HUGEINT) THEN ${q('lg_isqrt')}(v * ${E16})
         WHEN v < CAST('400000000000000000000000000000' AS HUGEINT) THEN ${q('lg_isqrt')}(v * ${E8}) * 10000 ELSE ${q('lg_isqrt')}(v) * ${E8} END`),
-    // a variance below 1 has too few digits at 16 decimals for its root's 16: the root of V at 24 decimals
-    m(`lg_vroot(g, f, samp) AS list_transform([${q('lg_v16')}(g, f, samp)], lambda v: CASE WHEN v > 0 AND v < ${E16}
-        THEN ${q('lg_isqrt')}(${q('lg_vq24')}(g.n * g.s2 - g.s1 * g.s1, (CASE WHEN samp THEN g.n * (g.n - 1) ELSE g.n * g.n END) * f) * ${E8})
-        ELSE ${q('lg_sd16')}(v) END)[1]`),
-    m(`lg_vfin(g, f, samp, sd) AS ${q('lg_vdec')}(CASE WHEN sd THEN ${q('lg_vroot')}(g, f, samp) ELSE ${q('lg_v16')}(g, f, samp) END)`),
+    // V·10^16 (variance) or its root ·10^16 (stddev) of the numerator m > 0 over d·10^e; a variance below 1 has too
+    // few digits at 16 decimals for its root's 16: the root of V at 24 decimals. A variance from 10^22 up: VOVERFLOW.
+    m(`lg_vval(m, d, e, sd) AS list_transform([${q('lg_vdivk')}(m, d, e, 16)], lambda v: CASE WHEN NOT sd THEN v
+        WHEN v > 0 AND v < ${E16} THEN ${q('lg_isqrt')}(${q('lg_vdivk')}(m, d, e, 24) * ${E8}) ELSE ${q('lg_sd16')}(v) END)[1]`),
+    // the statistic of g {n, s1, s2} (sums in units, e = 2·scale): NULL without rows (sample: without two); a
+    // numerator at or below 0 is 0 (numeric.c)
+    m(`lg_vfin(g, e, samp, sd) AS ${q('lg_vdec')}(CASE WHEN g.n = 0 OR (samp AND g.n = 1) THEN NULL
+        ELSE list_transform([{'m': ${q('lg_vnum')}(CAST(g.n AS HUGEINT), g.s1, g.s2), 'd': CASE WHEN samp THEN CAST(g.n AS HUGEINT) * (g.n - 1) ELSE CAST(g.n AS HUGEINT) * g.n END}],
+          lambda w: CASE WHEN w.m <= 0 THEN CAST(0 AS HUGEINT) ELSE ${q('lg_vval')}(w.m, w.d, e, sd) END)[1] END)`),
     m(`lg_vstats_i(a) AS {'n': count(a), 's1': sum(CAST(a AS HUGEINT)), 's2': sum(CAST(a AS HUGEINT) * CAST(a AS HUGEINT))}`),
-    // (a * 10000 in a's own decimal type, exact: multiplying a DECIMAL(38,4) is forty times slower)
-    m(`lg_vx4(a) AS CASE WHEN CAST(a AS DECIMAL(38,4)) <> a THEN error('numeric field overflow: stddev and variance are exact for numerics of at most 4 decimals (round the argument to 4 decimals, or cast it to double precision)')
-        ELSE CAST(a * 10000 AS HUGEINT) END`),
-    m(`lg_vstats_d(a) AS {'n': count(a), 's1': sum(${q('lg_vx4')}(a)), 's2': sum(${q('lg_vx4')}(a) * ${q('lg_vx4')}(a))}`),
+    // a decimal: DuckDB's own sums (exact, on the DECIMAL's integers), counted in units once per group
+    m(`lg_vstats_d(a) AS {'n': count(a), 's1': ${q('lg_vunits')}(sum(a)), 's2': ${q('lg_vunits')}(sum(${q('lg_vsq')}(a)))}`),
     ...STATISTICS.map(
-      ([k, samp, sd, duck]) => m(`${I[k]}_d(a, t DECIMAL(38,10)) AS list_transform([${q('lg_vstats_d')}(a)], lambda g: ${q('lg_vfin')}(g, CAST(100000000 AS HUGEINT), ${samp}, ${sd}))[1],
+      ([k, samp, sd, duck]) => m(`${I[k]}_d(a, t DECIMAL(38,10)) AS list_transform([${q('lg_vstats_d')}(a)], lambda g: ${q('lg_vfin')}(g, 2 * ${q('lg_vscale')}(sum(a)), ${samp}, ${sd}))[1],
         (a, t) AS ${duck}(a)`)),
     ...STATISTICS.map(
-      ([k, samp, sd]) => m(`${I[k]}(a SMALLINT) AS list_transform([${q('lg_vstats_i')}(a)], lambda g: ${q('lg_vfin')}(g, CAST(1 AS HUGEINT), ${samp}, ${sd}))[1],
-        (a INTEGER) AS list_transform([${q('lg_vstats_i')}(a)], lambda g: ${q('lg_vfin')}(g, CAST(1 AS HUGEINT), ${samp}, ${sd}))[1],
-        (a BIGINT) AS list_transform([${q('lg_vstats_i')}(a)], lambda g: ${q('lg_vfin')}(g, CAST(1 AS HUGEINT), ${samp}, ${sd}))[1],
+      ([k, samp, sd]) => m(`${I[k]}(a SMALLINT) AS list_transform([${q('lg_vstats_i')}(a)], lambda g: ${q('lg_vfin')}(g, 0, ${samp}, ${sd}))[1],
+        (a INTEGER) AS list_transform([${q('lg_vstats_i')}(a)], lambda g: ${q('lg_vfin')}(g, 0, ${samp}, ${sd}))[1],
+        (a BIGINT) AS list_transform([${q('lg_vstats_i')}(a)], lambda g: ${q('lg_vfin')}(g, 0, ${samp}, ${sd}))[1],
         (a) AS ${q(`${I[k]}_d`)}(a, a)`)),
+    // stddev and variance with DISTINCT or OVER, which a macro cannot carry (sql/numericTypes.ts): v = DuckDB's own
+    // call, n = count(x), s1 = sum(x), s2 = Σx² (sum(lg_vsq(x)); with DISTINCT, over the distinct x: the distinct
+    // squares of x >= 0 plus those of x < 0), all written with the user's clauses; p (a copy of x, never evaluated)
+    // decides: integers and numerics exact as above, anything else v. samp and sd are constants.
+    m(`lg_stats_asd(v, n, s1, s2, samp, sd, p, t DECIMAL(38,10)) AS list_transform([{'n': n, 's1': ${q('lg_vunits')}(s1), 's2': ${q('lg_vunits')}(s2)}],
+        lambda g: ${q('lg_vfin')}(g, 2 * ${q('lg_vscale')}(s1), samp, sd))[1], (v, n, s1, s2, samp, sd, p, t) AS v`),
+    m(`${I.statsAs}(v, n, s1, s2, samp, sd, p SMALLINT) AS list_transform([{'n': n, 's1': s1, 's2': s2}], lambda g: ${q('lg_vfin')}(g, 0, samp, sd))[1],
+       (v, n, s1, s2, samp, sd, p INTEGER) AS list_transform([{'n': n, 's1': s1, 's2': s2}], lambda g: ${q('lg_vfin')}(g, 0, samp, sd))[1],
+       (v, n, s1, s2, samp, sd, p BIGINT) AS list_transform([{'n': n, 's1': s1, 's2': s2}], lambda g: ${q('lg_vfin')}(g, 0, samp, sd))[1],
+       (v, n, s1, s2, samp, sd, p) AS ${q('lg_stats_asd')}(v, n, s1, s2, samp, sd, p, p)`),
   ];
 }

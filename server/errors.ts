@@ -94,6 +94,8 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   // raised by jsonb's path operations (catalog/jsonMacros.ts)
   [/^Invalid Input Error: (cannot delete from scalar|cannot delete from object using integer index|cannot (?:set|delete) path in scalar|cannot replace existing key)$/,
     (m) => e(SqlState.invalidParameterValue, m[1]!, true)],
+  // a jsonb number's exponent past numeric's range (catalog/jsonMacros.ts lg_jsonb_num_x)
+  [/^Invalid Input Error: value overflows numeric format$/, () => e(SqlState.numericValueOutOfRange, 'value overflows numeric format', true)],
   [/^Invalid Input Error: (path element at position \d+ is not an integer: "[^]*")$/, (m) => e(SqlState.invalidTextRepresentation, m[1]!, true)],
   [/^Invalid Input Error: More than one row returned by a subquery/, () => e(SqlState.cardinalityViolation, 'more than one row returned by a subquery used as an expression', true)],
   [/^Conversion Error: Could not convert string '([^]*)' to ([A-Z0-9_ ]+)/, (m) => e(SqlState.invalidTextRepresentation, `invalid input syntax for type ${pgType(m[2]!)}${quoted(m[1])}`)],

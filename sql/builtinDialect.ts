@@ -11,6 +11,7 @@
  * only arguments DuckDB can type on their own (sql/dialect.ts typedDispatchSafe).
  */
 import { byteaInputToHex } from './bytea.js';
+import { asWritten, canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm, tagged } from './jsonDialect.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
 import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
@@ -47,23 +48,6 @@ const ARRAY_RESULTS: ReadonlySet<string> = new Set([
   'array_agg', 'string_to_array', 'regexp_split_to_array', 'array_append', 'array_prepend', 'array_cat', 'array_remove',
   'list_concat', 'list_append', 'list_prepend', 'lg_array_remove',
 ]);
-
-const JSONB_RESULTS: ReadonlySet<string> = new Set([
-  'to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg', 'jsonb_set', 'jsonb_insert', 'jsonb_extract_path', 'jsonb_strip_nulls',
-]);
-
-/** An operand that is jsonb by its form: x::jsonb, a jsonb-building function, jsonb || …. */
-function jsonbLike(n: unknown): boolean {
-  const node = n as Fields | undefined;
-  const tc = node?.['TypeCast'];
-  if (tc) return !tc['typeName']?.['arrayBounds'] && names(tc['typeName']?.['names']).pop() === 'jsonb';
-  const fc = node?.['FuncCall'];
-  if (fc) return JSONB_RESULTS.has(names(fc['funcname']).pop() ?? '');
-  const e = node?.['A_Expr'];
-  if (e && String(e['kind']) === 'AEXPR_OP' && names(e['name']).pop() === '||') return jsonbLike(e['lexpr']) || jsonbLike(e['rexpr']);
-  if (e && String(e['kind']) === 'AEXPR_OP' && ['->', '#>', '-', '#-'].includes(names(e['name']).pop() ?? '')) return jsonbLike(e['lexpr']);
-  return false;
-}
 
 /** An operand that is an array by its form: ARRAY[…], ARRAY(subquery), x::t[], an array function, array || …. */
 export function arrayLike(n: unknown): boolean {
@@ -102,8 +86,12 @@ function literalTypeBeside(other: unknown): PgNode | undefined {
   return undefined;
 }
 
-/** jsonb's canonical form (catalog/jsonMacros.ts lg_jsonb_canon): equal values, equal forms. */
-const canon = (n: unknown): PgNode => call(emulated('lg_jsonb_canon'), n as PgNode);
+/**
+ * jsonb's equality form (catalog/jsonMacros.ts lg_jsonb_eq): jsonb's text with numbers by value. A jsonb built
+ * here is in jsonb's text already; a literal is read as jsonb; anything else is put in jsonb's text first.
+ */
+const canon = (n: unknown): PgNode =>
+  jsonbCall('lg_jsonb_eq', jsonbForm(n) ? (n as PgNode) : constText(n) !== undefined ? jsonbCast(n as PgNode) : canonical(n as PgNode));
 
 /**
  * jsonb = jsonb, <>, IS [NOT] DISTINCT FROM and [NOT] IN compare JSON values,
@@ -116,14 +104,14 @@ function jsonbEquality(f: Fields, op: string): boolean {
   const l = f['lexpr'];
   if (!l) return false;
   if ((kind === 'AEXPR_OP' && (op === '=' || op === '<>' || op === '!=')) || kind === 'AEXPR_DISTINCT' || kind === 'AEXPR_NOT_DISTINCT') {
-    if (!jsonbLike(l) && !jsonbLike(f['rexpr'])) return false;
+    if (!jsonbForm(l) && !jsonbForm(f['rexpr'])) return false;
     f['lexpr'] = canon(l);
     f['rexpr'] = canon(f['rexpr']);
     return true;
   }
   const items = (f['rexpr'] as Fields | undefined)?.['List']?.['items'] as unknown[] | undefined;
   if (kind === 'AEXPR_IN' && items) {
-    if (!jsonbLike(l) && !items.some(jsonbLike)) return false;
+    if (!jsonbForm(l) && !items.some(jsonbForm)) return false;
     f['lexpr'] = canon(l);
     f['rexpr'] = { List: { items: items.map(canon) } };
     return true;
@@ -156,9 +144,9 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
       if (!l) return false;
       // jsonb || jsonb merges two objects' keys, else concatenates as arrays (DuckDB would join the texts).
       // An untyped literal beside a jsonb is read as jsonb; a text column beside one is text || text in PostgreSQL too.
-      const jsonbSide = (x: unknown, other: unknown) => jsonbLike(x) && (jsonbLike(other) || constText(other) !== undefined);
+      const jsonbSide = (x: unknown, other: unknown) => jsonbForm(x) && (jsonbForm(other) || constText(other) !== undefined);
       if (jsonbSide(l, r) || jsonbSide(r, l)) {
-        replaceNode(v.node, call(emulated('lg_jsonb_concat'), l, r));
+        replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_concat'), tagged(l), tagged(r))));
         return true;
       }
       const la = arrayLike(l);
@@ -183,13 +171,13 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
       return true;
     case '<@':
       if (!l) throw noOperator(op, f['location']);
-      replaceNode(v.node, jsonbLike(l) || jsonbLike(r) ? call(emulated('lg_json_contains'), r, l) : call(emulated('lg_array_contains'), r, l));
+      replaceNode(v.node, jsonbForm(l) || jsonbForm(r) ? call(emulated('lg_json_contains'), asWritten(r), asWritten(l)) : call(emulated('lg_array_contains'), r, l));
       return true;
     // jsonb - key, jsonb - index, jsonb - keys (text[])
     case '-':
-      if (!l || !jsonbLike(l)) return false;
-      if (constOf(r)?.['ival'] !== undefined) replaceNode(v.node, call(emulated('lg_jsonb_del_index'), l, r));
-      else replaceNode(v.node, call(emulated('lg_jsonb_del_keys'), l, arrayLike(r) ? r : { A_ArrayExpr: { elements: [r] } }));
+      if (!l || !jsonbForm(l)) return false;
+      if (constOf(r)?.['ival'] !== undefined) replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_del_index'), tagged(l), r)));
+      else replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_del_keys'), tagged(l), arrayLike(r) ? r : { A_ArrayExpr: { elements: [r] } })));
       return true;
     case '^@':
       if (!l) throw noOperator(op, f['location']);
@@ -454,7 +442,9 @@ export function transformBuiltinCall(
       // the path operators with the keys as their path (sql/jsonDialect.ts: constant keys only)
       if (a.length < 2) throw undefinedFunction(name, location, a);
       const op = name.endsWith('_text') ? '#>>' : '#>';
-      replaceNode(v.node, { A_Expr: { kind: 'AEXPR_OP', name: [strNode(op)], lexpr: a[0], rexpr: { A_ArrayExpr: { elements: a.slice(1) } }, location } });
+      // jsonb_extract_path's first argument is a jsonb (an untyped literal is read as one)
+      const target = name.startsWith('jsonb') && constText(a[0]) !== undefined ? cast(a[0]!, 'jsonb') : a[0];
+      replaceNode(v.node, { A_Expr: { kind: 'AEXPR_OP', name: [strNode(op)], lexpr: target, rexpr: { A_ArrayExpr: { elements: a.slice(1) } }, location } });
       return true;
     }
     case 'json_object_keys':

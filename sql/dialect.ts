@@ -16,7 +16,7 @@ import {
 } from './emulation.js';
 import { RENAMED_FUNCTIONS, SCALAR_BUILTINS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
-import { JSON_OPERATORS, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
+import { JSON_OPERATORS, jsonbCast, jsonbLiteralArgs, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
 import { arrayLike, checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
 import { byteaInputToHex } from './bytea.js';
 import { RELATION_ARGUMENT } from './needs.js';
@@ -26,6 +26,7 @@ import {
   probeOf,
   sizedBitProbe,
   roundedNumericCast,
+  statisticWithClauses,
   typedAggregateWithClauses,
   typedDispatchSafe,
   typedGcd,
@@ -263,6 +264,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   if ((name === 'array_agg' || name === 'string_agg') && f['agg_distinct'] && !f['agg_order'] && args.length > 0 && !containsSubquery(args[0])) {
     f['agg_order'] = [{ SortBy: { node: structuredClone(args[0]), sortby_dir: 'SORTBY_DEFAULT', sortby_nulls: 'SORTBY_NULLS_DEFAULT' } }];
   }
+  if (parts.length === 1 || parts[0] === 'pg_catalog') jsonbLiteralArgs(name, args);
 
   if (!asTable && (name === 'extract' || name === 'date_part') && typedDatePart(v, name, args, done)) return;
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformJsonCall(v, name, args)) return;
@@ -287,7 +289,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     f['funcname'] = emulated(typed);
     return;
   }
-  // stddev / variance, FILTER folded into the argument (with DISTINCT, ORDER BY or OVER they stay DuckDB's double precision)
+  // stddev / variance, FILTER folded into the argument
   const statistic = STATISTICS_AGGREGATES[name];
   const exactArg = statistic && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog') ? exactStatisticArgument(f) : undefined;
   if (statistic && exactArg) {
@@ -295,6 +297,14 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     f['args'] = [exactArg];
     delete f['agg_filter'];
     return;
+  }
+  // …with DISTINCT or OVER, from count, sum and Σx² written with those clauses (sql/numericTypes.ts)
+  if (statistic && !asTable && !done.has(f) && (parts.length === 1 || parts[0] === 'pg_catalog')) {
+    const wrapped = statisticWithClauses(name, f, (g) => done.add(g));
+    if (wrapped) {
+      replaceNode(v.node, wrapped);
+      return;
+    }
   }
   // …and with DISTINCT, FILTER or OVER, the call wrapped in a macro that gives it that type (sql/numericTypes.ts)
   if (typed && !asTable && !done.has(f) && (parts.length === 1 || parts[0] === 'pg_catalog') && !f['agg_order']) {
@@ -408,6 +418,11 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   // an array as text is PostgreSQL's {…} (catalog/builtinMacros.ts); an array by its form only, never a subquery's copy
   if (!isArray && TEXT_TYPES.has(typname) && !tn['typmods'] && arrayLike(f['arg']) && !containsSubquery(f['arg'])) {
     replaceNode(v.node, { FuncCall: { funcname: emulated('lg_array_text'), args: [f['arg']], funcformat: 'COERCE_EXPLICIT_CALL' } });
+    return;
+  }
+  // jsonb is DuckDB JSON holding jsonb's text (sql/jsonDialect.ts)
+  if (!isArray && typname === 'jsonb') {
+    replaceNode(v.node, jsonbCast(f['arg'] as PgNode));
     return;
   }
   if (!isArray && ['regclass', 'regtype', 'regproc', 'regprocedure', 'regnamespace'].includes(typname)) {
@@ -736,6 +751,9 @@ function betweenSymmetric(v: Visit, not: boolean): void {
   });
 }
 
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
+const isBareNull = (n: unknown): boolean => (n as Fields | undefined)?.['A_Const']?.isnull === true;
+
 function transformAExpr(v: Visit, done: WeakSet<object>): void {
   const f = v.fields;
   if (String(f['kind']) === 'AEXPR_SIMILAR') return transformSimilar(v);
@@ -748,6 +766,12 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
   if (kind === 'AEXPR_BETWEEN_SYM' || kind === 'AEXPR_NOT_BETWEEN_SYM') return betweenSymmetric(v, kind === 'AEXPR_NOT_BETWEEN_SYM');
+  if (kind === 'AEXPR_OP' && ARITHMETIC.has(op) && isBareNull(f['lexpr']) && isBareNull(f['rexpr'])) {
+    // unknown op unknown: PostgreSQL finds several candidates (int, numeric, float8 …) and chooses none
+    throw new SqlError('42725', `operator is not unique: unknown ${op} unknown`, pos(f['location']), {
+      hint: 'Could not choose a best candidate operator. You might need to add explicit type casts.',
+    });
+  }
   if (kind === 'AEXPR_OP' && op === '/' && f['lexpr'] && nullDivision(v)) return;
   if (kind === 'AEXPR_OP' && ['+', '-', '*', '/', '%'].includes(op) && f['lexpr']) typeLiteralOperands(f);
   const subtraction = kind === 'AEXPR_OP' && op === '-' && f['lexpr'] ? typedSubtraction(f) : undefined;

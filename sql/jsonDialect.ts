@@ -3,17 +3,38 @@
  * extension), for sql/dialect.ts. Paths are built here from constants; an
  * operator with a path known only at run time is refused (DuckDB would read a
  * key such as '$.x' as a path). Built JSON text follows PostgreSQL's spacing:
- * json_build_object `{"a" : 1}`, json_agg `[1, 2]`, jsonb `{"a": 1}` with
- * jsonb's key order when the keys are constants (server/rows prints a value
- * the planner knows is jsonb in jsonb's form whatever its text). jsonb's `#-`,
+ * json_build_object `{"a" : 1}`, json_agg `[1, 2]`. A jsonb holds jsonb_out's
+ * text inside DuckDB: a literal is put in that form here (sql/jsonbText.ts), any
+ * other jsonb value where it is made (catalog/jsonMacros.ts lg_jsonb). jsonb's `#-`,
  * jsonb_set and jsonb_insert take a constant path too, composed here level by
  * level over catalog/jsonMacros.ts's one-level macros.
  */
 import { parseArrayLiteral } from './arrayLiteral.js';
+import { jsonbText } from './jsonbText.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 export { JSON_TABLE_FUNCTIONS } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
 import { boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
+
+const JSONB_RESULTS: ReadonlySet<string> = new Set([
+  'to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg', 'jsonb_set', 'jsonb_insert', 'jsonb_extract_path', 'jsonb_strip_nulls',
+]);
+
+/** An operand that is jsonb by its form: x::jsonb, a jsonb-building function, jsonb || …, jsonb -> … (or lg_jsonb's result). */
+export function jsonbForm(n: unknown): boolean {
+  const node = n as Fields | undefined;
+  const tc = node?.['TypeCast'];
+  if (tc) return !tc['typeName']?.['arrayBounds'] && names(tc['typeName']?.['names']).pop() === 'jsonb';
+  const fc = node?.['FuncCall'];
+  if (fc) {
+    const fn = names(fc['funcname']);
+    return JSONB_RESULTS.has(fn[fn.length - 1] ?? '') || (fn.length === 3 && fn[0] === EMULATION_DB && ['lg_jsonb', 'lg_jsonb_p', 'lg_jsonb_get', 'lg_jsonb_get_p', 'lg_jsonb_of_tagged'].includes(fn[2]!));
+  }
+  const e = node?.['A_Expr'];
+  if (e && String(e['kind']) === 'AEXPR_OP' && names(e['name']).pop() === '||') return jsonbForm(e['lexpr']) || jsonbForm(e['rexpr']);
+  if (e && String(e['kind']) === 'AEXPR_OP' && ['->', '#>', '-', '#-'].includes(names(e['name']).pop() ?? '')) return jsonbForm(e['lexpr']);
+  return false;
+}
 
 /** Operators allowed through authorization because this module translates every use of them. */
 export const JSON_OPERATORS: ReadonlySet<string> = new Set(['->', '->>', '#>', '#>>', '@>', '?', '?|', '?&', '#-']);
@@ -22,7 +43,7 @@ export const JSON_OPERATORS: ReadonlySet<string> = new Set(['->', '->>', '#>', '
 export const JSON_FUNCTIONS: ReadonlySet<string> = new Set([
   'json_build_object', 'jsonb_build_object', 'json_build_array', 'jsonb_build_array', 'json_agg', 'jsonb_agg',
   'json_object_agg', 'jsonb_object_agg', 'to_json', 'to_jsonb', 'json_typeof', 'jsonb_typeof', 'json_array_length',
-  'jsonb_array_length', 'row_to_json', 'jsonb_set', 'jsonb_insert', 'jsonb_strip_nulls',
+  'jsonb_array_length', 'row_to_json', 'jsonb_set', 'jsonb_insert', 'jsonb_strip_nulls', 'jsonb_pretty',
 ]);
 
 
@@ -170,10 +191,10 @@ function jsonbSetCall(name: string, args: unknown[], location: unknown): PgNode 
   const [j, path, v, flag] = args as PgNode[];
   const keys = pathKeys(path, location);
   const insert = name === 'jsonb_insert';
-  const target = nonScalar(j!, 'set');
+  const target = nonScalar(tagged(j!), 'set');
   if (keys.length === 0) return cast(target, 'json');
   const flagValue = constBool(flag, !insert, location);
-  const set = setPath(target, keys, 1, v!, insert || flagValue, insert ? (flagValue ? 'after' : 'before') : 'set');
+  const set = setPath(target, keys, 1, tagged(v!), insert || flagValue, insert ? (flagValue ? 'after' : 'before') : 'set');
   // strict in PostgreSQL: a NULL new value gives NULL (here NULL means "the path below is missing")
   return { CaseExpr: { args: [{ CaseWhen: { expr: { NullTest: { arg: v, nulltesttype: 'IS_NULL' } }, result: cast({ A_Const: { isnull: true } } as PgNode, 'json') } }], defresult: set } };
 }
@@ -186,6 +207,99 @@ function keyList(n: unknown): PgNode {
   return n as PgNode;
 }
 
+/**
+ * A value at a constant path: of a jsonb, jsonb's text (lg_jsonb_get keeps the numbers' digits, which DuckDB's
+ * json_extract would print through a double); of a json, DuckDB's compact print (PostgreSQL: the text as written).
+ */
+const get = (j: PgNode, path: string): PgNode => (jsonbForm(j) ? jsonbCall('lg_jsonb_get', j, strConst(path)) : call('json_extract', j, strConst(path)));
+
+/** A jsonb macro of catalog/jsonMacros.ts; its _p form where the value holds a bound parameter (resolved at prepare behind a lambda). */
+export const jsonbCall = (name: string, j: PgNode, ...rest: PgNode[]): PgNode => call(emulated(holdsParam(j) ? `${name}_p` : name), j, ...rest);
+
+/** A jsonb built here, in jsonb's text (catalog/jsonMacros.ts lg_jsonb): ::text, DISTINCT and GROUP BY see it. */
+export const canonical = (n: PgNode): PgNode => jsonbCall('lg_jsonb', n);
+/** A jsonb's values tagged (catalog/jsonMacros.ts lg_jsonb_tag), for operations DuckDB would re-print numbers in. */
+export const tagged = (n: PgNode): PgNode => jsonbCall('lg_json_tagged', n);
+/** jsonb's text of a value built over tagged texts. */
+export const canonicalTagged = (n: PgNode): PgNode => call(emulated('lg_jsonb_of_tagged'), n);
+
+/**
+ * A column's `::jsonb` read where jsonb's text does not matter (containment, key tests, typeof, array length,
+ * which DuckDB's JSON functions answer by value) stays the text as written: lg_jsonb would cost each row
+ * 30-70 µs for nothing. (Of duplicate keys these see the text's, where jsonb keeps the last.)
+ */
+export function asWritten(n: PgNode): PgNode {
+  const tc = (n as Fields)['TypeCast'] as Fields | undefined;
+  const t = names(tc?.['typeName']?.['names']);
+  if (!tc || tc['typeName']['arrayBounds'] || t[t.length - 1] !== 'jsonb' || constText(tc['arg']) !== undefined) return n;
+  return cast(tc['arg'] as PgNode, 'json');
+}
+
+/** jsonb_* functions' jsonb arguments by position (an untyped literal there is read as jsonb). */
+const JSONB_ARGS: Readonly<Record<string, readonly number[]>> = {
+  jsonb_each: [0], jsonb_each_text: [0], jsonb_array_elements: [0], jsonb_array_elements_text: [0], jsonb_typeof: [0],
+  jsonb_array_length: [0], jsonb_strip_nulls: [0], jsonb_pretty: [0], jsonb_extract_path: [0], jsonb_extract_path_text: [0],
+  jsonb_object_keys: [0], jsonb_set: [0, 2], jsonb_insert: [0, 2],
+};
+
+/** An untyped literal where a jsonb_* function takes a jsonb becomes a jsonb literal (in jsonb's text). */
+export function jsonbLiteralArgs(name: string, args: unknown[]): void {
+  for (const i of JSONB_ARGS[name] ?? []) {
+    if (constText(args[i]) !== undefined) args[i] = cast(args[i] as PgNode, 'jsonb');
+  }
+}
+
+/**
+ * x::jsonb: a literal's text is put in jsonb's form here (when it is JSON: else DuckDB's cast refuses it); any
+ * other value at run time by lg_jsonb. Returns the node that replaces the cast.
+ */
+export function jsonbCast(arg: PgNode): PgNode {
+  const n = arg as Fields;
+  if (n['A_Const']?.['isnull']) return cast(arg, 'json');
+  const lit = constText(arg);
+  if (lit !== undefined) {
+    // a number's exponent past numeric's range is PostgreSQL's error: lg_jsonb raises it
+    let valid = !/[eE][-+]?\d{4,}/.test(lit);
+    try {
+      JSON.parse(lit);
+    } catch {
+      valid = false;
+    }
+    if (valid) return cast(strConst(jsonbText(lit)), 'json');
+    if (/[eE][-+]?\d{4,}/.test(lit)) return canonical(arg);
+    return cast(arg, 'json');
+  }
+  return canonical(cast(arg, 'json'));
+}
+
+/** `->>`'s key as a path step: a text key, or an array index (as text: a JSON pointer reads it either way). */
+function stepKeys(key: unknown): string[] | undefined {
+  const n = constInt(key);
+  if (n !== undefined) return n >= 0 ? [String(n)] : undefined;
+  const s = constText(key);
+  return s === undefined ? undefined : [s];
+}
+
+/**
+ * `column::jsonb ->> key` and `#>> path`, the usual read of a JSON column: from the text as written where that
+ * gives jsonb's answer (catalog/jsonMacros.ts lg_jsonb_text_at decides per row), instead of putting every
+ * value in jsonb's form first. Each object on the way must have distinct keys (jsonb keeps the last of equal
+ * ones, DuckDB finds the first). Undefined for any other operand.
+ */
+function textAsWritten(l: PgNode, keys: string[] | undefined): PgNode | undefined {
+  const tc = (l as Fields)['TypeCast'] as Fields | undefined;
+  const t = names(tc?.['typeName']?.['names']);
+  if (!keys?.length || !tc || tc['typeName']['arrayBounds'] || t[t.length - 1] !== 'jsonb' || !(tc['arg'] as Fields)['ColumnRef']) return undefined;
+  const x = cast(tc['arg'] as PgNode, 'json');
+  const distinctKeys = (prefix: string[]): PgNode => {
+    const ks = prefix.length ? call('json_keys', structuredClone(x), strConst(pointer(prefix))) : call('json_keys', structuredClone(x));
+    return { A_Expr: { kind: 'AEXPR_OP', name: [strNode('=')], lexpr: call('len', ks), rexpr: call('len', call('list_distinct', structuredClone(ks))) } };
+  };
+  const checks = keys.map((_, i) => distinctKeys(keys.slice(0, i)));
+  const dupfree: PgNode = checks.length === 1 ? checks[0]! : { BoolExpr: { boolop: 'AND_EXPR', args: checks } };
+  return call(emulated('lg_jsonb_text_at'), x, strConst(keys.length ? pointer(keys) : '$'), dupfree);
+}
+
 export function transformJsonOperator(v: Visit, op: string): boolean {
   if (!JSON_OPERATORS.has(op)) return false;
   const f = v.fields;
@@ -193,18 +307,18 @@ export function transformJsonOperator(v: Visit, op: string): boolean {
   const l = f['lexpr'] as PgNode;
   const r = f['rexpr'] as PgNode;
   const node: Record<string, () => PgNode> = {
-    '->': () => call('json_extract', l, strConst(stepPath(r, f['location']))),
-    '->>': () => call('json_extract_string', l, strConst(stepPath(r, f['location']))),
-    '#>': () => call('json_extract', l, strConst(pathOf(r, f['location']))),
-    '#>>': () => call('json_extract_string', l, strConst(pathOf(r, f['location']))),
-    '@>': () => call(emulated('lg_json_contains'), l, r),
-    '?': () => call(emulated('lg_json_has'), l, r),
-    '?|': () => call(emulated('lg_json_has_any'), l, keyList(r)),
-    '?&': () => call(emulated('lg_json_has_all'), l, keyList(r)),
+    '->': () => get(l, stepPath(r, f['location'])),
+    '->>': () => textAsWritten(l, stepKeys(r)) ?? jsonbCall('lg_jsonb_get_text', l, strConst(stepPath(r, f['location']))),
+    '#>': () => get(l, pathOf(r, f['location'])),
+    '#>>': () => textAsWritten(l, pathKeys(r, f['location'])) ?? jsonbCall('lg_jsonb_get_text', l, strConst(pathOf(r, f['location']))),
+    '@>': () => call(emulated('lg_json_contains'), asWritten(l), asWritten(r)),
+    '?': () => call(emulated('lg_json_has'), asWritten(l), r),
+    '?|': () => call(emulated('lg_json_has_any'), asWritten(l), keyList(r)),
+    '?&': () => call(emulated('lg_json_has_all'), asWritten(l), keyList(r)),
     '#-': () => {
       const keys = pathKeys(r, f['location']);
-      const top = nonScalar(l, 'delete');
-      return keys.length ? deletePath(top, keys, 1) : cast(top, 'json');
+      const top = nonScalar(tagged(l), 'delete');
+      return canonicalTagged(keys.length ? deletePath(top, keys, 1) : cast(top, 'json'));
     },
   };
   replaceNode(v.node, node[op]!());
@@ -257,12 +371,16 @@ export function transformJsonCall(v: Visit, name: string, args: unknown[]): bool
   };
   switch (name) {
     case 'json_build_object':
-    case 'jsonb_build_object':
-      replaceNode(v.node, buildObject(args, name.startsWith('jsonb'), f['location']));
+    case 'jsonb_build_object': {
+      const built = buildObject(args, name.startsWith('jsonb'), f['location']);
+      replaceNode(v.node, name.startsWith('jsonb') ? canonical(built) : built);
       return true;
+    }
     case 'json_build_array':
-    case 'jsonb_build_array':
       replaceNode(v.node, buildArray(args));
+      return true;
+    case 'jsonb_build_array':
+      replaceNode(v.node, canonical(buildArray(args)));
       return true;
     case 'json_agg':
     case 'jsonb_agg': {
@@ -270,7 +388,8 @@ export function transformJsonCall(v: Visit, name: string, args: unknown[]): bool
       const x = one();
       f['funcname'] = [strNode('string_agg')];
       f['args'] = [jsonValue(x), strConst(', ')];
-      replaceNode(v.node, cast(concat([strConst('['), { FuncCall: f }, strConst(']')]), 'json'));
+      const agg = cast(concat([strConst('['), { FuncCall: f }, strConst(']')]), 'json');
+      replaceNode(v.node, name === 'jsonb_agg' ? canonical(agg) : agg);
       return true;
     }
     case 'json_object_agg':
@@ -280,28 +399,34 @@ export function transformJsonCall(v: Visit, name: string, args: unknown[]): bool
       const jsonb = name.startsWith('jsonb');
       f['funcname'] = [strNode('string_agg')];
       f['args'] = [concat([jsonKey(k!), strConst(jsonb ? ': ' : ' : '), jsonValue(val!)]), strConst(', ')];
-      replaceNode(v.node, cast(concat([strConst(jsonb ? '{' : '{ '), { FuncCall: f }, strConst(jsonb ? '}' : ' }')]), 'json'));
+      const agg = cast(concat([strConst(jsonb ? '{' : '{ '), { FuncCall: f }, strConst(jsonb ? '}' : ' }')]), 'json');
+      replaceNode(v.node, jsonb ? canonical(agg) : agg);
       return true;
     }
     case 'to_json':
-    case 'to_jsonb':
     case 'row_to_json':
       replaceNode(v.node, toJson(namedRow(one())));
       return true;
+    case 'to_jsonb':
+      replaceNode(v.node, canonical(toJson(namedRow(one()))));
+      return true;
     case 'jsonb_strip_nulls':
-      replaceNode(v.node, call(emulated('lg_jsonb_strip_nulls'), one()));
+      replaceNode(v.node, canonical(call(emulated('lg_jsonb_strip_nulls'), one())));
       return true;
     case 'jsonb_set':
     case 'jsonb_insert':
-      replaceNode(v.node, jsonbSetCall(name, args, f['location']));
+      replaceNode(v.node, canonicalTagged(jsonbSetCall(name, args, f['location'])));
+      return true;
+    case 'jsonb_pretty':
+      replaceNode(v.node, call(emulated('lg_jsonb_pretty'), one()));
       return true;
     case 'json_typeof':
     case 'jsonb_typeof':
-      replaceNode(v.node, call(emulated('lg_json_typeof'), one()));
+      replaceNode(v.node, call(emulated('lg_json_typeof'), asWritten(one())));
       return true;
     case 'json_array_length':
     case 'jsonb_array_length':
-      replaceNode(v.node, cast(call(emulated('lg_json_array_length'), one()), 'int4'));
+      replaceNode(v.node, cast(call(emulated('lg_json_array_length'), asWritten(one())), 'int4'));
       return true;
     default:
       return false;

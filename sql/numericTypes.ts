@@ -64,9 +64,8 @@ const STATISTICS: ReadonlySet<string> = new Set(['stddev', 'stddev_samp', 'stdde
 
 /**
  * The argument the exact stddev / variance macros take for this call
- * (catalog/numericMacros.ts), or undefined where the call stays DuckDB's
- * double precision (DISTINCT, ORDER BY, OVER, an argument without a type of
- * its own). FILTER (WHERE c) becomes `CASE WHEN c THEN x END`: the
+ * (catalog/numericMacros.ts), or undefined for DISTINCT, ORDER BY, OVER
+ * (statisticWithClauses) or an argument without a type of its own. FILTER (WHERE c) becomes `CASE WHEN c THEN x END`: the
  * aggregates skip NULLs, so they see exactly the rows FILTER lets through.
  * Does not change `fc`.
  */
@@ -78,6 +77,61 @@ export function exactStatisticArgument(fc: Fields): PgNode | undefined {
   if (!filter) return args[0];
   if (!typedDispatchSafe(filter)) return undefined;
   return { CaseExpr: { args: [{ CaseWhen: { expr: filter, result: args[0] } }] } };
+}
+
+/** sample?, square root? of each statistic */
+const STATISTIC_KINDS: Readonly<Record<string, readonly [boolean, boolean]>> = {
+  stddev: [true, true], stddev_samp: [true, true], stddev_pop: [false, true],
+  variance: [true, false], var_samp: [true, false], var_pop: [false, false],
+};
+
+/** Whether statisticWithClauses takes this call: DISTINCT or OVER (not both), a typed argument, all of it copyable. */
+function statisticWithClausesApplies(fc: Fields): boolean {
+  const args = (fc['args'] ?? []) as PgNode[];
+  if (args.length !== 1 || fc['agg_star'] || fc['func_variadic'] || fc['agg_within_group'] || fc['agg_order']) return false;
+  if (Boolean(fc['agg_distinct']) === Boolean(fc['over'])) return false;
+  return typedDispatchSafe(args[0]) && copyable({ FuncCall: fc });
+}
+
+// (false as the parser writes it: an empty boolval)
+const boolConst = (b: boolean): PgNode => ({ A_Const: { boolval: b ? { boolval: true } : {} } });
+const and = (a: PgNode | undefined, b: PgNode): PgNode => (a ? { BoolExpr: { boolop: 'AND_EXPR', args: [a, b] } } : b);
+const compareZero = (x: PgNode, op: string): PgNode => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode(op)], lexpr: x, rexpr: intConst(0) } });
+
+/**
+ * stddev / variance with DISTINCT or OVER (a macro cannot carry those
+ * clauses): the exact statistic (catalog/numericMacros.ts lg_stats_as) from
+ * count(x), sum(x) and Σx², each written with the user's clauses (FILTER,
+ * the window, DISTINCT), and the call itself for a float argument. With
+ * DISTINCT, Σx² is over the distinct x: sum(DISTINCT x²) alone would merge x
+ * and −x, so the squares of x >= 0 and of x < 0 are summed apart (x² is
+ * one-to-one on each side). `fc` stays in the tree as the float case; every
+ * call written here is passed to `mark` (the dialect leaves them as they are).
+ * undefined when the call stays DuckDB's.
+ */
+export function statisticWithClauses(name: string, fc: Fields, mark: (f: Fields) => void): PgNode | undefined {
+  const kind = STATISTIC_KINDS[name];
+  if (!kind || !statisticWithClausesApplies(fc)) return undefined;
+  const x = ((fc['args'] ?? []) as PgNode[])[0]!;
+  const like = (fn: string, arg: PgNode, filter?: PgNode): PgNode => {
+    const copy = structuredClone(fc);
+    const f: Fields = { ...copy, funcname: [strNode(fn)], args: [arg], funcformat: 'COERCE_EXPLICIT_CALL' };
+    if (filter) f['agg_filter'] = filter;
+    mark(f);
+    return { FuncCall: f };
+  };
+  const square = (): PgNode => emulatedCall('lg_vsq', [structuredClone(x)]);
+  const userFilter = fc['agg_filter'] as PgNode | undefined;
+  const s2 = fc['agg_distinct']
+    ? emulatedCall('lg_vadd', [
+      like('sum', square(), and(structuredClone(userFilter), compareZero(structuredClone(x), '>='))),
+      like('sum', square(), and(structuredClone(userFilter), compareZero(structuredClone(x), '<'))),
+    ])
+    : like('sum', square());
+  const n = like('count', structuredClone(x));
+  const s1 = like('sum', structuredClone(x));
+  mark(fc);
+  return emulatedCall(INTERNAL_MACROS.statsAs, [{ FuncCall: fc }, n, s1, s2, boolConst(kind[0]), boolConst(kind[1]), structuredClone(x)]);
 }
 
 const BIGINT_RESULTS: ReadonlySet<string> = new Set(['count', 'row_number', 'rank', 'dense_rank']);
@@ -107,8 +161,8 @@ function probe(n: unknown): PgNode | undefined {
     if (!inner) return undefined;
     if (name === 'sum') return emulatedCall(INTERNAL_MACROS.sumProbe, [inner]);
     // stddev and variance have avg's types: numeric (DECIMAL(38,16)) of integers and numerics, else a float
-    // (exact only as the planner writes it, exactStatisticArgument: with DISTINCT, ORDER BY or OVER it stays DuckDB's double)
-    if (STATISTICS.has(name) && !exactStatisticArgument(fc)) return undefined;
+    // (exact only as the planner writes it, exactStatisticArgument or statisticWithClauses: else it stays DuckDB's double)
+    if (STATISTICS.has(name) && !exactStatisticArgument(fc) && !statisticWithClausesApplies(fc)) return undefined;
     if (name === 'avg' || STATISTICS.has(name)) return emulatedCall(INTERNAL_MACROS.avgProbe, [structuredClone(args[0]!)]);
     if (name === 'min' || name === 'max') return inner;
     return undefined;
@@ -177,6 +231,8 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
       return args.slice(0, 1);
     case INTERNAL_MACROS.avgAs:
       return args.slice(0, 2);
+    case INTERNAL_MACROS.statsAs:
+      return args.slice(0, 4);
     // round(x) as lg_round(x, probe) (sql/builtinDialect.ts; the overload drops the probe: catalog/builtinMacros.ts)
     case 'lg_round':
       return args.slice(0, 1);

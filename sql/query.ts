@@ -9,11 +9,11 @@ import { nameTargets } from './colnames.js';
 import { toDuckDbSql } from './deparse.js';
 import { applyDialect } from './dialect.js';
 import { EMULATION_DB } from './emulation.js';
-import { notSupported } from './errors.js';
+import { notSupported, pos, SqlError } from './errors.js';
 import { bindOutputColumnRefs } from './outputRefs.js';
 import type { ParsedStatement } from './parse.js';
 import { resolveRelations, type TableReference } from './resolve.js';
-import { resultTypes, type ResultTypes } from './resultTypes.js';
+import { jsonbByValue, resultTypes, type ResultTypes } from './resultTypes.js';
 import { settingsRelation } from './settings.js';
 import { cloneTree, nodeKind, replaceNode, walk, type PgNode } from './walk.js';
 
@@ -64,6 +64,14 @@ function fillEmptyTargets(query: PgNode): boolean {
   });
   const top = query['SelectStmt'];
   if (!noTargets(top)) return false;
+  // ORDER BY 1 would sort by the constant put in its place; PostgreSQL has no column 1 to sort by
+  for (const by of (top!['sortClause'] ?? []) as PgNode[]) {
+    const node = by['SortBy']?.['node'] as PgNode | undefined;
+    const position = node?.['A_Const']?.['ival'];
+    if (position !== undefined) {
+      throw new SqlError('42P10', `ORDER BY position ${Number(position['ival'] ?? 0)} is not in select list`, pos(node!['A_Const']!['location']));
+    }
+  }
   top!['targetList'] = constantTarget();
   return true;
 }
@@ -115,6 +123,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);
   const types = kind === 'select' ? resultTypes(tree) : undefined;
+  if (kind === 'select') jsonbByValue(tree);
   const zeroColumns = fillEmptyTargets(innerQuery(tree).query) && kind === 'select';
   applyDialect(tree, ctx);
   bindOutputColumnRefs(tree);

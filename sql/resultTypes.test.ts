@@ -130,4 +130,18 @@ describe('jsonb result columns (carried as DuckDB JSON, printed as jsonb_out by 
     expect(oids(`with t as (select '{}'::jsonb as j) select j, j -> 'a' from t`, ['j', 'a'])).toEqual([3802, 3802]);
     expect(oids(`select x.j from (select jsonb_agg(1) as j) x`, ['j'])).toEqual([3802]);
   });
+  // PostgreSQL 15 types each of these jsonb (3802): the corpus (tests/fidelity) checks them against it too
+  it('types CASE, COALESCE, NULLIF, UNION, VALUES and jsonb_each / jsonb_array_elements of jsonb as jsonb', () => {
+    expect(oids(`select case when true then '{}'::jsonb end, coalesce(null, '{}'::jsonb), nullif('[1]'::jsonb, '[2]'::jsonb)`, ['a', 'b', 'c']))
+      .toEqual([3802, 3802, 3802]);
+    expect(oids(`select '{}'::jsonb as j, 1 as n union all select '[]'::jsonb, 2`, ['j', 'n'])).toEqual([3802, undefined]);
+    expect(oids(`select distinct j from (values ('{}'::jsonb), ('[]'::jsonb)) t(j)`, ['j'])).toEqual([3802]);
+    expect(oids(`select * from jsonb_each('{}')`, ['key', 'value'])).toEqual([undefined, 3802]);
+    expect(oids(`select e.v from jsonb_array_elements('[]') e(v)`, ['v'])).toEqual([3802]);
+  });
+  it('keeps CASE of text or json and a UNION of json with jsonb arms as DuckDB types them', () => {
+    expect(oids(`select case when true then 'a' end, coalesce('{}'::json, null)`, ['a', 'b'])).toEqual([undefined, undefined]);
+    expect(oids(`select * from json_each('{}')`, ['key', 'value'])).toEqual([undefined, undefined]);
+    expect(oids(`select relname from orders union select relname from orders`, ['relname'])).toEqual([undefined]);
+  });
 });

@@ -108,8 +108,14 @@ function fromItems(items: unknown[], out: FromItem[], scope: Scope): void {
       continue;
     }
     const alias = String(f['alias']?.aliasname ?? f['relname'] ?? '');
+    if (kind === 'RangeFunction') {
+      out.push(functionItem(f, scope));
+      continue;
+    }
+    const values = kind === 'RangeSubselect' ? valuesColumns(f, scope) : undefined;
+    if (values) out.push({ alias, columns: values });
     // a column alias list renames columns: not typed by name
-    if (f['alias']?.colnames) out.push({ alias, columns: undefined });
+    else if (f['alias']?.colnames) out.push({ alias, columns: undefined });
     else if (kind === 'RangeVar' && f['catalogname'] === EMULATION_DB) {
       const schema = f['schemaname'] === PGC_SCHEMA ? 'pg_catalog' : f['schemaname'] === INFO_SCHEMA ? 'information_schema' : undefined;
       out.push({ alias, columns: CATALOG_COLUMN_TYPES[`${schema}.${String(f['relname'])}`] });
@@ -122,6 +128,57 @@ function fromItems(items: unknown[], out: FromItem[], scope: Scope): void {
       out.push({ alias, columns: usable ? derivedColumns(cte['ctequery'], { ...scope, expanding: new Set([...scope.expanding, name]) }) : undefined });
     } else out.push({ alias, columns: undefined });
   }
+}
+
+/** The set-returning jsonb functions' columns (jsonb_each's value, jsonb_array_elements' value): jsonb. */
+const JSONB_SET_FUNCTIONS: Readonly<Record<string, readonly string[]>> = {
+  jsonb_each: ['key', 'value'],
+  jsonb_array_elements: ['value'],
+};
+
+/** A function in FROM: jsonb's set-returning functions' columns (renamed by a column alias list); else unknown. */
+function functionItem(f: Fields, scope: Scope): FromItem {
+  const fns = (f['functions'] ?? []) as Fields[];
+  const call = fns.length === 1 ? (fns[0]?.['List']?.['items']?.[0] as PgNode | undefined)?.['FuncCall'] : undefined;
+  const fn = names(call?.['funcname']);
+  const name = fn[fn.length - 1] ?? '';
+  const alias = String(f['alias']?.aliasname ?? name);
+  const cols = fn.length <= 2 && (fn.length === 1 || fn[0] === 'pg_catalog') && !f['ordinality'] ? JSONB_SET_FUNCTIONS[name] : undefined;
+  if (!cols) return { alias, columns: undefined };
+  const renamed = ((f['alias']?.colnames ?? []) as unknown[]).map((c) => names([c])[0]!);
+  if (renamed.length > cols.length) return { alias, columns: undefined };
+  const columns: Record<string, number> = {};
+  cols.forEach((c, i) => (columns[renamed[i] ?? c] = c === 'value' ? JSONB : 0));
+  void scope;
+  return { alias, columns };
+}
+
+/** (VALUES …) AS t(a, b): each column's type when every row agrees (an untyped NULL or literal goes along). */
+function valuesColumns(f: Fields, scope: Scope): Columns | undefined {
+  let select = (f['subquery'] as PgNode | undefined)?.['SelectStmt'];
+  let colnames = (f['alias']?.colnames ?? []) as unknown[];
+  // sql/colnames.ts nameValues moved the list into `SELECT * FROM (VALUES …) "*VALUES*"(column1, …)`
+  const from = (select?.['fromClause'] ?? []) as Fields[];
+  const moved = from.length === 1 && from[0]!['RangeSubselect']?.['alias']?.['aliasname'] === '*VALUES*' ? from[0]!['RangeSubselect'] : undefined;
+  if (moved && !select?.['valuesLists']) {
+    if (colnames.length === 0) colnames = (moved['alias']?.colnames ?? []) as unknown[];
+    select = (moved['subquery'] as PgNode | undefined)?.['SelectStmt'];
+  }
+  const rows = select?.['valuesLists'] as Fields[] | undefined;
+  if (!rows || colnames.length === 0) return undefined;
+  const columns: Record<string, PresentedAs> = {};
+  colnames.forEach((c, i) => {
+    const types = rows.map((r) => expressionType([], ((r['List']?.['items'] ?? []) as unknown[])[i], scope));
+    columns[names([c])[0]!] = mergedType(types) ?? 0;
+  });
+  return columns;
+}
+
+/** The type of a column fed by several expressions (CASE, COALESCE, UNION, VALUES): jsonb where one is and the rest say nothing. */
+function mergedType(types: (PresentedAs | undefined)[]): PresentedAs | undefined {
+  const known = types.filter((t) => t !== undefined);
+  if (known.length === 0) return undefined;
+  return known.every((t) => t === known[0]) && (known[0] === JSONB || known.length === types.length) ? known[0] : undefined;
 }
 
 /** A derived table's columns by their names, when it has no star and no two columns share a name. */
@@ -207,6 +264,7 @@ function expressionType(items: FromItem[], val: unknown, scope: Scope): Presente
     }
     case 'A_Expr': {
       // jsonb -> key, jsonb #> path, jsonb - key, jsonb #- path, jsonb || jsonb (or an untyped literal)
+      if (String(f['kind']) === 'AEXPR_NULLIF') return jsonbOnly(expressionType(items, f['lexpr'], scope));
       if (String(f['kind']) !== 'AEXPR_OP' || !f['lexpr']) return undefined;
       const op = names(f['name']).pop() ?? '';
       const left = expressionType(items, f['lexpr'], scope);
@@ -216,6 +274,14 @@ function expressionType(items: FromItem[], val: unknown, scope: Scope): Presente
       const literal = (n: unknown) => (n as Fields | undefined)?.['A_Const']?.['sval'] !== undefined;
       return (left === JSONB && (right === JSONB || literal(f['rexpr']))) || (right === JSONB && literal(f['lexpr'])) ? JSONB : undefined;
     }
+    case 'CaseExpr': {
+      const results = ((f['args'] ?? []) as Fields[]).map((w) => expressionType(items, w['CaseWhen']?.['result'], scope));
+      results.push(f['defresult'] ? expressionType(items, f['defresult'], scope) : undefined);
+      return jsonbOnly(mergedType(results));
+    }
+    case 'CoalesceExpr':
+    case 'MinMaxExpr':
+      return jsonbOnly(mergedType(((f['args'] ?? []) as unknown[]).map((a) => expressionType(items, a, scope))));
     case 'RowExpr':
       // printed as PostgreSQL's record text by the dialect (sql/dialect.ts printedForms) when it can be
       return RECORD;
@@ -252,6 +318,9 @@ function sizedType(t: string | undefined, cast: Fields): PresentedAs | undefined
   return n !== undefined && cut ? { oid: BIT, typmod: n } : undefined;
 }
 
+/** Only jsonb is carried through CASE, COALESCE and NULLIF (a name under CASE is text to DuckDB's printing too). */
+const jsonbOnly = (t: PresentedAs | undefined): number | undefined => (t === JSONB ? JSONB : undefined);
+
 const isStar = (val: unknown): boolean => {
   const ref = (val as Fields | undefined)?.['ColumnRef'];
   const fields = (ref?.['fields'] ?? []) as unknown[];
@@ -264,6 +333,7 @@ const isStar = (val: unknown): boolean => {
  */
 export function resultTypes(tree: PgNode): ResultTypes | undefined {
   const select = tree['SelectStmt'];
+  if (select && select['op'] !== 'SETOP_NONE') return setOperationTypes(select);
   if (!select || select['op'] !== 'SETOP_NONE' || select['valuesLists']) return undefined;
   const scope = withCtes(select, { ctes: new Map(), expanding: new Set() });
   const items: FromItem[] = [];
@@ -284,6 +354,21 @@ export function resultTypes(tree: PgNode): ResultTypes | undefined {
   return all.some((t) => t !== undefined) || result.star?.columns ? result : undefined;
 }
 
+/** UNION / INTERSECT / EXCEPT: a column is jsonb where an arm's is and the others' say nothing else (no stars). */
+function setOperationTypes(select: Fields): ResultTypes | undefined {
+  const arms = [select['larg'], select['rarg']].map((a) => (a ? resultTypes({ SelectStmt: a } as PgNode) : undefined));
+  const [l, r] = arms;
+  const width = (t: ResultTypes | undefined) => (t && !t.star ? t.before.length : undefined);
+  const n = width(l) ?? width(r);
+  if (n === undefined || (l && l.star) || (r && r.star) || (l && width(l) !== n) || (r && width(r) !== n)) return undefined;
+  const before = Array.from({ length: n }, (_, i) => {
+    const a = l?.before[i];
+    const b = r?.before[i];
+    return a === JSONB || b === JSONB ? (a === b || a === undefined || b === undefined ? JSONB : undefined) : undefined;
+  });
+  return before.some((t) => t !== undefined) ? { before, after: [] } : undefined;
+}
+
 /** The PostgreSQL type (or undefined: DuckDB's) of each result column, given the names DuckDB reports. */
 export function resultTypeOids(types: ResultTypes | undefined, columnNames: readonly string[]): (PresentedAs | undefined)[] {
   const n = columnNames.length;
@@ -294,3 +379,109 @@ export function resultTypeOids(types: ResultTypes | undefined, columnNames: read
   const expanded = columnNames.slice(before.length, before.length + middle).map((c) => presentable(star?.columns, c));
   return [...before, ...expanded, ...after];
 }
+
+const byValue = (arg: PgNode): PgNode => ({
+  FuncCall: { funcname: [EMULATION_DB, PGC_SCHEMA, 'lg_jsonb_eq'].map((s) => ({ String: { sval: s } })), args: [arg], funcformat: 'COERCE_EXPLICIT_CALL' },
+});
+
+/**
+ * jsonb values compare by value in PostgreSQL (`1.0` = `1`), while inside DuckDB a
+ * jsonb is its printed text. Where the query's own SELECT deduplicates jsonb
+ * (an aggregate's DISTINCT argument, SELECT DISTINCT of a jsonb column), the
+ * comparison is made on jsonb's equality form (catalog/jsonMacros.ts
+ * lg_jsonb_eq): the argument is wrapped, and SELECT DISTINCT becomes DISTINCT
+ * ON the targets, the jsonb ones wrapped (the row kept prints as written).
+ * GROUP BY of a jsonb is left comparing the text (README). Run before the dialect pass.
+ */
+export function jsonbByValue(tree: PgNode): void {
+  // every SELECT of the statement, each in its own scope (a CTE of an outer one is not seen: left as it is)
+  const selects: Fields[] = [];
+  const find = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(find);
+    if (!n || typeof n !== 'object') return;
+    const s = (n as Fields)['SelectStmt'] as Fields | undefined;
+    if (s) selects.push(s);
+    for (const v of Object.values(n as Fields)) find(v);
+  };
+  find(tree);
+  for (const s of selects) selectByValue(s);
+}
+
+function selectByValue(select: Fields): void {
+  if (select['op'] !== 'SETOP_NONE' || select['valuesLists']) return;
+  const scope = withCtes(select, { ctes: new Map(), expanding: new Set() });
+  const items: FromItem[] = [];
+  fromItems((select['fromClause'] ?? []) as unknown[], items, scope);
+  const isJsonb = (n: unknown): boolean => expressionType(items, n, scope) === JSONB;
+  const targets = ((select['targetList'] ?? []) as Fields[]).map((t) => t['ResTarget']?.val as PgNode | undefined);
+  const visitAggregates = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(visitAggregates);
+    if (!n || typeof n !== 'object') return;
+    const fc = (n as Fields)['FuncCall'] as Fields | undefined;
+    // not into subqueries: their FROM is another scope
+    if ((n as Fields)['SubLink']) return;
+    if (fc?.['agg_distinct'] && (fc['args'] as unknown[] | undefined)?.length === 1 && isJsonb((fc['args'] as unknown[])[0])) {
+      fc['args'] = [byValue((fc['args'] as PgNode[])[0]!)];
+    }
+    for (const v of Object.values(n as Fields)) visitAggregates(v);
+  };
+  visitAggregates(targets);
+  visitAggregates(select['havingClause']);
+  groupByValue(select, isJsonb);
+  const distinct = select['distinctClause'] as unknown[] | undefined;
+  const plain = distinct?.length === 1 && Object.keys(distinct[0] as object).length === 0;
+  if (plain && targets.every((t) => t !== undefined && !isStar(t)) && targets.some((t) => isJsonb(t))) {
+    select['distinctClause'] = targets.map((t) => (isJsonb(t) ? byValue(structuredClone(t!)) : structuredClone(t!)));
+  }
+}
+
+/** An expression's shape without its text positions: the same expression written twice compares equal. */
+const shape = (n: unknown): string => JSON.stringify(n, (k, v) => (k === 'location' ? undefined : v));
+
+const AGGREGATE_FREE_KINDS = new Set(['ColumnRef', 'TypeCast', 'A_Expr', 'FuncCall', 'A_Const']);
+
+/**
+ * GROUP BY of a jsonb expression groups by jsonb's equality form; each target or
+ * ORDER BY item that is that very expression becomes any_value() of it (one of
+ * the group's texts, as PostgreSQL prints one of them). Left as it is where the
+ * expression is used any other way outside an aggregate (its text would no
+ * longer be grouped), or with grouping sets.
+ */
+function groupByValue(select: Fields, isJsonb: (n: unknown) => boolean): void {
+  const groups = (select['groupClause'] ?? []) as PgNode[];
+  const keyed = groups.map((g) => (nodeKind(g) && AGGREGATE_FREE_KINDS.has(nodeKind(g)!) && isJsonb(g) ? shape(g) : undefined));
+  if (!keyed.some((k) => k !== undefined)) return;
+  const keys = new Set(keyed.filter((k): k is string => k !== undefined));
+  const targets = ((select['targetList'] ?? []) as Fields[]).map((t) => t['ResTarget'] as Fields);
+  const sorts = ((select['sortClause'] ?? []) as Fields[]).map((t) => t['SortBy'] as Fields);
+  // every other use of a keyed expression must sit inside an aggregate call
+  let misuse = false;
+  const check = (n: unknown, inAggregate: boolean): void => {
+    if (Array.isArray(n)) return n.forEach((x) => check(x, inAggregate));
+    if (!n || typeof n !== 'object') return;
+    if (!inAggregate && keys.has(shape(n))) {
+      misuse = true;
+      return;
+    }
+    const fc = (n as Fields)['FuncCall'] as Fields | undefined;
+    // an aggregate or window call (its arguments may name the expression): a plain function's may not
+    const aggregate = inAggregate || (fc !== undefined && (fc['agg_distinct'] || fc['agg_star'] || fc['over'] || fc['agg_filter'] || AGGREGATES.has(names(fc['funcname']).pop() ?? '')));
+    for (const v of Object.values(n as Fields)) check(v, aggregate);
+  };
+  const exact = (n: unknown): boolean => keys.has(shape(n));
+  for (const t of targets) if (!exact(t['val'])) check(t['val'], false);
+  for (const b of sorts) if (!exact(b['node'])) check(b['node'], false);
+  check(select['havingClause'], false);
+  if (misuse || groups.some((g) => nodeKind(g) === 'GroupingSet')) return;
+  const anyValue = (n: PgNode): PgNode => ({ FuncCall: { funcname: [{ String: { sval: 'any_value' } }], args: [n], funcformat: 'COERCE_EXPLICIT_CALL' } });
+  for (const t of targets) {
+    if (!exact(t['val'])) continue;
+    // the column keeps the name PostgreSQL gives the expression (a column's own; nameTargets named the others)
+    t['name'] ??= names((t['val'] as Fields)['ColumnRef']?.['fields']).pop() ?? '?column?';
+    t['val'] = anyValue(t['val'] as PgNode);
+  }
+  for (const b of sorts) if (exact(b['node'])) b['node'] = anyValue(b['node'] as PgNode);
+  select['groupClause'] = groups.map((g, i) => (keyed[i] !== undefined ? byValue(g) : g));
+}
+
+const AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max', 'array_agg', 'string_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg', 'bool_and', 'bool_or', 'every']);

@@ -84,7 +84,7 @@ const TYPED_AGGREGATES: ReadonlyMap<string, string> = new Map([
 
 const isAggregateWrapper = (fc: Fields): boolean => {
   const parts = names(fc['funcname']);
-  return parts.length === 3 && parts[0] === EMULATION_DB && (parts[2] === INTERNAL_MACROS.sumAs || parts[2] === INTERNAL_MACROS.avgAs);
+  return parts.length === 3 && parts[0] === EMULATION_DB && (parts[2] === INTERNAL_MACROS.sumAs || parts[2] === INTERNAL_MACROS.avgAs || parts[2] === INTERNAL_MACROS.statsAs);
 };
 
 /** The aggregate a call is, by the name the analysis knows it by; undefined for any other call. */
@@ -529,7 +529,7 @@ function atMostOneRow(sel: Fields): boolean {
     if (typeof v !== 'object' || v === null) return;
     const fc = (v as Fields)['FuncCall'];
     if (fc) {
-      // sum/avg with DISTINCT, FILTER or OVER, typed (sql/numericTypes.ts): what they wrap decides
+      // sum/avg with DISTINCT, FILTER or OVER, stddev/variance with DISTINCT or OVER, typed (sql/numericTypes.ts): what they wrap decides
       if (isAggregateWrapper(fc)) return visit(wrapperValueArgs(fc));
       if (fc['over'] || !aggregateName(fc)) other = true;
       else aggregated = true;

@@ -2,28 +2,7 @@
 
 const HEX = '0123456789abcdef';
 
-/** A JSON string literal for s (RFC 8259 escapes; non-ASCII kept as UTF-8, as DuckDB's to_json does). */
-export function jsonString(s: string): string {
-  let out = '"';
-  let from = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x20 && c !== 34 && c !== 92) continue;
-    out += s.slice(from, i);
-    from = i + 1;
-    switch (c) {
-      case 34: out += '\\"'; break;
-      case 92: out += '\\\\'; break;
-      case 8: out += '\\b'; break;
-      case 9: out += '\\t'; break;
-      case 10: out += '\\n'; break;
-      case 12: out += '\\f'; break;
-      case 13: out += '\\r'; break;
-      default: out += `\\u00${HEX[c >> 4]}${HEX[c & 15]}`;
-    }
-  }
-  return out + s.slice(from) + '"';
-}
+export { jsonString } from '../../sql/jsonbText.js';
 
 /**
  * JSON-quote in place the UTF-8 text at buf[start..end): bytes move right to

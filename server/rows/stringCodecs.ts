@@ -2,7 +2,7 @@
 import type { MessageWriter } from '../../protocol/writer.js';
 import { writeByteaHex } from '../../protocol/types/bytea.js';
 import { writeUuid } from '../../protocol/types/uuid.js';
-import { jsonbText } from '../../protocol/types/jsonb.js';
+import { jsonbText } from '../../sql/jsonbText.js';
 import { PgError, SqlState } from '../../protocol/errors.js';
 import { Codec } from './codec.js';
 import { stringBytes, vectorBytes, type RawVector } from './rawVector.js';
@@ -81,7 +81,7 @@ export class BpcharCodec extends StringTCodec {
 
 /**
  * jsonb (3802) carried as DuckDB JSON: printed as jsonb_out does
- * (protocol/types/jsonb.ts: keys in jsonb's order, PostgreSQL's spacing);
+ * (sql/jsonbText.ts: keys in jsonb's order, PostgreSQL's spacing);
  * binary is jsonb_send's version byte 1, then that text.
  */
 export class JsonbCodec extends StringTCodec {

@@ -352,7 +352,76 @@ const sizedTypes: string[] = [
   'select round(amount, 1), trunc(amount, 2), round(avg(amount), 3) from tpch.events group by amount order by amount limit 3',
   // zero columns: one row a row (through the data gate), and EXISTS of a target-less subquery
   'select from tpch.region', 'select from tpch.region where r_regionkey > 2', 'select where false', 'select from tpch.nation group by n_regionkey',
-  'select exists(select from tpch.region where r_regionkey = 3), exists(select where false)',
+  'select exists(select from tpch.region where r_regionkey = 3), exists(select where false)', 'select from tpch.region order by 1',
+  'select from tpch.region order by r_regionkey desc limit 2',
+  // NULL op NULL: unknown op unknown is ambiguous in PostgreSQL for arithmetic, not for comparison or ||
+  'select null / null', 'select null + null', 'select null * null', 'select null - null', 'select null % null', 'select null ^ null',
+  'select null || null', 'select null = null', 'select null::int / null', 'select null / null::numeric',
+];
+
+// jsonb canonical (fid-jsonb2)
+const jsonbCanonical: string[] = [
+  `select '{"b":1,"a":2}'::jsonb::text, length('{"b":1,"a":2}'::jsonb::text)`,
+  `select ('{"a":{"y":1, "x":2}}'::jsonb)->>'a', ('{"a":[1, {"d":1.50,"c":1e2}]}'::jsonb) #>> '{a}'`,
+  `select distinct j from (values ('{"a":1, "b":2}'::jsonb), ('{"b":2,"a":1}'::jsonb)) t(j)`,
+  `select j::text, count(*) from (values ('{"a":1, "b":2}'::jsonb), ('{"b":2,"a":1}'::jsonb), ('[1,2]'::jsonb)) t(j) group by j order by 1`,
+  `select count(distinct j) from (values ('{"a":1, "b":2}'::jsonb), ('{"b":2,  "a":1}'::jsonb), ('{"a":1,"b":2,"a":1}'::jsonb)) t(j)`,
+  `select * from jsonb_array_elements_text('[{"b":1,"a":2}, "x", 1.50, null, [1,2]]')`,
+  `select string_agg(j::text, ' | ' order by n), concat('x', '{"b":1,"a":2}'::jsonb) from (values (1, '{"z":1,"a":[1,2]}'::jsonb), (2, '{"y":1e2}'::jsonb)) t(n, j)`,
+  `select x::jsonb::text, length(x::jsonb::text) from (values ('{"bb":1,"a":{"d":1.50,"c":-0}}'), ('[1e2, 0.1E1]')) t(x) order by 1`,
+  `select payload::jsonb::text from tpch.events where payload is not null order by id limit 3`,
+  `select count(distinct payload::jsonb), count(distinct (payload::jsonb - 'n')::text) from tpch.events`,
+  `select payload::jsonb -> 'nested' ->> 'ok', (payload::jsonb - 'tags')::text from tpch.events where payload is not null order by id limit 3`,
+  `select to_jsonb(amount) = '250.50'::jsonb, to_jsonb(amount)::text from tpch.events order by id limit 4`,
+  `select count(*) from tpch.events where to_jsonb(amount) = to_jsonb(amount + 0.00)`,
+  `select '1.0'::jsonb = '1'::jsonb, '1.0'::jsonb::text, '[1.50, {"a": 2.0}]'::jsonb = '[1.5, {"a": 2}]'::jsonb`,
+  `select jsonb_build_object('b', 1, 'a', '{"y":1,"x":2}'::jsonb)::text, jsonb_build_array('{"b":1,"a":2}'::jsonb, 1.50)::text`,
+  `select jsonb_agg(j order by n)::text, jsonb_object_agg(k, n)::text from (values (1, 'zz', '{"b":1,"a":2}'::jsonb), (2, 'a', '[]'::jsonb)) t(n, k, j)`,
+  `select jsonb_set('{"b":1,"a":{"d":1.50}}', '{a,c}', '"x"')::text, ('{"b":1}'::jsonb || '{"a":2}'::jsonb)::text`,
+  `select case when true then '{"b":1,"a":2}'::jsonb end, coalesce(null, '{"b":1,"a":2}'::jsonb), nullif('[1]'::jsonb, '[2]'::jsonb)`,
+  `select '{"b":1,"a":2}'::jsonb as j union all select '[1, 2]'::jsonb`,
+  `select * from jsonb_each('{"b":{"y":1,"x":[1.50]},"a":2}')`,
+  `select * from jsonb_each_text('{"b":{"y":1,"x":[1.50]},"a":"s","c":null}')`,
+  `select value, value::text from jsonb_array_elements('[{"b":1,"a":2}, 1.50]')`,
+  `select ('{"a":1.50}'::jsonb) -> 'a', ('{"a":1.50}'::json) ->> 'a', '{"a":{"b":1.50}}'::jsonb -> 'a'`,
+  `select jsonb_pretty('{"b":[1, {"c":{}}, []], "a":{"x":"y"}}'), jsonb_pretty('[]'), jsonb_pretty('1')`,
+  `select jsonb_pretty(payload::jsonb) from tpch.events where payload is not null order by id limit 2`,
+  `select '{"a":"\\u001F\\\\u001F"}'::jsonb::text, x::jsonb::text from (values ('{"b":"\\u001F", "a\\u0041":1}')) t(x)`,
+  `select count(distinct j) from (values ('1.0'::jsonb), ('1'::jsonb)) t(j)`,
+  `select ('{"a":1.50,"b":2}'::jsonb - 'b')::text, '["a", 1.50, "b"]'::jsonb - 'a', ('{"x":[1.0]}'::jsonb || '{"y":2.50}'::jsonb)::text, '[1.50, 2]'::jsonb - 1, '{"a":{"b":1.50,"c":1}}'::jsonb #- '{a,c}'`,
+  `select j ->> 'a', j -> 'a' -> 'c' from (select '{"a":{"d":[1.50],"c":{"y":1,"x":2}}}'::jsonb as j) t`,
+  `select '[1e2000]'::jsonb`, `select '[1e200000]'::jsonb`, `select '[1e-20000]'::jsonb`,
+  `select x::jsonb, length(x::jsonb::text) from (values ('[1e1000, 2e-1000]')) t(x)`,
+  // jsonb deduplicated by value: an aggregate's DISTINCT, SELECT DISTINCT (1.0 and 1 are one jsonb)
+  `select count(*) from (select distinct j from (values ('1.0'::jsonb), ('1'::jsonb), ('[1.50]'::jsonb), ('[1.5]'::jsonb), ('{"a":1}'::jsonb)) t(j)) s`,
+  `select n, count(distinct j), count(distinct j) filter (where n > 1) from (values (1, '1.0'::jsonb), (1, '1'::jsonb), (2, '{"a":1}'::jsonb), (2, '{"a":1.00}'::jsonb), (2, '{"a":2}'::jsonb)) t(n, j) group by n having count(distinct j) >= 1 order by n`,
+  `select count(*) from (select distinct n, j::text from (values (1, '1.0'::jsonb), (1, '1'::jsonb)) t(n, j)) s`,
+  `select count(*), sum(n) from (select j, count(*) n from (values ('1.0'::jsonb), ('1'::jsonb), ('{"a":1}'::jsonb), ('{"a":1.0}'::jsonb), ('[2]'::jsonb)) t(j) group by j) s`,
+  `select count(*) from (select j::text, count(*) from (values ('1.0'::jsonb), ('1'::jsonb)) t(j) group by j::text) s`,
+  `select j, count(*) from (values ('{"b":1, "a":2}'::jsonb), ('{"a":2,"b":1}'::jsonb), ('[2]'::jsonb)) t(j) group by j order by j`,
+  // a column's ::jsonb read by ->> / #>> from the text as written where that is jsonb's answer (lg_jsonb_text_at)
+  `select payload::jsonb ->> 'user', payload::jsonb ->> 'n', payload::jsonb ->> 'tags', payload::jsonb #>> '{nested,ok}', payload::jsonb #>> '{tags,0}',
+     payload::jsonb ->> 'missing', payload::jsonb ->> 0 from tpch.events order by id limit 20`,
+  `select count(distinct payload::jsonb ->> 'user'), sum((payload::jsonb ->> 'n')::int) from tpch.events where payload::jsonb #>> '{nested,ok}' = 'true'`,
+  `select x::jsonb ->> 'a', x::jsonb #>> '{b,c}', x::jsonb ->> 1 from (values ('{"a": 1.50, "b": {"c": 1e2}}'), ('{"a": "s\\u00e9\\n", "a": 2}'),
+     ('{"a": [1, {"y":1,"x":2}], "b": {"c": {"z": 1, "y": 2}}}'), ('{"a": null, "b": {"c": true}}'), ('[1, 2.50]'), (null),
+     ('{"a": -0, "b": {"c": 18446744073709551615}}'), ('{"a": 12345678901234567890123, "b": {"c": 1, "c": "last"}}'), ('{"a": -1.0E-2, "b": []}')) t(x)`,
+];
+
+// stddev (fid-stats2): exact with OVER (ROWS frames, partitions of one row, running frames with peers, named
+// windows, FILTER) and DISTINCT (x and −x both present), numerics of more than 4 decimals, N·Σx² past 128 bits
+const statisticsWithClauses: string[] = [
+  'select id, stddev(x) over (partition by g order by id rows between 1 preceding and current row), var_samp(x) over (partition by g order by id rows between 2 preceding and current row) from (values (1, 1, 5), (2, 1, -3), (3, 1, 8), (4, 1, null), (5, 2, 10), (6, 3, -4), (7, 3, -9), (8, 3, 2), (9, 3, 7)) t(id, g, x) order by id',
+  'select g, x, var_pop(x) over (order by g), stddev_pop(x) over (order by g) from (values (1, 1.50::numeric(10,2)), (1, -2.25), (2, 4.00), (2, null), (3, 10.75)) t(g, x) order by g, x',
+  'select id, variance(x) filter (where x <> 0) over w, stddev(x) over w from (values (1, 1.123456), (2, -2.5), (3, 0), (4, 3.000001), (5, -1.25)) t(id, x) window w as (order by id rows between unbounded preceding and current row) order by id',
+  'select g, variance(distinct x), stddev(distinct x) filter (where x <> 7), var_pop(distinct x) filter (where g <> 2) from (values (1, 3), (1, -3), (1, 3), (1, 7), (1, null), (2, 5), (2, 5), (3, -4), (3, 4), (3, 10)) t(g, x) group by g order by g',
+  'select variance(distinct x), stddev_pop(distinct x) from (values (1.00000001::numeric(20,8)), (-1.00000001), (2.5), (2.5), (null)) t(x)',
+  'select distinct l_linenumber, stddev(l_quantity) over (partition by l_linenumber), var_samp(l_quantity) over (partition by l_linenumber) from tpch.lineitem order by 1',
+  'select distinct l_linenumber, stddev(l_quantity) over (order by l_linenumber), variance(l_quantity) over (order by l_linenumber) from tpch.lineitem order by 1',
+  'select stddev(distinct p_size), variance(distinct l_quantity) filter (where l_linenumber < 4) from tpch.part, tpch.lineitem where p_partkey = l_partkey',
+  'select stddev(x), variance(x) from (values (12.34567891::numeric(20,8)), (-3.5), (7.00000002)) t(x)',
+  'select variance(x), stddev_samp(x) from (select 10000000000000000::bigint + i % 100 as x from generate_series(1, 20000) i) t',
+  'select stddev(x) over () / 2 from (values (1), (5), (9)) t(x)',
 ];
 
 // analyst SQL, second pass (fid-corpus2): what analysts, BI tools (Metabase, Superset, Tableau, Looker) and dbt models send
@@ -737,8 +806,10 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('casts', casts.filter((s) => !s.includes('gen_random_uuid'))),
   ...e('casts', casts.filter((s) => s.includes('gen_random_uuid'))),
   ...e('json', json),
+  ...e('json', jsonbCanonical),
   ...e('aggregates', aggregates),
   ...e('aggregates', statistics),
+  ...e('aggregates', statisticsWithClauses),
   ...e('analyst', analyst),
   ...e('numeric types', numericTypes),
   ...e('errors', errors),

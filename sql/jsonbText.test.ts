@@ -4,7 +4,7 @@
  * nesting past its depth and text that is not JSON come back as they are,
  * without exhausting the stack.
  */
-import { jsonbText, numericText } from './jsonb.js';
+import { jsonbText, numericText } from './jsonbText.js';
 
 describe('jsonbText', () => {
   it('returns a value nested deeper than it reorders as written, without overflowing the stack', () => {

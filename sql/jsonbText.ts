@@ -4,9 +4,36 @@
  * first, then bytewise), each key once (the last one written wins), with
  * `", "` and `": "` between items, strings re-escaped (escape_json), and
  * numbers as numeric prints them (an exponent written out: 1e2 → 100).
- * One pass to parse and one to print; objects sort their keys.
+ * One pass to parse and one to print; objects sort their keys. The planner
+ * puts a jsonb literal in this form (sql/jsonDialect.ts); server/rows prints
+ * every jsonb column through it.
  */
-import { jsonString } from './json.js';
+
+const HEX = '0123456789abcdef';
+
+/** A JSON string literal for s (RFC 8259 escapes; non-ASCII kept as UTF-8, as DuckDB's to_json does). */
+export function jsonString(s: string): string {
+  let out = '"';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c !== 34 && c !== 92) continue;
+    out += s.slice(from, i);
+    from = i + 1;
+    switch (c) {
+      case 34: out += '\\"'; break;
+      case 92: out += '\\\\'; break;
+      case 8: out += '\\b'; break;
+      case 9: out += '\\t'; break;
+      case 10: out += '\\n'; break;
+      case 12: out += '\\f'; break;
+      case 13: out += '\\r'; break;
+      default: out += `\\u00${HEX[c >> 4]}${HEX[c & 15]}`;
+    }
+  }
+  return out + s.slice(from) + '"';
+}
+
 
 type Value = string | Value[] | ObjectValue;
 /** an object's members, keys as written (before sorting), values parsed */
