@@ -44,6 +44,23 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
        (x, n, t) AS ${q('lg_bits_to')}(CAST(CAST(CAST(x AS BIGINT) AS BIT) AS VARCHAR), n)`),
     m(`lg_bit_n(x, n, t BIT) AS CAST(rpad(left(CAST(x AS VARCHAR), n), n, '0') AS BIT), (x, n, t) AS ${q('lg_bit_int')}(x, n, t)`),
     m(`lg_trunc_n(x, n, t DECIMAL(38,10)) AS trunc(x, n)`),
+    // round(x::numeric, n) of an aggregate or window value (sql/numericTypes.ts roundedNumericCast): its probe t picks
+    // the conversion. An integer or numeric (which DECIMAL(38,10) takes) stays as it is; a float4 is its text to 6
+    // significant digits (DuckDB does not narrow a double to FLOAT implicitly), a float8 to 15, as PostgreSQL converts them
+    m(`lg_num_text_f(x, t FLOAT) AS printf('%.6g', x), (x, t) AS printf('%.15g', x)`),
+    m(`lg_num_text_p(x, t DECIMAL(38,10)) AS x, (x, t) AS ${q('lg_num_text_f')}(x, t)`),
+    // x::time: a timestamptz's wall clock in the session's zone tz; anything else DuckDB's cast (a timestamp, a
+    // date, which a TIMESTAMP overload would take by an implicit cast, is never a TIMESTAMPTZ: the outer overload
+    // catches them first)
+    m(`lg_time_of_tz(x, tz, t TIMESTAMPTZ) AS CAST(timezone(tz, x) AS TIME), (x, tz, t) AS CAST(x AS TIME)`),
+    m(`lg_time_of(x, tz, t TIMESTAMP) AS CAST(x AS TIME), (x, tz, t) AS ${q('lg_time_of_tz')}(x, tz, t)`),
+    // array::text as PostgreSQL's array_out writes it: {a,b,NULL}, an element quoted (\\ and " escaped) when it is empty,
+    // NULL in any case, or holds a brace, comma, quote, backslash or white space (DuckDB would print [a, b, NULL])
+    m(`lg_array_text(x) AS CAST('{' || array_to_string(list_transform(x, lambda lg_e: CASE WHEN lg_e IS NULL THEN 'NULL' ELSE
+        list_transform([${q('lg_text_arg')}(lg_e)], lambda lg_v: CASE WHEN lg_v = '' OR upper(lg_v) = 'NULL' OR regexp_matches(lg_v, '[{},"\\\\\\s]')
+          THEN '"' || replace(replace(lg_v, '\\', '\\\\'), '"', '\\"') || '"' ELSE lg_v END)[1] END), ',') || '}' AS VARCHAR)`),
+    // percentile_cont interpolates a double precision or an interval in PostgreSQL (an integer or numeric is cast to double)
+    m(`lg_percentile_arg(x INTERVAL) AS x, (x) AS CAST(x AS DOUBLE)`),
     m(`lg_to_hex(x INTEGER) AS lower(to_hex(CAST(x AS BIGINT) & 4294967295)), (x) AS lower(to_hex(x))`),
     m(`lg_to_hex8(x) AS lower(to_hex(x))`),
     m(`lg_octet_length(x BLOB) AS octet_length(x), (x BIT) AS octet_length(x), (x) AS strlen(CAST(x AS VARCHAR))`),

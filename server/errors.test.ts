@@ -14,6 +14,8 @@ describe('engine errors never quote a stored value', () => {
     ['Out of Range Error: Overflow in multiplication of INT32 (100000 * 100000)!', '22003', 'integer out of range'],
     ['Conversion Error: date field value out of range: "2020-13-45", expected format is (YYYY-MM-DD)', '22008', 'date/time field value out of range'],
     ['Conversion Error: Date out of range: 2016-2-31', '22008', 'date/time field value out of range'],
+    ['Invalid Input Error: Could not parse string "2024-13-01" according to format specifier "%Y-%m-%d"\n2024-13-01\n     ^\nError: Month out of range, expected a value between 1 and 12', '22008', 'date/time field value out of range'],
+    ['Invalid Input Error: Could not parse string "abc" according to format specifier "%Y-%m-%d"\nabc\n^\nError: Expected a number', '22007', 'invalid input syntax for type date/time'],
     ['Conversion Error: Casting value "123456.789" to type DECIMAL(4,2) failed: value is out of range!', '22003', 'numeric field overflow'],
     ['Invalid Input Error: numeric field overflow: stddev and variance are exact for numerics of at most 4 decimals (round the argument to 4 decimals, or cast it to double precision)', '22003', 'numeric field overflow: stddev and variance are exact for numerics of at most 4 decimals (round the argument to 4 decimals, or cast it to double precision)'],
   ])('%s', (engine, code, message) => {

@@ -110,6 +110,9 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Out of Range Error: cannot take square root of a negative number/, () => e(SqlState.invalidArgumentForPowerFunction, 'cannot take square root of a negative number', true)],
   [/^Conversion Error: (?:invalid date field format|invalid timestamp field format)/, () => e(SqlState.invalidDatetimeFormat, 'invalid input syntax for type date/time')],
   [/^Conversion Error: (?:date field value out of range|Date out of range|timestamp field value out of range)/, () => e(SqlState.datetimeFieldOverflow, 'date/time field value out of range')],
+  // to_date / to_timestamp (strptime): a field out of its range, or text that does not fit the template
+  [/^Invalid Input Error: Could not parse string "([^"\n]*)" according to format specifier[^]*\nError: \w+ out of range/, (m) => e(SqlState.datetimeFieldOverflow, `date/time field value out of range${quoted(m[1])}`)],
+  [/^Invalid Input Error: Could not parse string "([^"\n]*)" according to format specifier/, (m) => e(SqlState.invalidDatetimeFormat, `invalid input syntax for type date/time${quoted(m[1])}`)],
   [/^Conversion Error: Malformed JSON/, () => e(SqlState.invalidTextRepresentation, 'invalid input syntax for type json')],
   [/^Conversion Error: extract specifier "([^"]*)" not recognized/, (m) => e(SqlState.invalidParameterValue, `unit "${m[1]}" not recognized`)],
   [/^Binder Error: Referenced column "([^"]+)" (?:was )?not found/, (m) => e(SqlState.undefinedColumn, `column "${m[1]}" does not exist`, true)],

@@ -28,6 +28,8 @@ const NAMED_ARGUMENT_FUNCTIONS: ReadonlySet<string> = new Set(['make_interval'])
 const A_EXPR_KINDS: ReadonlySet<string> = new Set([
   'AEXPR_OP', 'AEXPR_OP_ANY', 'AEXPR_OP_ALL', 'AEXPR_DISTINCT', 'AEXPR_NOT_DISTINCT', 'AEXPR_NULLIF', 'AEXPR_IN',
   'AEXPR_LIKE', 'AEXPR_ILIKE', 'AEXPR_BETWEEN', 'AEXPR_NOT_BETWEEN', 'AEXPR_SIMILAR',
+  // written out as two BETWEENs by sql/dialect.ts (DuckDB has no SYMMETRIC)
+  'AEXPR_BETWEEN_SYM', 'AEXPR_NOT_BETWEEN_SYM',
 ]);
 
 /** Collations that mean "the default, byte order" on DuckDB's side; sql/dialect.ts drops them. */

@@ -208,6 +208,44 @@ describe('NULL division operands and bit constants (fid-types2)', () => {
   });
 });
 
+describe('analyst SQL, second pass (fid-corpus2)', () => {
+  test('interval literals: a sign apart from its number is joined to it, ISO 8601 is spelled out', () => {
+    expect(sql("select interval '1 month - 1 day', interval '+ 1 week'")).toMatch(/'1 month -1 day'::interval.*'1 week'::interval/);
+    expect(sql("select interval 'P1Y2M3DT4H5M6.5S', 'PT36H'::interval")).toMatch(/'1 years 2 months 3 days 4 hours 5 minutes 6.5 seconds'::interval.*'36 hours'::interval/);
+    expect(sql("select interval 'P1.5Y'")).toContain("'P1.5Y'");
+  });
+  test('DESC sorts NULLs first unless told; ASC and explicit NULLS are left as written', () => {
+    expect(sql('select id from orders order by id desc, id, id desc nulls last')).toMatch(/ORDER BY id DESC NULLS FIRST, id, id DESC NULLS LAST/);
+    expect(sql('select rank() over (order by id desc) from orders')).toContain('ORDER BY id DESC NULLS FIRST');
+  });
+  test('grouping() is cast to int4; array_agg / string_agg (DISTINCT x) are ordered by x', () => {
+    expect(sql('select grouping(id) from orders group by rollup (id)')).toMatch(/CAST\(GROUPING\(id\) AS int4\)/);
+    expect(sql("select array_agg(distinct id), string_agg(distinct id::text, ',') from orders")).toMatch(/array_agg\(DISTINCT id ORDER BY id\).*string_agg\(DISTINCT id::text, ',' ORDER BY id::text\)/);
+  });
+  test('substr / substring with a start before 1 count from 1 and shorten the length', () => {
+    expect(sql("select substr('hello', -1, 3), substr('hello', -2), substring('hello' from 0 for 5), substr('hello', 2, 2)")).toMatch(
+      /substr\('hello', 1, 1\).*substr\('hello', 1\).*FROM 1 FOR 4.*substr\('hello', 2, 2\)/i,
+    );
+  });
+  test('window aggregates with DISTINCT, ORDER BY or WITHIN GROUP are 0A000 as in PostgreSQL', () => {
+    expect(refusal('select count(distinct id) over () from orders').code).toBe('0A000');
+    expect(refusal("select string_agg(id::text, ',' order by id) over () from orders").code).toBe('0A000');
+    expect(refusal('select percentile_cont(0.5) within group (order by id) over () from orders').code).toBe('0A000');
+  });
+  test('an array by its form cast to text goes through lg_array_text; a timestamptz literal keeps its seconds', () => {
+    expect(sql('select array_agg(id)::text, array[1, 2]::varchar from orders')).toMatch(/lg_array_text\(array_agg\(id\)\).*lg_array_text/);
+    expect(sql("select timestamptz '2024-03-01 00:00:01+00'")).toContain("'2024-03-01 00:00:01+00:00'");
+  });
+});
+
+describe('BETWEEN SYMMETRIC (fid-corpus2)', () => {
+  test('is written out as two BETWEENs, NOT as two NOT BETWEENs; a subquery among its operands is refused', () => {
+    expect(sql('select id between symmetric 10 and 1 from orders')).toMatch(/id BETWEEN 10 AND 1 OR id BETWEEN 1 AND 10/);
+    expect(sql('select id not between symmetric 10 and 1 from orders')).toMatch(/id NOT BETWEEN 10 AND 1 AND id NOT BETWEEN 1 AND 10/);
+    expect(refusal('select 1 between symmetric (select 2) and 0').code).toBe('0A000');
+  });
+});
+
 describe("a column's ::jsonb under ->> / #>>", () => {
   test('is read from the text as written (lg_jsonb_text_at), each object on the path checked for duplicate keys', () => {
     const one = sql("select id::jsonb ->> 'a' from orders");

@@ -50,7 +50,7 @@ const ARRAY_RESULTS: ReadonlySet<string> = new Set([
 ]);
 
 /** An operand that is an array by its form: ARRAY[…], ARRAY(subquery), x::t[], an array function, array || …. */
-function arrayLike(n: unknown): boolean {
+export function arrayLike(n: unknown): boolean {
   const node = n as Fields | undefined;
   if (!node) return false;
   if (node['A_ArrayExpr']) return true;
@@ -274,6 +274,30 @@ function roundTo(v: Visit, name: string, a: PgNode[], typedSafe: (n: unknown) =>
   return true;
 }
 
+/**
+ * substr / substring(s, start [, length]): a start before the first character
+ * counts from 1 and shortens the length by as much in PostgreSQL
+ * (substr('hello', -1, 3) is 'h'); DuckDB counts a negative start from the
+ * end. Rewritten in place for a constant start below 1 (and a constant
+ * length); a start given as text is substring's regular expression form.
+ */
+function substrStart(a: PgNode[]): void {
+  const int = (n: unknown): number | undefined => {
+    const c = constOf(n);
+    return c?.['ival'] === undefined ? undefined : Number(c['ival']['ival'] ?? 0);
+  };
+  const start = int(a[1]);
+  if (start === undefined || start > 0 || a.length < 2 || a.length > 3) return;
+  if (a.length === 2) {
+    a[1] = intConst(1);
+    return;
+  }
+  const len = int(a[2]);
+  if (len === undefined || len < 0) return;
+  a[1] = intConst(1);
+  a[2] = intConst(Math.max(start + len - 1, 0));
+}
+
 /** Every `{…}` of a call is this module's when `name` is one of these. */
 export function transformBuiltinCall(
   v: Visit, name: string, args: unknown[], timeZone: string, typedSafe: (n: unknown) => boolean, probeOf: (n: unknown) => PgNode | undefined = () => undefined,
@@ -313,7 +337,10 @@ export function transformBuiltinCall(
     case 'substring': {
       // substring(s from 'pattern'): the text the regular expression matches (its first group, if it has one), or NULL
       const pattern = a.length === 2 ? constText(a[1]) : undefined;
-      if (pattern === undefined) return false;
+      if (pattern === undefined) {
+        substrStart(a);
+        return false;
+      }
       const group = /(^|[^\\])\((?!\?)/.test(pattern) ? 1 : 0;
       replaceNode(v.node, call(emulated('lg_regexp_substr'), a[0]!, a[1]!, intConst(group)));
       return true;
@@ -442,6 +469,17 @@ export function transformBuiltinCall(
         replaceNode(v.node, call(emulated('lg_round'), a[0]!, probe));
       }
       return true;
+    case 'substr':
+      substrStart(a);
+      return false;
+    case 'percentile_cont': {
+      // percentile_cont(float8) and (interval) only: an integer or numeric ordering is interpolated as a double
+      const sorts = (f['agg_order'] ?? []) as Fields[];
+      const by = sorts.length === 1 ? (sorts[0]!['SortBy'] as Fields | undefined) : undefined;
+      if (!f['agg_within_group'] || !by || !typedSafe(by['node'])) return false;
+      by['node'] = call(emulated('lg_percentile_arg'), by['node'] as PgNode);
+      return true;
+    }
     case 'octet_length':
       // DuckDB's octet_length takes bytes (and bits) only; text counts its UTF-8 bytes
       if (a.length !== 1 || !typedSafe(a[0])) return false;
@@ -453,9 +491,24 @@ export function transformBuiltinCall(
         replaceNode(v.node, call(emulated('lg_date_trunc_tz'), ...a));
         return true;
       }
-      // date_trunc(text, date) is date_trunc(text, timestamptz) in PostgreSQL
-      if (a.length !== 2 || !typedSafe(a[1])) return false;
-      replaceNode(v.node, call(emulated('lg_date_trunc'), a[0]!, a[1]!, tz(), structuredClone(a[1]!)));
+      // date_trunc(text, date) is date_trunc(text, timestamptz) in PostgreSQL (of an aggregate or window value
+      // its probe tells: date_trunc('month', min(o_orderdate)))
+      if (a.length !== 2) return false;
+      {
+        const probe = typedSafe(a[1]) ? structuredClone(a[1]!) : probeOf(a[1]);
+        if (!probe) return false;
+        // PostgreSQL's centuries and millennia begin in a year ending in 1 (2001), DuckDB's in 0 (2000):
+        // truncated a year earlier, then moved a year on
+        const unit = constText(a[0])?.toLowerCase();
+        if (unit === 'century' || unit === 'millennium') {
+          const year = (): PgNode => cast(strConst('1 year'), 'interval');
+          const earlier: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('-')], lexpr: a[1], rexpr: year(), location } };
+          const truncated = call(emulated('lg_date_trunc'), a[0]!, earlier, tz(), probe);
+          replaceNode(v.node, { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: truncated, rexpr: year(), location } });
+          return true;
+        }
+        replaceNode(v.node, call(emulated('lg_date_trunc'), a[0]!, a[1]!, tz(), probe));
+      }
       return true;
     case 'generate_series':
       // generate_series(date, date, interval) is the timestamptz one in PostgreSQL

@@ -14,10 +14,10 @@ import {
   INTERNAL_MACROS,
   PGC_SCHEMA,
 } from './emulation.js';
-import { RENAMED_FUNCTIONS } from './functions.js';
+import { RENAMED_FUNCTIONS, SCALAR_BUILTINS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
 import { JSON_OPERATORS, jsonbCast, jsonbLiteralArgs, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
-import { checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
+import { arrayLike, checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
 import { byteaInputToHex } from './bytea.js';
 import { RELATION_ARGUMENT } from './needs.js';
 import {
@@ -253,6 +253,17 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   const name = parts[parts.length - 1]!;
   const args = (f['args'] ?? []) as unknown[];
   const asTable = inTableFunctionPosition(v.path);
+  // PostgreSQL's window aggregates take neither DISTINCT nor ORDER BY (DuckDB's do)
+  if (f['over'] && f['agg_distinct']) throw new SqlError('0A000', 'DISTINCT is not implemented for window functions', pos(f['location']));
+  if (f['over'] && SCALAR_BUILTINS.has(name) && !asTable) {
+    throw new SqlError('42809', `OVER specified, but ${name} is not a window function nor an aggregate function`, pos(f['location']));
+  }
+  if (f['over'] && f['agg_within_group']) throw new SqlError('0A000', `OVER is not supported for ordered-set aggregate ${name}`, pos(f['location']));
+  if (f['over'] && f['agg_order']) throw new SqlError('0A000', 'aggregate ORDER BY is not implemented for window functions', pos(f['location']));
+  // array_agg / string_agg (DISTINCT x): PostgreSQL sorts to find the distinct values, so they come in x's order (DuckDB: any)
+  if ((name === 'array_agg' || name === 'string_agg') && f['agg_distinct'] && !f['agg_order'] && args.length > 0 && !containsSubquery(args[0])) {
+    f['agg_order'] = [{ SortBy: { node: structuredClone(args[0]), sortby_dir: 'SORTBY_DEFAULT', sortby_nulls: 'SORTBY_NULLS_DEFAULT' } }];
+  }
   if (parts.length === 1 || parts[0] === 'pg_catalog') jsonbLiteralArgs(name, args);
 
   if (!asTable && (name === 'extract' || name === 'date_part') && typedDatePart(v, name, args, done)) return;
@@ -311,6 +322,11 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
       return;
     }
   }
+  // mod(a, b) is a % b: 22012 on a zero divisor, as the operator (DuckDB's mod answers NULL)
+  if (name === 'mod' && !asTable && args.length === 2 && (parts.length === 1 || parts[0] === 'pg_catalog')) {
+    replaceNode(v.node, { FuncCall: { funcname: emulated(INTERNAL_MACROS.modulo), args, funcformat: 'COERCE_EXPLICIT_CALL' } });
+    return;
+  }
   if (name === 'sign' && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && typedDispatchSafe(args[0])) {
     f['funcname'] = emulated(INTERNAL_MACROS.sign);
     return;
@@ -362,6 +378,24 @@ const TYPE_MAP: Record<string, string | null> = {
   int2vector: 'int2[]', oidvector: 'int8[]',
 };
 
+const ISO_INTERVAL = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i;
+const ISO_UNITS = ['years', 'months', 'weeks', 'days', 'hours', 'minutes', 'seconds'];
+
+/**
+ * An interval literal in words DuckDB reads: ISO 8601's format with
+ * designators (P1Y2M3DT4H5M6S) spelled out in units, a sign standing apart
+ * from its number ('1 month - 1 day') joined to it (a plus sign dropped).
+ * Anything else as written.
+ */
+export function pgIntervalText(text: string): string {
+  const iso = ISO_INTERVAL.exec(text.trim());
+  if (iso && /\d/.test(text)) {
+    const parts = ISO_UNITS.flatMap((unit, i) => (iso[i + 1] === undefined ? [] : [`${iso[i + 1]} ${unit}`]));
+    return parts.join(' ');
+  }
+  return text.replace(/(^|\s)([+-])\s*(?=[\d.])/g, (_, space: string, sign: string) => space + (sign === '-' ? '-' : ''));
+}
+
 function transformTypeCast(v: Visit, ctx: DialectContext): void {
   const f = v.fields;
   const tn = f['typeName'] as Fields;
@@ -381,6 +415,11 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
       return;
     }
   }
+  // an array as text is PostgreSQL's {…} (catalog/builtinMacros.ts); an array by its form only, never a subquery's copy
+  if (!isArray && TEXT_TYPES.has(typname) && !tn['typmods'] && arrayLike(f['arg']) && !containsSubquery(f['arg'])) {
+    replaceNode(v.node, { FuncCall: { funcname: emulated('lg_array_text'), args: [f['arg']], funcformat: 'COERCE_EXPLICIT_CALL' } });
+    return;
+  }
   // jsonb is DuckDB JSON holding jsonb's text (sql/jsonDialect.ts)
   if (!isArray && typname === 'jsonb') {
     replaceNode(v.node, jsonbCast(f['arg'] as PgNode));
@@ -397,8 +436,22 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   const tzText = typname === 'timestamptz' && !isArray ? constString(f['arg']) : undefined;
   if (tzText !== undefined) {
     // …and seconds before an offset (10:00+02 → 10:00:00+02:00)
-    const m = /^(.*\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*([+-]\d{1,2})(:\d{2})?$/.exec(tzText.trim());
+    // (the hours and minutes the first h:mm: a greedy match would take the minutes and seconds for them)
+    const m = /^(.*?\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*([+-]\d{1,2})(:\d{2})?$/.exec(tzText.trim());
     if (m) f['arg'] = strConst(`${m[1]}${m[2] ?? ':00'}${m[3]}${m[4] ?? ':00'}`);
+  }
+  // PostgreSQL reads a sign apart from its number ('1 month - 1 day') and ISO 8601 ('P1Y2M3DT4H'); DuckDB neither
+  const intervalText = typname === 'interval' && !isArray ? constString(f['arg']) : undefined;
+  if (intervalText !== undefined) {
+    const written = pgIntervalText(intervalText);
+    if (written !== intervalText) f['arg'] = strConst(written);
+  }
+  // a timestamptz's time of day is its wall clock in the session's zone (DuckDB has no such cast): a macro whose
+  // overloads tell a timestamp from a timestamptz (catalog/builtinMacros.ts)
+  if (typname === 'time' && !isArray && !tn['typmods'] && constString(f['arg']) === undefined && typedDispatchSafe(f['arg'])) {
+    const zone = strConst(ctx.settings('timezone') ?? 'UTC');
+    replaceNode(v.node, { FuncCall: { funcname: emulated('lg_time_of'), args: [f['arg'], zone, structuredClone(f['arg'])], funcformat: 'COERCE_EXPLICIT_CALL' } });
+    return;
   }
   const mods = (tn['typmods'] ?? []) as Fields[];
   // a constant to bit(n) or varbit(n): its bits as PostgreSQL's cast gives them (DuckDB's BIT has no length)
@@ -676,6 +729,28 @@ function nullDivision(v: Visit): boolean {
   return true;
 }
 
+/**
+ * x [NOT] BETWEEN SYMMETRIC a AND b, which DuckDB lacks, as PostgreSQL
+ * defines it: (x BETWEEN a AND b) OR (x BETWEEN b AND a), and for NOT both
+ * NOT BETWEENs (a NULL bound keeps its NULL). x, a and b are copied: never
+ * one holding a subquery (its tables would escape the data gate's rewrite).
+ */
+function betweenSymmetric(v: Visit, not: boolean): void {
+  const f = v.fields;
+  const bounds = ((f['rexpr'] as Fields | undefined)?.['List']?.['items'] ?? []) as PgNode[];
+  if (bounds.length !== 2 || [f['lexpr'], ...bounds].some((n) => containsSubquery(n))) {
+    throw new SqlError('0A000', 'BETWEEN SYMMETRIC over a subquery is not supported', pos(f['location']));
+  }
+  const between = (x: PgNode, lo: PgNode, hi: PgNode): PgNode => ({
+    A_Expr: { kind: not ? 'AEXPR_NOT_BETWEEN' : 'AEXPR_BETWEEN', name: [strNode(not ? 'NOT BETWEEN' : 'BETWEEN')], lexpr: x, rexpr: { List: { items: [lo, hi] } }, location: f['location'] },
+  });
+  const x = f['lexpr'] as PgNode;
+  const [a, b] = bounds as [PgNode, PgNode];
+  replaceNode(v.node, {
+    BoolExpr: { boolop: not ? 'AND_EXPR' : 'OR_EXPR', args: [between(x, a, b), between(structuredClone(x), structuredClone(b), structuredClone(a))], location: f['location'] },
+  });
+}
+
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
 const isBareNull = (n: unknown): boolean => (n as Fields | undefined)?.['A_Const']?.isnull === true;
 
@@ -690,6 +765,7 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
   if (transformJsonOperator(v, op)) return;
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
+  if (kind === 'AEXPR_BETWEEN_SYM' || kind === 'AEXPR_NOT_BETWEEN_SYM') return betweenSymmetric(v, kind === 'AEXPR_NOT_BETWEEN_SYM');
   if (kind === 'AEXPR_OP' && ARITHMETIC.has(op) && isBareNull(f['lexpr']) && isBareNull(f['rexpr'])) {
     // unknown op unknown: PostgreSQL finds several candidates (int, numeric, float8 …) and chooses none
     throw new SqlError('42725', `operator is not unique: unknown ${op} unknown`, pos(f['location']), {
@@ -851,6 +927,19 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
         // (ARRAY[…])[i]: the deparser drops the parentheses PostgreSQL needs; DuckDB's list_value is the same list
         const arg = v.fields['arg'] as Fields | undefined;
         if (arg?.['A_ArrayExpr']) replaceNode(arg as PgNode, call('list_value', ...((arg['A_ArrayExpr']['elements'] ?? []) as PgNode[])));
+        return;
+      }
+      case 'SortBy':
+        // PostgreSQL sorts NULLs as larger than any value: first under DESC unless told (DuckDB: last)
+        if (v.fields['sortby_dir'] === 'SORTBY_DESC' && (v.fields['sortby_nulls'] ?? 'SORTBY_NULLS_DEFAULT') === 'SORTBY_NULLS_DEFAULT') {
+          v.fields['sortby_nulls'] = 'SORTBY_NULLS_FIRST';
+        }
+        return;
+      case 'GroupingFunc': {
+        // grouping(…) is integer in PostgreSQL (DuckDB: BIGINT)
+        if (done.has(v.fields)) return;
+        done.add(v.fields);
+        replaceNode(v.node, { TypeCast: { arg: { GroupingFunc: v.fields }, typeName: { names: [strNode('pg_catalog'), strNode('int4')], typemod: -1 } } });
         return;
       }
       case 'CollateClause': {

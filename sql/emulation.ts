@@ -197,6 +197,8 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   [INTERNAL_MACROS.sign]: [3],
   // sql/builtinDialect.ts round(x, n) / trunc(x, n): x and n as written, the probe bound for the one overload
   lg_round_n: [1, 1, 1],
+  lg_num_text_p: [1, 1],
+  lg_time_of: [1, 1, 1],
   lg_trunc_n: [1, 1, 1],
   // x::bit(n) of an expression (catalog/builtinMacros.ts): an integer's bits are named five times
   lg_bit_n: [5, 4, 2],
@@ -269,6 +271,12 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_round: 'function round',
   lg_round_n: 'function round',
   lg_trunc_n: 'function trunc',
+  lg_percentile_arg: 'function percentile_cont',
+  lg_num_text_p: 'type numeric',
+  lg_time_of: 'type time',
+  lg_array_text: 'type text',
+  lg_time_of_tz: 'type time',
+  lg_num_text_f: 'type numeric',
   lg_to_hex: 'function to_hex',
   lg_to_hex8: 'function to_hex',
   lg_octet_length: 'function octet_length',

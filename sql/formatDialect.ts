@@ -2,7 +2,7 @@
  * PostgreSQL's formatting and text functions DuckDB spells differently or
  * lacks, for sql/dialect.ts: to_char / to_date / to_timestamp / to_number with
  * a constant template, format() with a constant format string, initcap,
- * regexp_matches (a set of text[]), SIMILAR TO, pg_typeof, the clock
+ * regexp_matches (a set of text[]) and regexp_match (the first match), SIMILAR TO, pg_typeof, the clock
  * functions, and int4 results where DuckDB answers bigint. Everything becomes
  * DuckDB SQL (built-ins or the emulation's macros); a template or pattern
  * known only at run time is refused rather than guessed.
@@ -13,7 +13,7 @@ import { boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strCo
 
 /** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
 export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set([
-  'to_char', 'to_date', 'to_number', 'format', 'initcap', 'regexp_matches', 'pg_typeof', 'clock_timestamp',
+  'to_char', 'to_date', 'to_number', 'format', 'initcap', 'regexp_matches', 'regexp_match', 'pg_typeof', 'clock_timestamp',
   'statement_timestamp', 'quote_ident', 'quote_literal', 'div',
 ]);
 
@@ -59,6 +59,13 @@ const needConst = (what: string, location: unknown) => new SqlError('0A000', `${
  * blank-padded to 9 characters as PostgreSQL does.
  */
 const DATE_PATTERNS: [string, (x: PgNode, fm: boolean) => PgNode][] = [
+  // ISO 8601 year, week (01-53) and day of week (1 Monday to 7); WW and W count weeks from the first day of the year
+  // and of the month; J is the Julian day
+  ['IYYY', (x) => strf(x, '%G')],
+  ['IW', (x, fm) => (fm ? cast(call('weekofyear', x), 'text') : strf(x, '%V'))],
+  ['ID', (x) => cast(call('isodow', x), 'text')],
+  ['WW', (x, fm) => weekOf(call('dayofyear', x), fm)],
+  ['J', (x) => cast(cast(call('floor', call('julian', x)), 'int8'), 'text')],
   ['HH24', (x) => strf(x, '%H')],
   ['HH12', (x, fm) => (fm ? strf(x, '%-I') : strf(x, '%I'))],
   ['YYYY', (x) => strf(x, '%Y')],
@@ -86,9 +93,22 @@ const DATE_PATTERNS: [string, (x: PgNode, fm: boolean) => PgNode][] = [
   ['AM', (x) => strf(x, '%p')],
   ['PM', (x) => strf(x, '%p')],
   ['Q', (x) => cast(call('quarter', x), 'text')],
+  ['W', (x) => weekOf(call('dayofmonth', x), true)],
   ['D', (x) => cast(call('dayofweek', x), 'text')],
 ];
+// PostgreSQL reads the numeric patterns in lower case too (yyyy-mm-dd hh24:mi:ss); am / pm print in lower case
+for (const lower of ['hh24', 'hh12', 'yyyy', 'iyyy', 'ddd', 'yy', 'mm', 'dd', 'hh', 'mi', 'ss', 'ms', 'us', 'iw', 'id', 'ww']) {
+  const upper = DATE_PATTERNS.find(([p]) => p === lower.toUpperCase())!;
+  DATE_PATTERNS.push([lower, upper[1]]);
+}
+DATE_PATTERNS.push(['am', (x) => call('lower', strf(x, '%p'))], ['pm', (x) => call('lower', strf(x, '%p'))]);
 const strf = (x: PgNode, f: string): PgNode => call('strftime', x, strConst(f));
+/** (day - 1) / 7 + 1 as text, two digits unless FM. */
+const weekOf = (day: PgNode, fm: boolean): PgNode => {
+  const minus1: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('-')], lexpr: day, rexpr: intConst(1) } };
+  const week: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: { A_Expr: { kind: 'AEXPR_OP', name: [strNode('//')], lexpr: minus1, rexpr: intConst(7) } }, rexpr: intConst(1) } };
+  return fm ? cast(week, 'text') : call('lpad', cast(week, 'text'), intConst(2), strConst('0'));
+};
 const pad = (s: PgNode, fm: boolean): PgNode => (fm ? s : call('rpad', s, intConst(9), strConst(' ')));
 
 function dateTemplate(value: () => PgNode, template: string): PgNode {
@@ -276,12 +296,16 @@ export function transformSimilar(v: Visit): void {
 }
 
 // ------------------------------------------------------------ regexp_matches
-function regexpMatches(args: PgNode[], location: unknown): PgNode {
+/** regexp_matches(s, p [, flags]): a set of text[]; regexp_match(s, p [, flags]): the first match's text[], or NULL. */
+function regexpMatches(args: PgNode[], location: unknown, name = 'regexp_matches'): PgNode {
   const [s, p, flagsNode] = args;
   const pattern = constText(p);
-  if (pattern === undefined || (flagsNode && constText(flagsNode) === undefined)) throw needConst('a regexp_matches pattern or flag', location);
+  if (pattern === undefined || (flagsNode && constText(flagsNode) === undefined)) throw needConst(`a ${name} pattern or flag`, location);
   const flags = flagsNode ? constText(flagsNode)! : '';
-  if (/[^gi]/.test(flags)) throw new SqlError('0A000', `regexp_matches flag "${flags}" is not supported`, pos(location));
+  if (name === 'regexp_match' && flags.includes('g')) {
+    throw new SqlError('22023', 'regexp_match() does not support the "global" option', pos(location), { hint: 'Use the regexp_matches function instead.' });
+  }
+  if (/[^gi]/.test(flags)) throw new SqlError('0A000', `${name} flag "${flags}" is not supported`, pos(location));
   const re = strConst(flags.includes('i') ? `(?i)${pattern}` : pattern);
   // capture groups: ( not followed by ?
   const groups = (pattern.replace(/\\./g, '').match(/\((?!\?)/g) ?? []).length;
@@ -293,6 +317,7 @@ function regexpMatches(args: PgNode[], location: unknown): PgNode {
     const lists = Array.from({ length: groups }, (_, k) => all(k + 1));
     rows = call(emulated('lg_regexp_rows_zip'), { A_ArrayExpr: { elements: lists } });
   }
+  if (name === 'regexp_match') return call('list_extract', rows, intConst(1));
   if (!flags.includes('g')) rows = call('list_slice', rows, intConst(1), intConst(1));
   return call('unnest', rows);
 }
@@ -326,8 +351,15 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
         replaceNode(v.node, numberTemplate(() => dup(x, location), template));
         return true;
       }
+      // a percent sign after the digits is copied as it stands (to_char(r * 100, 'FM990.0%'))
+      const percent = /^(.*[90])(%+)$/.exec(template);
+      if (percent && NUMBER_TEMPLATE.test(percent[1]!)) {
+        replaceNode(v.node, concat([numberTemplate(() => dup(x, location), percent[1]!), strConst(percent[2]!)]));
+        return true;
+      }
       // other number patterns (S, L, PR, MI, V, EEEE …) are refused rather than printed differently
-      if (/^(FM)?[90,.DGSL$PRMIVE]+$/.test(template)) throw new SqlError('0A000', `to_char number template "${template}" is not supported`, pos(location));
+      // (DD, DDD, MI, MM, ID alone are a date's)
+      if (/^(FM)?[90,.DGSL$PRMIVE]+$/.test(template) && !/^(FM)?[DMI]{2,}$/.test(template)) throw new SqlError('0A000', `to_char number template "${template}" is not supported`, pos(location));
       replaceNode(v.node, dateTemplate(() => dup(x, location), template));
       return true;
     }
@@ -368,8 +400,9 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
       replaceNode(v.node, call('now'));
       return true;
     case 'regexp_matches':
+    case 'regexp_match':
       if (a.length < 2 || a.length > 3) arity(2);
-      replaceNode(v.node, regexpMatches(a, location));
+      replaceNode(v.node, regexpMatches(a, location, name));
       return true;
     default:
       return false;

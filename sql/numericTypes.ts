@@ -135,6 +135,7 @@ export function statisticWithClauses(name: string, fc: Fields, mark: (f: Fields)
 }
 
 const BIGINT_RESULTS: ReadonlySet<string> = new Set(['count', 'row_number', 'rank', 'dense_rank']);
+const VALUE_WINDOW_FUNCTIONS: ReadonlySet<string> = new Set(['lag', 'lead', 'first_value', 'last_value', 'nth_value']);
 
 function probe(n: unknown): PgNode | undefined {
   if (typedDispatchSafe(n)) return structuredClone(n as PgNode);
@@ -147,16 +148,33 @@ function probe(n: unknown): PgNode | undefined {
     const args = (fc['args'] ?? []) as PgNode[];
     if (BIGINT_RESULTS.has(name)) return typedZero('int8');
     if (name === 'ntile') return typedZero('int4');
-    if (args.length !== 1 || fc['agg_star'] || fc['func_variadic'] || !typedDispatchSafe(args[0])) return undefined;
-    if (name === 'sum') return emulatedCall(INTERNAL_MACROS.sumProbe, [structuredClone(args[0]!)]);
+    // extract is numeric, date_part double precision, whatever their source (extract(epoch from max(ts) - min(ts)) / 60)
+    if (name === 'extract' && fc['funcformat'] === 'COERCE_SQL_SYNTAX') return typedZero('numeric');
+    if (name === 'date_part' && fc['funcformat'] !== 'COERCE_SQL_SYNTAX') return typedZero('float8');
+    // lag, lead and the value window functions have their argument's type (o_orderdate - lag(o_orderdate) over w)
+    if (VALUE_WINDOW_FUNCTIONS.has(name) && fc['over'] && args.length >= 1 && args.length <= 2) {
+      return typedDispatchSafe(args[0]) ? structuredClone(args[0]!) : undefined;
+    }
+    if (args.length !== 1 || fc['agg_star'] || fc['func_variadic']) return undefined;
+    // an aggregate of an aggregate (sum(sum(x)) over ()): the inner one's probe stands for its argument
+    const inner = typedDispatchSafe(args[0]) ? structuredClone(args[0]!) : ['sum', 'min', 'max'].includes(name) ? probe(args[0]) : undefined;
+    if (!inner) return undefined;
+    if (name === 'sum') return emulatedCall(INTERNAL_MACROS.sumProbe, [inner]);
     // stddev and variance have avg's types: numeric (DECIMAL(38,16)) of integers and numerics, else a float
     // (exact only as the planner writes it, exactStatisticArgument or statisticWithClauses: else it stays DuckDB's double)
     if (STATISTICS.has(name) && !exactStatisticArgument(fc) && !statisticWithClausesApplies(fc)) return undefined;
     if (name === 'avg' || STATISTICS.has(name)) return emulatedCall(INTERNAL_MACROS.avgProbe, [structuredClone(args[0]!)]);
-    if (name === 'min' || name === 'max') return structuredClone(args[0]!);
+    if (name === 'min' || name === 'max') return inner;
     return undefined;
   }
   const ae = node['A_Expr'] as Fields | undefined;
+  // nullif(a, b) has a's type (analyst SQL: sum(x) / nullif(sum(y), 0)); coalesce its arguments' common type
+  if (ae && String(ae['kind']) === 'AEXPR_NULLIF') return probe(ae['lexpr']);
+  const ce = node['CoalesceExpr'] as Fields | undefined;
+  if (ce) {
+    const each = ((ce['args'] ?? []) as unknown[]).map((a) => probe(a));
+    return each.length > 0 && each.every((p) => p !== undefined) ? { CoalesceExpr: { args: each } } : undefined;
+  }
   if (ae) {
     const op = names(ae['name']).pop() ?? '';
     if (String(ae['kind']) !== 'AEXPR_OP' || !['+', '-', '*', '/', '%'].includes(op)) return undefined;
@@ -275,7 +293,8 @@ function smallOperand(n: unknown): boolean {
   const tc = f['TypeCast'] as Fields | undefined;
   if (tc) {
     const arg = tc['arg'] as Fields | undefined;
-    return !tc['typeName']?.['arrayBounds'] && Boolean(arg?.['ColumnRef'] || arg?.['A_Const'] || arg?.['SQLValueFunction']);
+    // a cast of a cast too (dbt's datediff writes `(date '1992-01-01')::date`)
+    return !tc['typeName']?.['arrayBounds'] && Boolean(arg?.['ColumnRef'] || arg?.['A_Const'] || arg?.['SQLValueFunction'] || (arg?.['TypeCast'] && smallOperand(arg)));
   }
   const fc = f['FuncCall'] as Fields | undefined;
   const args = (fc?.['args'] ?? []) as unknown[];
@@ -417,10 +436,13 @@ export function roundedNumericCast(args: PgNode[]): PgNode | undefined {
   const tc = args.length === 2 ? isNumericCastWithoutTypmod(args[0]) : undefined;
   const c = (args[1] as Fields | undefined)?.['A_Const'];
   const n = c && c['ival'] !== undefined ? Number(c['ival']['ival'] ?? 0) : NaN;
-  if (!tc || !Number.isInteger(n) || n < 0 || n > 20 || tc['arg']?.['A_Const'] || !typedDispatchSafe(tc['arg'])) return undefined;
+  if (!tc || !Number.isInteger(n) || n < 0 || n > 20 || tc['arg']?.['A_Const']) return undefined;
+  // an aggregate or window value (round(avg(score)::numeric, 2)): its probe picks the conversion (catalog/builtinMacros.ts)
+  const probe = typedDispatchSafe(tc['arg']) ? undefined : probeOf(tc['arg']);
+  if (!typedDispatchSafe(tc['arg']) && !probe) return undefined;
   return {
     TypeCast: {
-      arg: emulatedCall(INTERNAL_MACROS.numericText, [tc['arg'] as PgNode]),
+      arg: probe ? emulatedCall('lg_num_text_p', [tc['arg'] as PgNode, probe]) : emulatedCall(INTERNAL_MACROS.numericText, [tc['arg'] as PgNode]),
       typeName: { names: [strNode('pg_catalog'), strNode('numeric')], typemod: -1, typmods: [intConst(38), intConst(n)] },
     },
   };
