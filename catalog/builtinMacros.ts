@@ -44,6 +44,24 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
        (x, n, t) AS ${q('lg_bits_to')}(CAST(CAST(CAST(x AS BIGINT) AS BIT) AS VARCHAR), n)`),
     m(`lg_bit_n(x, n, t BIT) AS CAST(rpad(left(CAST(x AS VARCHAR), n), n, '0') AS BIT), (x, n, t) AS ${q('lg_bit_int')}(x, n, t)`),
     m(`lg_trunc_n(x, n, t DECIMAL(38,10)) AS trunc(x, n)`),
+    // regexp_replace(s, p, r, start [, n]) (sql/builtinDialect.ts regexpReplaceFrom; flags folded into p): the
+    // characters before start stay; from start, every match (n = 0) or the n-th. lg_re_head: how many characters of
+    // the text from start come before its n-th match (the pieces between matches and the matches before it)
+    m(`lg_regexp_replace_from(s, p, r, st) AS left(s, st - 1) || regexp_replace(substr(s, st), p, r, 'g')`),
+    m(`lg_re_head(s, p, st, n) AS CAST(coalesce(list_sum(list_transform(range(1, n), lambda lg_i:
+        length(string_split_regex(substr(s, st), p)[lg_i]) + length(regexp_extract_all(substr(s, st), p)[lg_i]))), 0)
+        + length(string_split_regex(substr(s, st), p)[n]) AS BIGINT)`),
+    m(`lg_regexp_replace_nth(s, p, r, st, n) AS CASE WHEN len(regexp_extract_all(substr(s, st), p)) < n THEN CASE WHEN r IS NOT NULL THEN s END
+        ELSE left(s, st - 1) || list_transform([${q('lg_re_head')}(s, p, st, n)], lambda lg_h:
+          left(substr(s, st), lg_h) || regexp_replace(substr(s, st + lg_h), p, r))[1] END`),
+    // min(x) / max(x) as min(lg_min_nb(x, x)) (sql/dialect.ts): t, a probe of x, picks the overload; the BOOLEAN one
+    // names a macro that takes a DATE only, which no boolean is, so binding fails (42883 function min(boolean),
+    // server/errors.ts); any other value is itself. (A typed parameter's body is bound when the macro is created: the
+    // failing call takes the untyped v. The aggregate's own value cannot be the probe: DuckDB types it too late.)
+    m(`lg_min_bool(v, t DATE) AS v`),
+    m(`lg_max_bool(v, t DATE) AS v`),
+    m(`lg_min_nb(v, t BOOLEAN) AS ${q('lg_min_bool')}(v, v), (v, t) AS v`),
+    m(`lg_max_nb(v, t BOOLEAN) AS ${q('lg_max_bool')}(v, v), (v, t) AS v`),
     // round(x::numeric, n) of an aggregate or window value (sql/numericTypes.ts roundedNumericCast): its probe t picks
     // the conversion. An integer or numeric (which DECIMAL(38,10) takes) stays as it is; a float4 is its text to 6
     // significant digits (DuckDB does not narrow a double to FLOAT implicitly), a float8 to 15, as PostgreSQL converts them

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PgError, SqlState, type SqlStateCode } from '../protocol/errors.js';
-import { INTERNAL_MACRO_DISPLAY } from '../sql/emulation.js';
+import { INTERNAL_MACRO_ARGUMENTS, INTERNAL_MACRO_DISPLAY } from '../sql/emulation.js';
 import { SqlError } from '../sql/errors.js';
 import { CatalogError } from '../catalog/iceberg/api.js';
 import { CatalogLoginError } from '../catalog/userCatalog.js';
@@ -57,8 +57,9 @@ function pgType(duck: string): string {
 /** `f(VARCHAR, INTEGER_LITERAL)` → the function or operator PostgreSQL would name. */
 function missingFunction(name: string, args: string | null): PgError {
   // null: the engine did not say which argument types it got
-  const types = args === null ? ['…'] : args.split(/,\s*/).filter((a) => a !== '').map(pgType);
   const short = name.split('.').pop()!;
+  const known = INTERNAL_MACRO_ARGUMENTS[short];
+  const types = args === null ? (known ? [...known] : ['…']) : args.split(/,\s*/).filter((a) => a !== '').map(pgType);
   const internal = INTERNAL_MACRO_DISPLAY[short];
   const operator = internal?.startsWith('operator ') ? internal.slice(9) : /^[^A-Za-z_]+$/.test(short) ? short : null;
   if (operator) {

@@ -282,6 +282,14 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     if (EMULATED_FUNCTIONS[name]?.searchPath) f['args'] = [...args, arrayOf(effectiveSearchPath(ctx))];
     return;
   }
+  // min / max of a boolean: no such function in PostgreSQL (42883; bool_and / bool_or are its aggregates). The
+  // argument goes through a macro with a probe of itself: the probe's BOOLEAN overload binds a macro no boolean fits,
+  // an error while binding, rows or not; any other overload is the value itself, nothing at run time
+  // (catalog/builtinMacros.ts lg_min_nb). Without a typed probe (a subquery, a parameter) the call stays as it is
+  if ((name === 'min' || name === 'max') && !asTable && args.length === 1 && builtin && !f['agg_star'] && !done.has(f) && typedDispatchSafe(args[0])) {
+    done.add(f);
+    f['args'] = [{ FuncCall: { funcname: emulated(name === 'min' ? 'lg_min_nb' : 'lg_max_nb'), args: [args[0], structuredClone(args[0])], funcformat: 'COERCE_EXPLICIT_CALL' } }];
+  }
   // sum(int4) is bigint and avg(int or numeric) numeric in PostgreSQL (catalog/numericMacros.ts). Only the
   // plain aggregate: a macro cannot carry DISTINCT, FILTER, ORDER BY or OVER.
   const typed = TYPED_AGGREGATES[name];

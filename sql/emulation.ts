@@ -200,6 +200,12 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   lg_num_text_p: [1, 1],
   lg_time_of: [1, 1, 1],
   lg_trunc_n: [1, 1, 1],
+  lg_min_nb: [1, 1],
+  // regexp_replace's start and occurrence forms (catalog/builtinMacros.ts): the source is named in each piece
+  lg_regexp_replace_from: [2, 1, 1, 2],
+  lg_re_head: [3, 3, 3, 2],
+  lg_regexp_replace_nth: [8, 8, 1, 8, 3],
+  lg_max_nb: [1, 1],
   // x::bit(n) of an expression (catalog/builtinMacros.ts): an integer's bits are named five times
   lg_bit_n: [5, 4, 2],
   lg_gsl2: [1, 2, 2],
@@ -228,6 +234,12 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   lg_jsonb_eq_p: [1],
   lg_jsonb_get_p: [1, 1],
   lg_jsonb_get_text_p: [1, 1],
+};
+
+/** The PostgreSQL argument types an internal macro's binding failure stands for, where the engine does not name them. */
+export const INTERNAL_MACRO_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  lg_min_bool: ['boolean'],
+  lg_max_bool: ['boolean'],
 };
 
 /** What a user sees for an internal macro in an error: the PostgreSQL operator or function it stands for. */
@@ -271,6 +283,13 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_round: 'function round',
   lg_round_n: 'function round',
   lg_trunc_n: 'function trunc',
+  lg_min_nb: 'function min',
+  lg_regexp_replace_from: 'function regexp_replace',
+  lg_regexp_replace_nth: 'function regexp_replace',
+  lg_re_head: 'function regexp_replace',
+  lg_max_nb: 'function max',
+  lg_min_bool: 'function min',
+  lg_max_bool: 'function max',
   lg_percentile_arg: 'function percentile_cont',
   lg_num_text_p: 'type numeric',
   lg_time_of: 'type time',

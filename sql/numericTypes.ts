@@ -20,7 +20,7 @@ import { intConst, names, strNode, walk, type Fields, type PgNode } from './walk
 const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
 
 /** Emulation macros that are plain scalar expressions of their (typed) arguments. */
-const SCALAR_MACROS: ReadonlySet<string> = new Set([INTERNAL_MACROS.sumProbe, INTERNAL_MACROS.avgProbe, INTERNAL_MACROS.intLiteral, INTERNAL_MACROS.numLiteral]);
+const SCALAR_MACROS: ReadonlySet<string> = new Set([INTERNAL_MACROS.sumProbe, INTERNAL_MACROS.avgProbe, INTERNAL_MACROS.intLiteral, INTERNAL_MACROS.numLiteral, 'lg_min_nb', 'lg_max_nb']);
 
 const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
 const emulatedCall = (name: string, args: PgNode[]): PgNode => ({
@@ -240,6 +240,10 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
     case 'lg_round_n':
     case 'lg_trunc_n':
       return args.slice(0, 2);
+    // min(x) / max(x) as min(lg_min_nb(x, probe)) (sql/dialect.ts)
+    case 'lg_min_nb':
+    case 'lg_max_nb':
+      return args.slice(0, 1);
     default:
       return undefined;
   }

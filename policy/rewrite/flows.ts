@@ -82,6 +82,9 @@ const TYPED_AGGREGATES: ReadonlyMap<string, string> = new Map([
   [INTERNAL_MACROS.stddevPop, 'stddev_pop'],
 ]);
 
+/** min / max's argument wrapped with a probe that refuses a boolean while binding (sql/dialect.ts): the argument itself flows. */
+const MIN_MAX_WRAPPERS: ReadonlySet<string> = new Set(['lg_min_nb', 'lg_max_nb']);
+
 const isAggregateWrapper = (fc: Fields): boolean => {
   const parts = names(fc['funcname']);
   return parts.length === 3 && parts[0] === EMULATION_DB && (parts[2] === INTERNAL_MACROS.sumAs || parts[2] === INTERNAL_MACROS.avgAs || parts[2] === INTERNAL_MACROS.statsAs);
@@ -373,6 +376,7 @@ export class FenceAnalysis<R> {
           const minus = { kind: 'AEXPR_OP', name: [{ String: { sval: '-' } }], lexpr: values[0], rexpr: values[1] };
           return this.doubleArithmetic(minus, scope) ?? this.opaque(values.map((a) => this.flow(a, scope)));
         }
+        if (values && MIN_MAX_WRAPPERS.has(names(f['funcname']).pop() ?? '')) return this.flow(values[0]!, scope);
         if (values) return this.opaque(values.map((a) => this.flow(a, scope)));
         const name = aggregateName(f);
         if (name) return aggregate(name, f, args);

@@ -799,6 +799,27 @@ const analyst2Now: string[] = [
   "select now() at time zone 'UTC', current_timestamp::date, localtimestamp(0)",
 ];
 
+// misc (fid-misc): min / max of a boolean (42883), regexp_replace's start and occurrence forms, FETCH … WITH TIES
+const misc: string[] = [
+  'select max(ok) from tpch.events',
+  'select min(id > 3), max(kind) from tpch.events',
+  'select kind, max(ok) from tpch.events group by kind',
+  'select min(l_quantity), max(l_shipdate), min(l_comment), max(l_discount) from tpch.lineitem',
+  'select min(x) from (select true as x where false) t',
+  "select regexp_replace('aaa', 'a', 'b', 1), regexp_replace('aaa', 'a', 'b', 3), regexp_replace('aaa', 'a', 'b', 4)",
+  "select regexp_replace('abcabc', 'b', 'X', 1, 2), regexp_replace('abcabc', 'b', 'X', 1, 0), regexp_replace('abcabc', 'b', 'X', 3, 1), regexp_replace('abcabc', 'b', 'X', 1, 3)",
+  "select regexp_replace('aBcAbC', 'b', 'X', 1, 2, 'i'), regexp_replace('aBcAbC', 'b', 'X', 2, 0, 'i'), regexp_replace('aBcAbC', 'B', 'X', 1, 0, 'c')",
+  "select regexp_replace('héllo wörld', 'o', '0', 5), regexp_replace(c_name, '[aeiou]', '_', 3, 2) from tpch.customer order by c_custkey limit 3",
+  "select regexp_replace('abc', 'b', 'X', 0)",
+  "select regexp_replace('abc', 'b', 'X', 1, -1)",
+  "select regexp_replace('abc', 'x*', '-', 1, 2), regexp_replace('abc', 'x*', '-', 2, 0), regexp_replace('abc', 'z', null, 1, 1), regexp_replace('a\nb', 'b', 'X', 2, 1)",
+  'select l_orderkey, l_quantity from tpch.lineitem order by l_quantity desc, l_orderkey fetch first 3 rows with ties',
+  'select o_orderpriority, o_orderkey from tpch.orders order by 1 fetch first 2 rows with ties',
+  'select kind, id from tpch.events order by kind nulls first fetch first 1 row with ties',
+  'select l_quantity as q from tpch.lineitem order by q desc offset 2 fetch next 3 rows with ties',
+  'select distinct l_quantity from tpch.lineitem order by l_quantity fetch first 3 rows with ties',
+];
+
 export const CORPUS: readonly CorpusEntry[] = [
   ...TPCH_QUERIES.map((sql) => ({ group: 'tpch', sql })),
   ...e('arithmetic', [...arithmetic, ...moreArithmetic]),
@@ -824,4 +845,5 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('analyst2', analyst2),
   ...e('analyst2', analyst2Ordered, { ordered: true }),
   ...e('analyst2-now', analyst2Now, { compare: 'types' }),
+  ...e('misc', misc),
 ];
