@@ -51,7 +51,10 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_re_head(s, p, st, n) AS CAST(coalesce(list_sum(list_transform(range(1, n), lambda lg_i:
         length(string_split_regex(substr(s, st), p)[lg_i]) + length(regexp_extract_all(substr(s, st), p)[lg_i]))), 0)
         + length(string_split_regex(substr(s, st), p)[n]) AS BIGINT)`),
-    m(`lg_regexp_replace_nth(s, p, r, st, n) AS CASE WHEN len(regexp_extract_all(substr(s, st), p)) < n THEN CASE WHEN r IS NOT NULL THEN s END
+    // (a pattern that matches the empty string splits the text otherwise than it counts matches: refused)
+    m(`lg_regexp_replace_nth(s, p, r, st, n) AS CASE WHEN regexp_full_match('', p) THEN
+          error('regexp_replace with an occurrence number does not support a pattern that matches the empty string')
+        WHEN len(regexp_extract_all(substr(s, st), p)) < n THEN CASE WHEN r IS NOT NULL THEN s END
         ELSE left(s, st - 1) || list_transform([${q('lg_re_head')}(s, p, st, n)], lambda lg_h:
           left(substr(s, st), lg_h) || regexp_replace(substr(s, st + lg_h), p, r))[1] END`),
     // min(x) / max(x) as min(lg_min_nb(x, x)) (sql/dialect.ts): t, a probe of x, picks the overload; the BOOLEAN one

@@ -276,3 +276,30 @@ describe('jsonb deduplicated by value (1.0 and 1 are one jsonb)', () => {
     expect(sql(`select count(*), max(n) from ${V} group by j having count(j) > 0`)).toContain('GROUP BY lakegate_pg.pgc.lg_jsonb_eq(j)');
   });
 });
+
+describe('min / max of a boolean, regexp_replace from a start, FETCH … WITH TIES (fid-misc)', () => {
+  test('min and max take their argument through a probe DuckDB drops while binding', () => {
+    expect(sql('select min(id > 3), max(id) from orders')).toContain('min(lakegate_pg.pgc.lg_min_nb(id > 3, id > 3))');
+    expect(sql('select max(id) from orders')).toContain('max(lakegate_pg.pgc.lg_max_nb(id, id))');
+    // a subquery is never copied: the call stays as it is
+    expect(sql('select max((select 1)) from orders')).not.toContain('lg_max_nb');
+  });
+  test('regexp_replace with a start and an occurrence', () => {
+    expect(sql("select regexp_replace('aaa', 'a', 'b', 2)")).toContain("lg_regexp_replace_nth('aaa', 'a', 'b', 2, 1)");
+    expect(sql("select regexp_replace(id::text, 'a', 'b', 1, 0, 'i')")).toContain("lg_regexp_replace_from(id::text, '(?i)a', 'b', 1)");
+    expect(sql("select regexp_replace('aaa', 'a', 'b', 'g')")).toContain("regexp_replace('aaa', 'a', 'b', 'g')");
+    expect(refusal("select regexp_replace('abc', 'b', 'X', 0)").code).toBe('22023');
+    expect(refusal("select regexp_replace('abc', 'b', 'X', 1, -1)").code).toBe('22023');
+    expect(refusal("select regexp_replace('abc', '^b', 'X', 2)").code).toBe('0A000');
+    expect(refusal("select regexp_replace('abc', 'b', 'X', id, 1) from orders").code).toBe('0A000');
+    expect(refusal("select regexp_replace((select 'abc'), 'b', 'X', 1, 1)").code).toBe('0A000');
+  });
+  test('WITH TIES as a rank filter over the query moved whole into a derived table', () => {
+    const out = sql('select id as q from orders order by q desc offset 2 fetch next 3 rows with ties');
+    expect(out).toContain('rank() OVER (ORDER BY q DESC NULLS FIRST)');
+    expect(out).toMatch(/WHERE lg_r\.lg_rank <= \(2 \+ 3\) AND lg_r\.lg_row > 2 ORDER BY lg_r\.q DESC NULLS FIRST$/);
+    expect(refusal('select * from orders order by id fetch first 1 rows with ties').code).toBe('0A000');
+    expect(refusal('select id from orders order by id + 1 fetch first 1 rows with ties').code).toBe('0A000');
+    expect(refusal('select id from orders order by id fetch first (select 1) rows with ties').code).toBe('0A000');
+  });
+});

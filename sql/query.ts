@@ -8,6 +8,7 @@ import type { RelationCatalog } from './catalogView.js';
 import { nameTargets } from './colnames.js';
 import { toDuckDbSql } from './deparse.js';
 import { applyDialect } from './dialect.js';
+import { rewriteWithTies } from './withTies.js';
 import { EMULATION_DB } from './emulation.js';
 import { notSupported, pos, SqlError } from './errors.js';
 import { bindOutputColumnRefs } from './outputRefs.js';
@@ -124,6 +125,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   const tables = resolveRelations(tree, ctx);
   const types = kind === 'select' ? resultTypes(tree) : undefined;
   if (kind === 'select') jsonbByValue(tree);
+  if (kind === 'select') rewriteWithTies(tree);
   const zeroColumns = fillEmptyTargets(innerQuery(tree).query) && kind === 'select';
   applyDialect(tree, ctx);
   bindOutputColumnRefs(tree);
