@@ -401,6 +401,16 @@ const jsonbCanonical: string[] = [
   `select j, count(*) from (values ('{"b":1, "a":2}'::jsonb), ('{"a":2,"b":1}'::jsonb), ('[2]'::jsonb)) t(j) group by j order by j`,
   `select j from (values ('10'::jsonb), ('9'::jsonb), ('"a"'::jsonb), ('true'::jsonb), ('[1]'::jsonb), ('{"a":1}'::jsonb), ('null'::jsonb), ('2.5'::jsonb)) t(j) order by j`,
   `select j from (values ('[1, 2]'::jsonb), ('[3]'::jsonb), ('{"b":1}'::jsonb), ('{"a":1, "b":1}'::jsonb)) t(j) order by j desc`,
+];
+
+// sum and avg of intervals: each field summed apart, the average cascaded as PostgreSQL 15's interval_div does
+const intervalAggregates: string[] = [
+  "select sum(x), avg(x) from (values (interval '1 month 3 days 25:00:01.5'), (interval '2 days 1 hour'), (interval '1 day')) t(x)",
+  "select avg(x), sum(x) from (values (interval '1 month'), (interval '0 day'), (interval '0 day')) t(x)",
+  "select avg(x), sum(x) from (values (interval '-1 day 3 hours'), (interval '1 mon -2 days'), (interval '7 hours 0.000001 seconds'), (null)) t(x)",
+  "select avg(x), sum(x) from (values (interval '1 year 5 months'), (interval '29 days 23:59:59.999999')) t(x)",
+  "select ok, avg(ts - timestamp '2024-01-01'), sum(ts - timestamp '2024-01-01'), count(*) from tpch.events group by ok order by ok",
+  "select avg(x) from (select interval '1 day' x where false) t",
   // a column's ::jsonb read by ->> / #>> from the text as written where that is jsonb's answer (lg_jsonb_text_at)
   `select payload::jsonb ->> 'user', payload::jsonb ->> 'n', payload::jsonb ->> 'tags', payload::jsonb #>> '{nested,ok}', payload::jsonb #>> '{tags,0}',
      payload::jsonb ->> 'missing', payload::jsonb ->> 0 from tpch.events order by id limit 20`,
@@ -809,6 +819,7 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('casts', casts.filter((s) => s.includes('gen_random_uuid'))),
   ...e('json', json),
   ...e('json', jsonbCanonical),
+  ...e('aggregates', intervalAggregates),
   ...e('aggregates', aggregates),
   ...e('aggregates', statistics),
   ...e('aggregates', statisticsWithClauses),
