@@ -160,8 +160,8 @@ function dateTemplate(value: () => PgNode, template: string): PgNode {
  * to_char(interval, template): PostgreSQL prints the interval's fields, not a
  * clock: HH24 the hours of its time part (27, 100; not reduced to a day),
  * HH/HH12 those hours modulo 12 (0 as 12), MI, SS, MS, US, DD its days, MM its
- * months, YYYY its years; zero-padded to two digits (three when negative: -03,
- * four for YYYY). Only an argument that is an interval by its spelling (a cast
+ * months, YYYY its years; zero-padded to two digits (HH24, HH, MI, SS take
+ * three when negative: -03; DD and MM do not: -1), four for YYYY. Only an argument that is an interval by its spelling (a cast
  * or interval literal, make_interval, justify_*) comes here; any other pattern
  * in the template is refused.
  */
