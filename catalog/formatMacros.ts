@@ -28,9 +28,31 @@ export function formatMacroStatements(m: (sig: string) => string, schema: string
     m(`lg_to_char_num2(ip, fp, neg, digits, min_int, grouped, fm, point, frac_min, width, overflow) AS
         CASE WHEN ip IS NULL THEN NULL WHEN length(ip) > digits AND NOT (ip = '0' AND min_int = 0) THEN overflow
         ELSE ${schema}.lg_to_char_sign(
-          (CASE WHEN ip = '0' AND min_int = 0 THEN '' WHEN grouped THEN format('{:,}', CAST(ip AS HUGEINT)) ELSE lpad(ip, CAST(greatest(min_int, length(ip)) AS INTEGER), '0') END)
+          (CASE WHEN ip = '0' AND min_int = 0 THEN (CASE WHEN point THEN '' ELSE '0' END) WHEN grouped THEN format('{:,}', CAST(ip AS HUGEINT)) ELSE lpad(ip, CAST(greatest(min_int, length(ip)) AS INTEGER), '0') END)
           || (CASE WHEN NOT point THEN '' WHEN fm THEN '.' || rpad(rtrim(fp, '0'), CAST(greatest(frac_min, length(rtrim(fp, '0'))) AS INTEGER), '0') ELSE '.' || fp END),
           neg, fm, width) END`),
+    // the S / MI / PR forms (sign anchored to the number, or in a column of its own after it): mode is 'S<' (a leading
+    // S), 'S>' (a trailing S), 'MI' (a trailing MI) or 'PR' (a negative value in angle brackets); width is the template's
+    m(`lg_to_char_snum2(ip, fp, neg, digits, min_int, grouped, fm, point, frac_min, width, hashes, mode) AS
+        CASE WHEN ip IS NULL THEN NULL WHEN length(ip) > digits AND NOT (ip = '0' AND min_int = 0) THEN (CASE mode
+          WHEN 'S<' THEN (CASE WHEN neg THEN '-' ELSE '+' END) || hashes WHEN 'S>' THEN hashes || (CASE WHEN neg THEN '-' ELSE '+' END)
+          WHEN 'MI' THEN hashes || (CASE WHEN neg THEN '-' ELSE ' ' END) ELSE (CASE WHEN neg THEN '<' || hashes || '>' ELSE ' ' || hashes || ' ' END) END)
+        ELSE ${schema}.lg_to_char_snum3(
+          (CASE WHEN ip = '0' AND min_int = 0 THEN (CASE WHEN point THEN '' ELSE '0' END) WHEN grouped THEN format('{:,}', CAST(ip AS HUGEINT)) ELSE lpad(ip, CAST(greatest(min_int, length(ip)) AS INTEGER), '0') END)
+          || (CASE WHEN NOT point THEN '' WHEN fm THEN '.' || rpad(rtrim(fp, '0'), CAST(greatest(frac_min, length(rtrim(fp, '0'))) AS INTEGER), '0') ELSE '.' || fp END),
+          neg, fm, width, mode) END`),
+    m(`lg_to_char_snum3(num, neg, fm, width, mode) AS CASE mode
+        WHEN 'S<' THEN (CASE WHEN fm THEN '' ELSE repeat(' ', CAST(greatest(0, width - length(num) - 1) AS INTEGER)) END) || (CASE WHEN neg THEN '-' ELSE '+' END) || num
+        WHEN 'S>' THEN (CASE WHEN fm THEN num ELSE lpad(num, CAST(greatest(width - 1, length(num)) AS INTEGER), ' ') END) || (CASE WHEN neg THEN '-' ELSE '+' END)
+        WHEN 'MI' THEN (CASE WHEN fm THEN num ELSE lpad(num, CAST(greatest(width - 2, length(num)) AS INTEGER), ' ') END) || (CASE WHEN neg THEN '-' WHEN fm THEN '' ELSE ' ' END)
+        ELSE (CASE WHEN fm THEN (CASE WHEN neg THEN '<' || num || '>' ELSE num END)
+          WHEN neg THEN lpad('<' || num, CAST(greatest(width - 1, length(num) + 1) AS INTEGER), ' ') || '>'
+          ELSE lpad(num, CAST(greatest(width - 1, length(num)) AS INTEGER), ' ') || ' ' END) END`),
+    m(`lg_to_char_snum(body, neg, digits, min_int, grouped, fm, point, frac_min, width, hashes, mode) AS
+        ${schema}.lg_to_char_snum2(split_part(body, '.', 1), split_part(body, '.', 2), neg, digits, min_int, grouped, fm, point, frac_min, width, hashes, mode)`),
+    // an interval's fields as to_char prints them (sql/formatDialect.ts intervalTemplate): zero-padded to two digits,
+    // three when negative ('-03'), none under FM
+    m(`lg_to_char_ivf(n, fm) AS CASE WHEN fm THEN CAST(n AS VARCHAR) WHEN n >= 0 THEN printf('%02d', n) ELSE printf('%03d', n) END`),
     m(`lg_to_char_num(body, neg, digits, min_int, grouped, fm, point, frac_min, width, overflow) AS
         ${schema}.lg_to_char_num2(split_part(body, '.', 1), split_part(body, '.', 2), neg, digits, min_int, grouped, fm, point, frac_min, width, overflow)`),
     m(`lg_regexp_rows(matches) AS list_transform(matches, lg_m -> [lg_m])`),

@@ -91,10 +91,26 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     // A subquery or a parameter has no probe: integers truncate, anything else is a float division.
     m(`${I.plainDivide}(a, b) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a / b END`),
     m(`${I.modulo}(a, b) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a % b END`),
-    m(`${I.sum}(a SMALLINT) AS CAST(sum(a) AS BIGINT), (a INTEGER) AS CAST(sum(a) AS BIGINT), (a BIGINT) AS CAST(sum(a) AS DECIMAL(38,0)), (a) AS sum(a)`),
+    // an interval's months, days and microseconds (DuckDB keeps the three apart, as PostgreSQL does)
+    m(`lg_iv_months(a) AS datepart('year', a) * 12 + datepart('month', a)`),
+    m(`lg_iv_micros(a) AS datepart('hour', a) * CAST(3600000000 AS BIGINT) + datepart('minute', a) * CAST(60000000 AS BIGINT) + datepart('microseconds', a)`),
+    m(`lg_iv_make(mo, d, us) AS to_months(CAST(mo AS INTEGER)) + to_days(CAST(d AS INTEGER)) + to_microseconds(CAST(us AS BIGINT))`),
+    // sum(interval): each field summed apart (PostgreSQL's interval_pl; 25 hours stay 25:00:00)
+    m(`lg_iv_sum(a) AS ${q('lg_iv_make')}(sum(${q('lg_iv_months')}(a)), sum(datepart('day', a)), sum(${q('lg_iv_micros')}(a)))`),
+    // avg(interval): the sums divided as PostgreSQL 15's interval_div does, in doubles: whole months and days,
+    // a month's fraction cascaded into days (30 a month) and a day's into seconds, each rounded to microseconds
+    // (TSROUND), more than a day of seconds carried into days, the time rounded half to even (rint)
+    m(`lg_iv_div4(mo, d, t, sec) AS ${q('lg_iv_make')}(mo, d + trunc(sec / 86400), round_even(t + (sec - trunc(sec / 86400) * 86400) * 1000000, 0))`),
+    m(`lg_iv_div3(mo, d0, mrd, D, T, N) AS ${q('lg_iv_div4')}(mo, d0 + trunc(mrd), T / N, round_even((D / N - d0 + mrd - trunc(mrd)) * 86400 * 1000000, 0) / 1000000)`),
+    m(`lg_iv_div(M, D, T, N) AS CASE WHEN N > 0 THEN ${q('lg_iv_div3')}(trunc(M / N), trunc(D / N), round_even((M / N - trunc(M / N)) * 30 * 1000000, 0) / 1000000, D, T, N) END`),
+    m(`lg_iv_avg(a) AS ${q('lg_iv_div')}(CAST(sum(${q('lg_iv_months')}(a)) AS DOUBLE), CAST(sum(datepart('day', a)) AS DOUBLE),
+        CAST(sum(${q('lg_iv_micros')}(a)) AS DOUBLE), CAST(count(a) AS DOUBLE))`),
+    m(`${I.sum}(a SMALLINT) AS CAST(sum(a) AS BIGINT), (a INTEGER) AS CAST(sum(a) AS BIGINT), (a BIGINT) AS CAST(sum(a) AS DECIMAL(38,0)),
+       (a INTERVAL) AS ${q('lg_iv_sum')}(a), (a) AS sum(a)`),
     m(`lg_avg_d(a, t DECIMAL(38,10)) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END, (a, t) AS avg(a)`),
     m(`${I.avg}(a INTEGER) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END,
        (a BIGINT) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END,
+       (a INTERVAL) AS ${q('lg_iv_avg')}(a),
        (a) AS ${q('lg_avg_d')}(a, a)`),
     m(`${I.toNumeric}(x INTEGER) AS CAST(x AS DECIMAL(10,0)), (x BIGINT) AS CAST(x AS DECIMAL(19,0)),
        (x HUGEINT) AS CAST(x AS DECIMAL(38,0)), (x VARCHAR) AS CAST(x AS DOUBLE), (x) AS x`),

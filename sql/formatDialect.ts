@@ -61,6 +61,11 @@ const needConst = (what: string, location: unknown) => new SqlError('0A000', `${
 const DATE_PATTERNS: [string, (x: PgNode, fm: boolean) => PgNode][] = [
   // ISO 8601 year, week (01-53) and day of week (1 Monday to 7); WW and W count weeks from the first day of the year
   // and of the month; J is the Julian day
+  // the UTC offset: the engine computes and prints in UTC (server/engine.ts), so every other pattern prints the UTC
+  // clock and the offset that goes with it is +00 (PostgreSQL's under TimeZone UTC); strftime keeps a NULL NULL
+  ['OF', (x, fm) => strf(x, fm ? '+0' : '+00')],
+  ['TZH', (x) => strf(x, '+00')],
+  ['TZM', (x) => strf(x, '00')],
   ['IYYY', (x) => strf(x, '%G')],
   ['IW', (x, fm) => (fm ? cast(call('weekofyear', x), 'text') : strf(x, '%V'))],
   ['ID', (x) => cast(call('isodow', x), 'text')],
@@ -150,6 +155,102 @@ function dateTemplate(value: () => PgNode, template: string): PgNode {
   return concat(parts);
 }
 
+// ------------------------------------------------------------ interval templates
+/**
+ * to_char(interval, template): PostgreSQL prints the interval's fields, not a
+ * clock: HH24 the hours of its time part (27, 100; not reduced to a day),
+ * HH/HH12 those hours modulo 12 (0 as 12), MI, SS, MS, US, DD its days, MM its
+ * months, YYYY its years; zero-padded to two digits (HH24, HH, MI, SS take
+ * three when negative: -03; DD and MM do not: -1), four for YYYY. Only an argument that is an interval by its spelling (a cast
+ * or interval literal, make_interval, justify_*) comes here; any other pattern
+ * in the template is refused.
+ */
+const INTERVAL_PATTERNS: [string, (x: PgNode, fm: boolean) => PgNode][] = [
+  ['HH24', (x, fm) => ivf(call('hour', x), fm)],
+  ['HH12', (x, fm) => ivf(hour12(x), fm)],
+  ['YYYY', (x, fm) => (fm ? cast(call('year', x), 'text') : call('printf', strConst('%04d'), call('year', x)))],
+  ['HH', (x, fm) => ivf(hour12(x), fm)],
+  ['MI', (x, fm) => ivf(call('minute', x), fm)],
+  ['SS', (x, fm) => ivf(call('second', x), fm)],
+  ['MS', (x) => call('printf', strConst('%03d'), { A_Expr: { kind: 'AEXPR_OP', name: [strNode('//')], lexpr: fsec(x), rexpr: intConst(1000) } })],
+  ['US', (x) => call('printf', strConst('%06d'), fsec(x))],
+  // days and months: two digits, no third for a negative (-1 02)
+  ['DD', (x, fm) => (fm ? cast(call('day', x), 'text') : call('printf', strConst('%02d'), call('day', x)))],
+  ['MM', (x, fm) => (fm ? cast(call('month', x), 'text') : call('printf', strConst('%02d'), call('month', x)))],
+  ['AM', (x) => ampm(x, 'AM', 'PM')],
+  ['PM', (x) => ampm(x, 'AM', 'PM')],
+  ['am', (x) => ampm(x, 'am', 'pm')],
+  ['pm', (x) => ampm(x, 'am', 'pm')],
+];
+for (const lower of ['hh24', 'hh12', 'yyyy', 'hh', 'mi', 'ss', 'ms', 'us', 'dd', 'mm']) {
+  INTERVAL_PATTERNS.push([lower, INTERVAL_PATTERNS.find(([p]) => p === lower.toUpperCase())![1]]);
+}
+const ivf = (n: PgNode, fm: boolean): PgNode => call(emulated('lg_to_char_ivf'), n, boolConst(fm));
+const mod = (a: PgNode, b: number): PgNode => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('%')], lexpr: a, rexpr: intConst(b) } });
+const hour12 = (x: PgNode): PgNode => ({
+  CaseExpr: { args: [{ CaseWhen: { expr: { A_Expr: { kind: 'AEXPR_OP', name: [strNode('=')], lexpr: mod(call('hour', x), 12), rexpr: intConst(0) } }, result: intConst(12) } }], defresult: mod(call('hour', structuredClone(x)), 12) },
+});
+const ampm = (x: PgNode, am: string, pm: string): PgNode => ({
+  CaseExpr: { args: [{ CaseWhen: { expr: { A_Expr: { kind: 'AEXPR_OP', name: [strNode('>=')], lexpr: mod(call('hour', x), 24), rexpr: intConst(12) } }, result: strConst(pm) } }], defresult: strConst(am) },
+});
+/** the microseconds of the interval's second */
+const fsec = (x: PgNode): PgNode => mod(call('microsecond', x), 1000000);
+
+const INTERVAL_INVALID = ['MONTH', 'Month', 'month', 'MON', 'Mon', 'mon', 'DAY', 'Day', 'day', 'DY', 'Dy', 'dy', 'ID', 'OF', 'TZH', 'TZM', 'D'];
+const INTERVAL_MAKERS: ReadonlySet<string> = new Set(['make_interval', 'justify_interval', 'justify_hours', 'justify_days']);
+function isInterval(x: PgNode): boolean {
+  const n = x as Fields;
+  const tc = n['TypeCast'] as Fields | undefined;
+  const typeNames = ((tc?.['typeName'] as Fields | undefined)?.['names'] ?? []) as Fields[];
+  if (tc) return typeNames.length > 0 && typeNames[typeNames.length - 1]?.['String']?.sval === 'interval' && !(tc['typeName'] as Fields)['arrayBounds'];
+  const fc = n['FuncCall'] as Fields | undefined;
+  const fn = ((fc?.['funcname'] ?? []) as Fields[]).map((p) => p['String']?.sval);
+  return fn.length > 0 && INTERVAL_MAKERS.has(String(fn[fn.length - 1]));
+}
+
+function intervalTemplate(value: () => PgNode, template: string, location: unknown): PgNode {
+  const parts: PgNode[] = [];
+  let literal = '';
+  const flush = () => {
+    if (literal) parts.push(strConst(literal));
+    literal = '';
+  };
+  for (let i = 0; i < template.length; ) {
+    if (template[i] === '"') {
+      const end = template.indexOf('"', i + 1);
+      literal += template.slice(i + 1, end < 0 ? undefined : end);
+      i = end < 0 ? template.length : end + 1;
+      continue;
+    }
+    let fm = false;
+    let j = i;
+    if (template.startsWith('FM', j)) {
+      fm = true;
+      j += 2;
+    }
+    const hit = /^(DDD|ddd)/.test(template.slice(j)) ? undefined : INTERVAL_PATTERNS.find(([p]) => template.startsWith(p, j));
+    if (hit) {
+      flush();
+      parts.push(hit[1](value(), fm));
+      i = j + hit[0].length;
+      continue;
+    }
+    // PostgreSQL refuses the day and month names, D, ID and the offset for an interval (22007); the other date
+    // patterns (DDD, J, IW, WW, Q, YY …) print what it makes of the fields as a date, not reproduced: refused
+    if (/^(DDD|ddd)/.test(template.slice(j))) throw new SqlError('0A000', `to_char template pattern "${template.slice(j)}" for an interval is not supported`, pos(location));
+    if (INTERVAL_INVALID.some((p) => template.startsWith(p, j))) {
+      throw new SqlError('22007', 'invalid format specification for an interval value', pos(location), { hint: 'Intervals are not tied to specific calendar dates.' });
+    }
+    if (DATE_PATTERNS.some(([p]) => template.startsWith(p, j)) || template.startsWith('TZ', j)) {
+      throw new SqlError('0A000', `to_char template pattern "${template.slice(j)}" for an interval is not supported`, pos(location));
+    }
+    literal += template[i];
+    i++;
+  }
+  flush();
+  return concat(parts);
+}
+
 /** to_date / to_timestamp templates as strptime formats. */
 const PARSE_PATTERNS: [string, string][] = [
   ['HH24', '%H'], ['HH12', '%I'], ['YYYY', '%Y'], ['Month', '%B'], ['MONTH', '%B'], ['month', '%B'], ['Mon', '%b'], ['MON', '%b'],
@@ -198,10 +299,54 @@ function numberTemplate(x: () => PgNode, template: string): PgNode {
   const fracMin = frac ? frac.replace(/9+$/, '').length : 0;
   const abs = call('abs', cast(x(), 'numeric', [intConst(38), intConst(10)]));
   const body = cast(cast(abs, 'numeric', [intConst(38), intConst(scale)]), 'text');
-  const neg: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('<')], lexpr: x(), rexpr: intConst(0) } };
+  // the sign of the rounded value: -0.4 under 999 prints 0, not -0
+  const rounded = cast(cast(x(), 'numeric', [intConst(38), intConst(10)]), 'numeric', [intConst(38), intConst(scale)]);
+  const neg: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('<')], lexpr: rounded, rexpr: intConst(0) } };
   const overflow = `${fm ? '' : ' '}${'#'.repeat(intPart.length)}${frac !== undefined ? `.${'#'.repeat(scale)}` : ''}`;
   return call(emulated('lg_to_char_num'), body, neg, intConst(digits), intConst(minInt), boolConst(intPart.includes(',')), boolConst(fm),
     boolConst(frac !== undefined), intConst(fracMin), intConst(1 + t.length), strConst(overflow));
+}
+
+/**
+ * The sign forms: S before or after the digits (a + or - anchored to the
+ * number), MI or PR after them (a - or blank; a negative value in angle
+ * brackets), and L before or after (the currency symbol: a blank under
+ * lc_monetary C, the only locale lakegate has). Anything else stays refused.
+ */
+export const SIGN_TEMPLATE = /^(FM)?(L)?(S)?(FM)?([90,.DG]*[90][90,.DG]*)(S|MI|PR)?(L)?$/;
+
+function signTemplate(x: () => PgNode, template: string): PgNode | undefined {
+  const m = SIGN_TEMPLATE.exec(template);
+  if (!m) return undefined;
+  const [, fm1, lead, sLead, fm2, digitsPart, trail, lTrail] = m as unknown as (string | undefined)[];
+  if (digitsPart === undefined) return undefined;
+  if ((sLead && trail) || (lead && lTrail) || (fm1 && fm2)) return undefined;
+  const fm = !!(fm1 || fm2);
+  const mode = sLead ? 'S<' : trail === 'S' ? 'S>' : trail;
+  const t = digitsPart.replace(/D/g, '.').replace(/G/g, ',');
+  if (!NUMBER_TEMPLATE.test(t)) return undefined;
+  let out: PgNode;
+  if (!mode) {
+    out = numberTemplate(x, `${fm ? 'FM' : ''}${t}`);
+  } else {
+    const [intPart, frac] = t.split('.') as [string, string | undefined];
+    const scale = frac?.length ?? 0;
+    const digits = (intPart.match(/[90]/g) ?? []).length;
+    const zeroAt = intPart.indexOf('0');
+    const minInt = zeroAt < 0 ? 0 : (intPart.slice(zeroAt).match(/[90]/g) ?? []).length;
+    const fracMin = frac ? frac.replace(/9+$/, '').length : 0;
+    const rounded = cast(cast(x(), 'numeric', [intConst(38), intConst(10)]), 'numeric', [intConst(38), intConst(scale)]);
+    const body = cast(call('abs', rounded), 'text');
+    // the sign of the rounded value (-0.001 under S9.99 is +.00)
+    const neg: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('<')], lexpr: structuredClone(rounded), rexpr: intConst(0) } };
+    const hashes = `${'#'.repeat(intPart.length)}${frac !== undefined ? `.${'#'.repeat(scale)}` : ''}`;
+    const width = t.length + (mode === 'MI' || mode === 'PR' ? 2 : 1);
+    out = call(emulated('lg_to_char_snum'), body, neg, intConst(digits), intConst(minInt), boolConst(intPart.includes(',')), boolConst(fm),
+      boolConst(frac !== undefined), intConst(fracMin), intConst(width), strConst(hashes), strConst(mode));
+  }
+  if (lead) return concat([strConst(' '), out]);
+  if (lTrail) return concat([out, strConst(' ')]);
+  return out;
 }
 
 function toNumber(s: PgNode, template: string): PgNode {
@@ -347,6 +492,10 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
       const template = constText(a[1]);
       if (template === undefined) throw needConst('a to_char template', location);
       const x = a[0]!;
+      if (isInterval(x)) {
+        replaceNode(v.node, intervalTemplate(() => dup(x, location), template, location));
+        return true;
+      }
       if (NUMBER_TEMPLATE.test(template) && /[90]/.test(template)) {
         replaceNode(v.node, numberTemplate(() => dup(x, location), template));
         return true;
@@ -357,7 +506,12 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
         replaceNode(v.node, concat([numberTemplate(() => dup(x, location), percent[1]!), strConst(percent[2]!)]));
         return true;
       }
-      // other number patterns (S, L, PR, MI, V, EEEE …) are refused rather than printed differently
+      const signed = /[SLPM]/.test(template) ? signTemplate(() => dup(x, location), template) : undefined;
+      if (signed) {
+        replaceNode(v.node, signed);
+        return true;
+      }
+      // other number patterns (V, EEEE, S or L elsewhere …) are refused rather than printed differently
       // (DD, DDD, MI, MM, ID alone are a date's)
       if (/^(FM)?[90,.DGSL$PRMIVE]+$/.test(template) && !/^(FM)?[DMI]{2,}$/.test(template)) throw new SqlError('0A000', `to_char number template "${template}" is not supported`, pos(location));
       replaceNode(v.node, dateTemplate(() => dup(x, location), template));

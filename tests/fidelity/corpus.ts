@@ -401,6 +401,16 @@ const jsonbCanonical: string[] = [
   `select j, count(*) from (values ('{"b":1, "a":2}'::jsonb), ('{"a":2,"b":1}'::jsonb), ('[2]'::jsonb)) t(j) group by j order by j`,
   `select j from (values ('10'::jsonb), ('9'::jsonb), ('"a"'::jsonb), ('true'::jsonb), ('[1]'::jsonb), ('{"a":1}'::jsonb), ('null'::jsonb), ('2.5'::jsonb)) t(j) order by j`,
   `select j from (values ('[1, 2]'::jsonb), ('[3]'::jsonb), ('{"b":1}'::jsonb), ('{"a":1, "b":1}'::jsonb)) t(j) order by j desc`,
+];
+
+// sum and avg of intervals: each field summed apart, the average cascaded as PostgreSQL 15's interval_div does
+const intervalAggregates: string[] = [
+  "select sum(x), avg(x) from (values (interval '1 month 3 days 25:00:01.5'), (interval '2 days 1 hour'), (interval '1 day')) t(x)",
+  "select avg(x), sum(x) from (values (interval '1 month'), (interval '0 day'), (interval '0 day')) t(x)",
+  "select avg(x), sum(x) from (values (interval '-1 day 3 hours'), (interval '1 mon -2 days'), (interval '7 hours 0.000001 seconds'), (null)) t(x)",
+  "select avg(x), sum(x) from (values (interval '1 year 5 months'), (interval '29 days 23:59:59.999999')) t(x)",
+  "select ok, avg(ts - timestamp '2024-01-01'), sum(ts - timestamp '2024-01-01'), count(*) from tpch.events group by ok order by ok",
+  "select avg(x) from (select interval '1 day' x where false) t",
   // a column's ::jsonb read by ->> / #>> from the text as written where that is jsonb's answer (lg_jsonb_text_at)
   `select payload::jsonb ->> 'user', payload::jsonb ->> 'n', payload::jsonb ->> 'tags', payload::jsonb #>> '{nested,ok}', payload::jsonb #>> '{tags,0}',
      payload::jsonb ->> 'missing', payload::jsonb ->> 0 from tpch.events order by id limit 20`,
@@ -784,6 +794,15 @@ const analyst2: string[] = [
   "select n_name, (select string_agg(c_name, ', ' order by c_name) from tpch.customer where c_nationkey = n_nationkey) from tpch.nation order by n_nationkey limit 4",
   "select r_name, array(select n_name from tpch.nation where n_regionkey = r_regionkey order by n_name) from tpch.region order by r_regionkey limit 2",
   "select c_custkey, exists(select 1 from tpch.orders where o_custkey = c_custkey and o_totalprice > 200000) from tpch.customer order by 1 limit 4",
+  // to_char (fid-tochar): the UTC offset, the sign and currency number patterns, intervals
+  "select to_char(timestamptz '2024-01-31 13:41:15+00', 'OF|TZH|TZM|FMOF'), to_char(timestamp '2024-01-31 13:41:15', 'OF TZH:TZM'), to_char(date '2024-01-31', 'YYYY-MM-DD OF')",
+  "select to_char(o_totalprice, 'S999,999.99'), to_char(-o_totalprice, 'FM999999.00S'), to_char(o_totalprice - 150000, '999999.99MI'), to_char(o_totalprice - 150000, 'FM999999.99PR'), to_char(o_totalprice, 'L999G999D99') from tpch.orders order by o_orderkey limit 3",
+  "select to_char(-5.5, 'S9999.99'), to_char(12345, 'S999'), to_char(-0.5, 'S9.99'), to_char(0, 'S999'), to_char(-5, '999PR'), to_char(5, '999PR'), to_char(5, '999MI'), to_char(-0.001, 'S9.99'), to_char(5.5, '9999.99S'), to_char(5.5, 'FML9999.99')",
+  "select to_char(0, '999'), to_char(0, 'FM9999'), to_char(0, '9.99'), to_char(-0.4, '999'), to_char(-12345, '999MI'), to_char(12345, '999PR'), to_char(-3, 'FM0000S'), to_char(12.3, 'S00.00')",
+  "select to_char(l_quantity, 'S00000'), to_char(l_extendedprice - 30000, 'S99999.99'), to_char(l_discount, 'FMS0.00') from tpch.lineitem order by l_orderkey, l_linenumber limit 3",
+  "select to_char(interval '27 hours 5 minutes 3.25 seconds', 'HH24:MI:SS.MS US'), to_char(interval '-3 hours -15 minutes', 'HH24:MI'), to_char(interval '1 year 2 months 3 days 15 hours', 'YYYY-MM-DD HH12 AM'), to_char(interval '100 hours', 'FMHH24\"h\"'), to_char(interval '100 hours', 'HH24')",
+  "select to_char(make_interval(hours => 5, mins => 7), 'HH24:MI'), to_char('90 minutes'::interval, 'HH24:MI:SS'), to_char(interval '-1 day -2 hours', 'DD HH24'), to_char(interval '0 hours', 'HH hh12 pm')",
+  "select to_char(interval '1 month', 'Mon YYYY')",
 ];
 // the same, compared row by row in order (PostgreSQL sorts NULLs first under DESC)
 const analyst2Ordered: string[] = [
@@ -831,6 +850,7 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('casts', casts.filter((s) => s.includes('gen_random_uuid'))),
   ...e('json', json),
   ...e('json', jsonbCanonical),
+  ...e('aggregates', intervalAggregates),
   ...e('aggregates', aggregates),
   ...e('aggregates', statistics),
   ...e('aggregates', statisticsWithClauses),

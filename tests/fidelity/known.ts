@@ -115,8 +115,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'deliberate', reason: "a numeric value keeps its own scale in PostgreSQL (greatest(1, 2.5, 3) is 3); a DuckDB DECIMAL column has one scale for all its values (3.0): equal values, the scale of the widest argument" },
   "select case when ok then 1 when ok is null then null else 0.5 end, case when ok then score else id end from tpch.events order by id limit 6":
     { kind: 'deliberate', reason: "a numeric value keeps its own scale in PostgreSQL (greatest(1, 2.5, 3) is 3); a DuckDB DECIMAL column has one scale for all its values (3.0): equal values, the scale of the widest argument" },
-  "select to_char(ts_tz, 'YYYY-MM-DD HH24:MI:SS'), to_char(ts_tz, 'YYYY-MM-DD\"T\"HH24:MI:SSOF') from tpch.events order by id limit 2":
-    { kind: 'open', reason: "to_char's OF pattern (the UTC offset) is not translated: PostgreSQL prints the session zone's offset of a timestamptz (+00, +05:30, -05), lakegate prints the letters OF as text (2024-01-31T13:41:15OF); the engine's %z would print the engine's zone, not the session's" },
   "select regexp_replace('abc', 'x*', '-', 1, 2)":
     { kind: 'open', reason: "regexp_replace with an occurrence number N > 0 and a pattern that matches the empty string is refused (0A000): the translation finds the N-th match from the pieces between matches, which the engine splits otherwise around empty matches than it counts them; PostgreSQL answers a-bc. Non-empty patterns, and N = 0, answer as PostgreSQL" },
   "select sum(ok::int), avg(ok::int), count(*) filter (where ok is not true) from tpch.events":
@@ -130,25 +128,19 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
   "select coalesce(sum(o_totalprice) filter (where false), 0), coalesce(max(o_totalprice), 0) from tpch.orders":
     { kind: 'deliberate', reason: "a numeric value keeps its own scale in PostgreSQL (greatest(1, 2.5, 3) is 3); a DuckDB DECIMAL column has one scale for all its values (3.0): equal values, the scale of the widest argument" },
   "select o_orderpriority, count(*), round(100.0 * count(*) / (select count(*) from tpch.orders), 1), count(*) / (select count(*) from tpch.orders where o_orderkey < 5) from tpch.orders group by 1 order by 1":
-    { kind: 'open', reason: "a numeric divided by a scalar subquery is double precision here (18.3 as float8, 20 for 20.0), numeric in PostgreSQL: the typed division chooses its overload from probes of both operands, and a subquery gets none (a probe would copy its tables past the data gate's rewrite; the division macro also names its divisor a dozen times, which for a subquery would run it as often). Integer division by a subquery (count(*) / (select count(*) …)) is exact" },
-  "select avg(ts - timestamp '2024-01-01'), sum(ts - timestamp '2024-01-01'), max(ts) filter (where ok) from tpch.events":
-    { kind: 'open', reason: "sum and avg of an interval are refused (42883 function sum(interval) does not exist): DuckDB has no sum or avg over INTERVAL; PostgreSQL answers 1272 days 282:32:04 and 53 days 11:46:20.166667 (an average duration is avg(extract(epoch from …)) here)" },
+    { kind: 'deliberate', reason: "a numeric divided by a scalar subquery is double precision (PostgreSQL: numeric): lakegate never copies a subquery (a copy's tables would escape the data gate's rewrite), and the typed division chooses its overload from a probe of each operand, a copy; integer division by a subquery is exact" },
   "select array[1.5, 2.25]::text":
     { kind: 'deliberate', reason: "a numeric value keeps its own scale in PostgreSQL (greatest(1, 2.5, 3) is 3); a DuckDB DECIMAL column has one scale for all its values (3.0): equal values, the scale of the widest argument" },
   "select o_orderkey, o_totalprice, o_totalprice / lag(o_totalprice) over (order by o_orderkey) - 1 from tpch.orders where o_orderkey < 4 order by 1":
     { kind: 'deliberate', reason: "numeric division and avg carry 16 decimals; PostgreSQL chooses a display scale per value (16 significant digits, 20 below 1, fewer from 10000 up); the digits lakegate prints are PostgreSQL's, rounded at the 16th decimal" },
   "select extract(year from o_orderdate) y, sum(o_totalprice) / sum(sum(o_totalprice)) over () from tpch.orders group by 1 order by 1 limit 2":
     { kind: 'deliberate', reason: "numeric division and avg carry 16 decimals; PostgreSQL chooses a display scale per value (16 significant digits, 20 below 1, fewer from 10000 up); the digits lakegate prints are PostgreSQL's, rounded at the 16th decimal" },
-  "select to_char(p_retailprice, 'L999.99'), to_char(p_retailprice, 'S9999.99') from tpch.part order by p_partkey limit 1":
-    { kind: 'open', reason: "to_char's sign and currency number patterns (S, L, PR, MI, V, EEEE) are refused (0A000 to_char number template … is not supported) rather than printed differently; PostgreSQL answers +1117.46 for S9999.99 (and   ###.## for L999.99: 1117.46 has more integer digits than the template holds)" },
   "select score::numeric(10,2), cast(score as decimal(10,1)), sum(score)::numeric(12,2), trunc(score::numeric, 1), to_char(score, '999.99') from tpch.events where score is not null group by id, score order by id limit 3":
     { kind: 'deliberate', reason: "float8::numeric keeps each value's own digits in PostgreSQL (15 significant: 0.1 stays 0.1, 12.5 stays 12.5); a DuckDB DECIMAL column has one scale for all rows, so an expression's ::numeric of a double stays double precision with the same digits (round(x::numeric, n), whose scale is n, answers numeric exactly as PostgreSQL)" },
   "select avg(score), avg(score::real), sum(score::real), max(score)::real from tpch.events":
     { kind: 'open', reason: "sum of a real is real in PostgreSQL (700, its sum rounded to 6 significant digits), double precision here: DuckDB sums a FLOAT into a DOUBLE and the typed sum macro (catalog/numericMacros.ts lg_sum) keeps DuckDB's type for floats" },
   "select (score * 1e308)::text from tpch.events where score > 50 limit 1":
-    { kind: 'open', reason: "double precision arithmetic that overflows is 22003 in PostgreSQL (value out of range: overflow); DuckDB's doubles go to Infinity and lakegate answers it" },
-  "select to_char(interval '3 hours 15 minutes', 'HH24:MI'), extract(minute from interval '3 hours 15 minutes')":
-    { kind: 'open', reason: "to_char of an interval is not translated (42883 function strftime(interval, unknown) does not exist: the template becomes DuckDB's strftime, which takes dates and timestamps only); PostgreSQL answers 03:15" },
+    { kind: 'deliberate', reason: "double precision arithmetic that overflows gives Infinity (IEEE 754, DuckDB's doubles) where PostgreSQL raises 22003 (value out of range: overflow): checking every double operation would cost every scan that computes with doubles" },
   "select 1 between symmetric (select 2) and 0":
-    { kind: 'open', reason: "BETWEEN SYMMETRIC is written out as (x BETWEEN a AND b) OR (x BETWEEN b AND a), which copies x, a and b: with a subquery among them it is refused (0A000), since a copied subquery's tables would escape the data gate's rewrite; PostgreSQL answers t" },
+    { kind: 'deliberate', reason: "BETWEEN SYMMETRIC with a subquery among its operands is refused (0A000): it is written out as two BETWEENs, which would copy the subquery, and a copied subquery's tables would escape the data gate's rewrite" },
 };
