@@ -116,7 +116,12 @@ const weekOf = (day: PgNode, fm: boolean): PgNode => {
 };
 const pad = (s: PgNode, fm: boolean): PgNode => (fm ? s : call('rpad', s, intConst(9), strConst(' ')));
 
-function dateTemplate(value: () => PgNode, template: string): PgNode {
+/**
+ * A to_char template piece by piece: a quoted literal, a pattern `pick` finds
+ * at a position (after an optional FM prefix), or one character of literal
+ * text. `pick` may throw to refuse a pattern it knows.
+ */
+function renderTemplate(template: string, pick: (at: number) => { length: number; node: (fm: boolean) => PgNode } | undefined): PgNode {
   const parts: PgNode[] = [];
   let literal = '';
   const flush = () => {
@@ -130,22 +135,13 @@ function dateTemplate(value: () => PgNode, template: string): PgNode {
       i = end < 0 ? template.length : end + 1;
       continue;
     }
-    let fm = false;
-    let j = i;
-    if (template.startsWith('FM', j)) {
-      fm = true;
-      j += 2;
-    }
-    const hit = DATE_PATTERNS.find(([p]) => template.startsWith(p, j));
+    const fm = template.startsWith('FM', i);
+    const j = fm ? i + 2 : i;
+    const hit = pick(j);
     if (hit) {
       flush();
-      // D: PostgreSQL's day of week is 1 (Sunday) to 7
-      parts.push(
-        hit[0] === 'D'
-          ? cast({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: call('dayofweek', value()), rexpr: intConst(1) } }, 'text')
-          : hit[1](value(), fm),
-      );
-      i = j + hit[0].length;
+      parts.push(hit.node(fm));
+      i = j + hit.length;
       continue;
     }
     literal += template[i];
@@ -153,6 +149,19 @@ function dateTemplate(value: () => PgNode, template: string): PgNode {
   }
   flush();
   return concat(parts);
+}
+
+function dateTemplate(value: () => PgNode, template: string): PgNode {
+  return renderTemplate(template, (j) => {
+    const hit = DATE_PATTERNS.find(([p]) => template.startsWith(p, j));
+    if (!hit) return undefined;
+    // D: PostgreSQL's day of week is 1 (Sunday) to 7
+    const node = (fm: boolean): PgNode =>
+      hit[0] === 'D'
+        ? cast({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: call('dayofweek', value()), rexpr: intConst(1) } }, 'text')
+        : hit[1](value(), fm);
+    return { length: hit[0].length, node };
+  });
 }
 
 // ------------------------------------------------------------ interval templates
@@ -209,32 +218,9 @@ function isInterval(x: PgNode): boolean {
 }
 
 function intervalTemplate(value: () => PgNode, template: string, location: unknown): PgNode {
-  const parts: PgNode[] = [];
-  let literal = '';
-  const flush = () => {
-    if (literal) parts.push(strConst(literal));
-    literal = '';
-  };
-  for (let i = 0; i < template.length; ) {
-    if (template[i] === '"') {
-      const end = template.indexOf('"', i + 1);
-      literal += template.slice(i + 1, end < 0 ? undefined : end);
-      i = end < 0 ? template.length : end + 1;
-      continue;
-    }
-    let fm = false;
-    let j = i;
-    if (template.startsWith('FM', j)) {
-      fm = true;
-      j += 2;
-    }
+  return renderTemplate(template, (j) => {
     const hit = /^(DDD|ddd)/.test(template.slice(j)) ? undefined : INTERVAL_PATTERNS.find(([p]) => template.startsWith(p, j));
-    if (hit) {
-      flush();
-      parts.push(hit[1](value(), fm));
-      i = j + hit[0].length;
-      continue;
-    }
+    if (hit) return { length: hit[0].length, node: (fm) => hit[1](value(), fm) };
     // PostgreSQL refuses the day and month names, D, ID and the offset for an interval (22007); the other date
     // patterns (DDD, J, IW, WW, Q, YY …) print what it makes of the fields as a date, not reproduced: refused
     if (/^(DDD|ddd)/.test(template.slice(j))) throw new SqlError('0A000', `to_char template pattern "${template.slice(j)}" for an interval is not supported`, pos(location));
@@ -244,11 +230,8 @@ function intervalTemplate(value: () => PgNode, template: string, location: unkno
     if (DATE_PATTERNS.some(([p]) => template.startsWith(p, j)) || template.startsWith('TZ', j)) {
       throw new SqlError('0A000', `to_char template pattern "${template.slice(j)}" for an interval is not supported`, pos(location));
     }
-    literal += template[i];
-    i++;
-  }
-  flush();
-  return concat(parts);
+    return undefined;
+  });
 }
 
 /** to_date / to_timestamp templates as strptime formats. */
@@ -288,15 +271,24 @@ function parseTemplate(template: string, location: unknown): string {
  */
 export const NUMBER_TEMPLATE = /^(FM)?[90,G]*([.D][90]*)?$/;
 
+/** A number template's digits (`9`, `0`, `,` and one `.`): how many, how many always shown, and the decimals. */
+function digitLayout(t: string) {
+  const [intPart, frac] = t.split('.') as [string, string | undefined];
+  const zeroAt = intPart.indexOf('0');
+  return {
+    intPart,
+    frac,
+    scale: frac?.length ?? 0,
+    digits: (intPart.match(/[90]/g) ?? []).length,
+    minInt: zeroAt < 0 ? 0 : (intPart.slice(zeroAt).match(/[90]/g) ?? []).length,
+    fracMin: frac ? frac.replace(/9+$/, '').length : 0,
+  };
+}
+
 function numberTemplate(x: () => PgNode, template: string): PgNode {
   const fm = template.startsWith('FM');
   const t = (fm ? template.slice(2) : template).replace(/D/g, '.').replace(/G/g, ',');
-  const [intPart, frac] = t.split('.') as [string, string | undefined];
-  const scale = frac?.length ?? 0;
-  const digits = (intPart.match(/[90]/g) ?? []).length;
-  const zeroAt = intPart.indexOf('0');
-  const minInt = zeroAt < 0 ? 0 : (intPart.slice(zeroAt).match(/[90]/g) ?? []).length;
-  const fracMin = frac ? frac.replace(/9+$/, '').length : 0;
+  const { intPart, frac, scale, digits, minInt, fracMin } = digitLayout(t);
   const abs = call('abs', cast(x(), 'numeric', [intConst(38), intConst(10)]));
   const body = cast(cast(abs, 'numeric', [intConst(38), intConst(scale)]), 'text');
   // the sign of the rounded value: -0.4 under 999 prints 0, not -0
@@ -329,12 +321,7 @@ function signTemplate(x: () => PgNode, template: string): PgNode | undefined {
   if (!mode) {
     out = numberTemplate(x, `${fm ? 'FM' : ''}${t}`);
   } else {
-    const [intPart, frac] = t.split('.') as [string, string | undefined];
-    const scale = frac?.length ?? 0;
-    const digits = (intPart.match(/[90]/g) ?? []).length;
-    const zeroAt = intPart.indexOf('0');
-    const minInt = zeroAt < 0 ? 0 : (intPart.slice(zeroAt).match(/[90]/g) ?? []).length;
-    const fracMin = frac ? frac.replace(/9+$/, '').length : 0;
+    const { intPart, frac, scale, digits, minInt, fracMin } = digitLayout(t);
     const rounded = cast(cast(x(), 'numeric', [intConst(38), intConst(10)]), 'numeric', [intConst(38), intConst(scale)]);
     const body = cast(call('abs', rounded), 'text');
     // the sign of the rounded value (-0.001 under S9.99 is +.00)
