@@ -84,7 +84,8 @@ export function icebergPython(): string {
 
 function s3Args(s3: S3Access | undefined): string[] {
   if (!s3) return [];
-  return ['--s3-endpoint', s3.endpoint, '--s3-access-key-id', s3.accessKeyId, '--s3-secret-access-key', s3.secretAccessKey, '--s3-region', s3.region];
+  // name=value: a random key may begin with '-', which argparse would read as an option
+  return [`--s3-endpoint=${s3.endpoint}`, `--s3-access-key-id=${s3.accessKeyId}`, `--s3-secret-access-key=${s3.secretAccessKey}`, `--s3-region=${s3.region}`];
 }
 
 function catalogArgs(c: CatalogRef): string[] {
