@@ -174,6 +174,17 @@ export const names = (list: unknown): string[] =>
   Array.isArray(list) ? list.map((n) => str(n) ?? '') : [];
 
 export const strNode = (sval: string): PgNode => ({ String: { sval } });
+
+/** An expression's shape without its text positions: the same expression written twice has the same key. */
+export const expressionKey = (n: unknown): string => JSON.stringify(n, (k, v) => (k === 'location' ? undefined : v));
+
+/** PostgreSQL's and DuckDB's aggregate functions by name (a call of one aggregates unless it has OVER). */
+export const AGGREGATE_FUNCTIONS: ReadonlySet<string> = new Set([
+  'count', 'sum', 'avg', 'min', 'max', 'bool_and', 'bool_or', 'every', 'string_agg', 'array_agg', 'stddev', 'stddev_pop',
+  'stddev_samp', 'variance', 'var_pop', 'var_samp', 'bit_and', 'bit_or', 'json_agg', 'jsonb_agg', 'percentile_cont',
+  'percentile_disc', 'mode', 'corr', 'covar_pop', 'covar_samp', 'regr_slope', 'regr_intercept', 'regr_count', 'median',
+  'first', 'last', 'any_value', 'arg_min', 'arg_max', 'list', 'histogram', 'approx_count_distinct', 'bit_xor',
+]);
 export const strConst = (sval: string | null): PgNode =>
   sval === null ? { A_Const: { isnull: true } } : { A_Const: { sval: { sval } } };
 export const intConst = (ival: number): PgNode =>

@@ -16,10 +16,9 @@
  * offset with a subquery. Runs on the resolved tree before the dialect pass.
  */
 import { SqlError } from './errors.js';
-import { containsSubquery, names, nodeKind, strNode, type Fields, type PgNode } from './walk.js';
+import { containsSubquery, expressionKey as shape, names, nodeKind, strNode, type Fields, type PgNode } from './walk.js';
 
 const refuse = (why: string): SqlError => new SqlError('0A000', `FETCH … WITH TIES is not supported ${why}`);
-const shape = (n: unknown): string => JSON.stringify(n, (k, v) => (k === 'location' ? undefined : v));
 const col = (...parts: string[]): PgNode => ({ ColumnRef: { fields: parts.map((p) => strNode(p)) } });
 const rankCall = (fn: string, keys: PgNode[]): PgNode => ({
   FuncCall: { funcname: [strNode(fn)], over: { orderClause: keys, frameOptions: 1058 }, funcformat: 'COERCE_EXPLICIT_CALL' },

@@ -22,7 +22,7 @@
  */
 import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA } from '../../sql/emulation.js';
 import { wrappedLiteral, wrapperValueArgs } from '../../sql/numericTypes.js';
-import { names, nodeKind, type Fields, type PgNode } from '../../sql/walk.js';
+import { AGGREGATE_FUNCTIONS, names, nodeKind, type Fields, type PgNode } from '../../sql/walk.js';
 import { flowsComparable, isLeakproof, sameType, type Flow, type ValueType } from './leakproof.js';
 
 /** How the derived table shows a column when it is not fenced. */
@@ -60,12 +60,6 @@ interface Scope<R> {
 
 const lower = (s: unknown): string => String(s).toLowerCase();
 
-const AGGREGATES = new Set([
-  'count', 'sum', 'avg', 'min', 'max', 'bool_and', 'bool_or', 'every', 'string_agg', 'array_agg', 'stddev', 'stddev_pop',
-  'stddev_samp', 'variance', 'var_pop', 'var_samp', 'bit_and', 'bit_or', 'json_agg', 'jsonb_agg', 'percentile_cont',
-  'percentile_disc', 'mode', 'corr', 'covar_pop', 'covar_samp', 'regr_slope', 'regr_intercept', 'regr_count', 'median',
-  'first', 'last', 'any_value', 'arg_min', 'arg_max', 'list', 'histogram', 'approx_count_distinct', 'bit_xor',
-]);
 
 /**
  * sum(), avg(), stddev and variance reach the analysis as the emulation's
@@ -95,7 +89,7 @@ function aggregateName(fc: Fields): string | undefined {
   const parts = names(fc['funcname']);
   if (parts.length === 3 && parts[0] === EMULATION_DB && parts[1] === PGC_SCHEMA) return TYPED_AGGREGATES.get(parts[2]!);
   const name = parts[parts.length - 1] ?? '';
-  return AGGREGATES.has(name) ? name : undefined;
+  return AGGREGATE_FUNCTIONS.has(name) ? name : undefined;
 }
 
 export class FenceAnalysis<R> {
