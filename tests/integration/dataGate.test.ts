@@ -163,6 +163,15 @@ describe('queries see masked values only', () => {
     expect(await text(erin, 'select id from sales.orders o join sales.orders p using (id)')).toEqual([['1']]);
   });
 
+  test('FETCH … WITH TIES (the query moved into a derived table) and a zero-column select read the filtered table (control: alice)', async () => {
+    const [erin, alice] = [await as('erin'), await as('alice')];
+    const ties = 'select id, region from sales.orders order by region desc fetch first 1 rows with ties';
+    expect(await text(alice, ties)).not.toContainEqual(['1', 'EU']);
+    expect(await text(erin, ties)).toEqual([['1', 'EU']]);
+    expect((await erin.query('select from sales.orders')).rowCount).toBe(1);
+    expect((await alice.query('select from sales.orders')).rowCount).toBeGreaterThan(1);
+  });
+
   test('a CTE named like the table reads the filtered, masked table', async () => {
     const erin = await as('erin');
     expect(await text(erin, 'with orders as (select * from sales.orders) select id, ssn from orders')).toEqual([['1', 'xxx-xx-1111']]);
