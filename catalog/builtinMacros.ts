@@ -44,19 +44,38 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
        (x, n, t) AS ${q('lg_bits_to')}(CAST(CAST(CAST(x AS BIGINT) AS BIT) AS VARCHAR), n)`),
     m(`lg_bit_n(x, n, t BIT) AS CAST(rpad(left(CAST(x AS VARCHAR), n), n, '0') AS BIT), (x, n, t) AS ${q('lg_bit_int')}(x, n, t)`),
     m(`lg_trunc_n(x, n, t DECIMAL(38,10)) AS trunc(x, n)`),
-    // regexp_replace(s, p, r, start [, n]) (sql/builtinDialect.ts regexpReplaceFrom; flags folded into p): the
-    // characters before start stay; from start, every match (n = 0) or the n-th. lg_re_head: how many characters of
-    // the text from start come before its n-th match (the pieces between matches and the matches before it)
-    m(`lg_regexp_replace_from(s, p, r, st) AS left(s, st - 1) || regexp_replace(substr(s, st), p, r, 'g')`),
-    m(`lg_re_head(s, p, st, n) AS CAST(coalesce(list_sum(list_transform(range(1, n), lambda lg_i:
-        length(string_split_regex(substr(s, st), p)[lg_i]) + length(regexp_extract_all(substr(s, st), p)[lg_i]))), 0)
-        + length(string_split_regex(substr(s, st), p)[n]) AS BIGINT)`),
-    // (a pattern that matches the empty string splits the text otherwise than it counts matches: refused)
-    m(`lg_regexp_replace_nth(s, p, r, st, n) AS CASE WHEN regexp_full_match('', p) THEN
-          error('regexp_replace with an occurrence number does not support a pattern that matches the empty string')
-        WHEN len(regexp_extract_all(substr(s, st), p)) < n THEN CASE WHEN r IS NOT NULL THEN s END
-        ELSE left(s, st - 1) || list_transform([${q('lg_re_head')}(s, p, st, n)], lambda lg_h:
-          left(substr(s, st), lg_h) || regexp_replace(substr(s, st + lg_h), p, r))[1] END`),
+    // regexp_replace (sql/regexpReplace.ts; flags folded into p): the characters before st stay; from st, every
+    // match (lg_re_all) or the n-th, found as PostgreSQL's replace_text_regexp finds them: each search starts where
+    // the last match ended, one character further after an empty match (which may come right after another match),
+    // and the end of the text is searched too. pw is '^((?s:.*?))(p)': the text before the next match, and the match.
+    // Every step moves on at least one character, so no more than length(s) + 2 steps are taken.
+    // lg_re_next: where the search after the match found from pos starts, NULL when there is none.
+    m(`lg_re_next(s, p, pw, pos) AS CASE WHEN pos <= length(s) + 1 AND regexp_matches(substr(s, pos), p) THEN
+        list_transform([regexp_extract(substr(s, pos), pw, ['lg_gap', 'lg_match'])], lambda lg_e:
+          pos + length(lg_e.lg_gap) + greatest(length(lg_e.lg_match), 1))[1] END`),
+    m(`lg_regexp_replace_nth(s, p, pw, r, st, n) AS list_transform([list_reduce(range(least(n - 1, length(s) + 2)), lambda lg_q, lg_k:
+          ${q('lg_re_next')}(s, p, pw, lg_q), st)], lambda lg_q:
+        CASE WHEN lg_q <= length(s) + 1 AND regexp_matches(substr(s, lg_q), p) THEN left(s, lg_q - 1) || regexp_replace(substr(s, lg_q), p, r)
+          WHEN r IS NOT NULL THEN CAST(s AS VARCHAR) END)[1]`),
+    // the replaced match at the head of rest (m characters long): rest with its first match replaced, less what
+    // follows the match
+    m(`lg_re_piece(rest, p, r, m) AS list_transform([regexp_replace(rest, p, r)], lambda lg_x: left(lg_x, length(lg_x) - length(rest) + m))[1]`),
+    // one step of lg_re_all: a is {lg_pos: where the search starts, NULL once done; lg_out: the text so far}
+    m(`lg_re_step(s, p, pw, r, a) AS CASE WHEN a.lg_pos IS NULL THEN a
+        WHEN a.lg_pos <= length(s) + 1 AND regexp_matches(substr(s, a.lg_pos), p) THEN
+          list_transform([regexp_extract(substr(s, a.lg_pos), pw, ['lg_gap', 'lg_match'])], lambda lg_e:
+            list_transform([a.lg_pos + length(lg_e.lg_gap)], lambda lg_b: {
+              'lg_pos': lg_b + greatest(length(lg_e.lg_match), 1),
+              'lg_out': a.lg_out || lg_e.lg_gap || ${q('lg_re_piece')}(substr(s, lg_b), p, r, length(lg_e.lg_match))
+                || CASE WHEN length(lg_e.lg_match) = 0 THEN substr(s, lg_b, 1) ELSE '' END})[1])[1]
+        ELSE {'lg_pos': CAST(NULL AS BIGINT), 'lg_out': a.lg_out || substr(s, a.lg_pos)} END`),
+    // RE2's global replace is PostgreSQL's unless the pattern can match the empty string (and the replacement is
+    // not empty): an empty match right after another match is skipped there. (list_reduce's accumulator has its
+    // list's type: the list holds the first state, then placeholders.)
+    m(`lg_re_all(s, p, pw, r, st) AS CASE WHEN NOT regexp_full_match('', p) OR r = '' THEN left(s, st - 1) || regexp_replace(substr(s, st), p, r, 'g')
+        WHEN r IS NOT NULL THEN list_reduce(list_transform(range(length(s) + 3), lambda lg_k: CASE WHEN lg_k = 0
+          THEN {'lg_pos': CAST(st AS BIGINT), 'lg_out': left(s, st - 1)} ELSE {'lg_pos': CAST(NULL AS BIGINT), 'lg_out': CAST(NULL AS VARCHAR)} END),
+          lambda lg_a, lg_x: ${q('lg_re_step')}(s, p, pw, r, lg_a)).lg_out END`),
     // min(x) / max(x) as min(lg_min_nb(x, x)) (sql/dialect.ts): t, a probe of x, picks the overload; the BOOLEAN one
     // names a macro that takes a DATE only, which no boolean is, so binding fails (42883 function min(boolean),
     // server/errors.ts); any other value is itself. (A typed parameter's body is bound when the macro is created: the

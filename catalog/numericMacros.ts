@@ -91,6 +91,16 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     // A subquery or a parameter has no probe: integers truncate, anything else is a float division.
     m(`${I.plainDivide}(a, b) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a / b END`),
     m(`${I.modulo}(a, b) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a % b END`),
+    // PostgreSQL has no % (nor mod) of a real or double precision (DuckDB: fmod). t, a probe of a + b (sql/dialect.ts),
+    // is a float when either is: that overload names a macro that takes a DATE only, which no float is, so binding
+    // fails (42883, server/errors.ts). Integers and numerics leave one level earlier (DECIMAL(38,10) takes them; a
+    // DOUBLE overload would too). The check has only the probe for argument (an aggregate among a macro's arguments
+    // leaves DuckDB's overload choice blind) and answers a constant: the probe is never evaluated. (A typed
+    // parameter's body is bound when the macro is created: the failing call takes the untyped u.)
+    m(`lg_mod_float(u DATE) AS true`),
+    m(`lg_nofloat_f(u, t DOUBLE) AS ${q('lg_mod_float')}(u), (u, t) AS true`),
+    m(`lg_nofloat(u, t DECIMAL(38,10)) AS true, (u, t) AS ${q('lg_nofloat_f')}(u, t)`),
+    m(`${I.typedModulo}(a, b, t) AS CASE WHEN ${q('lg_nofloat')}(t, t) THEN ${q(I.modulo)}(a, b) END`),
     // an interval's months, days and microseconds (DuckDB keeps the three apart, as PostgreSQL does)
     m(`lg_iv_months(a) AS datepart('year', a) * 12 + datepart('month', a)`),
     m(`lg_iv_micros(a) AS datepart('hour', a) * CAST(3600000000 AS BIGINT) + datepart('minute', a) * CAST(60000000 AS BIGINT) + datepart('microseconds', a)`),
@@ -105,8 +115,12 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_iv_div(M, D, T, N) AS CASE WHEN N > 0 THEN ${q('lg_iv_div3')}(trunc(M / N), trunc(D / N), round_even((M / N - trunc(M / N)) * 30 * 1000000, 0) / 1000000, D, T, N) END`),
     m(`lg_iv_avg(a) AS ${q('lg_iv_div')}(CAST(sum(${q('lg_iv_months')}(a)) AS DOUBLE), CAST(sum(datepart('day', a)) AS DOUBLE),
         CAST(sum(${q('lg_iv_micros')}(a)) AS DOUBLE), CAST(count(a) AS DOUBLE))`),
+    // sum(real) is real in PostgreSQL; DuckDB sums a FLOAT into a DOUBLE. A FLOAT overload would also take a
+    // DECIMAL (DuckDB casts DECIMAL to FLOAT implicitly), so DECIMALs leave one level earlier.
+    m(`lg_sum_r(a, t FLOAT) AS CAST(sum(a) AS FLOAT), (a, t) AS sum(a)`),
+    m(`lg_sum_d(a, t DECIMAL(38,10)) AS sum(a), (a, t) AS ${q('lg_sum_r')}(a, t)`),
     m(`${I.sum}(a SMALLINT) AS CAST(sum(a) AS BIGINT), (a INTEGER) AS CAST(sum(a) AS BIGINT), (a BIGINT) AS CAST(sum(a) AS DECIMAL(38,0)),
-       (a INTERVAL) AS ${q('lg_iv_sum')}(a), (a) AS sum(a)`),
+       (a INTERVAL) AS ${q('lg_iv_sum')}(a), (a) AS ${q('lg_sum_d')}(a, a)`),
     m(`lg_avg_d(a, t DECIMAL(38,10)) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END, (a, t) AS avg(a)`),
     m(`${I.avg}(a INTEGER) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END,
        (a BIGINT) AS CASE WHEN count(a) > 0 THEN ${q('lg_ndiv')}(sum(a), count(a)) END,
@@ -152,7 +166,9 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     m(`${I.avgProbe}(a INTEGER) AS CAST(0 AS DECIMAL(38,16)), (a BIGINT) AS CAST(0 AS DECIMAL(38,16)), (a) AS ${q('lg_avg_pd')}(a, a)`),
     // sum and avg with DISTINCT, FILTER or OVER, which a macro cannot carry: v = sum(…), c = count(…), both
     // written with the user's clauses; the argument p decides the type, as in lg_sum and lg_avg.
-    m(`${I.sumAs}(v, p SMALLINT) AS CAST(v AS BIGINT), (v, p INTEGER) AS CAST(v AS BIGINT), (v, p BIGINT) AS CAST(v AS DECIMAL(38,0)), (v, p) AS v`),
+    m(`lg_sum_asr(v, p FLOAT) AS CAST(v AS FLOAT), (v, p) AS v`),
+    m(`lg_sum_asd(v, p DECIMAL(38,10)) AS v, (v, p) AS ${q('lg_sum_asr')}(v, p)`),
+    m(`${I.sumAs}(v, p SMALLINT) AS CAST(v AS BIGINT), (v, p INTEGER) AS CAST(v AS BIGINT), (v, p BIGINT) AS CAST(v AS DECIMAL(38,0)), (v, p) AS ${q('lg_sum_asd')}(v, p)`),
     m(`lg_avg_asd(v, c, p, t DECIMAL(38,10)) AS CASE WHEN c > 0 THEN ${q('lg_ndiv')}(v, c) END, (v, c, p, t) AS "/"(v, c)`),
     m(`${I.avgAs}(v, c, p INTEGER) AS CASE WHEN c > 0 THEN ${q('lg_ndiv')}(v, c) END,
        (v, c, p BIGINT) AS CASE WHEN c > 0 THEN ${q('lg_ndiv')}(v, c) END,

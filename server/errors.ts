@@ -146,8 +146,6 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
       ? e(SqlState.invalidParameterValue, 'character number must be positive', true)
       : e(SqlState.programLimitExceeded, `requested character too large for encoding${quoted(m[1])}`)],
   [/^Invalid Input Error: (?:missing |unexpected |invalid |bad |trailing |no argument for repetition operator|invalid escape)/, () => e(SqlState.invalidRegularExpression, 'invalid regular expression')],
-  // catalog/builtinMacros.ts lg_regexp_replace_nth: a pattern that matches the empty string
-  [/^Invalid Input Error: (regexp_replace with an occurrence number does not support a pattern that matches the empty string)/, (m) => e(SqlState.featureNotSupported, m[1]!, true)],
   [/^Out of Memory Error/, () => e(SqlState.outOfMemory, 'out of memory')],
   [/^INTERRUPT Error/, () => e(SqlState.queryCanceled, 'canceling statement due to user request', true)],
   [/^Out of Range Error/, () => e(SqlState.numericValueOutOfRange, 'value out of range')],

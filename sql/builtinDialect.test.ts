@@ -4,6 +4,7 @@
  * fidelity corpus, tests/fidelity/corpus.ts group `builtins`.)
  */
 import type { RelationCatalog } from './catalogView.js';
+import { capturingGroups, rewriteOf } from './regexpReplace.js';
 import { SqlError } from './errors.js';
 import { loadParser, parseStatements } from './parse.js';
 import { planQuery, type QueryContext } from './query.js';
@@ -142,7 +143,7 @@ describe('stddev and variance of integers and numerics are exact numerics, round
     // an aggregate's type is not known when DuckDB picks round's overload: the probe of avg decides it
     ['select round(avg(id)) from orders', /lg_round\(lakegate_pg\.pgc\.lg_avg\(id\), lakegate_pg\.pgc\.lg_avg_p\(id\)\)/],
     // stddev / 2 of an integer divides exactly: stddev's probe has avg's type
-    ['select stddev(id) / 2 from orders', /lg_divp\(lakegate_pg\.pgc\.lg_stddev_samp\(id\), 2, lakegate_pg\.pgc\.lg_avg_p\(id\), 2\)/],
+    ['select stddev(id) / 2 from orders', /lg_divp\(lakegate_pg\.pgc\.lg_stddev_samp\(id\), (lakegate_pg\.pgc\.lg_int_lit\(lakegate_pg\.pgc\.lg_avg_p\(id\), 2\)), lakegate_pg\.pgc\.lg_avg_p\(id\), \1\)/],
   ])('%s', (text, expected) => {
     expect(sql(text)).toMatch(expected);
   });
@@ -166,7 +167,7 @@ describe('stddev and variance of integers and numerics are exact numerics, round
     expect(out).toContain('lg_stats_as(variance(DISTINCT id) FILTER (WHERE id > 1), count(DISTINCT id) FILTER (WHERE id > 1), sum(DISTINCT id) FILTER (WHERE id > 1), '
       + 'lakegate_pg.pgc.lg_vadd(sum(DISTINCT lakegate_pg.pgc.lg_vsq(id)) FILTER (WHERE id > 1 AND id >= 0), sum(DISTINCT lakegate_pg.pgc.lg_vsq(id)) FILTER (WHERE id > 1 AND id < 0)), true, false, id)');
     // divided exactly: its probe has avg's type
-    expect(out).toMatch(/lg_divp\(.*, 2, lakegate_pg\.pgc\.lg_avg_p\(id\), 2\)/);
+    expect(out).toMatch(/lg_divp\(.*, (lakegate_pg\.pgc\.lg_int_lit\(lakegate_pg\.pgc\.lg_avg_p\(id\), 2\)), lakegate_pg\.pgc\.lg_avg_p\(id\), \1\)/);
   });
 
   test('with a subquery in FILTER, ORDER BY inside the call, or DISTINCT and OVER together they stay DuckDB\'s (double precision) and get no probe', () => {
@@ -285,14 +286,39 @@ describe('min / max of a boolean, regexp_replace from a start, FETCH … WITH TI
     expect(sql('select max((select 1)) from orders')).not.toContain('lg_max_nb');
   });
   test('regexp_replace with a start and an occurrence', () => {
-    expect(sql("select regexp_replace('aaa', 'a', 'b', 2)")).toContain("lg_regexp_replace_nth('aaa', 'a', 'b', 2, 1)");
-    expect(sql("select regexp_replace(id::text, 'a', 'b', 1, 0, 'i')")).toContain("lg_regexp_replace_from(id::text, '(?i)a', 'b', 1)");
-    expect(sql("select regexp_replace('aaa', 'a', 'b', 'g')")).toContain("regexp_replace('aaa', 'a', 'b', 'g')");
+    expect(sql("select regexp_replace('aaa', 'a', 'b', 2)")).toContain("lg_regexp_replace_nth('aaa', 'a', '^((?s:.*?))(a)', 'b', 2, 1)");
+    expect(sql("select regexp_replace(id::text, 'a', 'b', 1, 0, 'i')")).toContain("lg_re_all(id::text, '(?i)a', '^((?s:.*?))((?i)a)', 'b', 1)");
+    // every match: walked as PostgreSQL does when the pattern can match the empty string (decided by the engine)
+    expect(sql("select regexp_replace('aaa', 'a', 'b', 'g')")).toContain("lg_re_all('aaa', 'a', '^((?s:.*?))(a)', 'b', 1)");
+    // the first match alone, or a pattern that looks behind: RE2's own
+    expect(sql("select regexp_replace('aaa', 'a*', 'b')")).toContain("regexp_replace('aaa', 'a*', 'b')");
+    expect(sql("select regexp_replace('aaa', '\\ba*', 'b', 'g')")).toContain("regexp_replace('aaa', E'\\\\ba*', 'b', 'g')");
+    // flags DuckDB reads itself, a pattern known at run time: as written
+    expect(sql("select regexp_replace('aaa', 'a', 'b', 'gs')")).toContain("regexp_replace('aaa', 'a', 'b', 'gs')");
+    expect(sql("select regexp_replace('aaa', id::text, 'b', 'g') from orders")).toContain("regexp_replace('aaa', id::text, 'b', 'g')");
+    // PostgreSQL's replacement escapes as RE2's
+    expect(sql("select regexp_replace('abc', '(b)', '<\\&\\1\\2\\x>')")).toContain("regexp_replace('abc', '(b)', E'<\\\\0\\\\1\\\\\\\\x>')");
     expect(refusal("select regexp_replace('abc', 'b', 'X', 0)").code).toBe('22023');
     expect(refusal("select regexp_replace('abc', 'b', 'X', 1, -1)").code).toBe('22023');
     expect(refusal("select regexp_replace('abc', '^b', 'X', 2)").code).toBe('0A000');
     expect(refusal("select regexp_replace('abc', 'b', 'X', id, 1) from orders").code).toBe('0A000');
     expect(refusal("select regexp_replace((select 'abc'), 'b', 'X', 1, 1)").code).toBe('0A000');
+    // without a start a subquery source stays RE2's replace (the walk would copy it)
+    expect(sql("select regexp_replace((select 'abc'), 'b', 'X', 'g')")).not.toContain('lg_re_all');
+  });
+  test('% and mod() carry a probe of a + b that refuses a float operand (PostgreSQL has no float modulo)', () => {
+    expect(sql('select id % 3 from orders')).toContain('lg_mod_t(id, lakegate_pg.pgc.lg_int_lit(id, 3), id + lakegate_pg.pgc.lg_int_lit(id, 3))');
+    expect(sql('select mod(id, 3) from orders')).toContain('lg_mod_t(id, 3, id + lakegate_pg.pgc.lg_int_lit(id, 3))');
+    // an aggregate's probe stands for it
+    expect(sql('select sum(id) % 3 from orders')).toContain('lg_mod_t(lakegate_pg.pgc.lg_sum(id), lakegate_pg.pgc.lg_int_lit(lakegate_pg.pgc.lg_sum_p(id), 3), lakegate_pg.pgc.lg_sum_p(id) + ');
+    // a subquery is never copied: no probe, no check
+    expect(sql('select id % (select 3) from orders')).toContain('lg_mod(id, (SELECT 3 AS "?column?"))');
+  });
+  test('PostgreSQL replacement strings as RE2 rewrite strings', () => {
+    expect(rewriteOf('<\\&>', 0)).toBe('<\\0>');
+    expect(rewriteOf('\\1\\2\\3', 2)).toBe('\\1\\2');
+    expect(rewriteOf('\\0 \\\\ \\x \\', 0)).toBe('\\\\0 \\\\ \\\\x \\\\');
+    expect(capturingGroups('(a)(?:b)(?P<n>c)[(]\\(([[:alpha:])]])')).toBe(3);
   });
   test('WITH TIES as a rank filter over the query moved whole into a derived table', () => {
     const out = sql('select id as q from orders order by q desc offset 2 fetch next 3 rows with ties');

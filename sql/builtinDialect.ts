@@ -11,10 +11,11 @@
  * only arguments DuckDB can type on their own (sql/dialect.ts typedDispatchSafe).
  */
 import { byteaInputToHex } from './bytea.js';
+import { regexpReplace } from './regexpReplace.js';
 import { asWritten, canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm, tagged } from './jsonDialect.js';
 import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
-import { containsSubquery, ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
+import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
 
 /** Functions this module translates: none reaches DuckDB by its own name (DuckDB's encode/decode mean UTF-8). */
 export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -298,42 +299,6 @@ function substrStart(a: PgNode[]): void {
   a[2] = intConst(Math.max(start + len - 1, 0));
 }
 
-/**
- * regexp_replace(source, pattern, replacement, start [, N [, flags]]): PostgreSQL 15's forms. From start (1-based,
- * in characters) every match is replaced when N is 0 (or, without N, with the g flag), else the N-th. Translated
- * for a constant pattern, start, N and flags (g, i and c: i and c fold into the pattern as RE2's (?i)); the text
- * before start is cut off before matching, so a pattern that looks behind where it stands (^ outside a bracket,
- * \b, \B, \A and the like) is refused, as is a source with a subquery (the translation names it more than once).
- * A four-argument call whose last argument is not an integer constant is the flags form, DuckDB's own.
- */
-function regexpReplaceFrom(v: Visit, a: PgNode[], location: unknown): boolean {
-  const int = (n: unknown): number | undefined => {
-    const c = constOf(n);
-    return c?.['ival'] === undefined ? undefined : Number(c['ival']['ival'] ?? 0);
-  };
-  if (a.length < 4 || a.length > 6) return false;
-  if (a.length === 4 && int(a[3]) === undefined) return false;
-  const refuse = (why: string) => new SqlError('0A000', `regexp_replace with a start position is supported ${why}`, pos(location));
-  const start = int(a[3]);
-  const n = a.length >= 5 ? int(a[4]) : undefined;
-  if (start === undefined || (a.length >= 5 && n === undefined)) throw refuse('with a constant start and occurrence only');
-  if (start <= 0) throw new SqlError('22023', `invalid value for parameter "start": ${start}`, pos(location));
-  if (n !== undefined && n < 0) throw new SqlError('22023', `invalid value for parameter "n": ${n}`, pos(location));
-  const pattern = constText(a[1]);
-  const flags = a.length === 6 ? constText(a[5]) : '';
-  if (pattern === undefined || flags === undefined) throw refuse('with a constant pattern and flags only');
-  if (!/^[gic]*$/.test(flags)) throw refuse('with the flags g, i and c only');
-  if (/(^|[^[\\])\^|\\[bBAmMyYZz<>]/.test(pattern)) throw refuse('with a pattern that does not look behind its match (^, \\b)');
-  if (containsSubquery(a[0]) || containsSubquery(a[2])) throw refuse('without a subquery in its source');
-  const insensitive = flags.replace(/[^ic]/g, '').endsWith('i');
-  const p = strConst(insensitive ? `(?i)${pattern}` : pattern);
-  const nth = n ?? (flags.includes('g') ? 0 : 1);
-  replaceNode(v.node, nth === 0
-    ? call(emulated('lg_regexp_replace_from'), a[0]!, p, a[2]!, intConst(start))
-    : call(emulated('lg_regexp_replace_nth'), a[0]!, p, a[2]!, intConst(start), intConst(nth)));
-  return true;
-}
-
 /** Every `{…}` of a call is this module's when `name` is one of these. */
 export function transformBuiltinCall(
   v: Visit, name: string, args: unknown[], timeZone: string, typedSafe: (n: unknown) => boolean, probeOf: (n: unknown) => PgNode | undefined = () => undefined,
@@ -506,7 +471,7 @@ export function transformBuiltinCall(
       }
       return true;
     case 'regexp_replace':
-      return regexpReplaceFrom(v, a, location);
+      return regexpReplace(v, a, location);
     case 'substr':
       substrStart(a);
       return false;

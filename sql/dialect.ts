@@ -332,7 +332,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   }
   // mod(a, b) is a % b: 22012 on a zero divisor, as the operator (DuckDB's mod answers NULL)
   if (name === 'mod' && !asTable && args.length === 2 && (parts.length === 1 || parts[0] === 'pg_catalog')) {
-    replaceNode(v.node, { FuncCall: { funcname: emulated(INTERNAL_MACROS.modulo), args, funcformat: 'COERCE_EXPLICIT_CALL' } });
+    replaceNode(v.node, modulo(args));
     return;
   }
   if (name === 'sign' && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && typedDispatchSafe(args[0])) {
@@ -759,6 +759,20 @@ function betweenSymmetric(v: Visit, not: boolean): void {
   });
 }
 
+/**
+ * a % b and mod(a, b): 22012 on a zero divisor (DuckDB's mod answers NULL), and 42883 for a float operand
+ * (PostgreSQL has no float modulo; DuckDB's is fmod), told by a probe a + b where both operands have one.
+ */
+function modulo(args: unknown[]): PgNode {
+  const [a, b] = args as PgNode[];
+  // an aggregate or window operand: its probe (sql/numericTypes.ts)
+  const pa = typedDispatchSafe(a) ? structuredClone(a) : probeOf(a);
+  const pb = typedDispatchSafe(b) ? structuredClone(b) : probeOf(b);
+  return pa && pb
+    ? { FuncCall: { funcname: emulated(INTERNAL_MACROS.typedModulo), args: [a!, b!, { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: pa, rexpr: pb } }], funcformat: 'COERCE_EXPLICIT_CALL' } }
+    : { FuncCall: { funcname: emulated(INTERNAL_MACROS.modulo), args: [a!, b!], funcformat: 'COERCE_EXPLICIT_CALL' } };
+}
+
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
 const isBareNull = (n: unknown): boolean => (n as Fields | undefined)?.['A_Const']?.isnull === true;
 
@@ -792,7 +806,11 @@ function transformAExpr(v: Visit, done: WeakSet<object>): void {
     // an aggregate or window operand: probes of both sides choose the overload (sql/numericTypes.ts)
     const probes = op === '/' && !exact ? [probeOf(f['lexpr']), probeOf(f['rexpr'])] : [];
     const probed = probes.length === 2 && probes[0] !== undefined && probes[1] !== undefined;
-    const macro = op === '%' ? INTERNAL_MACROS.modulo : exact ? INTERNAL_MACROS.divide : probed ? INTERNAL_MACROS.probedDivide : INTERNAL_MACROS.plainDivide;
+    if (op === '%') {
+      replaceNode(v.node, modulo([f['lexpr'], f['rexpr']]));
+      return;
+    }
+    const macro = exact ? INTERNAL_MACROS.divide : probed ? INTERNAL_MACROS.probedDivide : INTERNAL_MACROS.plainDivide;
     const args = probed ? [f['lexpr'], f['rexpr'], ...probes] : [f['lexpr'], f['rexpr']];
     replaceNode(v.node, { FuncCall: { funcname: emulated(macro), args, funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;

@@ -157,6 +157,7 @@ export const INTERNAL_MACROS = {
   stddevPop: 'lg_stddev_pop',
   toNumeric: 'lg_numeric',
   modulo: 'lg_mod',
+  typedModulo: 'lg_mod_t',
   repeat: 'lg_repeat',
   lpad: 'lg_lpad',
   rpad: 'lg_rpad',
@@ -185,6 +186,8 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   // through lg_pdiv_c, lg_ndiv16 (both branches) and lg_nq17: a 7 copies, b 12
   [INTERNAL_MACROS.probedDivide]: [12, 12, 3, 3],
   [INTERNAL_MACROS.subtract]: [1, 1, 3, 3],
+  // a % b with its probe a + b (sql/dialect.ts modulo): through lg_mod, a and b twice each
+  [INTERNAL_MACROS.typedModulo]: [2, 2, 2],
   [INTERNAL_MACROS.sumProbe]: [1],
   [INTERNAL_MACROS.avgProbe]: [2],
   [INTERNAL_MACROS.sumAs]: [1, 1],
@@ -202,9 +205,11 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   lg_trunc_n: [1, 1, 1],
   lg_min_nb: [1, 1],
   // regexp_replace's start and occurrence forms (catalog/builtinMacros.ts): the source is named in each piece
-  lg_regexp_replace_from: [2, 1, 1, 2],
-  lg_re_head: [3, 3, 3, 2],
-  lg_regexp_replace_nth: [8, 8, 1, 8, 3],
+  lg_re_next: [3, 1, 1, 4],
+  lg_regexp_replace_nth: [9, 3, 1, 2, 1, 1],
+  lg_re_piece: [2, 1, 1, 1],
+  lg_re_step: [8, 2, 1, 1, 9],
+  lg_re_all: [12, 4, 1, 4, 4],
   lg_max_nb: [1, 1],
   // x::bit(n) of an expression (catalog/builtinMacros.ts): an integer's bits are named five times
   lg_bit_n: [5, 4, 2],
@@ -239,6 +244,7 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
 /** The PostgreSQL argument types an internal macro's binding failure stands for, where the engine does not name them. */
 export const INTERNAL_MACRO_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   lg_min_bool: ['boolean'],
+  lg_mod_float: ['double precision', '…'],
   lg_max_bool: ['boolean'],
 };
 
@@ -273,6 +279,7 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_pdiv_b: 'operator /',
   lg_pdiv_c: 'operator /',
   [INTERNAL_MACROS.modulo]: 'operator %',
+  lg_mod_float: 'operator %',
   [INTERNAL_MACROS.repeat]: 'function repeat',
   [INTERNAL_MACROS.lpad]: 'function lpad',
   [INTERNAL_MACROS.rpad]: 'function rpad',
@@ -284,9 +291,11 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_round_n: 'function round',
   lg_trunc_n: 'function trunc',
   lg_min_nb: 'function min',
-  lg_regexp_replace_from: 'function regexp_replace',
+  lg_re_all: 'function regexp_replace',
+  lg_re_step: 'function regexp_replace',
+  lg_re_piece: 'function regexp_replace',
   lg_regexp_replace_nth: 'function regexp_replace',
-  lg_re_head: 'function regexp_replace',
+  lg_re_next: 'function regexp_replace',
   lg_max_nb: 'function max',
   lg_min_bool: 'function min',
   lg_max_bool: 'function max',

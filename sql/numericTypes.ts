@@ -226,9 +226,15 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
   switch (parts[2]) {
     case INTERNAL_MACROS.probedDivide:
     case INTERNAL_MACROS.subtract:
+    // a % b as lg_mod_t(a, b, probe) (sql/dialect.ts)
+    case INTERNAL_MACROS.typedModulo:
       return args.slice(0, 2);
     case INTERNAL_MACROS.sumAs:
       return args.slice(0, 1);
+    // a literal typed by the other operand or its probe (typeLiteralOperands): the literal
+    case INTERNAL_MACROS.intLiteral:
+    case INTERNAL_MACROS.numLiteral:
+      return args.slice(1, 2);
     case INTERNAL_MACROS.avgAs:
       return args.slice(0, 2);
     case INTERNAL_MACROS.statsAs:
@@ -274,11 +280,24 @@ const numericConst = (n: unknown): 'int' | 'num' | undefined => {
 export function typeLiteralOperands(ae: Fields): void {
   for (const [lit, other] of [['lexpr', 'rexpr'], ['rexpr', 'lexpr']] as const) {
     const kind = numericConst(ae[lit]);
-    if (!kind || !simpleOperand(ae[other]) || !typedDispatchSafe(ae[other])) continue;
+    const typer = kind ? literalTyper(ae[other]) : undefined;
+    if (!typer) continue;
     const macro = kind === 'int' ? INTERNAL_MACROS.intLiteral : INTERNAL_MACROS.numLiteral;
-    ae[lit] = emulatedCall(macro, [structuredClone(ae[other] as PgNode), ae[lit] as PgNode]);
+    ae[lit] = emulatedCall(macro, [typer, ae[lit] as PgNode]);
     return;
   }
+}
+
+/**
+ * What types a literal next to `other`: a copy of a simple operand, or the
+ * probe of an aggregate or window function of one (`sum(x::real) * 2`,
+ * `max(realcol) + 1`), which the overload drops unevaluated.
+ */
+function literalTyper(other: unknown): PgNode | undefined {
+  if (simpleOperand(other)) return typedDispatchSafe(other) ? structuredClone(other as PgNode) : undefined;
+  const fc = (other as Fields | undefined)?.['FuncCall'] as Fields | undefined;
+  const args = (fc?.['args'] ?? []) as unknown[];
+  return fc && args.length === 1 && simpleOperand(args[0]) ? probeOf(other) : undefined;
 }
 
 /** The literal a typed-literal wrapper holds (flows: arithmetic with a literal), or undefined. */

@@ -840,6 +840,41 @@ const misc: string[] = [
   'select distinct l_quantity from tpch.lineitem order by l_quantity fetch first 3 rows with ties',
 ];
 
+// sums of reals (real, as PostgreSQL; a literal next to a real aggregate makes a double), regexp_replace's empty
+// matches, replacement escapes and N-th occurrences
+const realsAndRegexps: string[] = [
+  'select sum(score::real) over (), sum(distinct score::real), sum(score::real) filter (where id > 3) from tpch.events order by 1 limit 2',
+  'select sum(p_retailprice::real), sum(p_size::real) from tpch.part',
+  'select sum(x) from (values (1.5::real), (2.25::real)) v(x)',
+  'select pg_typeof(sum(1.5::real)), sum(1.5::real), sum(1.5)',
+  'select sum(p_size) + 1, sum(p_size) * 2.5, max(p_size::smallint) + 2, count(*) + 1, avg(p_size) * 2, sum(p_retailprice) * 1.1 from tpch.part',
+  'select sum(p_size::real) over () * 2, max(p_size::smallint) over () + 1, row_number() over () + 1 from tpch.part limit 2',
+  'select max(p_size::real) / 2, sum(p_size::real) / 4, stddev(p_size) / 2, avg(p_size) / 2, sum(p_size) / 2, max(p_size::smallint) / 2 from tpch.part',
+  'select max(p_size::real) - 2, 2 - min(p_size::real), max(p_size::real) * 1.5, max(p_retailprice) * 2, max(p_retailprice::float4) + 0.5 from tpch.part',
+  "select regexp_replace('axxb', 'x*', '-', 'g'), regexp_replace('abc', 'x*', '-', 'g'), regexp_replace('banana', 'a|', '-', 'g'), regexp_replace('axxb', 'x*', '-')",
+  "select regexp_replace('banana', 'a|', '-', 1, 3), regexp_replace('banana', 'a', '<\\&>', 1, 2), regexp_replace('banana', 'a', '<\\&>'), regexp_replace('banana', '(a)(n)', '\\2\\1', 'g')",
+  "select regexp_replace(null, 'b', 'x', 1, 1), regexp_replace(null, 'b', 'x'), regexp_replace(null, 'b', 'x', 2)",
+  "select regexp_replace('axb', 'x*', '-', 1, 2), regexp_replace('axb', 'x*', '-', 1, 3), regexp_replace('axb', 'x*', '-', 1, 4), regexp_replace('axxb', 'x*', '-', 1, 0)",
+  "select regexp_replace('banana', 'a|', '<\\&>', 1, 3), regexp_replace('banana', 'an', '#', 2, 2), regexp_replace('banana', 'N', '#', 1, 2, 'i'), regexp_replace('banana', 'x', '#', 1, 1)",
+  "select regexp_replace(o_comment, 'e*', '_', 3, 2), regexp_replace(o_comment, 'the', 'THE', 1, 2), regexp_replace(o_comment, '[aeiou]*', '.', 'g'), regexp_replace(o_comment, 's?', '+', 5) from tpch.orders order by o_orderkey limit 5",
+  "select regexp_replace('abc', 'b', null, 1, 1), regexp_replace('abc', 'z', null, 1, 1), regexp_replace('aaa', 'a', 'b', 1, 1000000000), regexp_replace('aaa', 'a*', null, 'g'), regexp_replace('aaa', 'a*', '', 'g')",
+  "select regexp_replace('abc', 'b', '\\x'), regexp_replace('abc', 'b', '\\0'), regexp_replace('abc', 'b', '\\\\'), regexp_replace('abc', 'b', 'x\\'), regexp_replace('abc', '(b)', '[\\1\\2]'), regexp_replace('abc', '(?:b)', '[\\1]')",
+  "select regexp_replace('a b  c', '\\s*', '_', 'g'), regexp_replace('héllo wörld', 'ö*', '_', 'g'), regexp_replace('AxXb', 'x*', '-', 'gi'), regexp_replace('', 'x*', '-', 'g'), regexp_replace('', 'x*', '-', 1, 1)",
+  "select regexp_replace('ab', 'b|$', '-', 'g'), regexp_replace('abab', '(a)|b', '<\\1>', 'g'), regexp_replace('abc', '', '-', 'g'), regexp_replace('abc', '', '-', 2, 0), regexp_replace('abc', '', '-', 5, 0)",
+  "select regexp_replace(kind, 'y*', '*', 'g'), regexp_replace(kind, '(u)(y)?', '[\\2\\1]', 'g') from tpch.events order by id limit 4",  // PostgreSQL has no float modulo (42883)
+  'select p_size::float8 % 2 from tpch.part limit 1',
+  'select mod(p_size::float8, 2) from tpch.part limit 1',
+  'select 1.5::float8 % 2',
+  'select p_size::real % 2 from tpch.part limit 1',
+  'select sum(p_size::real) % 2 from tpch.part',
+  'select 2 % max(p_size::float8) from tpch.part',
+  'select 7 % 3, -7 % 3, 7.5 % 2, mod(7.5, 2), p_size % 7, p_retailprice % 100, mod(p_size, 3::smallint), 5::bigint % 3 from tpch.part order by p_partkey limit 3',
+  'select null % 2, mod(null, 2), 5 % null',
+  'select sum(p_size) % 7, count(*) % 3, max(p_retailprice) % 7, mod(sum(p_size), 4), sum(p_size) over () % 5 from tpch.part order by 1 limit 2',
+  'select p_size % (select 3) from tpch.part order by p_partkey limit 2',
+  "select '7' % 2",
+];
+
 export const CORPUS: readonly CorpusEntry[] = [
   ...TPCH_QUERIES.map((sql) => ({ group: 'tpch', sql })),
   ...e('arithmetic', [...arithmetic, ...moreArithmetic]),
@@ -867,4 +902,5 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('analyst2', analyst2Ordered, { ordered: true }),
   ...e('analyst2-now', analyst2Now, { compare: 'types' }),
   ...e('misc', misc),
+  ...e('misc', realsAndRegexps),
 ];
