@@ -13,7 +13,7 @@
 import { byteaInputToHex } from './bytea.js';
 import { regexpReplace } from './regexpReplace.js';
 import { asWritten, canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm, tagged } from './jsonDialect.js';
-import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
+import { emulated } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
 import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
 
@@ -34,7 +34,6 @@ export const BUILTIN_OPERATORS: ReadonlySet<string> = new Set(['|/', '||/', '@',
 const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
   FuncCall: { funcname: typeof name === 'string' ? [strNode(name)] : name, ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
 });
-const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
 const cast = (arg: PgNode, type: string): PgNode => ({ TypeCast: { arg, typeName: { names: [strNode(type)], typemod: -1 } } });
 
 const constOf = (n: unknown): Fields | undefined => (n as Fields | undefined)?.['A_Const'];

@@ -11,8 +11,8 @@ import {
   EMULATED_FUNCTIONS,
   EMULATED_TABLE_FUNCTIONS,
   EMULATION_DB,
+  emulated,
   INTERNAL_MACROS,
-  PGC_SCHEMA,
 } from './emulation.js';
 import { RENAMED_FUNCTIONS, SCALAR_BUILTINS } from './functions.js';
 import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
@@ -64,7 +64,6 @@ export interface DialectContext extends ResolveContext {
 
 const TEXT_TYPES = new Set(['text', 'varchar', 'name']);
 
-const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
 
 // the parser leaves `elements` out of an empty ARRAY[], and the re-parse check compares against it
 export const arrayOf = (values: (string | null)[]): PgNode => ({

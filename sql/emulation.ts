@@ -4,12 +4,20 @@
  * (catalog/pgCatalog.ts creates it). One list, so a name the planner accepts
  * always exists in DuckDB, and the installer's test proves it.
  */
+import { strNode, type PgNode } from './walk.js';
 
 /** In-memory DuckDB catalog holding the emulation; user SQL can never name it (cross-database refusal). */
 export const EMULATION_DB = 'lakegate_pg';
 /** Schemas inside EMULATION_DB. `pg_catalog` itself is reserved by DuckDB in every attached catalog. */
 export const PGC_SCHEMA = 'pgc';
 export const INFO_SCHEMA = 'infs';
+
+/** The qualified name of one of the emulation's macros, as a parse-tree name list. */
+export const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
+/** A call of one of the emulation's macros. */
+export const emulatedCall = (name: string, args: PgNode[]): PgNode => ({
+  FuncCall: { funcname: emulated(name), args, funcformat: 'COERCE_EXPLICIT_CALL' },
+});
 
 /** PostgreSQL's fixed namespace OIDs. */
 export const PG_CATALOG_NSP_OID = 11;

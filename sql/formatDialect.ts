@@ -7,7 +7,7 @@
  * DuckDB SQL (built-ins or the emulation's macros); a template or pattern
  * known only at run time is refused rather than guessed.
  */
-import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
+import { emulated } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
 import { boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
 
@@ -26,7 +26,6 @@ const INT4_RESULTS: ReadonlySet<string> = new Set([
 const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
   FuncCall: { funcname: typeof name === 'string' ? [strNode(name)] : name, ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
 });
-const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
 const cast = (arg: PgNode, type: string, typmods?: PgNode[]): PgNode => ({
   TypeCast: { arg, typeName: { names: [strNode(type)], typemod: -1, ...(typmods ? { typmods } : {}) } },
 });

@@ -11,7 +11,7 @@
  */
 import { parseArrayLiteral } from './arrayLiteral.js';
 import { jsonbText } from './jsonbText.js';
-import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
+import { EMULATION_DB, emulated } from './emulation.js';
 export { JSON_TABLE_FUNCTIONS } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
 import { boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
@@ -50,7 +50,6 @@ export const JSON_FUNCTIONS: ReadonlySet<string> = new Set([
 const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
   FuncCall: { funcname: typeof name === 'string' ? [strNode(name)] : name, ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
 });
-const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
 const cast = (arg: PgNode, type: string): PgNode => ({ TypeCast: { arg, typeName: { names: [strNode(type)], typemod: -1 } } });
 const concat = (parts: PgNode[]): PgNode =>
   parts.reduce((a, b) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('||')], lexpr: a, rexpr: b } }));

@@ -13,7 +13,7 @@
  * A probe never copies a subquery (its tables would escape the data gate's
  * rewrite) nor a parameter (untyped): such operands get no probe.
  */
-import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA } from './emulation.js';
+import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA, emulatedCall } from './emulation.js';
 import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
 import { intConst, names, strNode, walk, type Fields, type PgNode } from './walk.js';
 
@@ -22,10 +22,6 @@ const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS
 /** Emulation macros that are plain scalar expressions of their (typed) arguments. */
 const SCALAR_MACROS: ReadonlySet<string> = new Set([INTERNAL_MACROS.sumProbe, INTERNAL_MACROS.avgProbe, INTERNAL_MACROS.intLiteral, INTERNAL_MACROS.numLiteral, 'lg_min_nb', 'lg_max_nb']);
 
-const emulated = (name: string): PgNode[] => [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)];
-const emulatedCall = (name: string, args: PgNode[]): PgNode => ({
-  FuncCall: { funcname: emulated(name), args, funcformat: 'COERCE_EXPLICIT_CALL' },
-});
 const typedZero = (type: string): PgNode => ({
   TypeCast: { arg: intConst(0), typeName: { names: [strNode('pg_catalog'), strNode(type)], typemod: -1 } },
 });

@@ -17,12 +17,10 @@
  * other call stays RE2's own replace.
  */
 import { SqlError, pos } from './errors.js';
-import { EMULATION_DB, PGC_SCHEMA } from './emulation.js';
-import { containsSubquery, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+import { emulatedCall } from './emulation.js';
+import { containsSubquery, intConst, replaceNode, strConst, type Fields, type PgNode, type Visit } from './walk.js';
 
-const call = (name: string, ...args: PgNode[]): PgNode => ({
-  FuncCall: { funcname: [strNode(EMULATION_DB), strNode(PGC_SCHEMA), strNode(name)], args, funcformat: 'COERCE_EXPLICIT_CALL' },
-});
+const call = (name: string, ...args: PgNode[]): PgNode => emulatedCall(name, args);
 const constOf = (n: unknown): Fields | undefined => (n as Fields | undefined)?.['A_Const'];
 const constText = (n: unknown): string | undefined => {
   const c = constOf(n);

@@ -119,6 +119,15 @@ describe('the demo policies', () => {
     expect(await rows("select from sales.orders where region <> 'EU'", 'erin', demo())).toEqual([]);
   });
 
+  it('erin: FETCH … WITH TIES ranks only the EU rows (the query moves whole into a derived table over the filtered scan); alice (control) all three', async () => {
+    const ties = 'SELECT id, region FROM sales.orders ORDER BY region FETCH FIRST 1 ROWS WITH TIES';
+    expect(await rows(ties, 'erin', demo())).toEqual([[1, 'EU']]);
+    expect(await rows(ties, 'alice', demo())).toEqual([[3, 'APAC']]);
+    // a masked column as the key: ranked by its masked value
+    expect(await rows('SELECT id, ssn FROM sales.orders ORDER BY ssn DESC FETCH FIRST 1 ROWS WITH TIES', 'alice', demo())).toEqual([[2, 'xxx-xx-2222']]);
+    expect(await rows('SELECT id, ssn FROM sales.orders ORDER BY ssn DESC FETCH FIRST 1 ROWS WITH TIES', 'erin', demo())).toEqual([[1, 'xxx-xx-1111']]);
+  });
+
   it('dave: the table is missing, exactly as a table that does not exist', () => {
     const denied = refusal('SELECT id FROM sales.orders', 'dave', demo());
     const missing = refusal('SELECT id FROM sales.nosuch', 'dave', demo());
