@@ -329,3 +329,34 @@ describe('min / max of a boolean, regexp_replace from a start, FETCH … WITH TI
     expect(refusal('select id from orders order by id fetch first (select 1) rows with ties').code).toBe('0A000');
   });
 });
+
+describe("the session's TimeZone on a timestamptz (sql/sessionZone.ts)", () => {
+  const ny = 'America/New_York';
+  test('under UTC nothing is written', () => {
+    const out = sql("select id::date, extract(hour from id), id::text, to_char(id, 'HH24 OF') from orders where id >= '2024-01-01'", 'UTC');
+    expect(out).not.toMatch(/lg_wall|lg_zone|lg_zoned/);
+  });
+  test('wall clock, offset and text of a timestamptz through a probe DuckDB drops while binding', () => {
+    expect(sql('select id::date, id::timestamp from orders', ny)).toContain(`(lakegate_pg.pgc.lg_wall(id, '${ny}', id))::date`);
+    expect(sql('select extract(hour from id), date_part(\'dow\', id) from orders', ny)).toContain(`lakegate_pg.pgc.lg_wall(id, '${ny}', id)`);
+    // the epoch is the instant's own
+    expect(sql('select extract(epoch from id) from orders', ny)).not.toContain('lg_wall');
+    expect(sql('select extract(timezone_minute from id) from orders', ny)).toContain(`lg_zone_minute(lakegate_pg.pgc.lg_zone_offset(id, '${ny}', id))`);
+    expect(sql('select id::text from orders', ny)).toContain(`lg_zoned_text(id, '${ny}', id)`);
+    expect(sql('select id::timestamptz from orders', ny)).toContain(`lg_zoned(id, '${ny}', id)`);
+    expect(sql("select to_char(id, 'HH24 TZH') from orders", ny)).toContain(`lg_offset_text(lakegate_pg.pgc.lg_zone_offset(id, '${ny}', id), 'TZH', false)`);
+    // an aggregate's probe stands for it
+    expect(sql('select max(id)::date from orders', ny)).toContain(`lg_wall(max(lakegate_pg.pgc.lg_max_nb(id, id)), '${ny}', id)`);
+  });
+  test('a date and time written without an offset is read in the zone, also as a comparison partner', () => {
+    expect(sql("select '2024-01-01 10:00'::timestamptz", ny)).toContain(`lg_zone_read('2024-01-01 10:00', '${ny}')`);
+    expect(sql("select '2024-01-01 10:00+02'::timestamptz", ny)).not.toContain('lg_zone_read');
+    const where = sql("select 1 from orders where id >= '2024-01-01' and id between '2024-01-01' and '2024-02-01' and id in ('2024-03-01')", ny);
+    expect(where.match(/lg_zone_lit\(id, '2024-0\d-01', 'America\/New_York'\)/g)).toHaveLength(4);
+    // not a date: as written
+    expect(sql("select 1 from orders where id::text = 'abc'", ny)).not.toContain('lg_zone_lit');
+  });
+  test("to_char's TZ (an abbreviation the engine does not know) is refused", () => {
+    expect(refusal("select to_char(id, 'HH24 TZ') from orders").code).toBe('0A000');
+  });
+});

@@ -12,6 +12,7 @@ import {
   EMULATED_TABLE_FUNCTIONS,
   EMULATION_DB,
   emulated,
+  emulatedCall,
   INTERNAL_MACROS,
 } from './emulation.js';
 import { RENAMED_FUNCTIONS, SCALAR_BUILTINS } from './functions.js';
@@ -40,6 +41,7 @@ import { regCast, regtypeText, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
 import { settingLookup } from './settings.js';
 import { constantLike, escapeChar, runtimeLike } from './like.js';
+import { comparedLiteral, isUtc, wallClock, zoneOffset, zoned, zonedLiteral, zonedText, type SessionZone } from './sessionZone.js';
 import {
   boolConst,
   containsSubquery,
@@ -173,6 +175,19 @@ const typed = (arg: PgNode, type: string, typmods?: PgNode[]): PgNode => ({
 });
 const localNow = (ctx: DialectContext): PgNode => call('timezone', strConst(ctx.settings('timezone') ?? 'UTC'), call('now'));
 
+/** The fields of a timestamptz's UTC offset, from the offset in seconds. */
+const OFFSET_FIELDS: Readonly<Record<string, (seconds: PgNode) => PgNode>> = {
+  timezone: (s) => s,
+  timezone_hour: (s) => emulatedCall('lg_zone_hour', [s]),
+  timezone_minute: (s) => emulatedCall('lg_zone_minute', [s]),
+};
+
+/** The session's TimeZone, with the planner's probes (sql/sessionZone.ts). */
+const sessionZoneOf = (ctx: DialectContext): SessionZone => ({
+  name: ctx.settings('timezone') ?? 'UTC',
+  probe: (x) => (typedDispatchSafe(x) ? structuredClone(x as PgNode) : probeOf(x)),
+});
+
 /** Decimals PostgreSQL's EXTRACT (numeric since 14) shows per field, for timestamps and intervals. */
 const EXTRACT_SCALE: Readonly<Record<string, number>> = { second: 6, epoch: 6, milliseconds: 3 };
 
@@ -181,10 +196,23 @@ const EXTRACT_SCALE: Readonly<Record<string, number>> = { second: 6, epoch: 6, m
  * answers integers (and drops the fraction of `second`, which is taken here
  * from the microseconds).
  */
-function typedDatePart(v: Visit, name: string, args: unknown[], done: WeakSet<object>): boolean {
+function typedDatePart(v: Visit, name: string, args: unknown[], done: WeakSet<object>, zone: SessionZone): boolean {
   const f = v.fields;
   if (done.has(f) || args.length !== 2) return false;
   const field = constString(args[0])?.toLowerCase();
+  // a timestamptz's fields are its wall clock's in the session's zone (its epoch is the instant's own)
+  if (field !== undefined && (name === 'extract' || name === 'date_part')) {
+    const offsetField = OFFSET_FIELDS[field];
+    if (offsetField) {
+      const offset = zoneOffset(args[1] as PgNode, zone);
+      if (offset && !isUtc(zone)) {
+        done.add(f);
+        const value = offsetField(offset);
+        replaceNode(v.node, f['funcformat'] === 'COERCE_SQL_SYNTAX' ? typed(value, 'numeric', [intConst(38), intConst(0)]) : typed(value, 'float8'));
+        return true;
+      }
+    } else if (field !== 'epoch') (f['args'] as PgNode[])[1] = wallClock(args[1] as PgNode, zone);
+  }
   if (name === 'extract' && f['funcformat'] === 'COERCE_SQL_SYNTAX' && field !== undefined) {
     done.add(f);
     const scale = EXTRACT_SCALE[field] ?? 0;
@@ -265,9 +293,9 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   }
   if (parts.length === 1 || parts[0] === 'pg_catalog') jsonbLiteralArgs(name, args);
 
-  if (!asTable && (name === 'extract' || name === 'date_part') && typedDatePart(v, name, args, done)) return;
+  if (!asTable && (name === 'extract' || name === 'date_part') && typedDatePart(v, name, args, done, sessionZoneOf(ctx))) return;
   if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformJsonCall(v, name, args)) return;
-  if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformFormatCall(v, name, args, done)) return;
+  if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformFormatCall(v, name, args, done, sessionZoneOf(ctx))) return;
   if (!asTable && name === 'to_timestamp' && transformToTimestamp(v, args)) return;
   const builtin = parts.length === 1 || parts[0] === 'pg_catalog';
   if (builtin && transformBuiltinCall(v, name, args, ctx.settings('timezone') ?? 'UTC', typedDispatchSafe, probeOf)) return;
@@ -459,6 +487,19 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     const zone = strConst(ctx.settings('timezone') ?? 'UTC');
     replaceNode(v.node, { FuncCall: { funcname: emulated('lg_time_of'), args: [f['arg'], zone, structuredClone(f['arg'])], funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;
+  }
+  // the session's TimeZone (sql/sessionZone.ts): a timestamptz's date and timestamp are its wall clock's there, and a
+  // date, a timestamp or a text without an offset is a timestamptz read there
+  const zone = sessionZoneOf(ctx);
+  if (!isArray && (typname === 'date' || typname === 'timestamp') && constString(f['arg']) === undefined) f['arg'] = wallClock(f['arg'] as PgNode, zone);
+  if (!isArray && (typname === 'text' || typname === 'varchar') && constString(f['arg']) === undefined) f['arg'] = zonedText(f['arg'] as PgNode, zone);
+  if (!isArray && typname === 'timestamptz') {
+    const text = constString(f['arg']);
+    const read = text === undefined ? zoned(f['arg'] as PgNode, zone) : zonedLiteral(text, zone);
+    if (read) {
+      replaceNode(v.node, read);
+      return;
+    }
   }
   const mods = (tn['typmods'] ?? []) as Fields[];
   // a constant to bit(n) or varbit(n): its bits as PostgreSQL's cast gives them (DuckDB's BIT has no length)
@@ -772,15 +813,39 @@ function modulo(args: unknown[]): PgNode {
     : { FuncCall: { funcname: emulated(INTERNAL_MACROS.modulo), args: [a!, b!], funcformat: 'COERCE_EXPLICIT_CALL' } };
 }
 
+const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
+
+/**
+ * `ts >= '2024-01-01'`, `ts BETWEEN '…' AND '…'`, `ts IN ('…')`: PostgreSQL reads an unknown
+ * literal as the other operand's type, a timestamptz in the session's zone
+ * (DuckDB would read it in UTC).
+ */
+function zonedComparison(f: Fields, op: string, zone: SessionZone): void {
+  const kind = String(f['kind']);
+  const text = (n: unknown): string | undefined => ((n as Fields | undefined)?.['A_Const'] ? constString(n) : undefined);
+  const retype = (lit: unknown, other: unknown): PgNode | undefined => {
+    const t = text(lit);
+    return t === undefined || text(other) !== undefined ? undefined : comparedLiteral(t, other, zone);
+  };
+  if (kind === 'AEXPR_OP' && COMPARISONS.has(op)) {
+    f['rexpr'] = retype(f['rexpr'], f['lexpr']) ?? f['rexpr'];
+    f['lexpr'] = retype(f['lexpr'], f['rexpr']) ?? f['lexpr'];
+  } else if (kind === 'AEXPR_BETWEEN' || kind === 'AEXPR_NOT_BETWEEN' || kind === 'AEXPR_IN') {
+    const items = ((f['rexpr'] as Fields | undefined)?.['List']?.['items'] ?? []) as PgNode[];
+    items.forEach((n, i) => (items[i] = retype(n, f['lexpr']) ?? n));
+  }
+}
+
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
 const isBareNull = (n: unknown): boolean => (n as Fields | undefined)?.['A_Const']?.isnull === true;
 
-function transformAExpr(v: Visit, done: WeakSet<object>): void {
+function transformAExpr(v: Visit, done: WeakSet<object>, zone: SessionZone): void {
   const f = v.fields;
   if (String(f['kind']) === 'AEXPR_SIMILAR') return transformSimilar(v);
   const parts = names(f['name']);
   const op = parts[parts.length - 1] ?? '';
   if (parts.length === 2) f['name'] = [strNode(op)];
+  if (!isUtc(zone)) zonedComparison(f, op, zone);
   // before the json operators: @> of two arrays is array containment
   if (transformBuiltinOperator(v, op)) return;
   if (transformJsonOperator(v, op)) return;
@@ -917,7 +982,7 @@ export function applyDialect(root: unknown, ctx: DialectContext): void {
       case 'TypeCast':
         return transformTypeCast(v, ctx);
       case 'A_Expr':
-        return transformAExpr(v, done);
+        return transformAExpr(v, done, sessionZoneOf(ctx));
       case 'SubLink': {
         const op = names(v.fields['operName']);
         // DuckDB would match each row's pattern by backtracking (sql/like.ts).

@@ -7,7 +7,8 @@
  * DuckDB SQL (built-ins or the emulation's macros); a template or pattern
  * known only at run time is refused rather than guessed.
  */
-import { emulated } from './emulation.js';
+import { emulated, emulatedCall } from './emulation.js';
+import { isUtc, wallClock, zoneOffset, type SessionZone } from './sessionZone.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
 import { boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
 
@@ -49,6 +50,9 @@ function dup(node: PgNode, location: unknown): PgNode {
   return structuredClone(node);
 }
 
+const refuseZoned = (location: unknown): never => {
+  throw new SqlError('0A000', 'to_char of a value whose type is known only at run time (a parameter) is not supported under a TimeZone other than UTC', pos(location));
+};
 const needConst = (what: string, location: unknown) => new SqlError('0A000', `${what} that is not a constant is not supported`, pos(location));
 
 // ------------------------------------------------------------ date/time templates
@@ -150,10 +154,24 @@ function renderTemplate(template: string, pick: (at: number) => { length: number
   return concat(parts);
 }
 
-function dateTemplate(value: () => PgNode, template: string): PgNode {
+const OFFSET_PATTERNS: ReadonlySet<string> = new Set(['OF', 'TZH', 'TZM']);
+
+/**
+ * A date or time through a template: `value` the wall clock (in the session's
+ * zone for a timestamptz), `offset` its UTC offset in seconds there (OF, TZH,
+ * TZM), or undefined for the UTC offset +00.
+ */
+function dateTemplate(value: () => PgNode, template: string, location: unknown, offset?: () => PgNode): PgNode {
   return renderTemplate(template, (j) => {
+    // TZ / tz: the zone's abbreviation (EST, CEST), which the engine does not know
+    if (/^tz(?![hm])/i.test(template.slice(j)) && (template.startsWith('TZ', j) || template.startsWith('tz', j))) {
+      throw new SqlError('0A000', 'to_char template pattern "TZ" (a time zone abbreviation) is not supported: use OF for the offset', pos(location));
+    }
     const hit = DATE_PATTERNS.find(([p]) => template.startsWith(p, j));
     if (!hit) return undefined;
+    if (offset && OFFSET_PATTERNS.has(hit[0])) {
+      return { length: hit[0].length, node: (fm: boolean) => emulatedCall('lg_offset_text', [offset(), strConst(hit[0]), boolConst(fm)]) };
+    }
     // D: PostgreSQL's day of week is 1 (Sunday) to 7
     const node = (fm: boolean): PgNode =>
       hit[0] === 'D'
@@ -453,7 +471,7 @@ function regexpMatches(args: PgNode[], location: unknown, name = 'regexp_matches
   return call('unnest', rows);
 }
 
-export function transformFormatCall(v: Visit, name: string, args: unknown[], done: WeakSet<object>): boolean {
+export function transformFormatCall(v: Visit, name: string, args: unknown[], done: WeakSet<object>, zone: SessionZone): boolean {
   const f = v.fields;
   if (done.has(f)) return false;
   if (INT4_RESULTS.has(name) && f['funcformat'] !== 'COERCE_SQL_SYNTAX') {
@@ -500,7 +518,10 @@ export function transformFormatCall(v: Visit, name: string, args: unknown[], don
       // other number patterns (V, EEEE, S or L elsewhere …) are refused rather than printed differently
       // (DD, DDD, MI, MM, ID alone are a date's)
       if (/^(FM)?[90,.DGSL$PRMIVE]+$/.test(template) && !/^(FM)?[DMI]{2,}$/.test(template)) throw new SqlError('0A000', `to_char number template "${template}" is not supported`, pos(location));
-      replaceNode(v.node, dateTemplate(() => dup(x, location), template));
+      // a timestamptz prints its wall clock and offset in the session's zone (sql/sessionZone.ts)
+      if (!isUtc(zone) && !zoneOffset(dup(x, location), zone)) refuseZoned(location);
+      const offset = isUtc(zone) ? undefined : () => zoneOffset(dup(x, location), zone)!;
+      replaceNode(v.node, dateTemplate(() => wallClock(dup(x, location), zone), template, location, offset));
       return true;
     }
     case 'to_date': {

@@ -245,7 +245,15 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
     // min(x) / max(x) as min(lg_min_nb(x, probe)) (sql/dialect.ts)
     case 'lg_min_nb':
     case 'lg_max_nb':
+    // the session's zone (sql/sessionZone.ts): x, the zone, x's probe
+    case 'lg_wall':
+    case 'lg_zone_offset':
+    case 'lg_zoned':
+    case 'lg_zoned_text':
       return args.slice(0, 1);
+    // a literal read as a timestamptz in the zone where its partner is one: the probe, the literal, the zone
+    case 'lg_zone_lit':
+      return args.slice(1, 3);
     default:
       return undefined;
   }

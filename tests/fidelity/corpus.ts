@@ -875,6 +875,41 @@ const realsAndRegexps: string[] = [
   "select '7' % 2",
 ];
 
+// the session's TimeZone on a timestamptz (sql/sessionZone.ts): run in this order, each zone set before its queries
+// and UTC set again at the end (the two sessions are the corpus's own)
+const sessionZones: string[] = [
+  "set timezone = 'America/New_York'",
+  'select ts_tz, ts_tz::date, ts_tz::time, ts_tz::text from tpch.events order by id limit 3',
+  "select to_char(ts_tz, 'YYYY-MM-DD HH24:MI:SS TZH:TZM OF'), to_char(ts, 'YYYY-MM-DD HH24:MI') from tpch.events order by id limit 3",
+  "select date_trunc('day', ts_tz), extract(hour from ts_tz), date_part('day', ts_tz), extract(epoch from ts_tz) from tpch.events order by id limit 3",
+  "select date_trunc('month', ts_tz)::date, ts_tz at time zone 'UTC', ts at time zone 'UTC', ts_tz::timestamp from tpch.events order by id limit 3",
+  "select count(*) from tpch.events group by date_trunc('day', ts_tz) order by 1 limit 3",
+  "select to_char(max(ts_tz), 'YYYY-MM-DD HH24:MI TZH'), to_char(min(ts_tz), 'Day DD Mon') from tpch.events",
+  "select '2024-03-10 06:30+00'::timestamptz, '2024-03-10 12:00'::timestamptz, timestamptz '2024-07-01 00:00', now() > '2020-01-01'",
+  "select extract(timezone from ts_tz), extract(dow from ts_tz), ts_tz + interval '1 day', ts_tz - ts_tz from tpch.events order by id limit 2",
+  "set timezone = 'Asia/Kolkata'",
+  'select ts_tz::text, ts_tz::varchar, ts::text, ts_tz::date::text, cast(ts_tz as text) from tpch.events order by id limit 3',
+  "select to_char(ts_tz, 'YYYY-MM-DD HH24:MI:SS TZH:TZM OF FMOF'), extract(timezone from ts_tz), extract(timezone_hour from ts_tz), extract(timezone_minute from ts_tz), date_part('timezone', ts_tz) from tpch.events order by id limit 2",
+  "select count(*) from tpch.events where ts_tz >= '2024-02-01' and ts_tz < '2024-03-01'",
+  "select count(*) from tpch.events where ts_tz between '2024-02-01' and '2024-02-15 12:00'",
+  "select count(*) from tpch.events where '2024-02-01' <= ts_tz",
+  "select count(*) from tpch.events where ts >= '2024-02-01' and kind <> 'x'",
+  "select ts_tz::date, ts_tz::timestamp, date_trunc('hour', ts_tz), date_trunc('week', ts_tz), date_trunc('day', ts) from tpch.events order by id limit 3",
+  "select ts::timestamptz, ts_tz::date::timestamptz, (date '2024-01-01')::timestamptz, date_trunc('month', date '2024-05-17') from tpch.events order by id limit 2",
+  "select date_trunc('day', max(ts_tz)), extract(hour from min(ts_tz)), max(ts_tz)::date from tpch.events",
+  'select kind, count(*) from tpch.events group by kind, ts_tz::date order by 1, 2 limit 5',
+  "set timezone = 'America/St_Johns'",
+  "select ts_tz::text, to_char(ts_tz, 'HH24:MI OF TZH:TZM'), extract(timezone from ts_tz), extract(timezone_minute from ts_tz) from tpch.events order by id limit 2",
+  "select count(*) from tpch.events where ts_tz in ('2024-01-31 10:11:15', '2024-02-01')",
+  "select count(*) from tpch.events where ts_tz not in ('2024-01-31 10:11:15', '2024-02-01') and kind in ('buy', 'view')",
+  "select date_trunc('day', ts_tz) + interval '1 day' from tpch.events order by id limit 2",
+  "set timezone = 'Europe/Berlin'",
+  'select ts_tz, ts_tz::text, extract(hour from ts_tz), ts_tz::date from tpch.events order by id limit 4',
+  "select '2024-03-31 02:30'::timestamptz, '2024-10-27 02:30'::timestamptz, '2024-06-01'::timestamptz::text",
+  "set timezone = 'UTC'",
+  "select ts_tz::text, to_char(ts_tz, 'HH24 OF'), extract(timezone from ts_tz) from tpch.events order by id limit 2",
+];
+
 export const CORPUS: readonly CorpusEntry[] = [
   ...TPCH_QUERIES.map((sql) => ({ group: 'tpch', sql })),
   ...e('arithmetic', [...arithmetic, ...moreArithmetic]),
@@ -903,4 +938,5 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('analyst2-now', analyst2Now, { compare: 'types' }),
   ...e('misc', misc),
   ...e('misc', realsAndRegexps),
+  ...e('session zones', sessionZones, { ordered: true }),
 ];

@@ -178,6 +178,21 @@ public class JdbcChecks {
         eq("getTimestamp instant", expected, rs.getTimestamp(1).toInstant());
         eq("getObject(OffsetDateTime) instant", expected, rs.getObject(1, OffsetDateTime.class).toInstant());
         eq("text in session zone", "2024-02-29 08:45:01.5-05", rs.getString(1));
+      }
+      // pgJDBC sends the JVM's zone as TimeZone: a timestamptz's date, day and hour are its wall clock's there,
+      // and a date and time without an offset is read there (expected values from java.time)
+      Instant at = OffsetDateTime.of(2024, 2, 29, 3, 0, 0, 0, ZoneOffset.UTC).toInstant();
+      java.time.ZonedDateTime local = at.atZone(java.time.ZoneId.of("America/New_York"));
+      try (Connection c = connect(); Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT (TIMESTAMPTZ '2024-02-29 03:00+00')::date::text, extract(hour from TIMESTAMPTZ '2024-02-29 03:00+00')::int,"
+              + " date_trunc('day', TIMESTAMPTZ '2024-02-29 03:00+00'), '2024-02-28 22:00'::timestamptz = TIMESTAMPTZ '2024-02-29 03:00+00',"
+              + " to_char(TIMESTAMPTZ '2024-02-29 03:00+00', 'YYYY-MM-DD HH24:MI OF')")) {
+        rs.next();
+        eq("::date in session zone", local.toLocalDate().toString(), rs.getString(1));
+        eq("extract(hour) in session zone", local.getHour(), rs.getInt(2));
+        eq("date_trunc('day') in session zone", local.toLocalDate().atStartOfDay(local.getZone()).toInstant(), rs.getObject(3, OffsetDateTime.class).toInstant());
+        eq("literal read in session zone", true, rs.getBoolean(4));
+        eq("to_char in session zone", local.format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")) + " -05", rs.getString(5));
       } finally {
         TimeZone.setDefault(saved);
       }
