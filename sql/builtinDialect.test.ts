@@ -360,3 +360,17 @@ describe("the session's TimeZone on a timestamptz (sql/sessionZone.ts)", () => {
     expect(refusal("select to_char(id, 'HH24 TZ') from orders").code).toBe('0A000');
   });
 });
+
+describe("an enclosing query's column inside a subquery is not typed through a macro (sql/outerRefs.ts)", () => {
+  test('a correlated or LATERAL reference gets no literal wrapper or probe; the subquery\'s own columns still do', () => {
+    const lateral = sql('select o.id, x.d from orders o cross join lateral (select o.id * 2 as d) x');
+    expect(lateral).toContain('SELECT o.id * 2 AS d');
+    const correlated = sql('select id from orders o where exists (select 1 from items i where i.id > o.id + 1 and i.id % 3 = 0)');
+    expect(correlated).toContain('i.id > (o.id + 1)');
+    expect(correlated).toContain('lg_mod_t(i.id, lakegate_pg.pgc.lg_int_lit(i.id, 3)');
+    // unqualified: a name no FROM item of the subquery has (VALUES' column n)
+    expect(sql("select * from (values (1, 'a')) v(n, s) cross join lateral (select n * 10 as m) l")).toContain('SELECT n * 10 AS m');
+    // …and one the subquery's own table has stays typed
+    expect(sql('select (select max(id) + 1 from items) from orders')).toContain('lg_int_lit');
+  });
+});

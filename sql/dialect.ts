@@ -41,6 +41,7 @@ import { regCast, regtypeText, splitQualifiedName } from './regTypes.js';
 import { effectiveSearchPath, type ResolveContext } from './resolve.js';
 import { settingLookup } from './settings.js';
 import { constantLike, escapeChar, runtimeLike } from './like.js';
+import { markOuterReferences } from './outerRefs.js';
 import { comparedLiteral, isUtc, wallClock, zoneOffset, zoned, zonedLiteral, zonedText, type SessionZone } from './sessionZone.js';
 import {
   boolConst,
@@ -960,6 +961,7 @@ function regclassText(written: string, ctx: DialectContext): string {
 
 export function applyDialect(root: unknown, ctx: DialectContext): void {
   const done = new WeakSet<object>();
+  markOuterReferences(root, ctx.catalog);
   printedForms(root, ctx);
   walk(root, (v) => {
     switch (v.kind) {

@@ -213,6 +213,17 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   lg_trunc_n: [1, 1, 1],
   lg_min_nb: [1, 1],
   // regexp_replace's start and occurrence forms (catalog/builtinMacros.ts): the source is named in each piece
+  // the session's zone (catalog/builtinMacros.ts, sql/sessionZone.ts): x, the zone, x's probe (one per level)
+  lg_wall: [1, 1, 3],
+  lg_zone_offset: [2, 1, 3],
+  lg_zoned: [1, 1, 2],
+  lg_zoned_text: [5, 3, 3],
+  lg_zone_lit: [3, 1, 1],
+  lg_zone_read: [1, 1],
+  lg_offset_text: [2, 5, 1],
+  lg_zone_hour: [1],
+  lg_zone_minute: [2],
+  lg_date_trunc: [1, 1, 2, 3],
   lg_re_next: [3, 1, 1, 4],
   lg_regexp_replace_nth: [9, 3, 1, 2, 1, 1],
   lg_re_piece: [2, 1, 1, 1],

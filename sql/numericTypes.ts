@@ -11,10 +11,12 @@
  * → lg_sum_p(x), which has lg_sum(x)'s type). The probe decides the
  * overload and is dropped by it: it is never evaluated, so it cannot raise.
  * A probe never copies a subquery (its tables would escape the data gate's
- * rewrite) nor a parameter (untyped): such operands get no probe.
+ * rewrite) nor a parameter (untyped) nor an enclosing query's column (untyped
+ * there, sql/outerRefs.ts): such operands get no probe.
  */
 import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA, emulatedCall } from './emulation.js';
 import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
+import { isOuterReference } from './outerRefs.js';
 import { intConst, names, strNode, walk, type Fields, type PgNode } from './walk.js';
 
 const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
@@ -29,14 +31,15 @@ const typedZero = (type: string): PgNode => ({
 /**
  * DuckDB chooses a typed macro overload from the argument's type only when it
  * can bind the argument by itself; an aggregate, a window function, a
- * subquery or a parameter has no type yet at that point and the choice would
- * be blind. Only other expressions go through them directly.
+ * subquery, a parameter or an enclosing query's column (sql/outerRefs.ts) has
+ * no type yet at that point and the choice would be blind. Only other
+ * expressions go through them directly.
  */
 export function typedDispatchSafe(expr: unknown): boolean {
   let safe = true;
   walk(expr, (v) => {
     if (!safe) return false;
-    if (v.kind === 'SubLink' || v.kind === 'ParamRef') safe = false;
+    if (v.kind === 'SubLink' || v.kind === 'ParamRef' || (v.kind === 'ColumnRef' && isOuterReference(v.fields))) safe = false;
     if (v.kind === 'FuncCall') {
       const n = names(v.fields['funcname']);
       const last = n[n.length - 1] ?? '';
@@ -50,7 +53,7 @@ export function typedDispatchSafe(expr: unknown): boolean {
 function copyable(expr: unknown): boolean {
   let ok = true;
   walk(expr, (v) => {
-    if (v.kind === 'SubLink' || v.kind === 'RangeSubselect' || v.kind === 'RangeVar' || v.kind === 'ParamRef') ok = false;
+    if (v.kind === 'SubLink' || v.kind === 'RangeSubselect' || v.kind === 'RangeVar' || v.kind === 'ParamRef' || (v.kind === 'ColumnRef' && isOuterReference(v.fields))) ok = false;
     return ok ? undefined : false;
   });
   return ok;

@@ -910,6 +910,35 @@ const sessionZones: string[] = [
   "select ts_tz::text, to_char(ts_tz, 'HH24 OF'), extract(timezone from ts_tz) from tpch.events order by id limit 2",
 ];
 
+// correlated and LATERAL subqueries computing with an enclosing query's column (not typed through a macro there:
+// sql/outerRefs.ts), and more analyst functions
+const correlated: string[] = [
+  'select o_orderkey, x.d from tpch.orders o cross join lateral (select o.o_totalprice * 2 as d) x order by 1 limit 2',
+  "select * from (values (1, 'a'), (2, 'b')) v(n, s) cross join lateral (select n * 10 as m) l",
+  'select o_orderkey, l.cnt from tpch.orders o, lateral (select count(*) cnt from tpch.lineitem where l_orderkey = o.o_orderkey) l order by 1 limit 3',
+  'select o_orderkey from tpch.orders o where exists (select 1 from tpch.lineitem l where l.l_orderkey = o.o_orderkey and l.l_quantity > o.o_totalprice / 10000 + 1) order by 1 limit 3',
+  'select o_orderkey, (select max(l_quantity) * 2 + o.o_custkey % 7 from tpch.lineitem where l_orderkey = o.o_orderkey) from tpch.orders o order by 1 limit 3',
+  'select o_orderkey, (select count(*) from tpch.lineitem where l_shipdate - o.o_orderdate > 30 and l_orderkey = o_orderkey) from tpch.orders o order by 1 limit 3',
+  'select c_custkey, (select sum(o_totalprice) / 2 from tpch.orders where o_custkey = c_custkey) from tpch.customer order by 1 limit 3',
+  'select p_partkey from tpch.part where p_size > (select avg(p2.p_size) + 1 from tpch.part p2 where p2.p_type = part.p_type) order by 1 limit 3',
+  'select o_orderkey, x.d, x.e from tpch.orders o cross join lateral (select o.o_totalprice * 2 as d, o_custkey + 1 as e) x order by 1 limit 2',
+  'select o_orderdate + 7, o_orderdate - 1, o_orderdate + interval \'1 month\', (o_orderdate + interval \'1 month\')::date from tpch.orders order by o_orderkey limit 3',
+  "select sum(o_totalprice) over (order by o_orderdate range between interval '7 days' preceding and current row) from tpch.orders order by o_orderkey limit 3",
+  'select percentile_cont(0.5) within group (order by o_totalprice), percentile_disc(0.5) within group (order by o_totalprice), mode() within group (order by o_orderpriority) from tpch.orders',
+  'select o_orderkey, ntile(4) over (order by o_totalprice), percent_rank() over (order by o_totalprice), cume_dist() over (order by o_totalprice) from tpch.orders order by o_orderkey limit 5',
+  'select extract(quarter from o_orderdate), extract(week from o_orderdate), extract(doy from o_orderdate), extract(isodow from o_orderdate), extract(century from o_orderdate) from tpch.orders order by o_orderkey limit 3',
+  'select o_orderpriority, count(*) filter (where o_totalprice > 100000) * 100.0 / count(*) from tpch.orders group by 1 order by 1',
+  'select round(avg(o_totalprice)::numeric, 2), round(stddev_samp(o_totalprice)::numeric, 2), corr(o_totalprice, o_custkey), regr_slope(o_totalprice, o_custkey) from tpch.orders',
+  'select width_bucket(o_totalprice, 0, 500000, 10), count(*) from tpch.orders group by 1 order by 1',
+  'select o_orderkey, lag(o_totalprice, 2, 0) over w, lead(o_orderdate) over w, first_value(o_orderkey) over w, nth_value(o_orderkey, 2) over w from tpch.orders window w as (order by o_orderkey) order by o_orderkey limit 4',
+  'select o_custkey, sum(o_totalprice) from tpch.orders group by rollup(o_custkey) order by 1 nulls first limit 3',
+  'select o_orderpriority, o_orderstatus, count(*) from tpch.orders group by cube(o_orderpriority, o_orderstatus) order by 1 nulls first, 2 nulls first limit 5',
+  'select distinct on (o_custkey) o_custkey, o_orderkey, o_totalprice from tpch.orders order by o_custkey, o_totalprice desc limit 4',
+  'with recursive r(n) as (select 1 union all select n + 1 from r where n < 5) select sum(n), max(n) from r',
+  "select o_orderkey::text || '-' || o_custkey, concat_ws('|', o_orderkey, o_orderstatus, null, o_totalprice) from tpch.orders order by o_orderkey limit 2",
+  'select greatest(o_totalprice, 100000), least(o_orderdate, date \'1995-01-01\'), abs(-o_totalprice), ceil(o_totalprice / 1000), floor(o_totalprice / 1000) from tpch.orders order by o_orderkey limit 2',
+];
+
 export const CORPUS: readonly CorpusEntry[] = [
   ...TPCH_QUERIES.map((sql) => ({ group: 'tpch', sql })),
   ...e('arithmetic', [...arithmetic, ...moreArithmetic]),
@@ -939,4 +968,5 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('misc', misc),
   ...e('misc', realsAndRegexps),
   ...e('session zones', sessionZones, { ordered: true }),
+  ...e('correlated', correlated),
 ];

@@ -141,4 +141,12 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'deliberate', reason: "double precision arithmetic that overflows gives Infinity (IEEE 754, DuckDB's doubles) where PostgreSQL raises 22003 (value out of range: overflow): checking every double operation would cost every scan that computes with doubles" },
   "select 1 between symmetric (select 2) and 0":
     { kind: 'deliberate', reason: "BETWEEN SYMMETRIC with a subquery among its operands is refused (0A000): it is written out as two BETWEENs, which would copy the subquery, and a copied subquery's tables would escape the data gate's rewrite" },
+  "select c_custkey, (select sum(o_totalprice) / 2 from tpch.orders where o_custkey = c_custkey) from tpch.customer order by 1 limit 3":
+    { kind: 'deliberate', reason: "numeric division and avg carry 16 decimals; PostgreSQL chooses a display scale per value (16 significant digits, 20 below 1, fewer from 10000 up); the digits lakegate prints are PostgreSQL's, rounded at the 16th decimal" },
+  "select round(avg(o_totalprice)::numeric, 2), round(stddev_samp(o_totalprice)::numeric, 2), corr(o_totalprice, o_custkey), regr_slope(o_totalprice, o_custkey) from tpch.orders":
+    { kind: 'deliberate', reason: "corr, covar_pop / covar_samp and the regr_* aggregates are double precision as in PostgreSQL but summed by DuckDB's own algorithm and order: their last one or two significant digits can differ (PostgreSQL updates its sums by the Youngs-Cramer method)" },
+  "select o_orderkey, lag(o_totalprice, 2, 0) over w, lead(o_orderdate) over w, first_value(o_orderkey) over w, nth_value(o_orderkey, 2) over w from tpch.orders window w as (order by o_orderkey) order by o_orderkey limit 4":
+    { kind: 'deliberate', reason: "a numeric value keeps its own scale in PostgreSQL (greatest(1, 2.5, 3) is 3); a DuckDB DECIMAL column has one scale for all its values (3.0): equal values, the scale of the widest argument" },
+  "select greatest(o_totalprice, 100000), least(o_orderdate, date '1995-01-01'), abs(-o_totalprice), ceil(o_totalprice / 1000), floor(o_totalprice / 1000) from tpch.orders order by o_orderkey limit 2":
+    { kind: 'deliberate', reason: "a numeric value keeps its own scale in PostgreSQL (greatest(1, 2.5, 3) is 3); a DuckDB DECIMAL column has one scale for all its values (3.0): equal values, the scale of the widest argument" },
 };
