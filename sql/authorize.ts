@@ -91,7 +91,6 @@ function checkAExpr(v: Visit): void {
 }
 
 function checkRangeFunction(f: Fields): void {
-  if (f['lateral']) throw notSupported('LATERAL function calls', f['location']);
   if (f['is_rowsfrom']) throw notSupported('ROWS FROM', f['location']);
   if (f['coldeflist']) throw notSupported('column definition lists', f['location']);
   for (const item of f['functions'] ?? []) {

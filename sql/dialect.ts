@@ -38,10 +38,10 @@ import {
 } from './numericTypes.js';
 import { SqlError, pos } from './errors.js';
 import { regCast, regtypeText, splitQualifiedName } from './regTypes.js';
-import { effectiveSearchPath, type ResolveContext } from './resolve.js';
+import { effectiveSearchPath, type ResolveContext, type TableReference } from './resolve.js';
 import { settingLookup } from './settings.js';
 import { constantLike, escapeChar, runtimeLike } from './like.js';
-import { markOuterReferences } from './outerRefs.js';
+import { isProbePlaceholder, markOuterReferences } from './outerRefs.js';
 import { comparedLiteral, isUtc, wallClock, zoneOffset, zoned, zonedLiteral, zonedText, type SessionZone } from './sessionZone.js';
 import {
   boolConst,
@@ -434,6 +434,8 @@ export function pgIntervalText(text: string): string {
 
 function transformTypeCast(v: Visit, ctx: DialectContext): void {
   const f = v.fields;
+  // a probe's constant standing for an enclosing query's column (sql/outerRefs.ts): already DuckDB's
+  if (isProbePlaceholder(f)) return;
   const tn = f['typeName'] as Fields;
   const parts = names(tn['names']);
   const typname = parts[parts.length - 1]!;
@@ -959,9 +961,9 @@ function regclassText(written: string, ctx: DialectContext): string {
   return effectiveSearchPath(ctx).includes(schema) ? name : `${schema}.${name}`;
 }
 
-export function applyDialect(root: unknown, ctx: DialectContext): void {
+export function applyDialect(root: unknown, ctx: DialectContext, tables: readonly TableReference[] = []): void {
   const done = new WeakSet<object>();
-  markOuterReferences(root, ctx.catalog);
+  markOuterReferences(root, ctx.catalog, tables);
   printedForms(root, ctx);
   walk(root, (v) => {
     switch (v.kind) {

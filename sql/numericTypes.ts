@@ -16,7 +16,7 @@
  */
 import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA, emulatedCall } from './emulation.js';
 import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
-import { isOuterReference } from './outerRefs.js';
+import { hasOuterReference, isOuterReference, typedCopy } from './outerRefs.js';
 import { intConst, names, strNode, walk, type Fields, type PgNode } from './walk.js';
 
 const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
@@ -36,10 +36,15 @@ const typedZero = (type: string): PgNode => ({
  * expressions go through them directly.
  */
 export function typedDispatchSafe(expr: unknown): boolean {
+  return dispatchSafe(expr, false);
+}
+
+/** typedDispatchSafe, where an enclosing query's column may count as safe (its probe copy is typed: outerProbe). */
+function dispatchSafe(expr: unknown, outerReferences: boolean): boolean {
   let safe = true;
   walk(expr, (v) => {
     if (!safe) return false;
-    if (v.kind === 'SubLink' || v.kind === 'ParamRef' || (v.kind === 'ColumnRef' && isOuterReference(v.fields))) safe = false;
+    if (v.kind === 'SubLink' || v.kind === 'ParamRef' || (!outerReferences && v.kind === 'ColumnRef' && isOuterReference(v.fields))) safe = false;
     if (v.kind === 'FuncCall') {
       const n = names(v.fields['funcname']);
       const last = n[n.length - 1] ?? '';
@@ -195,7 +200,16 @@ function probe(n: unknown): PgNode | undefined {
  * subquery, a parameter, or a function whose result type is not known here.
  */
 export function probeOf(expr: unknown): PgNode | undefined {
-  return copyable(expr) ? probe(expr) : undefined;
+  return outerProbe(expr) ?? (copyable(expr) ? probe(expr) : undefined);
+}
+
+/**
+ * An expression that could be typed alone but for an enclosing query's
+ * columns (sql/outerRefs.ts): a copy with a NULL of each one's type in its
+ * place, or undefined.
+ */
+export function outerProbe(expr: unknown): PgNode | undefined {
+  return hasOuterReference(expr) && dispatchSafe(expr, true) ? typedCopy(expr) : undefined;
 }
 
 /**
@@ -301,7 +315,7 @@ export function typeLiteralOperands(ae: Fields): void {
  * `max(realcol) + 1`), which the overload drops unevaluated.
  */
 function literalTyper(other: unknown): PgNode | undefined {
-  if (simpleOperand(other)) return typedDispatchSafe(other) ? structuredClone(other as PgNode) : undefined;
+  if (simpleOperand(other)) return typedDispatchSafe(other) ? structuredClone(other as PgNode) : outerProbe(other);
   const fc = (other as Fields | undefined)?.['FuncCall'] as Fields | undefined;
   const args = (fc?.['args'] ?? []) as unknown[];
   return fc && args.length === 1 && simpleOperand(args[0]) ? probeOf(other) : undefined;
@@ -368,8 +382,10 @@ const SERIES_COLUMN = 'lg_series';
 /** generate_series(a, b[, c]) as probes in the order lg_gs*2/3 take them, or undefined. */
 function seriesProbes(fc: Fields): PgNode[] | undefined {
   const args = (fc['args'] ?? []) as PgNode[];
-  if ((args.length !== 2 && args.length !== 3) || fc['func_variadic'] || !args.every((a) => typedDispatchSafe(a) && copyable(a))) return undefined;
-  const [a, b, c] = args.map((x) => structuredClone(x));
+  if ((args.length !== 2 && args.length !== 3) || fc['func_variadic']) return undefined;
+  const copies = args.map((x) => (typedDispatchSafe(x) && copyable(x) ? structuredClone(x) : outerProbe(x)));
+  if (copies.some((c) => c === undefined)) return undefined;
+  const [a, b, c] = copies;
   return c ? [b!, c, a!] : [b!, a!];
 }
 

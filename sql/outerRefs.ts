@@ -1,6 +1,7 @@
 /**
  * Column references that name a column of an enclosing query (a correlated
- * subquery's `o.o_orderkey`, a LATERAL subquery's outer column).
+ * subquery's `o.o_orderkey`, a LATERAL subquery's outer column), and the
+ * columns a table function in FROM reads from the items before it.
  *
  * DuckDB cannot type such a reference while it chooses a typed macro's
  * overload inside the subquery: it reports every overload as matching
@@ -9,16 +10,24 @@
  * leave them out, as they do subqueries and parameters.
  *
  * Marked per parse-tree object (copies are not marked: the planner checks a
- * user expression before it copies one into a probe). A qualified reference
+ * user expression before it copies one into a probe). Where the column is a
+ * table's, its type is known here: a probe then carries a constant of that
+ * type in its place (typedCopy), so the overload is still chosen by type; the
+ * reference itself is never dispatched on. A qualified reference
  * is outer when its qualifier is no FROM item of its own SELECT; an
  * unqualified one when no FROM item of its SELECT has that column (only
  * decided where every FROM item's columns are known: tables, derived tables
  * and VALUES with their column names).
  */
-import type { RelationCatalog } from './catalogView.js';
+import type { CatalogTable, RelationCatalog } from './catalogView.js';
+import type { TableReference } from './resolve.js';
 import { names, nodeKind, walk, type Fields, type PgNode } from './walk.js';
 
 const OUTER = new WeakSet<object>();
+/** an outer reference's column type (DuckDB's name), where its FROM item is a table */
+const OUTER_TYPES = new WeakMap<object, string>();
+/** the typed constants typedCopy writes (the dialect leaves them as they are) */
+const PLACEHOLDER_CASTS = new WeakSet<object>();
 
 /** Whether this ColumnRef's fields were found to name an enclosing query's column. */
 export const isOuterReference = (columnRef: object): boolean => OUTER.has(columnRef);
@@ -27,26 +36,74 @@ interface Scope {
   aliases: Set<string>;
   /** every column a FROM item provides; undefined when some item's columns are unknown */
   columns: Set<string> | undefined;
+  /** a table's columns and their DuckDB types, by the table's alias */
+  tables: Map<string, Map<string, string>>;
 }
 
 /** Marks the outer column references of every nested SELECT under root. */
-export function markOuterReferences(root: unknown, catalog: RelationCatalog): void {
+export function markOuterReferences(root: unknown, catalog: RelationCatalog, tables: readonly TableReference[] = []): void {
+  // the FROM items resolution made of tables (a RangeVar, or a table function such as iceberg_scan)
+  const scanned = new Map<object, CatalogTable>();
+  for (const t of tables) {
+    const inner = (t.node as Fields)['RangeVar'] ?? (t.node as Fields)['RangeFunction'];
+    if (inner) scanned.set(inner, t.table);
+  }
+  const tableOf = (item: Fields): CatalogTable | undefined =>
+    scanned.get(item) ?? (item['schemaname'] && item['relname'] ? catalog.getTable(String(item['schemaname']), String(item['relname'])) : undefined);
   walk(root, ({ kind, fields, path }) => {
+    // a table function's arguments in FROM read the FROM items before it (LATERAL, written or implicit): bound the
+    // same way as an enclosing query's columns
+    // the FROM items of each enclosing SELECT, nearest first: where an outer reference's type is found
+    const enclosing = () =>
+      path.filter((p) => p.kind === 'SelectStmt').reverse().map((p) => scopeOf((p.holder['fromClause'] ?? []) as unknown[], tableOf));
+    if (kind === 'RangeFunction') {
+      const scopes = enclosing();
+      walk(fields['functions'], (v) => {
+        if (v.kind === 'SelectStmt') return false;
+        if (v.kind === 'ColumnRef') mark(v.fields, scopes);
+        return undefined;
+      });
+      return;
+    }
     if (kind !== 'SelectStmt' || !path.some((p) => p.kind === 'SelectStmt')) return;
     if (fields['op'] && fields['op'] !== 'SETOP_NONE') return;
-    const scope = scopeOf((fields['fromClause'] ?? []) as unknown[], catalog);
+    const scope = scopeOf((fields['fromClause'] ?? []) as unknown[], tableOf);
+    let scopes: Scope[] | undefined;
     for (const key of ['targetList', 'whereClause', 'groupClause', 'havingClause', 'sortClause', 'windowClause', 'distinctClause', 'fromClause']) {
       walk(fields[key], (v) => {
         if (v.kind === 'SelectStmt') return false;
-        if (v.kind === 'ColumnRef' && outer(v.fields, scope, fields)) OUTER.add(v.fields);
+        if (v.kind === 'ColumnRef' && outer(v.fields, scope, fields)) mark(v.fields, (scopes ??= enclosing()));
         return undefined;
       });
     }
   });
 }
 
+function refParts(ref: Fields): (string | undefined)[] {
+  return ((ref['fields'] ?? []) as unknown[]).map((f) => (f as Fields)['String']?.['sval'] as string | undefined);
+}
+
+/** Marks an outer reference, with its type where one of the enclosing scopes has it as a table's column. */
+function mark(ref: Fields, scopes: Scope[]): void {
+  OUTER.add(ref);
+  const parts = refParts(ref);
+  if (parts.some((p) => p === undefined)) return;
+  const column = parts[parts.length - 1]!;
+  const qualifier = parts.length >= 2 ? parts[parts.length - 2]! : undefined;
+  for (const scope of scopes) {
+    const tables = qualifier ? [scope.tables.get(qualifier)] : [...scope.tables.values()];
+    const type = tables.map((t) => t?.get(column)).find((t) => t !== undefined);
+    if (type) {
+      OUTER_TYPES.set(ref, type);
+      return;
+    }
+    // the qualifier or the name is this scope's, not a table's: unknown
+    if (qualifier ? scope.aliases.has(qualifier) : !scope.columns || scope.columns.has(column)) return;
+  }
+}
+
 function outer(ref: Fields, scope: Scope, select: Fields): boolean {
-  const parts = ((ref['fields'] ?? []) as unknown[]).map((f) => (f as Fields)['String']?.['sval'] as string | undefined);
+  const parts = refParts(ref);
   if (parts.some((p) => p === undefined)) return false; // a star
   if (parts.length >= 2) return !scope.aliases.has(parts[parts.length - 2]!);
   const name = parts[0]!;
@@ -55,8 +112,8 @@ function outer(ref: Fields, scope: Scope, select: Fields): boolean {
   return !((select['targetList'] ?? []) as Fields[]).some((t) => t['ResTarget']?.['name'] === name);
 }
 
-function scopeOf(items: unknown[], catalog: RelationCatalog): Scope {
-  const scope: Scope = { aliases: new Set(), columns: new Set() };
+function scopeOf(items: unknown[], tableOf: (item: Fields) => CatalogTable | undefined): Scope {
+  const scope: Scope = { aliases: new Set(), columns: new Set(), tables: new Map() };
   const add = (alias: string | undefined, cols: readonly string[] | undefined) => {
     if (alias) scope.aliases.add(alias);
     if (!cols) scope.columns = undefined;
@@ -75,9 +132,15 @@ function scopeOf(items: unknown[], catalog: RelationCatalog): Scope {
         visit(f['rarg']);
         if (aliasName) scope.aliases.add(aliasName);
         return;
-      case 'RangeVar': {
-        const table = f['schemaname'] ? catalog.getTable(String(f['schemaname']), String(f['relname'])) : undefined;
-        add(aliasName ?? String(f['relname']), colnames ?? table?.columns.map((c) => c.name));
+      case 'RangeVar':
+      case 'RangeFunction': {
+        const table = tableOf(f);
+        const name = aliasName ?? (kind === 'RangeVar' ? String(f['relname']) : undefined);
+        add(name, colnames ?? table?.columns.map((c) => c.name));
+        // a table's columns under their own names (a table function's alias lists them in order)
+        if (table && name && (!colnames || colnames.join('\0') === table.columns.map((c) => c.name).join('\0'))) {
+          scope.tables.set(name, new Map(table.columns.map((c) => [c.name, c.duckType])));
+        }
         return;
       }
       case 'RangeSubselect':
@@ -109,4 +172,73 @@ function outputNames(subquery: unknown): string[] | undefined {
     out.push(n);
   }
   return out;
+}
+
+/**
+ * DuckDB column types a probe can stand for, with PostgreSQL's name (which
+ * the deparser prints) and a constant of the type. A constant, not NULL:
+ * DuckDB folds NULL arithmetic in a probe (`pa * 0 + pb * 0`) to an untyped
+ * NULL, which no longer chooses an overload.
+ */
+const PLACEHOLDERS: Readonly<Record<string, [string, PgNode]>> = {
+  SMALLINT: ['int2', { A_Const: { ival: {} } }],
+  INTEGER: ['int4', { A_Const: { ival: {} } }],
+  BIGINT: ['int8', { A_Const: { ival: {} } }],
+  HUGEINT: ['hugeint', { A_Const: { ival: {} } }],
+  FLOAT: ['float4', { A_Const: { ival: {} } }],
+  DOUBLE: ['float8', { A_Const: { ival: {} } }],
+  BOOLEAN: ['bool', { A_Const: { sval: { sval: 'f' } } }],
+  VARCHAR: ['text', { A_Const: { sval: { sval: '' } } }],
+  DATE: ['date', { A_Const: { sval: { sval: '2000-01-01' } } }],
+  TIME: ['time', { A_Const: { sval: { sval: '00:00:00' } } }],
+  TIMESTAMP: ['timestamp', { A_Const: { sval: { sval: '2000-01-01 00:00:00' } } }],
+  'TIMESTAMP WITH TIME ZONE': ['timestamptz', { A_Const: { sval: { sval: '2000-01-01 00:00:00+00' } } }],
+  UUID: ['uuid', { A_Const: { sval: { sval: '00000000-0000-0000-0000-000000000000' } } }],
+};
+
+function placeholder(duckType: string): PgNode | undefined {
+  const decimal = /^DECIMAL\((\d+),\s*(\d+)\)$/i.exec(duckType.trim());
+  const known = decimal ? (['numeric', { A_Const: { ival: {} } }] as [string, PgNode]) : PLACEHOLDERS[duckType.trim().toUpperCase()];
+  if (!known) return undefined;
+  const typmods = decimal ? [decimal[1], decimal[2]].map((n) => ({ A_Const: { ival: { ival: Number(n) } } })) : undefined;
+  const cast: Fields = { arg: structuredClone(known[1]), typeName: { names: [{ String: { sval: known[0] } }], ...(typmods ? { typmods } : {}), typemod: -1 } };
+  PLACEHOLDER_CASTS.add(cast);
+  return { TypeCast: cast };
+}
+
+/** Whether this TypeCast is the constant a probe carries for an outer reference (left as it is). */
+export const isProbePlaceholder = (typeCast: object): boolean => PLACEHOLDER_CASTS.has(typeCast);
+
+/**
+ * A copy of x for a probe, each outer reference replaced by a constant of its
+ * column's type; undefined when one has no known type.
+ */
+export function typedCopy(x: unknown): PgNode | undefined {
+  let ok = true;
+  const copy = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(copy);
+    if (typeof v !== 'object' || v === null) return v;
+    const ref = (v as Fields)['ColumnRef'] as Fields | undefined;
+    if (ref && OUTER.has(ref)) {
+      const type = OUTER_TYPES.get(ref);
+      const n = type ? placeholder(type) : undefined;
+      if (!n) ok = false;
+      return n ?? v;
+    }
+    const out: Fields = {};
+    for (const [k, val] of Object.entries(v as Fields)) out[k] = copy(val);
+    return out;
+  };
+  const c = copy(x) as PgNode;
+  return ok ? c : undefined;
+}
+
+/** Whether x holds an outer reference. */
+export function hasOuterReference(x: unknown): boolean {
+  let found = false;
+  walk(x, (v) => {
+    if (v.kind === 'ColumnRef' && OUTER.has(v.fields)) found = true;
+    return found ? false : undefined;
+  });
+  return found;
 }

@@ -127,7 +127,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   if (kind === 'select') jsonbByValue(tree);
   if (kind === 'select') rewriteWithTies(tree);
   const zeroColumns = fillEmptyTargets(innerQuery(tree).query) && kind === 'select';
-  applyDialect(tree, ctx);
+  applyDialect(tree, ctx, tables);
   bindOutputColumnRefs(tree);
   // pg_settings holds session values, so it is built per statement from ctx.settings.
   let readsActivity = false;

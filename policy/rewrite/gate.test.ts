@@ -119,6 +119,16 @@ describe('the demo policies', () => {
     expect(await rows("select from sales.orders where region <> 'EU'", 'erin', demo())).toEqual([]);
   });
 
+  it('erin: a LATERAL function and a LATERAL subquery read only the EU rows; alice (control) all three', async () => {
+    const fn = 'SELECT o.id, g FROM sales.orders o CROSS JOIN LATERAL generate_series(1, o.id) g ORDER BY 1, 2';
+    // (integer, as PostgreSQL's generate_series over integers: typed through a probe of o.id's column type)
+    expect(await rows(fn, 'erin', demo())).toEqual([[1, 1]]);
+    expect(await rows(fn, 'alice', demo())).toEqual([[1, 1], [2, 1], [2, 2], [3, 1], [3, 2], [3, 3]]);
+    const sub = 'SELECT o.id, x.d FROM sales.orders o CROSS JOIN LATERAL (SELECT o.id * 2 AS d) x ORDER BY 1';
+    expect(await rows(sub, 'erin', demo())).toEqual([[1, 2]]);
+    expect(await rows(sub, 'alice', demo())).toEqual([[1, 2], [2, 4], [3, 6]]);
+  });
+
   it('erin: FETCH … WITH TIES ranks only the EU rows (the query moves whole into a derived table over the filtered scan); alice (control) all three', async () => {
     const ties = 'SELECT id, region FROM sales.orders ORDER BY region FETCH FIRST 1 ROWS WITH TIES';
     expect(await rows(ties, 'erin', demo())).toEqual([[1, 'EU']]);

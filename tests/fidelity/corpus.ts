@@ -936,7 +936,18 @@ const correlated: string[] = [
   'select distinct on (o_custkey) o_custkey, o_orderkey, o_totalprice from tpch.orders order by o_custkey, o_totalprice desc limit 4',
   'with recursive r(n) as (select 1 union all select n + 1 from r where n < 5) select sum(n), max(n) from r',
   "select o_orderkey::text || '-' || o_custkey, concat_ws('|', o_orderkey, o_orderstatus, null, o_totalprice) from tpch.orders order by o_orderkey limit 2",
-  'select greatest(o_totalprice, 100000), least(o_orderdate, date \'1995-01-01\'), abs(-o_totalprice), ceil(o_totalprice / 1000), floor(o_totalprice / 1000) from tpch.orders order by o_orderkey limit 2',
+  'select greatest(o_totalprice, 100000), least(o_orderdate, date \'1995-01-01\'), abs(-o_totalprice), ceil(o_totalprice / 1000), floor(o_totalprice / 1000) from tpch.orders order by o_orderkey limit 2',  'select o_orderkey, g from tpch.orders o cross join lateral generate_series(1, 2) g order by 1, 2 limit 4',
+  'select id, k, v from tpch.events cross join lateral jsonb_each_text(payload::jsonb) as t(k, v) order by 1, 2 limit 4',
+  'select o_orderkey, u from tpch.orders o left join lateral unnest(array[o.o_orderkey, o.o_custkey]) u on true order by 1, 2 limit 4',
+  'select o_orderkey, g from tpch.orders o, generate_series(1, 2) g order by 1, 2 limit 4',  "select o_orderkey, (select count(*) from tpch.lineitem where l_shipdate - o.o_orderdate > 30 and l_orderkey = o_orderkey), (select max(l_shipdate) - o.o_orderdate from tpch.lineitem where l_orderkey = o.o_orderkey) from tpch.orders o order by 1 limit 3",
+  "select id, (select extract(hour from e.ts_tz) + 0) from tpch.events e order by 1 limit 2",
+  "select o_orderkey, x.q, x.r, x.s from tpch.orders o cross join lateral (select o.o_orderkey / 2 as q, o.o_custkey % 3 as r, o.o_orderkey * 2 - 1 as s) x order by 1 limit 3",
+  "select o_orderkey, (select o.o_orderkey / 2 + l_linenumber from tpch.lineitem where l_orderkey = o.o_orderkey order by l_linenumber limit 1) from tpch.orders o order by 1 limit 3",
+  "select o_orderkey, (select round(o.o_totalprice, 1) + sum(l_quantity) from tpch.lineitem where l_orderkey = o.o_orderkey) from tpch.orders o order by 1 limit 3",
+  "select o_orderkey, (select o.o_totalprice * 2 from tpch.lineitem where l_orderkey = o.o_orderkey limit 1) from tpch.orders o order by 1 limit 3",
+  "select r_regionkey, (select sum(n_nationkey) / r.r_regionkey from tpch.nation where n_regionkey = r.r_regionkey) from tpch.region r order by 1",
+  "select c_custkey, (select sum(o_totalprice) / 3 + c.c_acctbal / 2 from tpch.orders where o_custkey = c.c_custkey) from tpch.customer c order by 1 limit 3",
+  "select o_orderkey, x.q from tpch.orders o cross join lateral (select o.o_totalprice / 7 as q) x order by 1 limit 2",
 ];
 
 export const CORPUS: readonly CorpusEntry[] = [

@@ -149,4 +149,8 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'deliberate', reason: "a numeric value keeps its own scale in PostgreSQL (greatest(1, 2.5, 3) is 3); a DuckDB DECIMAL column has one scale for all its values (3.0): equal values, the scale of the widest argument" },
   "select greatest(o_totalprice, 100000), least(o_orderdate, date '1995-01-01'), abs(-o_totalprice), ceil(o_totalprice / 1000), floor(o_totalprice / 1000) from tpch.orders order by o_orderkey limit 2":
     { kind: 'deliberate', reason: "a numeric value keeps its own scale in PostgreSQL (greatest(1, 2.5, 3) is 3); a DuckDB DECIMAL column has one scale for all its values (3.0): equal values, the scale of the widest argument" },
+  "select c_custkey, (select sum(o_totalprice) / 3 + c.c_acctbal / 2 from tpch.orders where o_custkey = c.c_custkey) from tpch.customer c order by 1 limit 3":
+    { kind: 'deliberate', reason: "numeric division and avg carry 16 decimals; PostgreSQL chooses a display scale per value (16 significant digits, 20 below 1, fewer from 10000 up); the digits lakegate prints are PostgreSQL's, rounded at the 16th decimal" },
+  "select o_orderkey, x.q from tpch.orders o cross join lateral (select o.o_totalprice / 7 as q) x order by 1 limit 2":
+    { kind: 'deliberate', reason: "numeric division and avg carry 16 decimals; PostgreSQL chooses a display scale per value (16 significant digits, 20 below 1, fewer from 10000 up); the digits lakegate prints are PostgreSQL's, rounded at the 16th decimal" },
 };
