@@ -24,6 +24,7 @@ import { RELATION_ARGUMENT } from './needs.js';
 import {
   exactStatisticArgument,
   exponentLiteral,
+  probeFor,
   probeOf,
   sizedBitProbe,
   roundedNumericCast,
@@ -66,7 +67,6 @@ export interface DialectContext extends ResolveContext {
 }
 
 const TEXT_TYPES = new Set(['text', 'varchar', 'name']);
-
 
 // the parser leaves `elements` out of an empty ARRAY[], and the re-parse check compares against it
 export const arrayOf = (values: (string | null)[]): PgNode => ({
@@ -186,7 +186,7 @@ const OFFSET_FIELDS: Readonly<Record<string, (seconds: PgNode) => PgNode>> = {
 /** The session's TimeZone, with the planner's probes (sql/sessionZone.ts). */
 const sessionZoneOf = (ctx: DialectContext): SessionZone => ({
   name: ctx.settings('timezone') ?? 'UTC',
-  probe: (x) => (typedDispatchSafe(x) ? structuredClone(x as PgNode) : probeOf(x)),
+  probe: probeFor,
 });
 
 /** Decimals PostgreSQL's EXTRACT (numeric since 14) shows per field, for timestamps and intervals. */
@@ -808,12 +808,11 @@ function betweenSymmetric(v: Visit, not: boolean): void {
  */
 function modulo(args: unknown[]): PgNode {
   const [a, b] = args as PgNode[];
-  // an aggregate or window operand: its probe (sql/numericTypes.ts)
-  const pa = typedDispatchSafe(a) ? structuredClone(a) : probeOf(a);
-  const pb = typedDispatchSafe(b) ? structuredClone(b) : probeOf(b);
+  const pa = probeFor(a);
+  const pb = probeFor(b);
   return pa && pb
-    ? { FuncCall: { funcname: emulated(INTERNAL_MACROS.typedModulo), args: [a!, b!, { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: pa, rexpr: pb } }], funcformat: 'COERCE_EXPLICIT_CALL' } }
-    : { FuncCall: { funcname: emulated(INTERNAL_MACROS.modulo), args: [a!, b!], funcformat: 'COERCE_EXPLICIT_CALL' } };
+    ? emulatedCall(INTERNAL_MACROS.typedModulo, [a!, b!, { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: pa, rexpr: pb } }])
+    : emulatedCall(INTERNAL_MACROS.modulo, [a!, b!]);
 }
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);

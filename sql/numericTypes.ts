@@ -203,6 +203,11 @@ export function probeOf(expr: unknown): PgNode | undefined {
   return outerProbe(expr) ?? (copyable(expr) ? probe(expr) : undefined);
 }
 
+/** x itself as its own probe where DuckDB can type it alone, else its probe (probeOf), or undefined. */
+export function probeFor(x: unknown): PgNode | undefined {
+  return typedDispatchSafe(x) ? structuredClone(x as PgNode) : probeOf(x);
+}
+
 /**
  * An expression that could be typed alone but for an enclosing query's
  * columns (sql/outerRefs.ts): a copy with a NULL of each one's type in its

@@ -60,6 +60,8 @@ beforeAll(async () => {
   await conn.run(`INSERT INTO demo.sales.people VALUES (1, 'Alice Smith', DATE '1990-07-15', 123456789, 'alice', 123, [1]), (2, 'Bob Jones', DATE '1985-02-03', -42, 'bob', -7, [2])`);
   await conn.run('CREATE TABLE demo.sales.odd ("Weird Name" VARCHAR, "columns" VARCHAR, "MixedCase" INTEGER, "quo""te" VARCHAR)');
   await conn.run(`INSERT INTO demo.sales.odd VALUES ('Ab1', 'Cd2', 12345, 'Ef3')`);
+  await conn.run('CREATE TABLE demo.sales.visits (id INTEGER, seen TIMESTAMPTZ)');
+  await conn.run(`INSERT INTO demo.sales.visits VALUES (1, TIMESTAMPTZ '2023-12-31 20:00:00+00'), (2, TIMESTAMPTZ '2024-01-01 03:00:00+00'), (3, TIMESTAMPTZ '2024-01-02 00:00:00+00')`);
   await conn.run('CREATE TABLE demo.sales.secret (id INTEGER)');
   await conn.run('INSERT INTO demo.sales.secret VALUES (42)');
   await installGateMacros(conn, KEY);
@@ -127,6 +129,18 @@ describe('the demo policies', () => {
     const sub = 'SELECT o.id, x.d FROM sales.orders o CROSS JOIN LATERAL (SELECT o.id * 2 AS d) x ORDER BY 1';
     expect(await rows(sub, 'erin', demo())).toEqual([[1, 2]]);
     expect(await rows(sub, 'alice', demo())).toEqual([[1, 2], [2, 4], [3, 6]]);
+  });
+
+  it("a row filter's timestamps are read in UTC whatever the session's TimeZone; the user's own literal in the session's zone", async () => {
+    const since = () => ({ engine: engineOf(demoPolicies([P.filter('erin since 2024', 'sales', 'visits', [[{ users: ['erin'] }, "seen >= '2024-01-01'"]])])) });
+    const q = 'SELECT id FROM sales.visits ORDER BY id';
+    // 2024-01-01 00:00 UTC: rows 2 and 3, under any TimeZone (+14 would reach back to row 1, -12 drop row 2)
+    for (const timezone of ['UTC', 'Pacific/Kiritimati', 'Etc/GMT+12']) {
+      expect(await rows(q, 'erin', { ...since(), settings: { timezone } })).toEqual([[2], [3]]);
+    }
+    // alice (no filter) writes the same bound herself: read in her zone (Tokyo, +09: 2023-12-31 15:00 UTC)
+    expect(await rows("SELECT id FROM sales.visits WHERE seen >= '2024-01-01' ORDER BY id", 'alice', { ...since(), settings: { timezone: 'Asia/Tokyo' } })).toEqual([[1], [2], [3]]);
+    expect(await rows("SELECT id FROM sales.visits WHERE seen >= '2024-01-01' ORDER BY id", 'alice', { ...since(), settings: { timezone: 'UTC' } })).toEqual([[2], [3]]);
   });
 
   it('erin: FETCH … WITH TIES ranks only the EU rows (the query moves whole into a derived table over the filtered scan); alice (control) all three', async () => {

@@ -220,7 +220,9 @@ export class StatementGate {
       source: SOURCE_ALIAS,
       user: this.subject.user,
       roles: this.subject.roles,
-      dialect: ctx,
+      // A policy's expression means the same for every session: its timestamps and dates are read in UTC whatever
+      // TimeZone the user set (else `ts >= '2024-01-01'` in a row filter would move with a setting the user controls).
+      dialect: { ...ctx, settings: (name) => (name.toLowerCase() === 'timezone' ? 'UTC' : ctx.settings(name)) },
       mask: { hashAvailable: this.gate.opts.hashAvailable },
     }, this.gate.opts.fence);
     const log = this.gate.opts.log;

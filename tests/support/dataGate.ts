@@ -26,10 +26,12 @@ export interface GateSetup {
   columnTags?: ColumnTagSource | null;
   beforeApply?: (t: CatalogTable) => void;
   hashAvailable?: boolean;
+  /** the session's settings (lower-case names), e.g. { timezone: 'Asia/Tokyo' } */
+  settings?: Readonly<Record<string, string>>;
 }
 
-export function gateContext(user: string, cat: RelationCatalog): QueryContext {
-  return { database: 'demo', searchPath: ['sales', 'public'], user, settings: () => undefined, backendPid: 1, catalog: cat };
+export function gateContext(user: string, cat: RelationCatalog, settings: Readonly<Record<string, string>> = {}): QueryContext {
+  return { database: 'demo', searchPath: ['sales', 'public'], user, settings: (n) => settings[n.toLowerCase()], backendPid: 1, catalog: cat };
 }
 
 export function planWithGate(catalog: RelationCatalog, sql: string, user: string, s: GateSetup) {
@@ -47,7 +49,7 @@ export function planWithGate(catalog: RelationCatalog, sql: string, user: string
   );
   const roles = new Set(s.engine?.roleStore.rolesFor(user, new Set()) ?? []);
   const sg = gate.begin({ user, roles, groups: new Set() });
-  const plan = planQuery(parseStatements(sql)[0]!, gateContext(user, sg.catalog(catalog)), { rewriteTables: (t, c, tree) => sg.rewrite(t, c, tree) });
+  const plan = planQuery(parseStatements(sql)[0]!, gateContext(user, sg.catalog(catalog), s.settings), { rewriteTables: (t, c, tree) => sg.rewrite(t, c, tree) });
   return { plan, statement: sg, gate };
 }
 
