@@ -31,7 +31,8 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_wall_z(x, tz, t TIMESTAMPTZ) AS timezone(tz, x), (x, tz, t) AS x`),
     m(`lg_wall_t(x, tz, t TIMESTAMP) AS x, (x, tz, t) AS ${q('lg_wall_z')}(x, tz, t)`),
     m(`lg_wall(x, tz, t DATE) AS x, (x, tz, t) AS ${q('lg_wall_t')}(x, tz, t)`),
-    m(`lg_zone_offset_z(x, tz, t TIMESTAMPTZ) AS CAST(epoch(timezone(tz, x)) - epoch(x) AS INTEGER), (x, tz, t) AS 0`),
+    m(`lg_zone_seconds(x, tz) AS CAST(epoch(timezone(tz, x)) - epoch(x) AS INTEGER)`),
+    m(`lg_zone_offset_z(x, tz, t TIMESTAMPTZ) AS ${q('lg_zone_seconds')}(x, tz), (x, tz, t) AS 0`),
     m(`lg_zone_offset_t(x, tz, t TIMESTAMP) AS 0, (x, tz, t) AS ${q('lg_zone_offset_z')}(x, tz, t)`),
     m(`lg_zone_offset(x, tz, t DATE) AS 0, (x, tz, t) AS ${q('lg_zone_offset_t')}(x, tz, t)`),
     // to_char's OF, TZH and TZM of an offset of s seconds (sql/formatDialect.ts): +05, +05:30, -03; FM OF unpadded
@@ -43,7 +44,7 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_zone_hour(s) AS CAST(trunc(s / 3600.0) AS INTEGER)`),
     m(`lg_zone_minute(s) AS CAST(trunc((s - trunc(s / 3600.0) * 3600) / 60.0) AS INTEGER)`),
     m(`lg_zoned_text_z(x, tz, t TIMESTAMPTZ) AS CAST(timezone(tz, x) AS VARCHAR)
-        || ${q('lg_offset_text')}(CAST(epoch(timezone(tz, x)) - epoch(x) AS INTEGER), 'OF', false), (x, tz, t) AS x`),
+        || ${q('lg_offset_text')}(${q('lg_zone_seconds')}(x, tz), 'OF', false), (x, tz, t) AS x`),
     m(`lg_zoned_text_t(x, tz, t TIMESTAMP) AS x, (x, tz, t) AS ${q('lg_zoned_text_z')}(x, tz, t)`),
     m(`lg_zoned_text(x, tz, t DATE) AS x, (x, tz, t) AS ${q('lg_zoned_text_t')}(x, tz, t)`),
     m(`lg_zoned_t(x, tz, t TIMESTAMP) AS timezone(tz, x), (x, tz, t) AS CAST(x AS TIMESTAMPTZ)`),
@@ -54,10 +55,10 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_zone_lit_t(t TIMESTAMP, s, tz) AS s, (t, s, tz) AS ${q('lg_zone_lit_z')}(t, s, tz)`),
     m(`lg_zone_lit(t DATE, s, tz) AS s, (t, s, tz) AS ${q('lg_zone_lit_t')}(t, s, tz)`),
     // date_trunc(u, x): a date is a timestamptz at midnight in the zone; a timestamptz is truncated in the zone
-    m(`lg_date_trunc_z(u, x, tz, t TIMESTAMPTZ) AS timezone(tz, date_trunc(u, timezone(tz, x))), (u, x, tz, t) AS date_trunc(u, x)`),
+    m(`lg_date_trunc_tz(u, x, z) AS timezone(z, date_trunc(u, timezone(z, CAST(x AS TIMESTAMPTZ))))`),
+    m(`lg_date_trunc_z(u, x, tz, t TIMESTAMPTZ) AS ${q('lg_date_trunc_tz')}(u, x, tz), (u, x, tz, t) AS date_trunc(u, x)`),
     m(`lg_date_trunc_t(u, x, tz, t TIMESTAMP) AS date_trunc(u, x), (u, x, tz, t) AS ${q('lg_date_trunc_z')}(u, x, tz, t)`),
     m(`lg_date_trunc(u, x, tz, t DATE) AS timezone(tz, date_trunc(u, CAST(x AS TIMESTAMP))), (u, x, tz, t) AS ${q('lg_date_trunc_t')}(u, x, tz, t)`),
-    m(`lg_date_trunc_tz(u, x, z) AS timezone(z, date_trunc(u, timezone(z, CAST(x AS TIMESTAMPTZ))))`),
     m(`lg_array_length(a, d) AS CASE WHEN len(a) > 0 THEN array_length(a, d) END`),
     // a boolean as PostgreSQL's text (t / f); decided on typeof(x), which DuckDB folds while planning
     // (an overload on BOOLEAN would also take text, which DuckDB casts to boolean implicitly)

@@ -164,7 +164,7 @@ const OFFSET_PATTERNS: ReadonlySet<string> = new Set(['OF', 'TZH', 'TZM']);
 function dateTemplate(value: () => PgNode, template: string, location: unknown, offset?: () => PgNode): PgNode {
   return renderTemplate(template, (j) => {
     // TZ / tz: the zone's abbreviation (EST, CEST), which the engine does not know
-    if (/^tz(?![hm])/i.test(template.slice(j)) && (template.startsWith('TZ', j) || template.startsWith('tz', j))) {
+    if (/^(?:TZ|tz)(?![HMhm])/.test(template.slice(j))) {
       throw new SqlError('0A000', 'to_char template pattern "TZ" (a time zone abbreviation) is not supported: use OF for the offset', pos(location));
     }
     const hit = DATE_PATTERNS.find(([p]) => template.startsWith(p, j));

@@ -11,13 +11,15 @@
  * → lg_sum_p(x), which has lg_sum(x)'s type). The probe decides the
  * overload and is dropped by it: it is never evaluated, so it cannot raise.
  * A probe never copies a subquery (its tables would escape the data gate's
- * rewrite) nor a parameter (untyped) nor an enclosing query's column (untyped
- * there, sql/outerRefs.ts): such operands get no probe.
+ * rewrite) nor a parameter (untyped): such operands get no probe. An
+ * enclosing query's column (untyped there, sql/outerRefs.ts) is never copied
+ * either: where its table column's type is known, a constant of that type
+ * stands in for it (outerProbe); else no probe.
  */
 import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA, emulatedCall } from './emulation.js';
 import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
 import { hasOuterReference, isOuterReference, typedCopy } from './outerRefs.js';
-import { intConst, names, strNode, walk, type Fields, type PgNode } from './walk.js';
+import { boolConst, intConst, names, strNode, walk, type Fields, type PgNode } from './walk.js';
 
 const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
 
@@ -97,8 +99,6 @@ function statisticWithClausesApplies(fc: Fields): boolean {
   return typedDispatchSafe(args[0]) && copyable({ FuncCall: fc });
 }
 
-// (false as the parser writes it: an empty boolval)
-const boolConst = (b: boolean): PgNode => ({ A_Const: { boolval: b ? { boolval: true } : {} } });
 const and = (a: PgNode | undefined, b: PgNode): PgNode => (a ? { BoolExpr: { boolop: 'AND_EXPR', args: [a, b] } } : b);
 const compareZero = (x: PgNode, op: string): PgNode => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode(op)], lexpr: x, rexpr: intConst(0) } });
 
@@ -210,8 +210,8 @@ export function probeFor(x: unknown): PgNode | undefined {
 
 /**
  * An expression that could be typed alone but for an enclosing query's
- * columns (sql/outerRefs.ts): a copy with a NULL of each one's type in its
- * place, or undefined.
+ * columns (sql/outerRefs.ts): a copy with a constant of each one's type in
+ * its place, or undefined.
  */
 export function outerProbe(expr: unknown): PgNode | undefined {
   return hasOuterReference(expr) && dispatchSafe(expr, true) ? typedCopy(expr) : undefined;

@@ -4,10 +4,11 @@
  * columns a table function in FROM reads from the items before it.
  *
  * DuckDB cannot type such a reference while it chooses a typed macro's
- * overload inside the subquery: it reports every overload as matching
- * ("Macro … has multiple overloads that match the supplied arguments"). The
- * planner's typed wrappers (sql/numericTypes.ts typedDispatchSafe) therefore
- * leave them out, as they do subqueries and parameters.
+ * overload inside the subquery: with several typed overloads it reports them
+ * all as matching ("Macro … has multiple overloads that match the supplied
+ * arguments"), with one it takes it whatever the type. The planner's typed
+ * wrappers (sql/numericTypes.ts typedDispatchSafe) therefore never dispatch
+ * on them, as on subqueries and parameters.
  *
  * Marked per parse-tree object (copies are not marked: the planner checks a
  * user expression before it copies one into a probe). Where the column is a
@@ -21,7 +22,7 @@
  */
 import type { CatalogTable, RelationCatalog } from './catalogView.js';
 import type { TableReference } from './resolve.js';
-import { names, nodeKind, walk, type Fields, type PgNode } from './walk.js';
+import { intConst, names, nodeKind, strConst, strNode, walk, type Fields, type PgNode } from './walk.js';
 
 const OUTER = new WeakSet<object>();
 /** an outer reference's column type (DuckDB's name), where its FROM item is a table */
@@ -51,28 +52,30 @@ export function markOuterReferences(root: unknown, catalog: RelationCatalog, tab
   const tableOf = (item: Fields): CatalogTable | undefined =>
     scanned.get(item) ?? (item['schemaname'] && item['relname'] ? catalog.getTable(String(item['schemaname']), String(item['relname'])) : undefined);
   walk(root, ({ kind, fields, path }) => {
+    if (kind !== 'RangeFunction' && kind !== 'SelectStmt') return;
+    // the FROM items of each enclosing SELECT, nearest first: where an outer reference's type is found (computed
+    // only once a reference is found)
+    let scopes: Scope[] | undefined;
+    const enclosing = (): Scope[] =>
+      (scopes ??= path.filter((p) => p.kind === 'SelectStmt').reverse().map((p) => scopeOf((p.holder['fromClause'] ?? []) as unknown[], tableOf)));
     // a table function's arguments in FROM read the FROM items before it (LATERAL, written or implicit): bound the
-    // same way as an enclosing query's columns
-    // the FROM items of each enclosing SELECT, nearest first: where an outer reference's type is found
-    const enclosing = () =>
-      path.filter((p) => p.kind === 'SelectStmt').reverse().map((p) => scopeOf((p.holder['fromClause'] ?? []) as unknown[], tableOf));
+    // same way as an enclosing query's columns (a table's own scan reads none)
     if (kind === 'RangeFunction') {
-      const scopes = enclosing();
+      if (scanned.has(fields)) return;
       walk(fields['functions'], (v) => {
         if (v.kind === 'SelectStmt') return false;
-        if (v.kind === 'ColumnRef') mark(v.fields, scopes);
+        if (v.kind === 'ColumnRef') mark(v.fields, enclosing());
         return undefined;
       });
       return;
     }
-    if (kind !== 'SelectStmt' || !path.some((p) => p.kind === 'SelectStmt')) return;
+    if (!path.some((p) => p.kind === 'SelectStmt')) return;
     if (fields['op'] && fields['op'] !== 'SETOP_NONE') return;
     const scope = scopeOf((fields['fromClause'] ?? []) as unknown[], tableOf);
-    let scopes: Scope[] | undefined;
     for (const key of ['targetList', 'whereClause', 'groupClause', 'havingClause', 'sortClause', 'windowClause', 'distinctClause', 'fromClause']) {
       walk(fields[key], (v) => {
         if (v.kind === 'SelectStmt') return false;
-        if (v.kind === 'ColumnRef' && outer(v.fields, scope, fields)) mark(v.fields, (scopes ??= enclosing()));
+        if (v.kind === 'ColumnRef' && outer(v.fields, scope, fields)) mark(v.fields, enclosing());
         return undefined;
       });
     }
@@ -180,28 +183,29 @@ function outputNames(subquery: unknown): string[] | undefined {
  * DuckDB folds NULL arithmetic in a probe (`pa * 0 + pb * 0`) to an untyped
  * NULL, which no longer chooses an overload.
  */
-const PLACEHOLDERS: Readonly<Record<string, [string, PgNode]>> = {
-  SMALLINT: ['int2', { A_Const: { ival: {} } }],
-  INTEGER: ['int4', { A_Const: { ival: {} } }],
-  BIGINT: ['int8', { A_Const: { ival: {} } }],
-  HUGEINT: ['hugeint', { A_Const: { ival: {} } }],
-  FLOAT: ['float4', { A_Const: { ival: {} } }],
-  DOUBLE: ['float8', { A_Const: { ival: {} } }],
-  BOOLEAN: ['bool', { A_Const: { sval: { sval: 'f' } } }],
-  VARCHAR: ['text', { A_Const: { sval: { sval: '' } } }],
-  DATE: ['date', { A_Const: { sval: { sval: '2000-01-01' } } }],
-  TIME: ['time', { A_Const: { sval: { sval: '00:00:00' } } }],
-  TIMESTAMP: ['timestamp', { A_Const: { sval: { sval: '2000-01-01 00:00:00' } } }],
-  'TIMESTAMP WITH TIME ZONE': ['timestamptz', { A_Const: { sval: { sval: '2000-01-01 00:00:00+00' } } }],
-  UUID: ['uuid', { A_Const: { sval: { sval: '00000000-0000-0000-0000-000000000000' } } }],
+const PLACEHOLDERS: Readonly<Record<string, readonly [string, string | number]>> = {
+  SMALLINT: ['int2', 0],
+  INTEGER: ['int4', 0],
+  BIGINT: ['int8', 0],
+  HUGEINT: ['hugeint', 0],
+  FLOAT: ['float4', 0],
+  DOUBLE: ['float8', 0],
+  BOOLEAN: ['bool', 'f'],
+  VARCHAR: ['text', ''],
+  DATE: ['date', '2000-01-01'],
+  TIME: ['time', '00:00:00'],
+  TIMESTAMP: ['timestamp', '2000-01-01 00:00:00'],
+  'TIMESTAMP WITH TIME ZONE': ['timestamptz', '2000-01-01 00:00:00+00'],
+  UUID: ['uuid', '00000000-0000-0000-0000-000000000000'],
 };
 
 function placeholder(duckType: string): PgNode | undefined {
   const decimal = /^DECIMAL\((\d+),\s*(\d+)\)$/i.exec(duckType.trim());
-  const known = decimal ? (['numeric', { A_Const: { ival: {} } }] as [string, PgNode]) : PLACEHOLDERS[duckType.trim().toUpperCase()];
+  const known = decimal ? (['numeric', 0] as const) : PLACEHOLDERS[duckType.trim().toUpperCase()];
   if (!known) return undefined;
-  const typmods = decimal ? [decimal[1], decimal[2]].map((n) => ({ A_Const: { ival: { ival: Number(n) } } })) : undefined;
-  const cast: Fields = { arg: structuredClone(known[1]), typeName: { names: [{ String: { sval: known[0] } }], ...(typmods ? { typmods } : {}), typemod: -1 } };
+  const typmods = decimal ? [intConst(Number(decimal[1])), intConst(Number(decimal[2]))] : undefined;
+  const value = typeof known[1] === 'number' ? intConst(known[1]) : strConst(known[1]);
+  const cast: Fields = { arg: value, typeName: { names: [strNode(known[0])], ...(typmods ? { typmods } : {}), typemod: -1 } };
   PLACEHOLDER_CASTS.add(cast);
   return { TypeCast: cast };
 }

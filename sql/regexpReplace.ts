@@ -20,7 +20,6 @@ import { SqlError, pos } from './errors.js';
 import { emulatedCall } from './emulation.js';
 import { containsSubquery, intConst, replaceNode, strConst, type Fields, type PgNode, type Visit } from './walk.js';
 
-const call = (name: string, ...args: PgNode[]): PgNode => emulatedCall(name, args);
 const constOf = (n: unknown): Fields | undefined => (n as Fields | undefined)?.['A_Const'];
 const constText = (n: unknown): string | undefined => {
   const c = constOf(n);
@@ -88,7 +87,8 @@ export function regexpReplace(v: Visit, a: PgNode[], location: unknown): boolean
   const pattern = constText(a[1]);
   const flags = startForm ? (a.length === 6 ? constText(a[5]) : '') : (a.length === 4 ? constText(a[3]) : '');
   if (!startForm && (pattern === undefined || flags === undefined || !/^[gic]*$/.test(flags))) {
-    return translateReplacement(a, pattern);
+    translateReplacement(a, pattern);
+    return false;
   }
   if (startForm) {
     const start = constInt(a[3]);
@@ -113,15 +113,14 @@ export function regexpReplace(v: Visit, a: PgNode[], location: unknown): boolean
   // the first match alone, or a pattern that looks behind (the walk cuts the text before each search): RE2's own
   if (!startForm && (nth === 1 || LOOKS_BEHIND.test(pattern!))) return false;
   replaceNode(v.node, nth === 0
-    ? call('lg_re_all', a[0]!, strConst(re), withGap(re), a[2]!, intConst(start))
-    : call('lg_regexp_replace_nth', a[0]!, strConst(re), withGap(re), a[2]!, intConst(start), intConst(nth)));
+    ? emulatedCall('lg_re_all', [a[0]!, strConst(re), withGap(re), a[2]!, intConst(start)])
+    : emulatedCall('lg_regexp_replace_nth', [a[0]!, strConst(re), withGap(re), a[2]!, intConst(start), intConst(nth)]));
   return true;
 }
 
 /** The replacement, when constant, as RE2 reads it (with the pattern's groups, when that is constant too). */
-function translateReplacement(a: PgNode[], pattern: string | undefined): false {
+function translateReplacement(a: PgNode[], pattern: string | undefined): void {
   const r = constText(a[2]);
   // without the pattern, a group reference is left as written (RE2 reads \1 … \9 as PostgreSQL does)
   if (r !== undefined && r.includes('\\')) a[2] = strConst(rewriteOf(r, pattern === undefined ? 9 : capturingGroups(pattern)));
-  return false;
 }
