@@ -13,8 +13,9 @@ import { SqlError } from '../../sql/errors.js';
 import { noAdminAudit, type AdminAudit, type AdminOrigin } from './audit.js';
 import { delegatedRefusal, granteeSubject, holds, needsAdmin, type GrantAuthority, type Subject } from './authority.js';
 import { checkAccess } from './checkAccess.js';
-import { applyGrant, applyRevoke, type Json } from './merge.js';
-import { planGrant, planRevoke, resolveTarget, type LevelWrite, type PlanContext } from './plan.js';
+import { applyGrant, applyRevoke, findPolicy, type Json } from './merge.js';
+import { missingForGrant, type LoadableObjects } from './objects.js';
+import { planGrant, planRevoke, refuseWildcardNames, resolveTarget, type LevelWrite, type PlanContext } from './plan.js';
 import { PRIVILEGE_TEXT, type Privilege } from './privileges.js';
 import { showGrants } from './showGrants.js';
 import type { AdminStatement, GrantStatement, ObjectRef } from './statement.js';
@@ -26,6 +27,8 @@ export interface AdminRoomOptions {
   store: PolicyStore;
   /** The polaris-service engine in force (CHECK ACCESS, held traversal, delegated admin). */
   engine: () => PolicyEngine | null;
+  /** What the catalog lets a user load: a GRANT's object must exist for the grantor. */
+  objects: LoadableObjects;
   /** Flushes the policy and catalog caches; resolves once the change is in force. */
   flush: () => Promise<void>;
   catalog: string;
@@ -144,6 +147,13 @@ export class AdminRoom {
     if (!admin && this.o.grantAuthority === 'admin-role') throw needsAdmin(verb, this.o.adminRoles);
     const ctx = this.ctx(caller);
     const target = resolveTarget(stmt.object, ctx);
+    if (stmt.kind !== 'revoke') refuseWildcardNames(stmt.object);
+    // As PostgreSQL: the object must exist, here for the grantor (what the grantor may not load is missing).
+    const missing = await missingForGrant(stmt.object, target, caller, this.o.objects);
+    // Policies outlive a dropped table, and one left behind would apply again to a table created under its
+    // name: an administrator's REVOKE still clears a policy on exactly what it names (checked under the lock).
+    const clearing = missing !== null && stmt.kind === 'revoke' && admin;
+    if (missing && !clearing) throw missing;
     const privileges = stmt.privileges.map((p) => this.normalize(p, stmt.object));
     const engine = this.o.engine();
     // Access types the service def does not define are left out (Ranger refuses them; 2.8.0's and
@@ -198,6 +208,7 @@ export class AdminRoom {
     }
     await this.exclusive(async () => {
       const all = await this.o.store.load();
+      if (clearing && !work.some(({ writes }) => writes.some((w) => findPolicy(all, w.resource)))) throw missing;
       const before = new Map(all.map((p) => [p, JSON.stringify(p)]));
       const deleted: Json[] = [];
       const now = this.now();
