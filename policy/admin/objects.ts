@@ -4,8 +4,9 @@
  * catalog as that user (the same answers, and the same cache, as a SELECT), so
  * a table the user may not load and a table that does not exist are alike.
  *
- * GRANT, DENY and REVOKE name an object that must exist for the grantor; the
- * errors are PostgreSQL's own.
+ * GRANT, DENY and REVOKE name an object that must exist for the grantor;
+ * CHECK ACCESS by a user answers for a hidden object what SELECT answers for a
+ * missing one. The errors are PostgreSQL's own.
  */
 import { SqlError } from '../../sql/errors.js';
 import type { Target } from './plan.js';
@@ -64,3 +65,13 @@ export async function missingForGrant(obj: ObjectRef, t: Target, asker: CatalogA
   return null;
 }
 
+/**
+ * What SELECT answers for an object the asker cannot load (null: it is
+ * there): a table or view is 42P01 whether its schema, or it, is missing or
+ * hidden; a schema is 3F000.
+ */
+export async function missingForReading(obj: ObjectRef, t: Target, asker: CatalogAsker, objects: LoadableObjects): Promise<SqlError | null> {
+  if (t.level === 'catalog') return null;
+  if (!isRelation(obj)) return (await loadsNamespace(objects, asker, t.namespace)) ? null : noSchema(t);
+  return (await objects.relation(asker, t.namespace, t.table!)) === null ? noRelation(obj) : null;
+}

@@ -363,6 +363,54 @@ describe('a GRANT names an object: a name, never a pattern, and one that exists 
   });
 });
 
+describe('SHOW GRANTS and CHECK ACCESS name only what the asker may load', () => {
+  const alicesGrants = async (asker: pg.Client) =>
+    (await rows(asker, 'SHOW GRANTS TO USER alice')).map((r) => [r['privilege'], r['resource'], r['effect']].join(' '));
+  // the catalog level is not written: alice holds namespace-list there through her role (analyst)
+  const traversal = ['namespace-list lake.hr ALLOW', 'namespace-properties-read lake.hr ALLOW'];
+  const wildcard = ['table-data-read lake.hr.* ALLOW', 'table-list lake.hr.* ALLOW', 'table-properties-read lake.hr.* ALLOW'];
+  const denied = ['table-data-read lake.hr.salaries DENY', 'table-list lake.hr.salaries DENY', 'table-properties-read lake.hr.salaries DENY'];
+  let alice: pg.Client;
+  beforeAll(async () => {
+    alice = await as('alice');
+  });
+  afterAll(async () => {
+    await alice?.end();
+  });
+
+  it('after DENY on hr.salaries alice\'s CHECK ACCESS is 42P01 as for a missing table, her SHOW GRANTS has no hr.salaries row; carol sees both', async () => {
+    expect(await alicesGrants(alice)).toEqual([]);
+    try {
+      await carol.query('GRANT SELECT ON ALL TABLES IN SCHEMA hr TO alice');
+      // control: alice loads hr.salaries, checks it and sees her grants, the wildcard among them
+      expect(await rows(alice, 'SELECT id, salary FROM hr.salaries ORDER BY id')).toEqual(scan('hr.salaries'));
+      expect((await rows(alice, 'CHECK ACCESS SELECT ON hr.salaries FOR USER alice'))[0]!['allowed']).toBe('t');
+      expect(await alicesGrants(alice)).toEqual([...traversal, ...wildcard]);
+
+      await carol.query('DENY SELECT ON hr.salaries TO alice');
+      expect(await err(alice.query('SELECT id, salary FROM hr.salaries'))).toEqual(missing('hr.salaries'));
+      // her own CHECK ACCESS answers what a missing table gets, field for field
+      const hidden = await rejection(alice.query('CHECK ACCESS SELECT ON hr.salaries FOR USER alice'));
+      const absent = await rejection(alice.query('CHECK ACCESS SELECT ON hr.nope FOR USER alice'));
+      expect([hidden.code, hidden.message]).toEqual(['42P01', 'relation "hr.salaries" does not exist']);
+      expect(wireFields(hidden)).toEqual(wireFields(absent, ['hr.nope', 'hr.salaries']));
+      // her SHOW GRANTS keeps the wildcard (it names no table) and leaves the hidden table out
+      const shown = await alicesGrants(alice);
+      expect(shown).toEqual([...traversal, ...wildcard]);
+      expect(shown.join('\n')).not.toContain('salaries');
+
+      // control: carol (administrator) sees the deny and the policy that decides
+      expect(await alicesGrants(carol)).toEqual([...traversal, ...wildcard, ...denied]);
+      expect((await rows(carol, 'CHECK ACCESS SELECT ON hr.salaries FOR USER alice'))[0]!['reason']).toMatch(/^Denied by policy \d+: alice table-data-read on lake\.hr\.salaries$/);
+    } finally {
+      await carol.query('REVOKE SELECT ON hr.salaries FROM alice');
+      await carol.query('REVOKE SELECT ON ALL TABLES IN SCHEMA hr FROM alice');
+      await carol.query('REVOKE USAGE ON SCHEMA hr FROM alice');
+    }
+    expect(await alicesGrants(carol)).toEqual([]);
+  });
+});
+
 describe('the audit trail', () => {
   it('a GRANT is an audit event per resource written, by its grantor; a refused one is audited as denied', async () => {
     // statement texts no other test uses, so their events are told apart in the shared trail
