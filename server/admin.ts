@@ -9,11 +9,15 @@ import { AdminRoom, type AdminCaller, type AdminResult } from '../policy/admin/r
 import { LocalPolicyFileStore } from '../policy/admin/localStore.js';
 import { RangerAdminPolicyStore } from '../policy/admin/rangerAdminStore.js';
 import type { AdminAudit } from '../policy/admin/audit.js';
+import type { CatalogAsker, LoadableObjects } from '../policy/admin/objects.js';
 import type { AdminStatement } from '../policy/admin/statement.js';
 import type { PolicyStore } from '../policy/admin/store.js';
 import type { PgField } from './rows/api.js';
 import type { Config } from './config.js';
 import type { RunningCatalog } from './catalog.js';
+import type { CatalogService } from '../catalog/userCatalog.js';
+import type { Caller } from '../catalog/iceberg/api.js';
+import { SqlError } from '../sql/errors.js';
 import { startPolicies, type GatewayPolicies } from './policies.js';
 import { commitColumnTag, commitColumnTagRest } from '../catalog/iceberg/tagCommit.js';
 import { LocalServiceTagsFile, RangerAdminTagProjection, type TagProjection } from '../policy/admin/tagProjection.js';
@@ -81,6 +85,7 @@ export async function startAdminRoom(config: Config, deps: AdminRoomDeps): Promi
   const room = new AdminRoom({
     store,
     engine: () => policies.current(),
+    objects: loadableObjects(deps.catalog.service),
     flush: async () => {
       await own?.flush();
       await deps.catalog!.flush();
@@ -100,6 +105,39 @@ export async function startAdminRoom(config: Config, deps: AdminRoomDeps): Promi
     ...(deps.dataGate ? { flushDataGate: () => deps.dataGate!.flush() } : {}),
   });
   return { room, stop: () => own?.stop() };
+}
+
+/**
+ * The catalog as the admin room's asker sees it: the same per-user answers
+ * (and cache) a SELECT gets, so a hidden table and a missing one are alike.
+ */
+function loadableObjects(service: CatalogService): LoadableObjects {
+  const caller = (a: CatalogAsker): Caller => ({
+    user: a.user,
+    ...(a.token ? { token: a.token } : {}),
+    ...(a.origin?.clientIp ? { clientAddress: a.origin.clientIp } : {}),
+    ...(typeof a.origin?.sessionId === 'number' ? { sessionId: a.origin.sessionId } : {}),
+  });
+  return {
+    relation: async (a, namespace, name) => {
+      let found;
+      try {
+        found = (await service.forUser(a.user).lookup(caller(a), namespace.join('.'), name)).value;
+      } catch (e) {
+        // `orders@<snapshot>` is time travel in a query, not a name: its selector's errors are not this name's
+        if (e instanceof SqlError && name.includes('@')) return null;
+        throw e;
+      }
+      return found && found.name === name ? found.kind : null;
+    },
+    namespaces: async (a) => (await service.forUser(a.user).namespaces(caller(a))).value,
+    relations: async (a) => {
+      const user = service.forUser(a.user);
+      const namespaces = (await user.namespaces(caller(a))).value;
+      const { tables, views } = (await user.listing(caller(a))).value;
+      return [...tables, ...views].map((r) => ({ namespace: namespaces.find((n) => n.join('.') === r.schema) ?? [r.schema], name: r.name }));
+    },
+  };
 }
 
 const TYPE_OID = { text: 25, bool: 16, timestamptz: 1184 } as const;

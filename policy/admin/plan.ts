@@ -72,6 +72,23 @@ export function resolveTarget(obj: ObjectRef, ctx: PlanContext): Target {
   }
 }
 
+/**
+ * A name GRANT and DENY write is a name, not a pattern. Ranger reads `*` and
+ * `?` in a policy's resource value as wildcards, and the polaris service def
+ * (default matcher, no matcher options) has no escape for them: `sales."o*"`
+ * would be written as a policy on every table whose name starts with o. Only
+ * the forms that mean many tables (ALL / FUTURE TABLES, ALL VIEWS IN SCHEMA)
+ * write a wildcard, and they write it themselves.
+ */
+export function refuseWildcardNames(obj: ObjectRef): void {
+  for (const part of obj.parts) {
+    if (!/[*?]/.test(part)) continue;
+    const schema = obj.kind === 'table' || obj.kind === 'view' ? obj.parts[obj.parts.length - 2] : undefined;
+    const everyTable = schema !== undefined && !/[*?]/.test(schema) ? { hint: `For every table of the schema, name ALL TABLES IN SCHEMA ${schema}.` } : {};
+    throw new SqlError('42602', `invalid name "${part}": a Ranger policy cannot hold * or ? in a name (Ranger reads them as wildcards)`, undefined, everyTable);
+  }
+}
+
 /** Ranger's resource map for a level of the target, read as Polaris's resource names are (the last slot absorbs extra `/`). */
 export function resourceAt(level: Level, t: Target, ctx: PlanContext): { resource: Record<string, string>; display: string } {
   const names = level === 'catalog' ? [] : level === 'namespace' ? t.namespace : [...t.namespace, t.table!];

@@ -13,19 +13,23 @@ import { SqlError } from '../../sql/errors.js';
 import { noAdminAudit, type AdminAudit, type AdminOrigin } from './audit.js';
 import { delegatedRefusal, granteeSubject, holds, needsAdmin, type GrantAuthority, type Subject } from './authority.js';
 import { checkAccess } from './checkAccess.js';
-import { applyGrant, applyRevoke, type Json } from './merge.js';
-import { planGrant, planRevoke, resolveTarget, type LevelWrite, type PlanContext } from './plan.js';
+import { applyGrant, applyRevoke, findPolicy, type Json } from './merge.js';
+import { missingForGrant, missingForReading, type LoadableObjects } from './objects.js';
+import { planGrant, planRevoke, refuseWildcardNames, resolveTarget, type LevelWrite, type PlanContext } from './plan.js';
 import { PRIVILEGE_TEXT, type Privilege } from './privileges.js';
-import { showGrants } from './showGrants.js';
+import { policyRows, showGrants } from './showGrants.js';
 import type { AdminStatement, GrantStatement, ObjectRef } from './statement.js';
 import { commandTag } from './statement.js';
 import { PolicyStoreError, type PolicyStore } from './store.js';
 import type { TagProjection } from './tagProjection.js';
+import { visiblePolicies } from './visibleGrants.js';
 
 export interface AdminRoomOptions {
   store: PolicyStore;
   /** The polaris-service engine in force (CHECK ACCESS, held traversal, delegated admin). */
   engine: () => PolicyEngine | null;
+  /** What the catalog lets a user load: a GRANT's object must exist for the grantor; what a user's SHOW GRANTS and CHECK ACCESS may name. */
+  objects: LoadableObjects;
   /** Flushes the policy and catalog caches; resolves once the change is in force. */
   flush: () => Promise<void>;
   catalog: string;
@@ -105,17 +109,29 @@ export class AdminRoom {
         await this.grant(stmt, caller, resources, policyIds);
         return { tag: commandTag(stmt) };
       case 'show-grants': {
-        if (!this.isAdmin(caller) && !(stmt.to?.type === 'USER' && stmt.to.name === caller.user)) {
+        const admin = this.isAdmin(caller);
+        if (!admin && !(stmt.to?.type === 'USER' && stmt.to.name === caller.user)) {
           throw needsAdmin('SHOW GRANTS other than TO USER <yourself>', this.o.adminRoles);
         }
         const on = stmt.on ? this.objectPrefix(stmt.on, caller) : null;
-        return showGrants(await this.o.store.load(), { ...(on ? { on } : {}), ...(stmt.to ? { to: stmt.to } : {}) });
+        const filter = { ...(on ? { on } : {}), ...(stmt.to ? { to: stmt.to } : {}) };
+        const policies = await this.o.store.load();
+        if (admin) return showGrants(policies, filter);
+        // A user sees rows only about what the catalog lets them load: a hidden table is not named.
+        const theirs = policies.filter((p) => policyRows(p, filter).length > 0);
+        return showGrants(await visiblePolicies(theirs, this.o.catalog, caller, this.o.objects), filter);
       }
       case 'check-access': {
-        if (!this.isAdmin(caller) && stmt.user !== caller.user) throw needsAdmin('CHECK ACCESS for another user', this.o.adminRoles);
+        const admin = this.isAdmin(caller);
+        if (!admin && stmt.user !== caller.user) throw needsAdmin('CHECK ACCESS for another user', this.o.adminRoles);
         const engine = this.o.engine();
         if (!engine) throw new SqlError('58030', 'the catalog policies are not loaded: access cannot be checked');
         const t = resolveTarget(stmt.object, this.ctx(caller));
+        if (!admin) {
+          // What SELECT answers: an object this user may not load is a missing one, never a policy's name.
+          const missing = await missingForReading(stmt.object, t, caller, this.o.objects);
+          if (missing) throw missing;
+        }
         const write = planGrant(this.normalize(stmt.privilege, stmt.object), t, this.ctx(caller), true)[0]!;
         resources.push(write.display);
         return checkAccess(engine, stmt.user, write, this.o.requestRealm);
@@ -144,6 +160,13 @@ export class AdminRoom {
     if (!admin && this.o.grantAuthority === 'admin-role') throw needsAdmin(verb, this.o.adminRoles);
     const ctx = this.ctx(caller);
     const target = resolveTarget(stmt.object, ctx);
+    if (stmt.kind !== 'revoke') refuseWildcardNames(stmt.object);
+    // As PostgreSQL: the object must exist, here for the grantor (what the grantor may not load is missing).
+    const missing = await missingForGrant(stmt.object, target, caller, this.o.objects);
+    // Policies outlive a dropped table, and one left behind would apply again to a table created under its
+    // name: an administrator's REVOKE still clears a policy on exactly what it names (checked under the lock).
+    const clearing = missing !== null && stmt.kind === 'revoke' && admin;
+    if (missing && !clearing) throw missing;
     const privileges = stmt.privileges.map((p) => this.normalize(p, stmt.object));
     const engine = this.o.engine();
     // Access types the service def does not define are left out (Ranger refuses them; 2.8.0's and
@@ -198,6 +221,7 @@ export class AdminRoom {
     }
     await this.exclusive(async () => {
       const all = await this.o.store.load();
+      if (clearing && !work.some(({ writes }) => writes.some((w) => findPolicy(all, w.resource)))) throw missing;
       const before = new Map(all.map((p) => [p, JSON.stringify(p)]));
       const deleted: Json[] = [];
       const now = this.now();

@@ -43,33 +43,37 @@ function dotted(resources: unknown): string {
   return parts.join('.');
 }
 
-export function showGrants(policies: Json[], filter: { on?: string; to?: Grantee }): AdminResult {
+/** The rows one policy gives under the filter, unsorted. */
+export function policyRows(p: Json, filter: { on?: string; to?: Grantee }): (string | null)[][] {
   const rows: (string | null)[][] = [];
-  for (const p of policies) {
-    if ((p['policyType'] ?? 0) !== 0 || p['isEnabled'] === false) continue;
-    const resource = dotted(p['resources']);
-    if (filter.on !== undefined && resource.toLowerCase() !== filter.on.toLowerCase() && !resource.toLowerCase().startsWith(`${filter.on.toLowerCase()}.`)) continue;
-    const labels = (p['policyLabels'] as string[] | undefined) ?? [];
-    const grantors = labels.filter((l) => l.startsWith('chm-grantor:')).map((l) => l.slice('chm-grantor:'.length));
-    const groups = new Set(labels.map(parseLabel).filter((l) => l?.grantee.type === 'GROUP').map((l) => l!.grantee.name));
-    const at = typeof p['updateTime'] === 'number' ? pgTimestamptz(p['updateTime']) : null;
-    for (const [list, effect] of [['policyItems', 'ALLOW'], ['denyPolicyItems', 'DENY']] as const) {
-      for (const item of (p[list] as Item[] | undefined) ?? []) {
-        const who: [string, string][] = [
-          ...(item.users ?? []).map((n): [string, string] => ['USER', n]),
-          ...(item.roles ?? []).map((n): [string, string] => [groups.has(n) ? 'GROUP' : 'ROLE', n]),
-          ...(item.groups ?? []).map((n): [string, string] => ['GROUP', n]),
-        ];
-        for (const [type, name] of who) {
-          if (filter.to && !(filter.to.name === name && (filter.to.type === type || (filter.to.type !== 'USER' && type !== 'USER')))) continue;
-          for (const a of item.accesses ?? []) {
-            if (a.isAllowed === false) continue;
-            rows.push([a.type, resource, type, name, effect, grantors.length > 0 ? grantors.join(',') : null, at]);
-          }
+  if ((p['policyType'] ?? 0) !== 0 || p['isEnabled'] === false) return rows;
+  const resource = dotted(p['resources']);
+  if (filter.on !== undefined && resource.toLowerCase() !== filter.on.toLowerCase() && !resource.toLowerCase().startsWith(`${filter.on.toLowerCase()}.`)) return rows;
+  const labels = (p['policyLabels'] as string[] | undefined) ?? [];
+  const grantors = labels.filter((l) => l.startsWith('chm-grantor:')).map((l) => l.slice('chm-grantor:'.length));
+  const groups = new Set(labels.map(parseLabel).filter((l) => l?.grantee.type === 'GROUP').map((l) => l!.grantee.name));
+  const at = typeof p['updateTime'] === 'number' ? pgTimestamptz(p['updateTime']) : null;
+  for (const [list, effect] of [['policyItems', 'ALLOW'], ['denyPolicyItems', 'DENY']] as const) {
+    for (const item of (p[list] as Item[] | undefined) ?? []) {
+      const who: [string, string][] = [
+        ...(item.users ?? []).map((n): [string, string] => ['USER', n]),
+        ...(item.roles ?? []).map((n): [string, string] => [groups.has(n) ? 'GROUP' : 'ROLE', n]),
+        ...(item.groups ?? []).map((n): [string, string] => ['GROUP', n]),
+      ];
+      for (const [type, name] of who) {
+        if (filter.to && !(filter.to.name === name && (filter.to.type === type || (filter.to.type !== 'USER' && type !== 'USER')))) continue;
+        for (const a of item.accesses ?? []) {
+          if (a.isAllowed === false) continue;
+          rows.push([a.type, resource, type, name, effect, grantors.length > 0 ? grantors.join(',') : null, at]);
         }
       }
     }
   }
+  return rows;
+}
+
+export function showGrants(policies: Json[], filter: { on?: string; to?: Grantee }): AdminResult {
+  const rows = policies.flatMap((p) => policyRows(p, filter));
   const key = (r: (string | null)[]) => [r[1], r[3], r[2], r[4], r[0]] as string[];
   rows.sort((a, b) => {
     const [x, y] = [key(a), key(b)];

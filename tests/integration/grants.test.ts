@@ -12,10 +12,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { SqlCatalogFile } from '../../catalog/iceberg/sqlCatalog.js';
 import { loadParser } from '../../sql/parse.js';
-import { connect, rejection } from '../support/clients.js';
+import { connect, rejection, type PgError } from '../support/clients.js';
 import { embeddedConfig, failure, missingRelation, polarisAllow, textRows, writeCatalogGate, writeDataGate, writeView, writeWarehouse, type Described } from '../support/grantsLake.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 
@@ -71,6 +72,13 @@ const scan = (t: string) => tables[t]!.scans[tables[t]!.current]!;
 const ORDERS = 'SELECT id, region, amount FROM sales.orders ORDER BY id';
 const missing = missingRelation;
 const err = failure;
+/** Every field of an ErrorResponse node-postgres keeps, the message's name replaced: "alike" means byte for byte. */
+const wireFields = (e: PgError, rename?: [string, string]) => {
+  const fields = ['severity', 'code', 'message', 'detail', 'hint', 'position', 'internalPosition', 'internalQuery', 'where', 'schema', 'table', 'column', 'dataType', 'constraint', 'routine'] as const;
+  const out = Object.fromEntries(fields.map((f) => [f, (e as unknown as Record<string, unknown>)[f]]));
+  if (rename) out['message'] = String(out['message']).replace(rename[0], rename[1]);
+  return out;
+};
 const policiesOnDisk = () => JSON.parse(fs.readFileSync(path.join(polarisDir, 'polaris.json'), 'utf8')).policies as Record<string, unknown>[];
 
 let carol: pg.Client;
@@ -275,11 +283,139 @@ describe('DENY, wildcards, groups', () => {
   });
 });
 
+describe('a GRANT names an object: a name, never a pattern, and one that exists for the grantor', () => {
+  const policyFile = () => fs.readFileSync(path.join(polarisDir, 'polaris.json'), 'utf8');
+
+  it('a quoted name holding * is refused (Ranger would read it as a wildcard): nothing written, dave still gets 42P01', async () => {
+    const before = policyFile();
+    const refusal = { code: '42602', message: 'invalid name "o*": a Ranger policy cannot hold * or ? in a name (Ranger reads them as wildcards)' };
+    const e = await rejection(carol.query('GRANT SELECT ON sales."o*" TO dave'));
+    expect({ code: e.code, message: e.message }).toEqual(refusal);
+    expect((e as { hint?: string }).hint).toBe('For every table of the schema, name ALL TABLES IN SCHEMA sales.');
+    expect(await err(carol.query('DENY SELECT ON TABLE sales."o*" TO USER dave'))).toEqual(refusal);
+    expect(await err(carol.query('GRANT SELECT ON ALL TABLES IN SCHEMA "s*" TO USER dave'))).toEqual({
+      code: '42602',
+      message: 'invalid name "s*": a Ranger policy cannot hold * or ? in a name (Ranger reads them as wildcards)',
+    });
+    expect(policyFile()).toBe(before);
+    expect(await err(dave.query(ORDERS))).toEqual(missing('sales.orders'));
+    // control: the table by its name lets dave read it
+    await carol.query('GRANT SELECT ON sales.orders TO dave');
+    expect(await rows(dave, ORDERS)).toEqual(scan('sales.orders'));
+    await carol.query('REVOKE SELECT ON sales.orders FROM dave');
+    expect(await err(dave.query(ORDERS))).toEqual(missing('sales.orders'));
+  });
+
+  it('ALL TABLES IN SCHEMA still writes the wildcard', async () => {
+    await carol.query('GRANT SELECT ON ALL TABLES IN SCHEMA sales TO dave');
+    const wild = policiesOnDisk().filter((p) => {
+      const r = p['resources'] as Record<string, { values: string[] }>;
+      return r['namespace']?.values[0] === 'sales' && r['table']?.values[0] === '*' && JSON.stringify(p['policyItems']).includes('"dave"');
+    });
+    expect(wild).toHaveLength(1);
+    expect(await rows(dave, ORDERS)).toEqual(scan('sales.orders'));
+    await carol.query('REVOKE SELECT ON ALL TABLES IN SCHEMA sales FROM dave');
+    expect(await err(dave.query(ORDERS))).toEqual(missing('sales.orders'));
+  });
+
+  it('a GRANT or DENY on a table or schema that does not exist is PostgreSQL\'s error, and nothing is written', async () => {
+    const before = policyFile();
+    // expected texts as PostgreSQL 15 words them for the same statements
+    expect(await err(carol.query('GRANT SELECT ON sales.nope TO dave'))).toEqual(missing('sales.nope'));
+    expect(await err(carol.query('GRANT SELECT ON lake.sales.nope TO dave'))).toEqual(missing('sales.nope'));
+    expect(await err(carol.query('DENY SELECT ON TABLE sales.nope TO USER dave'))).toEqual(missing('sales.nope'));
+    expect(await err(carol.query('GRANT SELECT ON nope.orders TO dave'))).toEqual({ code: '3F000', message: 'schema "nope" does not exist' });
+    expect(await err(carol.query('GRANT USAGE ON SCHEMA nope TO dave'))).toEqual({ code: '3F000', message: 'schema "nope" does not exist' });
+    expect(await err(carol.query('GRANT SELECT ON ALL TABLES IN SCHEMA nope TO dave'))).toEqual({ code: '3F000', message: 'schema "nope" does not exist' });
+    expect(await err(carol.query('GRANT SELECT ON VIEW sales.orders TO USER dave'))).toEqual({ code: '42809', message: '"sales.orders" is not a view' });
+    expect(policyFile()).toBe(before);
+    // control: the same statements on objects that exist are written
+    await carol.query('GRANT USAGE ON SCHEMA sales TO dave');
+    expect(policyFile()).not.toBe(before);
+    await carol.query('REVOKE USAGE ON SCHEMA sales FROM dave');
+  });
+
+  it('REVOKE of a missing object is PostgreSQL\'s error unless a policy is left on exactly that name (a dropped table\'s)', async () => {
+    expect(await err(carol.query('REVOKE SELECT ON sales.nope FROM dave'))).toEqual(missing('sales.nope'));
+    expect(await err(carol.query('REVOKE USAGE ON SCHEMA nope FROM dave'))).toEqual({ code: '3F000', message: 'schema "nope" does not exist' });
+    // a table granted on, then dropped from the catalog: its policy would apply again to a table created under its name
+    const catalogDb = path.join(root, 'catalog.db');
+    const cat = new SqlCatalogFile(catalogDb, 'lake', { create: true });
+    try {
+      cat.register(['sales'], 'gone', cat.entry(['sales'], 'orders')!.metadataLocation);
+    } finally {
+      cat.close();
+    }
+    await carol.query('GRANT SELECT ON sales.gone TO dave');
+    expect(await rows(dave, 'SELECT id, region, amount FROM sales.gone ORDER BY id')).toEqual(scan('sales.orders'));
+    const db = new Database(catalogDb);
+    try {
+      db.prepare(`DELETE FROM iceberg_tables WHERE table_namespace = 'sales' AND table_name = 'gone'`).run();
+    } finally {
+      db.close();
+    }
+    const gone = () => policiesOnDisk().some((p) => JSON.stringify(p['resources']).includes('"gone"'));
+    expect(gone()).toBe(true);
+    expect((await carol.query('REVOKE SELECT ON sales.gone FROM dave')).command).toBe('REVOKE');
+    expect(gone()).toBe(false);
+    // nothing is left on that name now: the name is missing as any other
+    expect(await err(carol.query('REVOKE SELECT ON sales.gone FROM dave'))).toEqual(missing('sales.gone'));
+  });
+});
+
+describe('SHOW GRANTS and CHECK ACCESS name only what the asker may load', () => {
+  const alicesGrants = async (asker: pg.Client) =>
+    (await rows(asker, 'SHOW GRANTS TO USER alice')).map((r) => [r['privilege'], r['resource'], r['effect']].join(' '));
+  // the catalog level is not written: alice holds namespace-list there through her role (analyst)
+  const traversal = ['namespace-list lake.hr ALLOW', 'namespace-properties-read lake.hr ALLOW'];
+  const wildcard = ['table-data-read lake.hr.* ALLOW', 'table-list lake.hr.* ALLOW', 'table-properties-read lake.hr.* ALLOW'];
+  const denied = ['table-data-read lake.hr.salaries DENY', 'table-list lake.hr.salaries DENY', 'table-properties-read lake.hr.salaries DENY'];
+  let alice: pg.Client;
+  beforeAll(async () => {
+    alice = await as('alice');
+  });
+  afterAll(async () => {
+    await alice?.end();
+  });
+
+  it('after DENY on hr.salaries alice\'s CHECK ACCESS is 42P01 as for a missing table, her SHOW GRANTS has no hr.salaries row; carol sees both', async () => {
+    expect(await alicesGrants(alice)).toEqual([]);
+    try {
+      await carol.query('GRANT SELECT ON ALL TABLES IN SCHEMA hr TO alice');
+      // control: alice loads hr.salaries, checks it and sees her grants, the wildcard among them
+      expect(await rows(alice, 'SELECT id, salary FROM hr.salaries ORDER BY id')).toEqual(scan('hr.salaries'));
+      expect((await rows(alice, 'CHECK ACCESS SELECT ON hr.salaries FOR USER alice'))[0]!['allowed']).toBe('t');
+      expect(await alicesGrants(alice)).toEqual([...traversal, ...wildcard]);
+
+      await carol.query('DENY SELECT ON hr.salaries TO alice');
+      expect(await err(alice.query('SELECT id, salary FROM hr.salaries'))).toEqual(missing('hr.salaries'));
+      // her own CHECK ACCESS answers what a missing table gets, field for field
+      const hidden = await rejection(alice.query('CHECK ACCESS SELECT ON hr.salaries FOR USER alice'));
+      const absent = await rejection(alice.query('CHECK ACCESS SELECT ON hr.nope FOR USER alice'));
+      expect([hidden.code, hidden.message]).toEqual(['42P01', 'relation "hr.salaries" does not exist']);
+      expect(wireFields(hidden)).toEqual(wireFields(absent, ['hr.nope', 'hr.salaries']));
+      // her SHOW GRANTS keeps the wildcard (it names no table) and leaves the hidden table out
+      const shown = await alicesGrants(alice);
+      expect(shown).toEqual([...traversal, ...wildcard]);
+      expect(shown.join('\n')).not.toContain('salaries');
+
+      // control: carol (administrator) sees the deny and the policy that decides
+      expect(await alicesGrants(carol)).toEqual([...traversal, ...wildcard, ...denied]);
+      expect((await rows(carol, 'CHECK ACCESS SELECT ON hr.salaries FOR USER alice'))[0]!['reason']).toMatch(/^Denied by policy \d+: alice table-data-read on lake\.hr\.salaries$/);
+    } finally {
+      await carol.query('REVOKE SELECT ON hr.salaries FROM alice');
+      await carol.query('REVOKE SELECT ON ALL TABLES IN SCHEMA hr FROM alice');
+      await carol.query('REVOKE USAGE ON SCHEMA hr FROM alice');
+    }
+    expect(await alicesGrants(carol)).toEqual([]);
+  });
+});
+
 describe('the audit trail', () => {
   it('a GRANT is an audit event per resource written, by its grantor; a refused one is audited as denied', async () => {
     // statement texts no other test uses, so their events are told apart in the shared trail
-    const byCarolText = 'grant select on table lake.sales.customers to user dave';
-    const byDaveText = 'grant select on lake.sales.customers to user dave';
+    const byCarolText = 'grant select on table lake.sales.evolved to user dave';
+    const byDaveText = 'grant select on lake.sales.evolved to user dave';
     const before = new Map(policiesOnDisk().map((p) => [p['id'], JSON.stringify(p)]));
     await carol.query(byCarolText);
     // what the GRANT wrote, read back from the policy file: the policies it created or changed
@@ -289,7 +425,7 @@ describe('the audit trail', () => {
       changed = policiesOnDisk().filter((p) => before.get(p['id']) !== JSON.stringify(p));
       await expect(dave.query(byDaveText)).rejects.toThrow();
     } finally {
-      await carol.query('REVOKE SELECT ON TABLE lake.sales.customers FROM USER dave');
+      await carol.query('REVOKE SELECT ON TABLE lake.sales.evolved FROM USER dave');
     }
     const levels = ['catalog', 'namespace', 'table'];
     const pathOf = (p: Record<string, unknown>) => {
@@ -297,7 +433,7 @@ describe('the audit trail', () => {
       return levels.filter((l) => r[l]).map((l) => r[l]!.values[0]).join('/');
     };
     const typeOf = (p: Record<string, unknown>) => `@${levels.filter((l) => (p['resources'] as Record<string, unknown>)[l]).pop()}`;
-    expect(changed.map(pathOf)).toContain('lake/sales/customers');
+    expect(changed.map(pathOf)).toContain('lake/sales/evolved');
     const of = (text: string) => auditEvents().filter((e) => e['action'] === 'GRANT' && e['reqData'] === text);
     for (let i = 0; i < 50 && (of(byCarolText).length < changed.length || of(byDaveText).length < 1); i++) await new Promise((r) => setTimeout(r, 100));
     const byCarol = of(byCarolText);
@@ -385,8 +521,16 @@ describe('grant_authority = ranger-delegate', () => {
     expect(await rows(davE, ORDERS)).toEqual(scan('sales.orders'));
     const table = policiesOnDisk().find((p) => JSON.stringify(p['resources']).includes('"orders"'))!;
     expect(table['policyLabels']).toEqual(['chm:USER:alice:SELECT', 'chm-grantor:carol', 'chm:USER:dave:SELECT', 'chm-grantor:alice']);
-    // alice holds no grant option on hr.salaries
-    expect((await err(alice.query('GRANT SELECT ON TABLE hr.salaries TO USER dave'))).message).toBe('permission denied: alice holds no grant option on namespace "lake.hr" for namespace-list, namespace-properties-read');
+    // a table alice may load but holds no grant option on: the refusal names the level
+    expect(await err(alice.query('GRANT SELECT ON TABLE sales.evolved TO USER dave'))).toEqual({
+      code: '42501',
+      message: 'permission denied: alice holds no grant option on table "lake.sales.evolved" for table-data-read, table-list, table-properties-read',
+    });
+    // a table alice may not load (hr is the engineers'): missing for her, as in a schema that does not exist
+    const hidden = await rejection(alice.query('GRANT SELECT ON TABLE hr.salaries TO USER dave'));
+    const absent = await rejection(alice.query('GRANT SELECT ON TABLE nope.salaries TO USER dave'));
+    expect([hidden.code, hidden.message]).toEqual(['3F000', 'schema "hr" does not exist']);
+    expect(wireFields(hidden)).toEqual(wireFields(absent, ['nope', 'hr']));
     await Promise.all([alice.end(), davE.end(), carol2.end()]);
   });
 });
