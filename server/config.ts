@@ -196,7 +196,7 @@ export const ConfigSchema = z.object({
   dataGate: DataGateConfigSchema.default(DataGateConfigSchema.parse({})),
   /** The audit trail: Ranger audit events as JSON lines (stdout or a file) and/or batches to an HTTP sink. */
   audit: AuditConfigSchema.default(AuditConfigSchema.parse({})),
-  /** Repeated failed logins per user and per client address. */
+  /** Repeated failed logins: slowed and then refused per client address and per (user, address), never per user alone (server/identity/throttle.ts). */
   throttle: ThrottleConfigSchema.default(ThrottleConfigSchema.parse({})),
   /**
    * How local users prove their password: SCRAM-SHA-256 (nothing reusable
