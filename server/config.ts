@@ -83,6 +83,10 @@ const CatalogConfigSchema = z.object({
   database: z.string().min(1).max(63),
   /** How long a catalog answer (namespaces, a table load, a denial) is used per user. */
   cacheTtlMs: z.number().int().min(0).default(30_000),
+  /** Table answers (misses and denials included) kept per user; the least recently used go first. Default 10,000. */
+  cacheMaxEntriesPerUser: z.number().int().min(1).optional(),
+  /** Table answers kept over all users; past it the least recently active user's oldest go first. Default 100,000. */
+  cacheMaxEntries: z.number().int().min(1).optional(),
   /** Table loads in flight at once when a user's whole listing is needed (pg_class …). */
   loadConcurrency: z.number().int().min(1).max(64).default(8),
   source: z.discriminatedUnion('kind', [
