@@ -17,7 +17,8 @@ import { loadParser } from '../sql/parse.js';
 import { EmbeddedCatalog } from './iceberg/embedded.js';
 import { SqlCatalogFile } from './iceberg/sqlCatalog.js';
 import { writeTable } from './iceberg/writer.js';
-import { CatalogService } from './userCatalog.js';
+import { CatalogError, type IcebergCatalog } from './iceberg/api.js';
+import { CatalogService, DEFAULT_MAX_ENTRIES_PER_USER } from './userCatalog.js';
 
 let dir: string;
 let engine: PolicyEngine;
@@ -171,6 +172,73 @@ describe('resolution as the user', () => {
     await expect(alice.lookup(caller, 'sales', 'orders@12345')).rejects.toMatchObject({ code: '22023', message: 'sales.orders: snapshot 12345 does not exist' });
     // a denied table stays missing whatever the suffix
     expect((await s.forUser('dave').lookup({ user: 'dave' }, 'sales', `orders@${id}`)).value).toBeNull();
+    s.close();
+  });
+});
+
+describe('the cache is bounded and expires (issue 18: 100,000 missing names grew RSS by 140 MB for good)', () => {
+  /** A catalog with one namespace and no tables at all: every lookup is a miss, answered at once. */
+  const empty = (): IcebergCatalog => ({
+    listNamespaces: async (_c, parent) => (parent.length === 0 ? [['sales']] : []),
+    loadNamespace: async () => ({}),
+    listTables: async () => [],
+    listViews: async () => [],
+    loadTable: async () => {
+      throw new CatalogError('not-found', 'Table does not exist', 404);
+    },
+    loadView: async () => {
+      throw new CatalogError('not-found', 'View does not exist', 404);
+    },
+    storageRoots: [],
+    close: () => undefined,
+  });
+
+  it('100,000 distinct missing names keep at most the per-user bound (default 10,000) of answers', async () => {
+    const s = new CatalogService(empty(), { ttlMs: 60_000, loadConcurrency: 4 });
+    const dave = s.forUser('dave');
+    for (let i = 0; i < 100_000; i++) expect((await dave.lookup({ user: 'dave' }, 'sales', `missing_${i}`)).value).toBeNull();
+    expect(s.size()).toEqual({ users: 1, entries: DEFAULT_MAX_ENTRIES_PER_USER });
+    s.close();
+  }, 60_000);
+
+  it('per user and in total: the least recently used answer goes first; one still in use stays cached (control)', async () => {
+    const s = new CatalogService(empty(), { ttlMs: 60_000, loadConcurrency: 4, maxEntriesPerUser: 3, maxEntries: 5 });
+    const caller = { user: 'alice' };
+    const alice = s.forUser('alice');
+    for (const n of ['a', 'b', 'c']) await alice.lookup(caller, 'sales', n);
+    await alice.lookup(caller, 'sales', 'a'); // a is used again: b is now the oldest
+    await alice.lookup(caller, 'sales', 'd');
+    const before = s.calls.loadTable;
+    await alice.lookup(caller, 'sales', 'a');
+    expect(s.calls.loadTable).toBe(before); // still cached
+    await alice.lookup(caller, 'sales', 'b');
+    expect(s.calls.loadTable).toBe(before + 1); // evicted, asked again
+    expect(s.size().entries).toBe(3);
+    // another user's answers push the total past 5: alice (least recently active) gives way
+    const bob = s.forUser('bob');
+    for (const n of ['p', 'q', 'r']) await bob.lookup({ user: 'bob' }, 'sales', n);
+    expect(s.size().entries).toBe(5);
+    const bobBefore = s.calls.loadTable;
+    for (const n of ['p', 'q', 'r']) await bob.lookup({ user: 'bob' }, 'sales', n);
+    expect(s.calls.loadTable).toBe(bobBefore);
+    s.close();
+  });
+
+  it('expired answers and idle users are swept away; before the TTL they are served from the cache (control)', async () => {
+    let now = 1_000_000;
+    const s = new CatalogService(empty(), { ttlMs: 30_000, loadConcurrency: 4, now: () => now });
+    const caller = { user: 'erin' };
+    const erin = s.forUser('erin');
+    for (let i = 0; i < 100; i++) await erin.lookup(caller, 'sales', `gone_${i}`);
+    now += 29_000;
+    s.sweep();
+    expect(s.size()).toEqual({ users: 1, entries: 100 });
+    const before = s.calls.loadTable;
+    await erin.lookup(caller, 'sales', 'gone_7');
+    expect(s.calls.loadTable).toBe(before);
+    now += 2_000;
+    s.sweep();
+    expect(s.size()).toEqual({ users: 0, entries: 0 });
     s.close();
   });
 });

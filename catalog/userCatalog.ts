@@ -5,6 +5,10 @@
  * or 404 is a relation that does not exist, whichever it was. Answers are
  * cached per user for `ttlMs` (denials and misses too, so a second look costs
  * the same either way); past the TTL nothing is served without asking again.
+ * The cache is bounded: at most `maxEntriesPerUser` table answers per user and
+ * `maxEntries` in all (the least recently used go first), and a sweep drops
+ * expired answers and idle users, so a flood of distinct names costs a bounded
+ * amount of memory that is given back.
  *
  * A 401 makes the session renew its token once; a catalog that still refuses
  * it ends the session (CatalogLoginError). A catalog that cannot be reached
@@ -21,7 +25,16 @@ export interface CatalogCacheOptions {
   ttlMs: number;
   /** Table loads in flight at once while listing everything a user may load. */
   loadConcurrency: number;
+  /** Table and view answers (misses included) kept per user; the least recently used go first. Default 10,000. */
+  maxEntriesPerUser?: number;
+  /** Table and view answers kept over all users; the least recently active user's oldest go first. Default 100,000. */
+  maxEntries?: number;
+  /** The clock answers expire by (tests). */
+  now?: () => number;
 }
+
+export const DEFAULT_MAX_ENTRIES_PER_USER = 10_000;
+export const DEFAULT_MAX_ENTRIES = 100_000;
 
 /** The session's login is no longer accepted by the catalog: the session ends. */
 export class CatalogLoginError extends Error {
@@ -54,10 +67,22 @@ class Slot<T> {
   private pending: Promise<Timed<T>> | null = null;
   private done: Timed<T> | null = null;
 
+  constructor(private readonly now: () => number) {}
+
+  /** Nothing in flight and no answer still good: the slot can go. */
+  stale(): boolean {
+    return this.pending === null && (this.done === null || this.now() >= this.done.expiresAt);
+  }
+
+  /** Forget an expired answer (its memory), keeping a load in flight. */
+  dropExpired(): void {
+    if (this.done && this.now() >= this.done.expiresAt) this.done = null;
+  }
+
   get(load: () => Promise<T>, ttlMs: number): Promise<Timed<T>> {
-    if (this.done && Date.now() < this.done.expiresAt) return Promise.resolve(this.done);
+    if (this.done && this.now() < this.done.expiresAt) return Promise.resolve(this.done);
     if (!this.pending) {
-      const started = Date.now();
+      const started = this.now();
       this.pending = load().then(
         (value) => {
           this.done = { value, expiresAt: started + ttlMs };
@@ -80,14 +105,28 @@ class Slot<T> {
 }
 
 export class CatalogService {
+  /** Each user's answers, the least recently active user first. */
   private readonly users = new Map<string, UserCatalog>();
+  /** Table and view answers held by the users above. */
+  private entryCount = 0;
+  private readonly sweeper: NodeJS.Timeout;
+  readonly now: () => number;
+  readonly maxEntriesPerUser: number;
+  readonly maxEntries: number;
   /** Round trips made, by call; the bench reads them. */
   readonly calls = { listNamespaces: 0, loadNamespace: 0, listTables: 0, listViews: 0, loadTable: 0, loadView: 0 };
 
   constructor(
     readonly client: IcebergCatalog,
     readonly opts: CatalogCacheOptions,
-  ) {}
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.maxEntriesPerUser = opts.maxEntriesPerUser ?? DEFAULT_MAX_ENTRIES_PER_USER;
+    this.maxEntries = opts.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    // Expired answers are never served; the sweep gives their memory back even when nobody asks again.
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, opts.ttlMs));
+    this.sweeper.unref();
+  }
 
   /** Bumped by flush(): a plan made over an older generation plans again. */
   generation = 0;
@@ -95,19 +134,49 @@ export class CatalogService {
   /** Forget every user's answers (after GRANT / REVOKE / SET TAG): the next statement asks the catalog again. */
   flush(): void {
     this.users.clear();
+    this.entryCount = 0;
     this.generation++;
   }
 
   forUser(user: string): UserCatalog {
     let u = this.users.get(user);
-    if (!u) {
-      u = new UserCatalog(this, user);
-      this.users.set(user, u);
-    }
+    if (u) this.users.delete(user);
+    else u = new UserCatalog(this, user);
+    this.users.set(user, u);
     return u;
   }
 
+  /** Answers held now: per user and in all (for tests and diagnostics). */
+  size(): { users: number; entries: number } {
+    return { users: this.users.size, entries: this.entryCount };
+  }
+
+  /** A user catalog still served (one dropped by flush() or the sweep may finish a statement, uncounted). */
+  private current(u: UserCatalog): boolean {
+    return this.users.get(u.user) === u;
+  }
+
+  /** A user added an answer: keep within the bounds, oldest first. */
+  added(u: UserCatalog): void {
+    if (!this.current(u)) return;
+    this.entryCount++;
+    while (u.entryCount > this.maxEntriesPerUser && u.evictOldest()) this.entryCount--;
+    for (const other of this.users.values()) {
+      if (this.entryCount <= this.maxEntries) break;
+      while (this.entryCount > this.maxEntries && other.evictOldest()) this.entryCount--;
+    }
+  }
+
+  /** Drop expired answers, and users with nothing left. */
+  sweep(): void {
+    for (const [name, u] of this.users) {
+      this.entryCount -= u.dropStale();
+      if (u.idle()) this.users.delete(name);
+    }
+  }
+
   close(): void {
+    clearInterval(this.sweeper);
     this.client.close();
   }
 }
@@ -129,14 +198,48 @@ function splitSelector(name: string): { base: string; selector: SnapshotSelector
 }
 
 export class UserCatalog {
-  private readonly namespaceSlot = new Slot<string[][]>();
-  private readonly listingSlot = new Slot<Listing>();
+  private readonly namespaceSlot: Slot<string[][]>;
+  private readonly listingSlot: Slot<Listing>;
+  /** Table and view answers, the least recently used first. */
   private readonly entries = new Map<string, Slot<Entry | null>>();
 
   constructor(
     private readonly service: CatalogService,
     readonly user: string,
-  ) {}
+  ) {
+    this.namespaceSlot = new Slot(service.now);
+    this.listingSlot = new Slot(service.now);
+  }
+
+  get entryCount(): number {
+    return this.entries.size;
+  }
+
+  /** Drops the least recently used answer; false when there is none. */
+  evictOldest(): boolean {
+    const first = this.entries.keys().next();
+    if (first.done) return false;
+    this.entries.delete(first.value);
+    return true;
+  }
+
+  /** Drops expired answers; returns how many went. */
+  dropStale(): number {
+    let dropped = 0;
+    for (const [key, slot] of this.entries) {
+      if (!slot.stale()) continue;
+      this.entries.delete(key);
+      dropped++;
+    }
+    this.namespaceSlot.dropExpired();
+    this.listingSlot.dropExpired();
+    return dropped;
+  }
+
+  /** Nothing cached and nothing in flight. */
+  idle(): boolean {
+    return this.entries.size === 0 && this.namespaceSlot.stale() && this.listingSlot.stale();
+  }
 
   private get ttl(): number {
     return this.service.opts.ttlMs;
@@ -215,10 +318,15 @@ export class UserCatalog {
   private slot(ns: readonly string[], name: string): Slot<Entry | null> {
     const key = `${ns.join('\u001f')}\u0000${name}`;
     let s = this.entries.get(key);
-    if (!s) {
-      s = new Slot();
+    if (s) {
+      // Most recently used last.
+      this.entries.delete(key);
       this.entries.set(key, s);
+      return s;
     }
+    s = new Slot(this.service.now);
+    this.entries.set(key, s);
+    this.service.added(this);
     return s;
   }
 

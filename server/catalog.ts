@@ -23,7 +23,12 @@ export interface RunningCatalog {
 
 export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Auditor): Promise<RunningCatalog> {
   const s = cfg.source;
-  const cache = { ttlMs: cfg.cacheTtlMs, loadConcurrency: cfg.loadConcurrency };
+  const cache = {
+    ttlMs: cfg.cacheTtlMs,
+    loadConcurrency: cfg.loadConcurrency,
+    ...(cfg.cacheMaxEntriesPerUser !== undefined ? { maxEntriesPerUser: cfg.cacheMaxEntriesPerUser } : {}),
+    ...(cfg.cacheMaxEntries !== undefined ? { maxEntries: cfg.cacheMaxEntries } : {}),
+  };
   if (s.kind === 'embedded') {
     const policies = await startPolicies(s.policies, log.child({ component: 'polaris-policies' }));
     const client = new EmbeddedCatalog({

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { KeycloakConfigSchema } from './identity/keycloak.js';
 import { ThrottleConfigSchema } from './identity/throttle.js';
 import { AuditConfigSchema } from './audit/config.js';
+import { serverDefaults } from './settings.js';
 
 /** Where Ranger policies and roles come from: Ranger Admin, or local JSON in the same shapes. */
 const RangerConfigSchema = z.object({
@@ -82,6 +83,10 @@ const CatalogConfigSchema = z.object({
   database: z.string().min(1).max(63),
   /** How long a catalog answer (namespaces, a table load, a denial) is used per user. */
   cacheTtlMs: z.number().int().min(0).default(30_000),
+  /** Table answers (misses and denials included) kept per user; the least recently used go first. Default 10,000. */
+  cacheMaxEntriesPerUser: z.number().int().min(1).optional(),
+  /** Table answers kept over all users; past it the least recently active user's oldest go first. Default 100,000. */
+  cacheMaxEntries: z.number().int().min(1).optional(),
   /** Table loads in flight at once when a user's whole listing is needed (pg_class …). */
   loadConcurrency: z.number().int().min(1).max(64).default(8),
   source: z.discriminatedUnion('kind', [
@@ -196,7 +201,7 @@ export const ConfigSchema = z.object({
   dataGate: DataGateConfigSchema.default(DataGateConfigSchema.parse({})),
   /** The audit trail: Ranger audit events as JSON lines (stdout or a file) and/or batches to an HTTP sink. */
   audit: AuditConfigSchema.default(AuditConfigSchema.parse({})),
-  /** Repeated failed logins per user and per client address. */
+  /** Repeated failed logins: slowed and then refused per client address and per (user, address), never per user alone (server/identity/throttle.ts). */
   throttle: ThrottleConfigSchema.default(ThrottleConfigSchema.parse({})),
   /**
    * How local users prove their password: SCRAM-SHA-256 (nothing reusable
@@ -210,6 +215,30 @@ export const ConfigSchema = z.object({
   /** Largest frontend message accepted; bigger ones end the connection with 08P01. */
   maxMessageBytes: z.number().int().min(1024).max(1 << 30).default(16 * 1024 * 1024),
   maxConnections: z.number().int().min(1).default(200),
+  /**
+   * Sessions one user may hold at once (PostgreSQL's per-role CONNECTION LIMIT: FATAL 53300 `too many
+   * connections for role` beyond). Users holding one of accessControl.adminRoles are not counted, as
+   * PostgreSQL does not count superusers.
+   */
+  maxConnectionsPerUser: z.number().int().min(1).default(50),
+  /**
+   * The last slots of maxConnections, kept for users holding one of accessControl.adminRoles (PostgreSQL's
+   * superuser_reserved_connections): once only this many are free, other users get 53300.
+   */
+  reservedConnections: z.number().int().min(0).default(3),
+  /**
+   * Statements one user runs in the engine at once, over all of the user's sessions. A further one waits
+   * for its turn, as a PostgreSQL statement waits for a lock: statement_timeout and CancelRequest apply
+   * while it waits (57014), and it is never refused for the limit.
+   */
+  maxStatementsPerUser: z.number().int().min(1).default(8),
+  /**
+   * Server-wide defaults of session settings, as postgresql.conf sets them: e.g. { "statement_timeout":
+   * "5min" }. SHOW shows them; the startup packet (`options=-c …`) and SET override them per session, RESET
+   * returns to them. Any setting SET accepts, except client_encoding and the transaction's own
+   * (transaction_isolation, transaction_read_only); checked at start as SET checks it.
+   */
+  settings: z.record(z.string(), z.union([z.string(), z.number()]).transform(String)).default({}),
   authTimeoutMs: z.number().int().min(100).default(60000),
   maxOpenCursorsPerSession: z.number().int().min(1).default(8),
   limits: LimitsSchema.default(LimitsSchema.parse({})),
@@ -245,6 +274,12 @@ function checkIdentity(c: Config): string | null {
   return null;
 }
 
+function checkConnections(c: Config): string | null {
+  // PostgreSQL refuses to start alike: superuser_reserved_connections must be less than max_connections.
+  if (c.reservedConnections >= c.maxConnections) return `reservedConnections (${c.reservedConnections}) must be less than maxConnections (${c.maxConnections})`;
+  return null;
+}
+
 /** The PostgreSQL database names clients may connect to. */
 export function databaseNames(c: Config): string[] {
   return c.catalog ? [c.catalog.database] : Object.keys(c.databases);
@@ -255,7 +290,11 @@ export function parseConfig(input: unknown): Config {
   if (!r.success) {
     throw new Error(`invalid configuration: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
-  const problem = checkIdentity(r.data);
+  const problem = checkIdentity(r.data) ?? checkConnections(r.data);
   if (problem) throw new Error(`invalid configuration: ${problem}`);
-  return r.data;
+  try {
+    return { ...r.data, settings: serverDefaults(r.data.settings) };
+  } catch (e) {
+    throw new Error(`invalid configuration: ${(e as Error).message}`);
+  }
 }

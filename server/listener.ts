@@ -23,6 +23,7 @@ import { HeavyLane } from './heavyLane.js';
 import { Session } from './session.js';
 import type { Backends } from './sessionFunctions.js';
 import type { StatementParser } from './statementParser.js';
+import { UserStatementSlots } from './statementSlots.js';
 
 /** Statements longer than this are planned in the heavy lane (server/heavyLane.ts). */
 export const LARGE_STATEMENT_CHARS = 8192;
@@ -59,9 +60,37 @@ function refuseConnection(socket: Socket): void {
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
+/** PostgreSQL 16's words for the reserved slots, naming the roles that may use them. */
+function reservedSlotsMessage(adminRoles: readonly string[]): string {
+  const roles = adminRoles.map((r) => `"${r}"`);
+  return roles.length === 1
+    ? `remaining connection slots are reserved for roles with privileges of the ${roles[0]} role`
+    : `remaining connection slots are reserved for roles with privileges of one of the roles ${roles.join(', ')}`;
+}
+
+/**
+ * Why a login may not open a session now, in PostgreSQL's words (53300), or null. Checked in
+ * PostgreSQL's order: the role's own limit, then the reserved slots, then the server's limit.
+ */
+function connectionRefusal(config: Config, sessions: Iterable<Session>, identity: Identity): PgError | null {
+  const admin = identity.roles.some((r) => config.accessControl.adminRoles.includes(r));
+  let total = 0;
+  let mine = 0;
+  for (const s of sessions) {
+    total++;
+    if (s.user === identity.user) mine++;
+  }
+  const refuse = (message: string) => new PgError(SqlState.tooManyConnections, message, { severity: 'FATAL' });
+  if (!admin && mine >= config.maxConnectionsPerUser) return refuse(`too many connections for role "${identity.user}"`);
+  if (total >= config.maxConnections) return refuse('sorry, too many clients already');
+  if (!admin && total >= config.maxConnections - config.reservedConnections) return refuse(reservedSlotsMessage(config.accessControl.adminRoles));
+  return null;
+}
+
 export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   const { config, log } = deps;
   const sessions = new Map<number, Session>();
+  const statementSlots = new UserStatementSlots(config.maxStatementsPerUser);
   const sockets = new Set<Socket>();
   const heavyLane = new HeavyLane();
   const connections = new Map<PgConnection<Identity>, Promise<void>>();
@@ -110,11 +139,13 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         deps.audit?.login(who(null), { database: info.database, allowed: false, reason: 'the database does not exist' });
         throw new PgError(SqlState.invalidCatalogName, `database "${info.database}" does not exist`, { severity: 'FATAL' });
       }
-      if (sessions.size >= config.maxConnections) {
+      const refusal = connectionRefusal(config, sessions.values(), identity);
+      if (refusal) {
         // The login's credential would otherwise keep refreshing for a session that never opened.
         identity.credential?.close();
-        deps.audit?.login(who(null), { database: info.database, allowed: false, reason: 'too many connections' });
-        throw new PgError(SqlState.tooManyConnections, 'sorry, too many clients already', { severity: 'FATAL' });
+        log.info({ event: 'login', user: identity.user, database: info.database, outcome: 'too-many-connections', reason: refusal.message });
+        deps.audit?.login(who(null), { database: info.database, allowed: false, reason: refusal.message });
+        throw refusal;
       }
       const processId = newProcessId();
       const session = new Session({
@@ -134,6 +165,8 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         onEnd: () => sessions.delete(processId),
         ...(deps.audit ? { audit: deps.audit } : {}),
         backends,
+        statementSlots: statementSlots.forUser(identity.user),
+        settingDefaults: config.settings,
       });
       sessions.set(processId, session);
       log.info({ event: 'login', user: identity.user, roles: identity.roles, groups: identity.groups, database: info.database, pid: processId, outcome: 'ok' });

@@ -23,6 +23,7 @@ import { installMaskMacros } from '../policy/rewrite/macros.js';
 import { reportQuery, reportRows } from '../policy/rewrite/report.js';
 import { toDuckDbSql } from '../sql/deparse.js';
 import { notSupported, SqlError } from '../sql/errors.js';
+import type { ProbeMiss } from '../sql/dialect.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import { planQuery } from '../sql/query.js';
 import type { Fields, PgNode } from '../sql/walk.js';
@@ -56,6 +57,33 @@ interface StatementCatalog {
   setup(conn: DuckDBConnection, visibility: TableVisibility): Promise<void>;
   /** Names the catalog did not load for this statement (refused or missing). */
   unloaded?(): RelationName[];
+}
+
+/** What planning one statement met, for the audit trail: the data gate it was planned through, and name probes that found nothing. */
+interface PlanTrace {
+  gate?: StatementGate;
+  probeMisses: ProbeMiss[];
+}
+
+/**
+ * The relations a probe answered NULL for (to_regclass of a missing or hidden name), among those the data
+ * gate hid or the catalog did not load: audited as `::regclass` audits them (42P01), though the statement goes on.
+ */
+function probeAudit(trace: PlanTrace, base: StatementCatalog): Pick<StatementAudit, 'hidden' | 'unloaded'> {
+  if (trace.probeMisses.length === 0 || !trace.gate) return { hidden: [], unloaded: [] };
+  const reasonFor = (schema: string, name: string): string | undefined => {
+    const miss = trace.probeMisses.find((m) => m.name === name && (m.schema === undefined || m.schema === schema));
+    return miss && `${miss.error.code}: ${miss.error.message}`;
+  };
+  const hidden = trace.gate.hidden().flatMap(({ table, decision }) => {
+    const reason = reasonFor(table.schema, table.name);
+    return reason ? [{ resource: table.resource ?? null, name: { schema: table.schema, name: table.name }, decision, reason }] : [];
+  });
+  const unloaded = (base.unloaded?.() ?? []).flatMap((n) => {
+    const reason = reasonFor(n.schema, n.name);
+    return reason ? [{ ...n, reason }] : [];
+  });
+  return { hidden, unloaded };
 }
 
 interface CachedPlan {
@@ -133,7 +161,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
     ctx: PlanContext,
     settingsRead: Map<string, string | undefined>,
     base: StatementCatalog,
-    trace: { gate?: StatementGate },
+    trace: PlanTrace,
   ): QueryPlan => {
     const catalog = base.catalog;
     const statementGate = gate.begin({ user: ctx.user, roles: new Set(ctx.roles), groups: new Set(ctx.groups) });
@@ -144,7 +172,8 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
       settingsRead.set(n, v);
       return v;
     };
-    const plan = planQuery(policyTarget ?? stmt, { ...ctx, settings, catalog: statementGate.catalog(catalog) }, {
+    const probeMissed = (m: ProbeMiss) => trace.probeMisses.push(m);
+    const plan = planQuery(policyTarget ?? stmt, { ...ctx, settings, catalog: statementGate.catalog(catalog), probeMissed }, {
       rewriteTables: (tables, qctx, tree) => statementGate.rewrite(tables, qctx, tree),
     });
     const valid = () => statementGate.valid() && base.valid();
@@ -181,7 +210,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
       if (hit) return hit.plan;
       const settingsRead = new Map<string, string | undefined>();
       const base = await statementCatalog(stmt, ctx);
-      const trace: { gate?: StatementGate } = {};
+      const trace: PlanTrace = { probeMisses: [] };
       let plan: QueryPlan;
       try {
         plan = planFresh(stmt, ctx, settingsRead, base, trace);
@@ -200,7 +229,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
         throw e;
       }
       // Audited when it runs (QueryPlan.audit at each Bind), not when it is planned or described.
-      const record: StatementAudit | null = audit && trace.gate ? { engine: trace.gate.engine, applied: [...trace.gate.applied], hidden: [], unloaded: [] } : null;
+      const record: StatementAudit | null = audit && trace.gate ? { engine: trace.gate.engine, applied: [...trace.gate.applied], ...probeAudit(trace, base) } : null;
       const audited: QueryPlan = record ? { ...plan, audit: () => auditStatement(stmt, ctx, record) } : plan;
       cache.set(key, { node: stmt.node, settings: [...settingsRead], plan: audited });
       return audited;

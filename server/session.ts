@@ -43,6 +43,7 @@ import type { AdminRoom } from '../policy/admin/room.js';
 import type { AdminStatement } from '../policy/admin/statement.js';
 import { adminFields, runAdmin } from './admin.js';
 import { StatementRun } from './statementRun.js';
+import type { StatementSlots } from './statementSlots.js';
 import type { StatementParser } from './statementParser.js';
 import { dataRowText, writeTextResult, type TextResult } from './textResult.js';
 import { TransactionState } from './transaction.js';
@@ -70,6 +71,10 @@ export interface SessionDeps {
   audit?: Auditor;
   /** The gateway's other sessions, for pg_cancel_backend / pg_terminate_backend. */
   backends?: Backends;
+  /** The user's running-statement limit (server/statementSlots.ts); absent: none. */
+  statementSlots?: StatementSlots;
+  /** Server-wide defaults of settings (config `settings`), under the startup packet's. */
+  settingDefaults?: Readonly<Record<string, string>>;
 }
 
 /** A statement kept by name (Parse): either a query or a gateway command. */
@@ -112,7 +117,7 @@ export class Session implements QuerySession {
   constructor(private readonly deps: SessionDeps) {
     this.processId = deps.processId;
     this.secretKey = deps.secretKey;
-    this.settings = new SessionSettings(deps.identity.user, deps.info.params);
+    this.settings = new SessionSettings(deps.identity.user, deps.info.params, deps.settingDefaults);
     this.portals = new PortalTable({ maxPortals: deps.limits.maxPortals, maxOpenCursors: deps.maxOpenCursors });
     this.cursorHost = {
       tx: this.tx,
@@ -181,7 +186,7 @@ export class Session implements QuerySession {
 
   /** The statement run this message belongs to: the current one, or a new one with its own timer. */
   private statement(): StatementRun {
-    this.run ??= new StatementRun(this.settings.statementTimeoutMs());
+    this.run ??= new StatementRun(this.settings.statementTimeoutMs(), this.deps.statementSlots ?? null);
     if (this.stopped) this.run.stop(this.stopped);
     this.run.check();
     return this.run;

@@ -1,5 +1,5 @@
 import { PgError } from '../protocol/errors.js';
-import { SessionSettings, splitSearchPath } from './settings.js';
+import { serverDefaults, SessionSettings, splitSearchPath } from './settings.js';
 
 const code = (f: () => unknown) => {
   try {
@@ -49,5 +49,32 @@ describe('SessionSettings', () => {
   it('splits search_path like PostgreSQL', () => {
     expect(splitSearchPath('"$user", public')).toEqual(['$user', 'public']);
     expect(splitSearchPath('Sales, "Mixed Case"')).toEqual(['sales', 'Mixed Case']);
+  });
+});
+
+describe('server-wide defaults (config `settings`)', () => {
+  it('sit under the startup packet and SET; RESET returns to them; SHOW prints them as PostgreSQL does', () => {
+    const server = serverDefaults({ statement_timeout: '5min', timezone: 'europe/berlin' });
+    expect(server).toEqual({ statement_timeout: '5min', TimeZone: 'Europe/Berlin' });
+    const s = new SessionSettings('alice', {}, server);
+    expect(s.get('statement_timeout')).toBe('5min');
+    expect(s.statementTimeoutMs()).toBe(300_000);
+    expect(s.reported()).toContainEqual(['TimeZone', 'Europe/Berlin']);
+    s.set('statement_timeout', '2s');
+    expect(s.statementTimeoutMs()).toBe(2000);
+    s.reset('statement_timeout');
+    expect(s.get('statement_timeout')).toBe('5min');
+    // the client's startup options win over the server's default
+    const own = new SessionSettings('alice', { options: '-c statement_timeout=0' }, server);
+    expect(own.statementTimeoutMs()).toBe(0);
+    expect(own.reset('ALL')).toEqual([]);
+    expect(own.get('statement_timeout')).toBe('0');
+  });
+
+  it('refuse an unknown setting, a fixed one, a transaction-only one and a bad value, naming it', () => {
+    expect(() => serverDefaults({ statment_timeout: '5s' })).toThrow('settings.statment_timeout: unrecognized configuration parameter "statment_timeout"');
+    expect(() => serverDefaults({ server_version: '17' })).toThrow('cannot be given a server-wide default');
+    expect(() => serverDefaults({ transaction_isolation: 'serializable' })).toThrow('cannot be given a server-wide default');
+    expect(() => serverDefaults({ statement_timeout: '5 minutes' })).toThrow('settings.statement_timeout: invalid value for parameter "statement_timeout": "5 minutes"');
   });
 });

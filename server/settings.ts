@@ -177,14 +177,43 @@ const TRANSACTION_SCOPED: Record<string, string> = {
   transaction_isolation: 'default_transaction_isolation',
 };
 
+/** Settings a server-wide default cannot be given for: the client's own, and those of one transaction. */
+const NOT_SERVER_DEFAULTS = new Set(['client_encoding', 'transaction_isolation', 'transaction_read_only']);
+
+/**
+ * The configuration's server-wide defaults (`settings`, as postgresql.conf sets
+ * them), checked and normalised as SET would; throws an Error naming the
+ * setting when one is unknown, fixed, or its value is refused.
+ */
+export function serverDefaults(settings: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(settings)) {
+    let def: SettingDef;
+    try {
+      def = settingDef(name);
+    } catch (e) {
+      throw new Error(`settings.${name}: ${(e as Error).message}`);
+    }
+    if (def.readOnly || NOT_SERVER_DEFAULTS.has(def.name)) throw new Error(`settings.${name}: parameter "${def.name}" cannot be given a server-wide default`);
+    try {
+      out[def.name] = def.check ? def.check(value) : value;
+    } catch (e) {
+      throw new Error(`settings.${name}: ${(e as Error).message}`);
+    }
+  }
+  return out;
+}
+
 export class SessionSettings {
   private readonly values = new Map<string, string>();
   private readonly defaults = new Map<string, string>();
   /** SET LOCAL, SET TRANSACTION and BEGIN's options: dropped when the block ends. */
   private readonly local = new Map<string, string>();
 
-  constructor(user: string, startup: Record<string, string>) {
+  /** `server`: the server-wide defaults (serverDefaults()), under what the client's startup packet sets. */
+  constructor(user: string, startup: Record<string, string>, server: Readonly<Record<string, string>> = {}) {
     for (const def of DEFS) this.defaults.set(def.name, def.initial);
+    for (const [name, value] of Object.entries(server)) this.defaults.set(settingDef(name).name, value);
     this.defaults.set('session_authorization', user);
     // Startup parameters (and `options=-c name=value`) become the session's defaults, as in PostgreSQL.
     for (const [name, value] of Object.entries(startupSettings(startup))) {

@@ -8,6 +8,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PgError, SqlState } from '../protocol/errors.js';
+import type { StatementSlots } from './statementSlots.js';
 
 export type StopReason = 'cancel' | 'timeout' | 'disconnect' | 'shutdown';
 
@@ -17,8 +18,16 @@ export class StatementRun {
   private timer: NodeJS.Timeout | null;
   /** The engine connection working for this statement right now. */
   private engine: DuckDBConnection | null = null;
+  /** Engine steps in progress, and the user's statement slot they share (held only while one runs). */
+  private steps = 0;
+  private slot: Promise<void> | null = null;
+  private releaseSlot: (() => void) | null = null;
 
-  constructor(timeoutMs: number) {
+  /** `slots`: the user's running-statement limit; a step waits for a slot, and a stop ends the wait. */
+  constructor(
+    timeoutMs: number,
+    private readonly slots: StatementSlots | null = null,
+  ) {
     this.timer = timeoutMs > 0 ? setTimeout(() => this.stop('timeout'), timeoutMs) : null;
     this.timer?.unref();
   }
@@ -70,14 +79,40 @@ export class StatementRun {
    */
   async inEngine<T>(conn: DuckDBConnection, work: () => Promise<T>): Promise<T> {
     this.check();
-    this.engine = conn;
+    await this.enterEngine();
     try {
+      this.check();
+      this.engine = conn;
       const result = await work();
       this.check();
       return result;
     } finally {
       this.engine = null;
+      this.leaveEngine();
     }
+  }
+
+  /** Takes the user's statement slot for the first step in progress; a step inside another shares it. */
+  private async enterEngine(): Promise<void> {
+    this.steps++;
+    if (!this.slots) return;
+    this.slot ??= this.slots.acquire(this.signal).then((release) => {
+      this.releaseSlot = release;
+    });
+    try {
+      await this.slot;
+    } catch (e) {
+      this.leaveEngine();
+      throw e;
+    }
+  }
+
+  private leaveEngine(): void {
+    if (--this.steps > 0) return;
+    this.slot = null;
+    const release = this.releaseSlot;
+    this.releaseSlot = null;
+    release?.();
   }
 
   /** The statement is over: its timer stops. */

@@ -64,6 +64,15 @@ export interface DialectContext extends ResolveContext {
   settings: (name: string) => string | undefined;
   backendPid: number;
   catalog: RelationCatalog;
+  /** A name probe answered NULL instead of failing (to_regclass of a missing or hidden relation), for the audit trail. */
+  probeMissed?: (miss: ProbeMiss) => void;
+}
+
+/** A relation a probe looked for and did not find (or may not see), with the error the probe absorbed. */
+export interface ProbeMiss {
+  schema?: string;
+  name: string;
+  error: SqlError;
 }
 
 const TEXT_TYPES = new Set(['text', 'varchar', 'name']);
@@ -118,8 +127,11 @@ function relationArguments(name: string, args: unknown[], f: Fields, ctx: Dialec
     try {
       return regCast('regclass', args[at], ctx, f['location']);
     } catch (e) {
-      if (e instanceof SqlError && e.code === '42P01') return { TypeCast: { arg: strConst(null), typeName: { names: [strNode('pg_catalog'), strNode('int8')], typemod: -1 } } };
-      throw e;
+      if (!(e instanceof SqlError) || e.code !== '42P01') throw e;
+      // The same decision `::regclass` reports as 42P01: audited alike, though the answer is NULL.
+      const parts = splitQualifiedName(literal);
+      ctx.probeMissed?.({ ...(parts.length >= 2 ? { schema: parts[parts.length - 2]! } : {}), name: parts[parts.length - 1]!, error: e });
+      return { TypeCast: { arg: strConst(null), typeName: { names: [strNode('pg_catalog'), strNode('int8')], typemod: -1 } } };
     }
   }
   if (literal !== undefined) args[at] = regCast('regclass', args[at], ctx, f['location']);

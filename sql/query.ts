@@ -7,7 +7,7 @@ import { authorize } from './authorize.js';
 import type { RelationCatalog } from './catalogView.js';
 import { nameTargets } from './colnames.js';
 import { toDuckDbSql } from './deparse.js';
-import { applyDialect } from './dialect.js';
+import { applyDialect, type ProbeMiss } from './dialect.js';
 import { rewriteWithTies } from './withTies.js';
 import { EMULATION_DB } from './emulation.js';
 import { notSupported, pos, SqlError } from './errors.js';
@@ -26,6 +26,8 @@ export interface QueryContext {
   settings: (name: string) => string | undefined;
   backendPid: number;
   catalog: RelationCatalog;
+  /** Told of each name probe that answered NULL (to_regclass), for the audit trail. */
+  probeMissed?: (miss: ProbeMiss) => void;
 }
 
 export interface QueryPlan {

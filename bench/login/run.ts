@@ -305,7 +305,7 @@ async function main(): Promise<void> {
       },
     },
     ranger: { source: { kind: 'local', path: join(GATEWAY_ROOT, 'demo', 'ranger'), serviceName: 'lakehouse' } },
-    throttle: { maxFailuresPerUser: 1_000_000, maxFailuresPerAddress: 1_000_000, windowMs: 60_000, failureDelayMs: 0, maxTrackedKeys: 100_000 },
+    throttle: { maxFailuresPerUserAddress: 1_000_000, maxFailuresPerAddress: 1_000_000, windowMs: 60_000, failureDelayMs: 0, maxTrackedKeys: 100_000 },
   };
   const gwKc = await startGateway('gateway-keycloak', {
     ...common,

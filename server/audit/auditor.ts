@@ -66,10 +66,13 @@ export interface StatementAudit {
   engine: PolicyEngine | null;
   /** Tables read, with the data gate's decision and the columns' tags. */
   applied: readonly AppliedTable[];
-  /** Tables the data gate hid (no select), by `schema.name`. */
-  hidden: readonly { resource: { database: string; table: string } | null; name: RelationName; decision: Extract<TableDecision, { visible: false }> }[];
-  /** Names the catalog did not load for the user (refused or missing, alike). */
-  unloaded: readonly RelationName[];
+  /**
+   * Tables the data gate hid (no select), by `schema.name`; `reason` where the statement went on without
+   * them (to_regclass answered NULL).
+   */
+  hidden: readonly { resource: { database: string; table: string } | null; name: RelationName; decision: Extract<TableDecision, { visible: false }>; reason?: string }[];
+  /** Names the catalog did not load for the user (refused or missing, alike); `reason` as for `hidden`. */
+  unloaded: readonly (RelationName & { reason?: string })[];
   /** The statement failed: its SQLSTATE and message (42P01, 42501 …). */
   error?: { code: string; message: string } | null;
 }
@@ -273,7 +276,7 @@ export class Auditor {
         allowed: false,
         policyId: h.decision.access?.policyId ?? -1,
         policyVersion: h.decision.access?.policyVersion ?? null,
-        reason: reason ?? h.decision.reason,
+        reason: reason ?? h.reason ?? h.decision.reason,
       });
     }
     for (const name of a.unloaded) {
@@ -283,7 +286,7 @@ export class Auditor {
         resource: pathOf(name.schema, name.name),
         resType: '@table',
         allowed: false,
-        reason: reason ?? 'the catalog did not load the table for this user (refused or missing)',
+        reason: reason ?? name.reason ?? 'the catalog did not load the table for this user (refused or missing)',
         additionalInfo: { gate: 'catalog' },
       });
     }

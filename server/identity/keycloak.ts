@@ -83,21 +83,19 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     const { user, remoteAddress } = info;
     if (!this.throttle.allows(user, remoteAddress)) {
       this.log.warn({ event: 'login', user, remote: remoteAddress, outcome: 'throttled' });
-      await this.throttle.delay();
+      await this.throttle.failed(user, remoteAddress);
       return null;
     }
     // An empty password is a wrong one: refused like any other (counted, after the same delay), without asking Keycloak.
     const outcome: GrantOutcome = password === '' ? { kind: 'bad-credentials' } : await this.passwordGrant(user, password);
     switch (outcome.kind) {
       case 'bad-credentials':
-        this.throttle.recordFailure(user, remoteAddress);
         this.log.info({ event: 'login', user, remote: remoteAddress, outcome: 'bad-credentials' });
-        await this.throttle.delay();
+        await this.throttle.failed(user, remoteAddress);
         return null;
       case 'disabled':
-        this.throttle.recordFailure(user, remoteAddress);
         this.log.info({ event: 'login', user, remote: remoteAddress, outcome: 'disabled', reason: outcome.description });
-        await this.throttle.delay();
+        await this.throttle.failed(user, remoteAddress);
         throw new PgError(SqlState.invalidAuthorizationSpecification, `account of user "${user}" cannot log in`, {
           severity: 'FATAL',
           detail: 'The identity provider reports the account disabled or not fully set up.',
@@ -118,11 +116,10 @@ export class KeycloakIdentityProvider implements IdentityProvider {
         // accepts e-mail addresses, but the session user is what PostgreSQL sees.
         if (typeof name !== 'string' || name !== user) {
           this.log.warn({ event: 'login', user, outcome: 'name-mismatch', claim: this.cfg.usernameClaim });
-          this.throttle.recordFailure(user, remoteAddress);
-          await this.throttle.delay();
+          await this.throttle.failed(user, remoteAddress);
           return null;
         }
-        this.throttle.recordSuccess(user);
+        this.throttle.succeeded(user, remoteAddress);
         const groups = stringList(claims[this.cfg.groupsClaim]);
         const tokenRoles = this.cfg.tokenRoles ? stringList((claims['realm_access'] as { roles?: unknown } | undefined)?.roles) : [];
         const credential = new KeycloakCredential(this, outcome.tokens, user, this.cfg.refreshMarginMs, this.log);

@@ -29,7 +29,7 @@ function usersFile(): string {
 const info = (user: string, remoteAddress = '10.1.1.1'): StartupInfo => ({ user, database: 'demo', params: {}, tls: true, remoteAddress });
 
 function provider(mode: 'scram-sha-256' | 'password', roles = demoRoles) {
-  const throttle = new LoginThrottle(ThrottleConfigSchema.parse({ maxFailuresPerUser: 2, maxFailuresPerAddress: 100, failureDelayMs: 0 }));
+  const throttle = new LoginThrottle(ThrottleConfigSchema.parse({ maxFailuresPerUserAddress: 2, maxFailuresPerAddress: 100, failureDelayMs: 0 }));
   return new LocalIdentityProvider(LocalUsers.load(usersFile()), mode, rangerRoles(() => roles), throttle, Buffer.alloc(32, 7), pino({ level: 'silent' }));
 }
 
@@ -61,7 +61,7 @@ test('SCRAM plan: the real verifier for a known user, a mock one (and no identit
   expect(unknown.verifier.iterations).toBe(known.verifier.iterations);
 });
 
-test('throttled: after the limit even the right password fails like a wrong one; other users unaffected', async () => {
+test('throttled: after the limit even the right password fails like a wrong one from that address; other addresses and users unaffected', async () => {
   const p = provider('password');
   for (let i = 0; i < 2; i++) {
     const plan = await p.plan(info('bob'));
@@ -71,6 +71,10 @@ test('throttled: after the limit even the right password fails like a wrong one;
   const locked = await p.plan(info('bob'));
   if (locked.method !== 'cleartext') throw new Error('expected cleartext');
   expect(await locked.verify('bob-pw')).toBeNull();
+  // bob from another address is not throttled: failures elsewhere never lock a user out
+  const elsewhere = await p.plan(info('bob', '10.2.2.2'));
+  if (elsewhere.method !== 'cleartext') throw new Error('expected cleartext');
+  expect((await elsewhere.verify('bob-pw'))?.user).toBe('bob');
   const dave = await p.plan(info('dave'));
   if (dave.method !== 'cleartext') throw new Error('expected cleartext');
   expect((await dave.verify('dave-pw'))?.user).toBe('dave');

@@ -31,7 +31,7 @@ export class LocalIdentityProvider implements IdentityProvider {
     if (!user) this.log.info({ event: 'login', user: name, outcome: 'unknown-user', remote: remoteAddress });
     if (!allowed) this.log.warn({ event: 'login', user: name, outcome: 'throttled', remote: remoteAddress });
     // A throttled login runs against a mock verifier: it fails exactly like a wrong password. A real
-    // user's mock keeps the real salt and iteration count, so a locked-out account looks as it always does;
+    // user's mock keeps the real salt and iteration count, so a throttled attempt shows the account as it always looks;
     // an unknown user's salt derives from the server secret and the name, the same at every attempt.
     const usable = user && allowed ? user : null;
     const verifier = usable
@@ -42,12 +42,11 @@ export class LocalIdentityProvider implements IdentityProvider {
     const identity = (): Identity | null => (usable ? { user: usable.name, groups: [], roles: this.roles.rolesFor(usable.name, []) } : null);
     const settle = async (ok: boolean) => {
       if (ok) {
-        this.throttle.recordSuccess(name);
+        this.throttle.succeeded(name, remoteAddress);
         return;
       }
-      this.throttle.recordFailure(name, remoteAddress);
       this.log.info({ event: 'login', user: name, outcome: allowed ? 'bad-credentials' : 'throttled', remote: remoteAddress });
-      await this.throttle.delay();
+      await this.throttle.failed(name, remoteAddress);
     };
     if (this.mode === 'password') {
       return {

@@ -19,7 +19,7 @@ let passwordGate: ServedGateway;
 let scramPg: RealPostgres;
 let passwordPg: RealPostgres;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-stranger-'));
-const THROTTLE = { maxFailuresPerUser: 3, maxFailuresPerAddress: 1000, failureDelayMs: 200 };
+const THROTTLE = { maxFailuresPerUserAddress: 3, maxFailuresPerAddress: 1000, failureDelayMs: 200 };
 
 beforeAll(async () => {
   scramGate = await startServe({ throttle: THROTTLE }, { dir });
@@ -111,7 +111,7 @@ describe('the SCRAM salt tells nothing', () => {
     const verifier = users.users.find((u) => u.name === 'carol')!.scram;
     const [, iterations, salt] = /^SCRAM-SHA-256\$(\d+):([^$]+)\$/.exec(verifier)!;
     expect(await saltOf(scramGate, 'carol')).toBe(`${salt}:${iterations}`);
-    for (let i = 0; i < THROTTLE.maxFailuresPerUser; i++) {
+    for (let i = 0; i < THROTTLE.maxFailuresPerUserAddress; i++) {
       const c = await RawConn.connect('127.0.0.1', scramGate.port);
       await expect(c.startup('carol', 'demo', 'wrong')).rejects.toThrow(/28P01/);
       c.close();
@@ -194,7 +194,7 @@ describe('cleartext passwords', () => {
     const theirs = pgError(await outcome(ref));
     ref.close();
     const times: number[] = [];
-    for (let i = 0; i < THROTTLE.maxFailuresPerUser; i++) {
+    for (let i = 0; i < THROTTLE.maxFailuresPerUserAddress; i++) {
       const c = await begin(passwordGate, 'dave');
       const t = performance.now();
       c.send(fe.password(''));

@@ -198,6 +198,42 @@ test('dave (no grant) gets 42P01 and a denied event; the catalog gate’s refusa
   expect(got.some((x) => x.result === 1)).toBe(false);
 }, 60_000);
 
+test('to_regclass of a missing or hidden name writes the event the ::regclass probe writes, at each run (it wrote none); control: carol’s to_regclass of a table she reads', async () => {
+  const from = lastSeq();
+  const dave = await login('dave');
+  const probes: Record<string, AuthzAuditEvent[]> = {};
+  for (const name of ['hr.salaries', 'sales.orders']) {
+    // the reference: the cast fails with 42P01 and is audited
+    const seq = lastSeq();
+    expect((await rejection(dave.query(`select '${name}'::regclass`))).code).toBe('42P01');
+    const cast = (all: AuthzAuditEvent[]) => all.filter(since(seq)).filter((e) => e.reqUser === 'dave' && e.repo === 'lakehouse' && e.action !== 'login');
+    probes[`cast ${name}`] = cast(await events((a) => cast(a).length >= 1));
+    // to_regclass answers NULL, as PostgreSQL does for a missing name, run twice (the second from the cached plan)
+    const seq2 = lastSeq();
+    for (let i = 0; i < 2; i++) expect((await dave.query(`select to_regclass('${name}') as r`)).rows).toEqual([{ r: null }]);
+    const probe = (all: AuthzAuditEvent[]) => all.filter(since(seq2)).filter((e) => e.reqUser === 'dave' && e.repo === 'lakehouse' && e.action !== 'login');
+    probes[`to_regclass ${name}`] = probe(await events((a) => probe(a).length >= 2));
+  }
+  await dave.end();
+  const shape = (e: AuthzAuditEvent) => [e.access, e.resource, e.resType, e.result, e.policy, e.reason];
+  for (const name of ['hr.salaries', 'sales.orders']) {
+    const cast = probes[`cast ${name}`]!.map(shape);
+    expect(cast).toEqual([['select', name.replace('.', '/'), '@table', 0, -1, `42P01: relation "${name}" does not exist`]]);
+    expect(probes[`to_regclass ${name}`]!.map(shape)).toEqual([...cast, ...cast]);
+    for (const e of probes[`to_regclass ${name}`]!) expect(e.reqData).toBe('select to_regclass($1) as r');
+  }
+  // control: a name carol may read is found, and nothing is denied
+  const seq = lastSeq();
+  const carol = await login('carol');
+  expect((await carol.query("select to_regclass('sales.orders') is not null as found")).rows).toEqual([{ found: true }]);
+  // a read after it: once its event is in the file, so is anything the probe wrote (events keep their order)
+  expect((await carol.query('select count(*)::int as n from sales.orders')).rows).toEqual([{ n: 2 }]);
+  await carol.end();
+  await events((a) => a.filter(since(seq)).some((e) => e.reqUser === 'carol' && e.access === 'select' && e.result === 1));
+  expect(fileEvents().filter(since(seq)).filter((e) => e.reqUser === 'carol' && e.result === 0)).toEqual([]);
+  expect(fileEvents().filter(since(from)).filter((e) => e.reqUser === 'dave' && e.result === 1 && e.repo === 'lakehouse' && e.action !== 'login')).toEqual([]);
+}, 60_000);
+
 test('a refused write is audited with its command and redacted values', async () => {
   const from = lastSeq();
   const alice = await login('alice');

@@ -40,7 +40,7 @@ beforeAll(async () => {
     () => ({
       keycloak: gatewayKeycloakConfig(kc(), 3000),
       ranger: { source: { kind: 'local', path: rangerDir, serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-      throttle: { maxFailuresPerUser: 10, maxFailuresPerAddress: 1000, windowMs: 60_000, failureDelayMs: 50, maxTrackedKeys: 1000 },
+      throttle: { maxFailuresPerUserAddress: 10, maxFailuresPerAddress: 1000, windowMs: 60_000, failureDelayMs: 50, maxFailureDelayMs: 200, maxTrackedKeys: 1000 },
     }),
     { logger: log.logger },
   );

@@ -1,5 +1,6 @@
 /** Helpers shared by the client suites: node-postgres configs, error capture, spawning with a timeout. */
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import pg from 'pg';
 import type { Target } from './target.js';
 
@@ -22,6 +23,21 @@ export async function connect(t: Pick<Target, 'host' | 'port'>, over: Partial<pg
   c.on('error', () => {});
   await c.connect();
   return c;
+}
+
+/**
+ * node-postgres connecting from a chosen loopback source address (127.0.0.x on
+ * Linux), so a test can play clients on different addresses:
+ * `connect(t, { stream: fromAddress('127.0.0.2') })`.
+ */
+export function fromAddress(localAddress: string): () => net.Socket {
+  return () => {
+    const socket = new net.Socket();
+    const connect = socket.connect.bind(socket) as (options: net.TcpSocketConnectOpts) => net.Socket;
+    // node-postgres calls connect(port, host); the source address goes in as an option
+    (socket as unknown as { connect: (port: number, host: string) => net.Socket }).connect = (port, host) => connect({ port, host, localAddress });
+    return socket;
+  };
 }
 
 export interface PgError extends Error {
