@@ -43,6 +43,9 @@ class OpenResult {
   private pendingRow = 0;
   private prefetched: Promise<DuckDBDataChunk | null> | null = null;
   private exhausted = false;
+  private closed = false;
+  /** The next batch, being encoded ahead of its fetch. */
+  private ahead: Promise<Batch> | null = null;
   private readonly out = new MessageWriter(64 * 1024);
 
   constructor(
@@ -53,11 +56,31 @@ class OpenResult {
   ) {}
 
   reformat(encoding: Encoding): void {
+    if (this.ahead) throw new Error('a result read ahead cannot change its formats');
     this.encoder = encoderFor(this.result, encoding);
   }
 
-  /** Up to maxRows rows (0: no limit) or about BATCH_BYTES of them, whichever comes first. */
+  /**
+   * Up to maxRows rows (0: no limit) or about BATCH_BYTES of them, whichever
+   * comes first. A portal that asks for all rows goes on asking for all rows
+   * until they are done (server/query.ts Portal.stream), so for it the next
+   * batch is encoded while this one travels to the client.
+   */
   async fetch(maxRows: number, skip: boolean): Promise<Batch> {
+    let batch: Batch;
+    if (this.ahead) {
+      if (maxRows !== 0 || skip) throw new Error('a result read ahead was asked for a limited batch');
+      batch = await this.ahead;
+      this.ahead = null;
+    } else batch = await this.produce(maxRows, skip);
+    if (!batch.done && maxRows === 0 && !skip && !this.closed) {
+      this.ahead = this.produce(0, false);
+      this.ahead.catch(() => undefined); // its error surfaces at the next fetch
+    }
+    return batch;
+  }
+
+  private async produce(maxRows: number, skip: boolean): Promise<Batch> {
     const limit = maxRows > 0 ? maxRows : Infinity;
     let rows = 0;
     while (rows < limit && this.out.length < BATCH_BYTES) {
@@ -87,7 +110,7 @@ class OpenResult {
       this.pendingRow = next;
       if (this.pendingRow >= chunk.rowCount) this.pending = null;
     }
-    const data = this.out.length > 0 ? new Uint8Array(this.out.take()) : null;
+    const data = this.out.length > 0 ? this.out.take() : null;
     return { data, rows, done: this.exhausted && !this.pending };
   }
 
@@ -97,9 +120,12 @@ class OpenResult {
   }
 
   close(): void {
+    this.closed = true;
     this.pending = null;
     this.prefetched = null;
-    this.own?.destroySync();
+    // A batch still being encoded ends at its next await; the statement goes with it.
+    if (this.ahead) void this.ahead.finally(() => this.own?.destroySync()).catch(() => undefined);
+    else this.own?.destroySync();
   }
 }
 

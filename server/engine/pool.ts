@@ -199,6 +199,7 @@ export class EnginePool implements Engine {
     else slot = this.leastUsed();
     slot.users.add(user);
     this.byUser.set(user, slot);
+    this.opts.log.info({ event: 'engine-assigned', user, engine: slot.proc.id, enginePid: slot.proc.pid, shared: slot.users.size > 1 }, 'engine process assigned');
     this.replenish();
     return slot;
   }
