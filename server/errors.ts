@@ -205,7 +205,14 @@ export function toPgError(err: unknown, log: ErrorLog): PgError {
       hint: 'Connect again to log in.',
     });
   }
-  if (err instanceof EngineLostError) return engineLost();
+  if (err instanceof EngineLostError) {
+    if (!err.outOfMemory) return engineLost();
+    // The watchdog restarted the user's engine: this statement is lost, the session is not (its next statement gets a new engine).
+    return new PgError(SqlState.outOfMemory, 'out of memory', {
+      detail: "This user's statements held more memory than the gateway allows one user (engine.userMemoryLimit); the statement was stopped.",
+      hint: 'Narrow the query, or run fewer large statements at once.',
+    });
+  }
   const ref = newReference();
   log(err, ref);
   if (err instanceof CatalogError) {

@@ -288,7 +288,7 @@ export class EnginePool implements Engine {
         s.overSince ??= now;
         if (bytes > limit * 1.5 || now - s.overSince > OVER_GRACE_MS) {
           this.opts.log.error({ engine: s.proc.id, users: [...s.users], rss: bytes, limit }, 'engine process killed: its memory stayed past its bound');
-          s.proc.kill();
+          s.proc.killForMemory();
           return;
         }
         this.stopStatements(s, bytes, limit);

@@ -14,7 +14,11 @@ import { errorFromWire } from './wire.js';
 
 /** The engine process a statement ran on is gone: the statement's work is lost with it. */
 export class EngineLostError extends Error {
-  constructor(readonly why: string) {
+  constructor(
+    readonly why: string,
+    /** The gateway ended it because it held more memory than allowed (not a crash). */
+    readonly outOfMemory = false,
+  ) {
     super(`the query engine stopped unexpectedly (${why})`);
     this.name = 'EngineLostError';
   }
@@ -50,6 +54,7 @@ export class EngineProcess {
   private readonly waiting = new Map<number, Waiting>();
   private nextRequest = 1;
   private stopping = false;
+  private killedForMemory = false;
   /** The last lines it wrote to stderr: what DuckDB printed before an abort. */
   private readonly stderrTail: string[] = [];
 
@@ -70,7 +75,7 @@ export class EngineProcess {
     this.exited = new Promise((resolve) => {
       child.on('exit', (code, signal) => {
         const why = signal ? `signal ${signal}` : `exit code ${code}`;
-        this.lost = new EngineLostError(this.stopping ? 'stopped by the gateway' : why);
+        this.lost = new EngineLostError(this.stopping ? 'stopped by the gateway' : this.killedForMemory ? 'killed: its memory stayed past its bound' : why, this.killedForMemory);
         if (!this.stopping) this.log.error({ engine: this.id, pid: child.pid, code, signal, stderr: this.stderrTail }, 'engine process died');
         for (const w of this.waiting.values()) w.reject(this.lost);
         this.waiting.clear();
@@ -148,8 +153,9 @@ export class EngineProcess {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
 
-  /** Kill it as a crash would (the memory watchdog): logged as a death, not a stop. */
-  kill(signal: NodeJS.Signals = 'SIGKILL'): void {
-    this.child.kill(signal);
+  /** The memory watchdog ends it: its statements fail with 53200, logged as a death, not a stop. */
+  killForMemory(): void {
+    this.killedForMemory = true;
+    this.child.kill('SIGKILL');
   }
 }

@@ -74,15 +74,19 @@ export function descendants(root: number): number[] {
   return out;
 }
 
-export async function startServe(overrides: Record<string, unknown> = {}, opts: { dir?: string; timeoutMs?: number } = {}): Promise<ServedGateway> {
+/**
+ * `entry`: `cjs` starts the package's launcher (bin/lakegate.cjs, as `npx lakegate serve`
+ * does), `js` the built module itself (`node dist/bin/lakegate.js`, as the container does).
+ */
+export async function startServe(overrides: Record<string, unknown> = {}, opts: { dir?: string; timeoutMs?: number; entry?: 'cjs' | 'js' } = {}): Promise<ServedGateway> {
   if (!fs.existsSync(LAKEGATE_BIN)) throw new Error(`${LAKEGATE_BIN} is missing: build lakegate first (npm run build)`);
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-serve-'));
   const port = await freePort();
   const base = await demoConfig({ host: '127.0.0.1', port, dataDir: path.join(dir, 'data') });
   const configFile = path.join(dir, 'config.json');
   fs.writeFileSync(configFile, JSON.stringify({ ...base, port, ...overrides }));
-  // Through the package's launcher, as `npx lakegate serve` runs: it sizes libuv's thread pool.
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'lakegate.cjs'), 'serve', '--config', configFile], {
+  const entry = opts.entry === 'js' ? path.join(REPO_ROOT, 'dist', 'bin', 'lakegate.js') : path.join(REPO_ROOT, 'bin', 'lakegate.cjs');
+  const child: ChildProcess = spawn(process.execPath, [entry, 'serve', '--config', configFile], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '', LAKEGATE_LOG_LEVEL: 'info' },
