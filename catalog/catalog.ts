@@ -3,7 +3,6 @@
  * An interface, because the embedded implementation below reads DuckDB's
  * attached data catalog while later ones ask Polaris / Iceberg REST.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CatalogColumn, CatalogTable, CatalogView, RelationCatalog } from '../sql/catalogView.js';
 
 export type { CatalogColumn, CatalogTable, CatalogView };
@@ -55,26 +54,32 @@ export function duckDbTable(database: string, schema: string, name: string, colu
 }
 
 /**
+ * What the catalog needs of an engine connection (the gateway's engine
+ * process, or DuckDB itself in tests): statements run for their effect, and
+ * small results as row objects.
+ */
+export interface EngineSql {
+  run(sql: string): Promise<unknown>;
+  rows(sql: string, params?: (string | number | boolean | null)[]): Promise<Record<string, unknown>[]>;
+}
+
+/**
  * Read the attached data catalog once (duckdb_schemas/tables/columns). DuckDB
  * gives every column `is_nullable` and its type as text (DECIMAL(10,2)).
  */
-export async function loadDuckDbCatalog(conn: DuckDBConnection, database: string): Promise<StaticCatalog> {
-  const schemaRows = await conn.runAndReadAll(
-    'SELECT schema_name FROM duckdb_schemas() WHERE database_name = $1 AND NOT internal',
-    [database],
-  );
+export async function loadDuckDbCatalog(conn: EngineSql, database: string): Promise<StaticCatalog> {
+  const schemaRows = await conn.rows('SELECT schema_name FROM duckdb_schemas() WHERE database_name = $1 AND NOT internal', [database]);
   const schemas = schemaRows
-    .getRowObjects()
     .map((r) => String(r['schema_name']))
     .filter((s) => !HIDDEN_SCHEMAS.has(s));
-  const colRows = await conn.runAndReadAll(
+  const colRows = await conn.rows(
     `SELECT c.schema_name, c.table_name, c.column_name, c.data_type, c.is_nullable
        FROM duckdb_columns() c JOIN duckdb_tables() t ON t.table_oid = c.table_oid
       WHERE c.database_name = $1 ORDER BY c.schema_name, c.table_name, c.column_index`,
     [database],
   );
   const tables = new Map<string, CatalogTable>();
-  for (const r of colRows.getRowObjects()) {
+  for (const r of colRows) {
     const schema = String(r['schema_name']);
     if (HIDDEN_SCHEMAS.has(schema)) continue;
     const key = `${schema}.${String(r['table_name'])}`;

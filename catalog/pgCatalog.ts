@@ -11,9 +11,11 @@
  * A connection that was never filled has no such tables: the statement fails,
  * it never sees another user's rows.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { EMULATION_DB, INFO_SCHEMA, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
-import type { Catalog, CatalogTable } from './catalog.js';
+import type { Catalog, CatalogTable, EngineSql } from './catalog.js';
+
+/** The catalog emulation only runs statements for their effect. */
+type SqlRunner = Pick<EngineSql, 'run'>;
 import { informationSchemaStatements } from './informationSchema.js';
 import { macroStatements } from './pgCatalogMacros.js';
 import { KEYWORD_COLUMNS, LANGUAGE_ROWS, PROC_TEXT_COLUMNS, procDescriptionRows, procRows, procTextRows } from './pgProc.js';
@@ -56,7 +58,7 @@ export function sqlLiteral(v: Value): string {
   return `'${String(v).replace(/'/g, "''")}'`;
 }
 
-async function createTable(conn: DuckDBConnection, name: string, columns: string, rows: Value[][]): Promise<void> {
+async function createTable(conn: SqlRunner, name: string, columns: string, rows: Value[][]): Promise<void> {
   await conn.run(`CREATE OR REPLACE TABLE ${S}.${name} (${columns})`);
   for (let i = 0; i < rows.length; i += 500) {
     const chunk = rows.slice(i, i + 500);
@@ -71,7 +73,7 @@ export const DEFAULT_OWNER = 'lakegate';
 const PER_USER = ['pg_namespace', 'pg_class', 'pg_attribute', 'pg_roles', 'pg_auth_members'] as const;
 const userTable = (name: string) => `temp.main.lg_${name}`;
 
-async function fillTable(conn: DuckDBConnection, target: string, rows: Value[][]): Promise<void> {
+async function fillTable(conn: SqlRunner, target: string, rows: Value[][]): Promise<void> {
   await conn.run(`DELETE FROM ${target}`);
   for (let i = 0; i < rows.length; i += 500) {
     const chunk = rows.slice(i, i + 500);
@@ -86,17 +88,17 @@ async function fillTable(conn: DuckDBConnection, target: string, rows: Value[][]
  */
 const ACTIVITY = userTable('pg_stat_activity');
 
-async function createActivityTable(conn: DuckDBConnection): Promise<void> {
+async function createActivityTable(conn: SqlRunner): Promise<void> {
   await conn.run(`CREATE TEMP TABLE IF NOT EXISTS lg_pg_stat_activity (${POPULATED_COLUMNS.pg_stat_activity})`);
 }
 
 /** Make this connection's pg_stat_activity show `backends` (the session's own user's sessions). */
-export async function fillActivity(conn: DuckDBConnection, database: string, backends: readonly BackendActivity[]): Promise<void> {
+export async function fillActivity(conn: SqlRunner, database: string, backends: readonly BackendActivity[]): Promise<void> {
   await createActivityTable(conn);
   await fillTable(conn, ACTIVITY, activityRows(database, backends));
 }
 
-const installed = new WeakMap<DuckDBConnection, { version: object; user: string | undefined; keys: readonly unknown[] }>();
+const installed = new WeakMap<SqlRunner, { version: object; user: string | undefined; keys: readonly unknown[] }>();
 
 /**
  * Which tables the data gate lets the user read: the others are left out of
@@ -117,7 +119,7 @@ const sameKeys = (a: readonly unknown[], b: readonly unknown[]): boolean => a.le
  * identifies the catalog's content: the same object twice is filled once.
  */
 export async function installUserCatalog(
-  conn: DuckDBConnection,
+  conn: SqlRunner,
   catalog: Catalog,
   version: object = catalog,
   who?: RoleIdentity,
@@ -162,7 +164,7 @@ function typeLookupRows(typeRowsOf: Value[][], names: Value[][]): Value[][] {
   return rows;
 }
 
-export async function installPgCatalog(conn: DuckDBConnection, opts: PgCatalogOptions): Promise<void> {
+export async function installPgCatalog(conn: SqlRunner, opts: PgCatalogOptions): Promise<void> {
   const owner = opts.owner ?? DEFAULT_OWNER;
   await conn.run(`ATTACH IF NOT EXISTS ':memory:' AS ${EMULATION_DB}`);
   await conn.run(`CREATE SCHEMA IF NOT EXISTS ${S}`);

@@ -56,6 +56,7 @@ export const SqlState = {
   undefinedParameter: '42P02',
   queryCanceled: '57014',
   adminShutdown: '57P01',
+  crashShutdown: '57P02',
   inFailedSqlTransaction: '25P02',
   invalidSavepointSpecification: '3B001',
   activeSqlTransaction: '25001',

@@ -4,6 +4,7 @@ import { KeycloakConfigSchema } from './identity/keycloak.js';
 import { ThrottleConfigSchema } from './identity/throttle.js';
 import { AuditConfigSchema } from './audit/config.js';
 import { serverDefaults } from './settings.js';
+import { parseMemorySize } from './engine/memory.js';
 
 /** Where Ranger policies and roles come from: Ranger Admin, or local JSON in the same shapes. */
 const RangerConfigSchema = z.object({
@@ -182,6 +183,10 @@ const AccessControlConfigSchema = z.object({
 });
 export type AccessControlConfig = z.output<typeof AccessControlConfigSchema>;
 
+/** A memory size DuckDB reads ("4GiB", "512MB"). */
+const memorySize = z.string().refine((v) => parseMemorySize(v) !== null, { message: 'a memory size such as "4GiB" or "512MB"' });
+const EngineDefaults = { maxProcesses: 16, spareProcesses: 1, idleMs: 300_000, watchIntervalMs: 250, maxTempDirectorySize: '10GiB' };
+
 export const ConfigSchema = z.object({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(5433),
@@ -253,19 +258,38 @@ export const ConfigSchema = z.object({
   engine: z
     .object({
       threads: z.number().int().min(1).optional(),
-      /** DuckDB memory_limit, e.g. "4GB"; default: half of the machine's memory. */
-      memoryLimit: z.string().optional(),
-      /** Where DuckDB spills what does not fit in memoryLimit; default: a fresh folder under the OS temp dir. */
+      /**
+       * Memory all engine processes together may hold, e.g. "8GiB"; default: half of the
+       * machine's memory. Past it the statements of the largest engine are stopped (53200).
+       */
+      memoryLimit: memorySize.optional(),
+      /**
+       * Memory one user's engine process may hold (its DuckDB memory_limit, plus room for the
+       * rest of the process); default: half of memoryLimit. Past it that user's statements are
+       * stopped (53200), and an engine that stays past it is restarted.
+       */
+      userMemoryLimit: memorySize.optional(),
+      /** Engine processes at once (one per user; past this many, users share). */
+      maxProcesses: z.number().int().min(1).max(256).default(16),
+      /** Engine processes kept started ahead of need, so a user's first statement does not wait for one. */
+      spareProcesses: z.number().int().min(0).max(8).default(1),
+      /** An engine process no session uses is stopped after this long. */
+      idleMs: z.number().int().min(1000).default(300_000),
+      /** How often resident memory is read. */
+      watchIntervalMs: z.number().int().min(50).max(10_000).default(250),
+      /** Where DuckDB spills what does not fit in memory (a folder per engine process below it); default: a fresh folder under the OS temp dir. */
       tempDirectory: z.string().min(1).optional(),
-      /** DuckDB max_temp_directory_size. */
+      /** DuckDB max_temp_directory_size, per engine process. */
       maxTempDirectorySize: z.string().default('10GiB'),
       /** Where DuckDB's iceberg/avro/httpfs extensions are kept (server/extensions.ts); default ~/.lakegate/extensions. */
       extensionDirectory: z.string().min(1).optional(),
     })
-    .default({ maxTempDirectorySize: '10GiB' }),
+    .default(EngineDefaults),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
+/** A configuration as written (defaults not yet filled in). */
+export type ConfigInput = z.input<typeof ConfigSchema>;
 
 function checkIdentity(c: Config): string | null {
   if (!c.keycloak && !c.usersFile) return 'usersFile: required unless keycloak is configured';

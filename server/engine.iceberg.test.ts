@@ -9,13 +9,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { SqlCatalogFile } from '../catalog/iceberg/sqlCatalog.js';
 import { loadParser, parseStatements } from '../sql/parse.js';
 import { planQuery } from '../sql/query.js';
 import { StaticCatalog } from '../catalog/catalog.js';
 import { seedDemo } from './demo.js';
-import { Engine } from './engine.js';
+import type { EngineConnection } from './engine/connection.js';
+import { startTestPool } from '../tests/support/enginePool.js';
 import { copySource } from './sqlCommands.js';
 import { defaultExtensionDirectory, ensureExtensions } from './extensions.js';
 import { route } from './router.js';
@@ -23,8 +23,8 @@ import { route } from './router.js';
 let dir: string;
 let warehouse: string;
 let metadata: string;
-let engine: Engine;
-let conn: DuckDBConnection;
+let engine: Awaited<ReturnType<typeof startTestPool>>;
+let conn: EngineConnection;
 
 beforeAll(async () => {
   await loadParser();
@@ -37,18 +37,17 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'secret.csv'), 'a\nleaked\n');
   const extensionDirectory = defaultExtensionDirectory();
   await ensureExtensions(extensionDirectory, ['avro', 'iceberg', 'httpfs']);
-  engine = await Engine.start({
-    databases: {},
-    extensionDirectory,
+  engine = await startTestPool({
+    config: { threads: '2', extension_directory: extensionDirectory },
     extensions: ['avro', 'iceberg', 'httpfs'],
     allowedDirectories: [warehouse],
   });
-  conn = await engine.connect();
+  conn = await engine.pool.connect('alice');
 }, 300_000);
 
-afterAll(() => {
-  conn?.closeSync();
-  engine?.close();
+afterAll(async () => {
+  conn?.close();
+  await engine?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -76,17 +75,17 @@ const plannerRefusal = (sql: string): { code: string; message: string } => {
 
 describe('engine with the iceberg extension', () => {
   it('control: iceberg_scan reads the warehouse table after the lock-down', async () => {
-    const r = await conn.runAndReadAll(`SELECT id, region FROM iceberg_scan('${metadata}') ORDER BY id`);
-    expect(r.getRows()).toEqual([[1, 'EU'], [2, 'US']]);
+    const r = await conn.rows(`SELECT id, region FROM iceberg_scan('${metadata}') ORDER BY id`);
+    expect(r.map((x) => [x['id'], x['region']])).toEqual([[1, 'EU'], [2, 'US']]);
   });
 
   it('allows the warehouse root and DuckDB temp directory only', async () => {
-    const r = await conn.runAndReadAll("SELECT value FROM duckdb_settings() WHERE name = 'allowed_directories'");
-    const value = String(r.getRows()[0]![0]);
+    const r = await conn.rows("SELECT value FROM duckdb_settings() WHERE name = 'allowed_directories'");
+    const value = String(r[0]!['value']);
     const listed = value.replace(/^\[|\]$/g, '').split(',').map((s) => s.trim()).filter(Boolean);
     expect(listed).toContain(`${warehouse}/`);
     // DuckDB adds its own temp directory; nothing else is there.
-    expect(listed.filter((d) => d !== `${warehouse}/`).every((d) => /\.tmp\/?$/.test(d))).toBe(true);
+    expect(listed.filter((d) => d !== `${warehouse}/`).every((d) => d.includes('lakegate-pool-'))).toBe(true);
   });
 
   it('reads nothing outside the warehouse, not even through iceberg_scan or a ../ escape', async () => {

@@ -7,8 +7,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { Engine } from './engine.js';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { EngineConnection } from './engine/connection.js';
+import { startTestPool } from '../tests/support/enginePool.js';
 
 /** A DuckDB file with the demo's rows, attached read-only as database `demo`. */
 async function duckDbDemoFile(dir: string): Promise<string> {
@@ -24,20 +25,20 @@ async function duckDbDemoFile(dir: string): Promise<string> {
 }
 
 let dir: string;
-let engine: Engine;
-let conn: DuckDBConnection;
+let engine: Awaited<ReturnType<typeof startTestPool>>;
+let conn: EngineConnection;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-engine-'));
   const file = await duckDbDemoFile(dir);
   fs.writeFileSync(path.join(dir, 'secret.csv'), 'a\nleaked\n');
-  engine = await Engine.start({ databases: { demo: file } });
-  conn = await engine.connect();
+  engine = await startTestPool({ databases: { demo: file } });
+  conn = await engine.pool.connect('alice');
 });
 
-afterAll(() => {
-  conn?.closeSync();
-  engine?.close();
+afterAll(async () => {
+  conn?.close();
+  await engine?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -52,8 +53,7 @@ const refusal = async (sql: string): Promise<string> => {
 
 describe('engine lock-down', () => {
   it('control: the attached data is readable, read-only, with PostgreSQL integer division', async () => {
-    const r = await conn.runAndReadAll('SELECT count(*)::INTEGER AS n, 7 / 2 AS q FROM demo.sales.orders');
-    expect(r.getRowObjects()).toEqual([{ n: 2, q: 3 }]);
+    expect(await conn.rows('SELECT count(*)::INTEGER AS n, 7 / 2 AS q FROM demo.sales.orders')).toEqual([{ n: 2, q: 3 }]);
     expect(await refusal("INSERT INTO demo.sales.orders VALUES (3, 'x', 1, 'EU')")).toMatch(/read-only/i);
   });
 

@@ -13,6 +13,7 @@ import { INTERNAL_MACRO_ARGUMENTS, INTERNAL_MACRO_DISPLAY } from '../sql/emulati
 import { SqlError } from '../sql/errors.js';
 import { CatalogError } from '../catalog/iceberg/api.js';
 import { CatalogLoginError } from '../catalog/userCatalog.js';
+import { EngineLostError } from './engine/process.js';
 
 /** Receives what the client is not told, with the reference the client is given. */
 export type ErrorLog = (e: unknown, ref: string) => void;
@@ -176,6 +177,19 @@ export function mapEngineMessage(message: string): Mapped | null {
  * does not see (the engine's text, a SqlError's internal detail, a stack) is
  * handed to `log` with the reference the client gets.
  */
+/**
+ * The engine process a session's statement (or its cursors) lived in is gone:
+ * PostgreSQL's answer to its backends when one of them crashes. The gateway
+ * and other sessions go on; this one reconnects.
+ */
+export function engineLost(): PgError {
+  return new PgError(SqlState.crashShutdown, 'terminating connection because the query engine stopped unexpectedly', {
+    severity: 'FATAL',
+    detail: 'The engine process running this session\'s statements ended abnormally; its other sessions and every other user\'s were not affected.',
+    hint: 'In a moment you should be able to reconnect to the database and repeat your command.',
+  });
+}
+
 export function toPgError(err: unknown, log: ErrorLog): PgError {
   if (err instanceof PgError) return err;
   if (err instanceof SqlError) {
@@ -189,6 +203,14 @@ export function toPgError(err: unknown, log: ErrorLog): PgError {
       severity: 'FATAL',
       detail: 'The catalog answered 401 and the login could not be renewed.',
       hint: 'Connect again to log in.',
+    });
+  }
+  if (err instanceof EngineLostError) {
+    if (!err.outOfMemory) return engineLost();
+    // The watchdog restarted the user's engine: this statement is lost, the session is not (its next statement gets a new engine).
+    return new PgError(SqlState.outOfMemory, 'out of memory', {
+      detail: "This user's statements held more memory than the gateway allows one user (engine.userMemoryLimit); the statement was stopped.",
+      hint: 'Narrow the query, or run fewer large statements at once.',
     });
   }
   const ref = newReference();

@@ -5,10 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { totalmem, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
+import type { EngineSql } from '../catalog/catalog.js';
 import type { Config } from './config.js';
-import { Engine } from './engine.js';
+import { EnginePool } from './engine/pool.js';
+import { mebibytes, parseMemorySize } from './engine/memory.js';
 import { startServer, type RunningServer } from './listener.js';
 import type { QueryPlanner } from './query.js';
 import { LocalUsers } from './users.js';
@@ -29,11 +30,17 @@ import { startAuditor } from './audit/start.js';
 import { auditedIdentity } from './identity/audited.js';
 import { adminAuditTrail } from './audit/adminTrail.js';
 
-/** Builds the planner on the privileged connection, before the engine is locked. */
-export type PlannerFactory = (admin: DuckDBConnection, config: Config, deps: PlannerDeps) => Promise<QueryPlanner>;
+/**
+ * Builds the planner on the privileged connection of the first engine, before
+ * it is locked; what it runs there becomes every engine's bootstrap.
+ */
+export type PlannerFactory = (admin: EngineSql, config: Config, deps: PlannerDeps) => Promise<QueryPlanner>;
 
-/** DuckDB's memory_limit unless configured: half of the machine, leaving room for the gateway itself. */
+/** The engines' memory unless configured: half of the machine, leaving room for the gateway itself. */
 export const defaultMemoryLimit = (): string => `${Math.max(256, Math.floor(totalmem() / 2 / 2 ** 20))}MiB`;
+
+/** What an engine process holds besides DuckDB's buffers (Node, the extensions, the catalog emulation). */
+const PROCESS_OVERHEAD_BYTES = 256 * 2 ** 20;
 
 export async function startGateway(config: Config, log: Logger, makePlanner: PlannerFactory): Promise<RunningServer> {
   const policies = await startPolicies(config.ranger, log);
@@ -62,32 +69,41 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
   const extensionDirectory = config.engine.extensionDirectory ?? defaultExtensionDirectory();
   if (extensions.length > 0) await ensureExtensions(extensionDirectory, extensions, log);
   let planner: QueryPlanner | null = null;
-  let secrets: StorageSecrets | null = null;
+  const secrets: StorageSecrets | null = extensions.includes('httpfs') ? new StorageSecrets(config.catalog?.storage, catalog?.storageRoots ?? []) : null;
   // A spill folder of our own unless configured, removed again at shutdown.
   const spill = config.engine.tempDirectory ? null : mkdtempSync(join(tmpdir(), 'lakegate-spill-'));
-  let engine: Engine;
+  const total = parseMemorySize(config.engine.memoryLimit ?? defaultMemoryLimit())!;
+  const perUser = config.engine.userMemoryLimit ? parseMemorySize(config.engine.userMemoryLimit)! : Math.floor(total / 2);
+  const duckConfig: Record<string, string> = { memory_limit: mebibytes(perUser), max_temp_directory_size: config.engine.maxTempDirectorySize };
+  if (config.engine.threads) duckConfig['threads'] = String(config.engine.threads);
+  duckConfig['extension_directory'] = extensionDirectory;
+  let engine: EnginePool;
   try {
-    engine = await Engine.start({
-      databases: config.databases,
-      threads: config.engine.threads,
-      memoryLimit: config.engine.memoryLimit ?? defaultMemoryLimit(),
-      tempDirectory: config.engine.tempDirectory ?? spill!,
-      maxTempDirectorySize: config.engine.maxTempDirectorySize,
-      extensionDirectory,
-      extensions,
-      allowedDirectories: catalog?.storageRoots ?? [],
-      prepare: async (admin) => {
+    engine = await EnginePool.start(
+      {
+        start: { config: duckConfig, extensions, databases: config.databases, allowedDirectories: [...(catalog?.storageRoots ?? [])] },
+        tempDirectory: config.engine.tempDirectory ?? spill!,
+        // Every DuckDB call holds one of libuv's threads until it returns: one per possible session, and a few.
+        threadpoolSize: Math.min(1024, config.maxConnections + 8),
+        maxProcesses: config.engine.maxProcesses,
+        spares: config.engine.spareProcesses,
+        idleMs: config.engine.idleMs,
+        processMemoryBytes: perUser,
+        totalMemoryBytes: total,
+        processOverheadBytes: PROCESS_OVERHEAD_BYTES,
+        watchIntervalMs: config.engine.watchIntervalMs,
+        log: log.child({ component: 'engine' }),
+      },
+      async (admin) => {
         planner = await makePlanner(admin, config, { policies, log, catalog: catalog?.service ?? null, storage: () => secrets, audit });
       },
-    });
+    );
   } catch (e) {
     catalog?.stop();
     await audit.close();
     if (spill) rmSync(spill, { recursive: true, force: true });
     throw e;
   }
-  // The gateway's own connection for object-store secrets (the catalog vends them per table).
-  if (extensions.includes('httpfs')) secrets = new StorageSecrets(await engine.connect(), config.catalog?.storage, catalog?.storageRoots ?? []);
   const parser = new StatementParser({
     limits: { maxNodes: config.limits.maxStatementNodes, maxDepth: config.limits.maxStatementDepth },
     maxStatementBytes: config.limits.maxStatementBytes,
@@ -111,7 +127,7 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
       admin?.stop();
       await parser.close();
       catalog?.stop();
-      engine.close();
+      await engine.close();
       await audit.close();
       if (spill) rmSync(spill, { recursive: true, force: true });
     },

@@ -15,7 +15,7 @@ import { PgError, SqlState } from '../protocol/errors.js';
 import { MessageWriter } from '../protocol/writer.js';
 import type { AuthPlan, ConnectionHooks, StartupInfo } from '../protocol/handler.js';
 import { databaseNames, type Config } from './config.js';
-import type { Engine } from './engine.js';
+import type { Engine } from './engine/pool.js';
 import type { Identity, IdentityProvider } from './identity/identity.js';
 import type { Auditor } from './audit/auditor.js';
 import type { QueryPlanner } from './query.js';

@@ -8,6 +8,7 @@ import { loadParser, parseStatements, parseStatementsUncached } from '../sql/par
 import { P, servicePolicies } from '../tests/support/rangerPolicies.js';
 import { parseConfig } from './config.js';
 import { createPlanner } from './planner.js';
+import { duckSql } from '../catalog/fixtures/demoEngine.js';
 import type { PlanContext, QueryPlanner } from './query.js';
 
 let instance: DuckDBInstance;
@@ -44,7 +45,7 @@ beforeAll(async () => {
   await admin.run('CREATE SCHEMA demo.sales');
   await admin.run('CREATE TABLE demo.sales.orders (id INTEGER, region VARCHAR)');
   engine = engineWith("region = 'EU'");
-  planner = await createPlanner(admin, parseConfig({ databases: { demo: ':memory:' }, usersFile: 'x' }), { policies: { current: () => engine }, log: pino({ level: 'silent' }) });
+  planner = await createPlanner(duckSql(admin), parseConfig({ databases: { demo: ':memory:' }, usersFile: 'x' }), { policies: { current: () => engine }, log: pino({ level: 'silent' }) });
 });
 
 afterAll(() => {

@@ -10,9 +10,8 @@
  * emulation's per-user tables are filled on each session's connection before
  * a statement that reads them.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
-import { loadDuckDbCatalog, type Catalog } from '../catalog/catalog.js';
+import { loadDuckDbCatalog, type Catalog, type EngineSql } from '../catalog/catalog.js';
 import { fillActivity, installPgCatalog, installUserCatalog, type TableVisibility } from '../catalog/pgCatalog.js';
 import { loadSnapshot } from '../catalog/planSnapshot.js';
 import type { CatalogService } from '../catalog/userCatalog.js';
@@ -30,6 +29,7 @@ import type { Fields, PgNode } from '../sql/walk.js';
 import type { Config } from './config.js';
 import type { PlanContext, QueryPlan, QueryPlanner } from './query.js';
 import type { StorageSecrets } from './storage.js';
+import type { EngineConnection } from './engine/connection.js';
 import type { Auditor, RelationName, StatementAudit } from './audit/auditor.js';
 import type { StatementGate } from '../policy/rewrite/gate.js';
 
@@ -54,7 +54,7 @@ interface StatementCatalog {
   catalog: Catalog;
   valid(): boolean;
   /** Fills the session's catalog emulation, with only the tables `visibility` (the data gate) lets the user read. */
-  setup(conn: DuckDBConnection, visibility: TableVisibility): Promise<void>;
+  setup(conn: EngineConnection, visibility: TableVisibility): Promise<void>;
   /** Names the catalog did not load for this statement (refused or missing). */
   unloaded?(): RelationName[];
 }
@@ -142,7 +142,7 @@ export function policyExplainTarget(stmt: ParsedStatement): ParsedStatement | nu
   return { ...stmt, node: query, kind: Object.keys(query)[0]! };
 }
 
-export async function createPlanner(admin: DuckDBConnection, config: Config, deps: PlannerDeps): Promise<QueryPlanner> {
+export async function createPlanner(admin: EngineSql, config: Config, deps: PlannerDeps): Promise<QueryPlanner> {
   const statementCatalog = await catalogSource(admin, config, deps);
   const dg = config.dataGate;
   await installMaskMacros((sql) => admin.run(sql), dg.maskKey);
@@ -177,7 +177,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
       rewriteTables: (tables, qctx, tree) => statementGate.rewrite(tables, qctx, tree),
     });
     const valid = () => statementGate.valid() && base.valid();
-    const setup = (conn: DuckDBConnection) => base.setup(conn, statementGate.visibility());
+    const setup = (conn: EngineConnection) => base.setup(conn, statementGate.visibility());
     if (policyTarget) return { sql: toDuckDbSql(reportQuery(reportRows(statementGate.applied))), explain: false, valid, setup };
     if (plan.kind === 'explain' && statementGate.hasPolicyExpressions) {
       // DuckDB's plan prints filter literals and the mask macro's key pads.
@@ -243,7 +243,7 @@ export async function createPlanner(admin: DuckDBConnection, config: Config, dep
  * DuckDB database (read once at start).
  */
 async function catalogSource(
-  admin: DuckDBConnection,
+  admin: EngineSql,
   config: Config,
   deps: PlannerDeps,
 ): Promise<(stmt: ParsedStatement, ctx: PlanContext) => Promise<StatementCatalog>> {
@@ -269,7 +269,7 @@ async function catalogSource(
         valid: () => snapshot.valid() && service.generation === generation,
         unloaded: () => snapshot.unloaded(),
         setup: async (conn, visibility) => {
-          if (secrets) for (const t of snapshot.storage) await secrets.ensure(t.location, t.credentials);
+          if (secrets) for (const t of snapshot.storage) await secrets.ensure(conn, t.location, t.credentials);
           if (listing) await installUserCatalog(conn, snapshot, listing, ctx, visibility);
         },
       };

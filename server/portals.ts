@@ -36,6 +36,12 @@ export class PortalTable<S> {
     this.entries.set(name, entry);
   }
 
+  /** A portal whose engine process is gone (its rows went with it). */
+  holdsLostEngine(): boolean {
+    for (const p of this.entries.values()) if (p.portal?.conn.lost) return true;
+    return false;
+  }
+
   openCursors(): number {
     let n = 0;
     for (const p of this.entries.values()) if (p.portal?.ownsConnection) n++;
@@ -94,5 +100,5 @@ export class PortalTable<S> {
 /** A portal's result goes, and a connection it kept for itself is closed. */
 export function releasePortal(portal: Portal): void {
   portal.close();
-  if (portal.ownsConnection) portal.conn.closeSync();
+  if (portal.ownsConnection) portal.conn.close();
 }

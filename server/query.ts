@@ -4,16 +4,7 @@
  * parameters (Bind), and streamed chunk by chunk (Execute) with row limits.
  */
 import { DuckDBTypeId } from '@duckdb/node-api';
-import type {
-  DuckDBConnection,
-  DuckDBDecimalType,
-  DuckDBListType,
-  DuckDBDataChunk,
-  DuckDBPreparedStatement,
-  DuckDBResult,
-  DuckDBType,
-  DuckDBValue,
-} from '@duckdb/node-api';
+import type { DuckDBDecimalType, DuckDBListType, DuckDBType } from '@duckdb/node-api';
 import type { BackendActivity } from '../catalog/pgCatalogTables.js';
 import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
@@ -26,12 +17,15 @@ import { resultTypeOids, type ResultTypes } from '../sql/resultTypes.js';
 import type { PresentedAs } from '../sql/pgTypes.js';
 import type { PgNode } from '../sql/walk.js';
 import { walk } from '../sql/walk.js';
-import type { FormatContext, PgField, RowEncoder } from './rows/api.js';
+import type { FormatContext, PgField } from './rows/api.js';
 import { pgFieldFor, pgTypeOf } from './rows/describe.js';
-import { createRowEncoder } from './rows/encoder.js';
 import { anyArrayParams, anyLeftType, declaredParamTypes, type DeclaredParam } from './rows/declaredParams.js';
 import { decodeParam, duckTypeForOid } from './rows/params.js';
 import { dataRowText, textField } from './textResult.js';
+import type { EngineConnection, EnginePrepared, EngineResult } from './engine/connection.js';
+import { wireParams } from './engine/connection.js';
+import type { Batch, Encoding } from './engine/messages.js';
+import type { WireParam } from './engine/wire.js';
 
 export interface PlanContext {
   database: string;
@@ -69,7 +63,7 @@ export interface QueryPlan {
    * Prepares a connection before the plan's SQL is prepared on it (the
    * user's own catalog emulation tables); runs on every connection used.
    */
-  setup?(conn: DuckDBConnection): Promise<void>;
+  setup?(conn: EngineConnection): Promise<void>;
   /** PostgreSQL types of result columns DuckDB has no type for (sql/resultTypes.ts): name, oid, regtype … */
   resultTypes?: ResultTypes;
   /** The result has zero columns (`select`, `select from t`): the one constant the SQL selects is not sent (sql/query.ts). */
@@ -171,7 +165,7 @@ interface Shape {
   /** what the planner says each column holds where DuckDB has no such type (sql/resultTypes.ts) */
   presented: (PresentedAs | undefined)[];
   paramTypes: DuckDBType[];
-  preparedOn: WeakMap<DuckDBConnection, DuckDBPreparedStatement>;
+  preparedOn: WeakMap<EngineConnection, EnginePrepared>;
 }
 
 export class QueryStatement {
@@ -201,7 +195,7 @@ export class QueryStatement {
    * `checkpoint` throws once the statement was stopped (timeout, cancel):
    * called between planning and preparing, so a stopped statement goes no further.
    */
-  async describe(conn: DuckDBConnection, checkpoint: () => void = () => undefined): Promise<void> {
+  async describe(conn: EngineConnection, checkpoint: () => void = () => undefined): Promise<void> {
     if (this.base && this.basePlan?.valid() !== false) return;
     this.forgetShapes();
     this.checkpoint = checkpoint;
@@ -222,7 +216,7 @@ export class QueryStatement {
       const why = clientOid === 0 ? untypable.get(i) : undefined;
       if (why) {
         // PostgreSQL gives an "any" or polymorphic argument no type to infer from
-        prepared.destroySync();
+        prepared.destroy();
         if (why === 'polymorphic') throw new PgError(SqlState.datatypeMismatch, 'could not determine polymorphic type because input has type unknown');
         throw new PgError(SqlState.indeterminateDatatype, `could not determine data type of parameter $${i}`);
       }
@@ -243,7 +237,7 @@ export class QueryStatement {
     if (untyped.size > this.casts.size) {
       // The engine could not type these parameters (PostgreSQL would have, or
       // the client said): cast them as PostgreSQL does for 'unknown'.
-      prepared.destroySync();
+      prepared.destroy();
       this.casts = untyped;
       ({ plan, prepared } = await this.prepareRetyping(conn, anyArrays));
     }
@@ -274,7 +268,7 @@ export class QueryStatement {
    * first, in order, whose retyping gets past that comparison) is cast to that type's array,
    * and the statement prepared again. Bounded: each parameter is retyped at most once.
    */
-  private async prepareRetyping(conn: DuckDBConnection, anyArrays: Set<number>) {
+  private async prepareRetyping(conn: EngineConnection, anyArrays: Set<number>) {
     const pending = [...anyArrays].filter((n) => this.casts.get(n)?.type === PARAM_CAST[TEXT_OID] && this.casts.get(n)?.array);
     let last: unknown;
     try {
@@ -306,7 +300,7 @@ export class QueryStatement {
     }
   }
 
-  private async planAndPrepare(conn: DuckDBConnection, casts: Map<number, ParamCast>) {
+  private async planAndPrepare(conn: EngineConnection, casts: Map<number, ParamCast>) {
     const node = casts.size > 0 ? castParams(this.stmt.node, casts) : this.stmt.node;
     const plan = await this.planner.plan(casts.size > 0 ? { ...this.stmt, node } : this.stmt, this.ctx);
     this.checkpoint();
@@ -314,7 +308,7 @@ export class QueryStatement {
     return { plan, prepared: await conn.prepare(plan.sql) };
   }
 
-  private shapeOf(plan: QueryPlan, prepared: DuckDBPreparedStatement, conn: DuckDBConnection): Shape {
+  private shapeOf(plan: QueryPlan, prepared: EnginePrepared, conn: EngineConnection): Shape {
     const paramTypes: DuckDBType[] = [];
     for (let i = 1; i <= prepared.parameterCount; i++) {
       if (prepared.parameterTypeId(i) === 0) {
@@ -329,7 +323,7 @@ export class QueryStatement {
     }
     // PostgreSQL's limit, checked again now that `*` is expanded (RowDescription counts columns in an int16).
     if (prepared.columnCount > PG_MAX_TARGET_ENTRIES) {
-      prepared.destroySync();
+      prepared.destroy();
       throw tooManyColumns();
     }
     const names: string[] = [];
@@ -338,12 +332,12 @@ export class QueryStatement {
       names.push(prepared.columnName(c));
       if (prepared.columnTypeId(c) === DuckDBTypeId.INVALID) {
         // some engine functions (len over a parameter, say) type their result only once the value is bound
-        prepared.destroySync();
+        prepared.destroy();
         throw PgError.featureNotSupported(`the type of result column "${names[c]}" depends on a parameter value: lakegate cannot describe it before Bind`);
       }
       types.push(prepared.columnType(c));
     }
-    const preparedOn = new WeakMap<DuckDBConnection, DuckDBPreparedStatement>();
+    const preparedOn = new WeakMap<EngineConnection, EnginePrepared>();
     preparedOn.set(conn, prepared);
     return { sql: plan.sql, names, types, presented: resultTypeOids(plan.resultTypes, names), paramTypes, preparedOn };
   }
@@ -356,7 +350,7 @@ export class QueryStatement {
   }
 
   /** `maxRowBytes`: the largest DataRow the portal may build (53200 beyond, as PostgreSQL's string buffers). */
-  async bind(conn: DuckDBConnection, req: BindRequest, fmt: FormatContext, maxRowBytes: number, checkpoint?: () => void): Promise<Portal> {
+  async bind(conn: EngineConnection, req: BindRequest, fmt: FormatContext, maxRowBytes: number, checkpoint?: () => void): Promise<Portal> {
     await this.describe(conn, checkpoint);
     const values = req.params.map((raw, i) => {
       const format = (req.paramFormats.length === 1 ? req.paramFormats[0] : req.paramFormats[i]) ?? 0;
@@ -374,15 +368,15 @@ export class QueryStatement {
     }
     const encoderFor: EncoderFactory = (formats) => ({
       fields: this.fields(formats, shape)!,
-      encoder: this.explain ? null : createRowEncoder(shape.types, formats.map((f) => f as 0 | 1), fmt, maxRowBytes, shape.presented),
+      encoding: this.explain ? null : encodingFor(shape, formats, fmt, maxRowBytes),
     });
-    const { fields, encoder } = encoderFor(req.resultFormats);
-    const portal = new Portal(conn, prepared, values, fields, encoder, encoderFor, shape.sql);
+    const { fields, encoding } = encoderFor(req.resultFormats);
+    const portal = new Portal(conn, prepared, wireParams(values), fields, encoding, encoderFor, shape.sql);
     this.basePlan?.audit?.();
     return portal;
   }
 
-  private async shapeFor(conn: DuckDBConnection, values: BoundValue[]): Promise<Shape> {
+  private async shapeFor(conn: EngineConnection, values: BoundValue[]): Promise<Shape> {
     if (this.numericParams.size === 0) return this.base!;
     const scales = [...this.numericParams].map((n) => {
       const t = values[n - 1]?.type;
@@ -414,55 +408,54 @@ function formatOf(formats: number[], column: number): 0 | 1 {
 
 type BoundValue = ReturnType<typeof decodeParam>;
 
-/** Encoding pauses for a flush once this much waits in the writer. */
-const ENCODE_PAUSE_BYTES = 1024 * 1024;
-
 /**
  * Where a portal's DataRows go when they are not sent as they are: COPY
- * turns each one into a CopyData message. The portal encodes into `scratch`
- * and calls `drain` after each batch.
+ * turns each one into a CopyData message. The portal puts each batch into
+ * `scratch` and calls `drain`.
  */
 export interface RowSink {
   readonly scratch: MessageWriter;
   drain(out: MessageWriter): void;
 }
 
-/** Encodes rows for a portal in the given result formats (a cursor's FETCH picks its own). */
-export type EncoderFactory = (formats: number[]) => { fields: PgField[]; encoder: RowEncoder | null };
+/** How a portal's rows are encoded in the given result formats (a cursor's FETCH picks its own); null encoding for EXPLAIN. */
+export type EncoderFactory = (formats: number[]) => { fields: PgField[]; encoding: Encoding | null };
 
-/** A bound query: the rows it has left to give, on the connection it runs on. */
+function encodingFor(shape: Shape, formats: number[], ctx: FormatContext, maxRowBytes: number): Encoding {
+  const f = formats.map((x) => (x === 1 ? 1 : 0) as 0 | 1);
+  if (f.length > 1 && f.length !== shape.types.length) {
+    // PostgreSQL reports this as an ERROR (08P01), not FATAL: the session survives.
+    throw new PgError(SqlState.protocolViolation, `bind message has ${f.length} result formats but query has ${shape.types.length} columns`);
+  }
+  return { columns: shape.types.length, formats: f, ctx, maxRowBytes, presented: shape.presented };
+}
+
+/**
+ * A bound query: the rows it has left to give, on the connection it runs on.
+ * The engine process encodes them; the portal moves the batches to the
+ * client with back-pressure.
+ */
 export class Portal {
   /** Set once the portal was suspended and keeps its connection for itself. */
   ownsConnection = false;
-  private result: DuckDBResult | null = null;
-  private pending: DuckDBDataChunk | null = null;
-  private pendingRow = 0;
-  private prefetched: Promise<DuckDBDataChunk | null> | null = null;
+  private result: EngineResult | null = null;
   private exhausted = false;
 
   constructor(
-    readonly conn: DuckDBConnection,
-    private readonly prepared: DuckDBPreparedStatement,
-    private readonly values: BoundValue[],
+    readonly conn: EngineConnection,
+    private readonly prepared: EnginePrepared,
+    /** The parameter values, as the engine binds them (a SCROLL cursor binds them to its spool too). */
+    readonly params: WireParam[],
     public fields: PgField[],
-    private encoder: RowEncoder | null,
+    private encoding: Encoding | null,
     private readonly encoderFor?: EncoderFactory,
     /** The statement's engine SQL (a SCROLL cursor spools its result with it: server/scrollCursor.ts). */
     readonly sql = '',
   ) {}
 
-  /** Bind this portal's parameter values to another statement over the same parameters. */
-  bindValuesTo(p: DuckDBPreparedStatement): void {
-    p.clearBindings();
-    this.values.forEach((v, i) => {
-      if (v.value === null) p.bindNull(i + 1);
-      else p.bindValue(i + 1, v.value as DuckDBValue, v.type);
-    });
-  }
-
-  /** The encoder for the current result formats (null for EXPLAIN). */
-  currentEncoder(): RowEncoder | null {
-    return this.encoder;
+  /** How rows are encoded in the current result formats (null for EXPLAIN). */
+  currentEncoding(): Encoding | null {
+    return this.encoding;
   }
 
   /** The RowDescription fields in the given result formats. */
@@ -471,17 +464,15 @@ export class Portal {
   }
 
   /** Encode the rows still to come in other result formats (FETCH through the extended protocol). */
-  reformat(formats: number[]): void {
+  async reformat(formats: number[]): Promise<void> {
     if (!this.encoderFor) return;
-    ({ fields: this.fields, encoder: this.encoder } = this.encoderFor(formats));
+    ({ fields: this.fields, encoding: this.encoding } = this.encoderFor(formats));
+    if (this.result && this.encoding) await this.result.reformat(this.encoding);
   }
 
   /** Write up to maxRows rows (0 = all); returns true when the result is exhausted. */
   async run(maxRows: number, out: Output): Promise<boolean> {
-    if (!this.encoder) {
-      await this.start();
-      return this.runExplain(out);
-    }
+    if (!this.encoding) return this.runExplain(out);
     const { sent, done } = await this.stream(maxRows, out);
     // PostgreSQL suspends even when the limit lands exactly on the last row.
     if (done) be.commandComplete(out.writer, `SELECT ${sent}`);
@@ -489,61 +480,49 @@ export class Portal {
     return done;
   }
 
-  private async start(): Promise<DuckDBResult> {
-    if (!this.result) {
-      this.bindValuesTo(this.prepared);
-      this.result = await this.prepared.stream();
-    }
-    return this.result;
-  }
-
   /**
    * Write (or, with `skip`, only count) up to maxRows DataRows (0 = all),
-   * chunk by chunk, flushing with back-pressure; no completion message.
+   * batch by batch, flushing with back-pressure; no completion message.
    * `done`: the result has no more rows.
    */
   async stream(maxRows: number, out: Output, opts: { skip?: boolean; sink?: RowSink } = {}): Promise<{ sent: number; done: boolean }> {
     if (this.exhausted) return { sent: 0, done: true };
-    const result = await this.start();
-    const encoder = this.encoder;
-    if (!encoder && !opts.skip) throw new PgError(SqlState.featureNotSupported, 'EXPLAIN output cannot be fetched this way');
+    if (!this.encoding && !opts.skip) throw new PgError(SqlState.featureNotSupported, 'EXPLAIN output cannot be fetched this way');
     const limit = maxRows > 0 ? maxRows : Infinity;
+    const skip = opts.skip ?? false;
     let sent = 0;
     for (;;) {
       if (sent >= limit) return { sent, done: false };
-      if (!this.pending) {
-        const chunk = await this.nextChunk(result);
-        if (!chunk || chunk.rowCount === 0) {
-          this.exhausted = true;
-          return { sent, done: true };
-        }
-        this.pending = chunk;
-        this.pendingRow = 0;
-        // The engine produces the next chunk (on its own thread) while this one is encoded.
-        this.prefetched = result.fetchChunk();
-        this.prefetched.catch(() => undefined); // its error surfaces when awaited
+      const want = limit === Infinity ? 0 : limit - sent;
+      const batch = await this.next(want, skip);
+      if (batch.data) {
+        if (opts.sink) {
+          opts.sink.scratch.bytes(batch.data);
+          opts.sink.drain(out.writer);
+        } else out.writer.bytes(batch.data);
       }
-      const chunk = this.pending;
-      const take = Math.min(chunk.rowCount - this.pendingRow, limit - sent);
-      let next: number;
-      if (opts.skip) next = this.pendingRow + take;
-      else {
-        // Large rows are flushed as they come, not a whole chunk of them at once.
-        const w = opts.sink ? opts.sink.scratch : out.writer;
-        next = encoder!.encodeChunk(chunk, w, this.pendingRow, this.pendingRow + take, ENCODE_PAUSE_BYTES);
-        opts.sink?.drain(out.writer);
+      sent += batch.rows;
+      if (batch.done) {
+        this.exhausted = true;
+        return { sent, done: true };
       }
-      sent += next - this.pendingRow;
-      this.pendingRow = next;
-      if (this.pendingRow >= chunk.rowCount) this.pending = null;
       await out.maybeFlush();
     }
   }
 
+  /** The next batch: the first one starts the statement in the same round trip. */
+  private async next(maxRows: number, skip: boolean): Promise<Batch> {
+    if (this.result) return this.result.fetch(maxRows, skip);
+    const { result, batch } = await this.conn.execute({ stmt: this.prepared }, this.params, this.encoding, { maxRows, skip });
+    this.result = result;
+    return batch!;
+  }
+
   /** DuckDB's EXPLAIN gives (key, plan text); PostgreSQL gives one text line per row. */
   private async runExplain(out: Output): Promise<boolean> {
-    const rows = await this.result!.getRows();
-    for (const row of rows) {
+    const { result } = await this.conn.execute({ stmt: this.prepared }, this.params, null);
+    this.result = result;
+    for (const row of await result.readAll()) {
       for (const line of String(row[1] ?? '').split('\n')) {
         if (line.trim() !== '') dataRowText(out.writer, [line]);
       }
@@ -552,15 +531,8 @@ export class Portal {
     return true;
   }
 
-  private nextChunk(result: DuckDBResult): Promise<DuckDBDataChunk | null> {
-    const next = this.prefetched ?? result.fetchChunk();
-    this.prefetched = null;
-    return next;
-  }
-
   close(): void {
+    this.result?.close();
     this.result = null;
-    this.pending = null;
-    this.prefetched = null;
   }
 }

@@ -12,14 +12,10 @@
  * in-memory tables to max_temp_directory_size, so the row cap is what bounds the spool
  * on disk). The table goes with the connection when the cursor is closed.
  */
-import type { DuckDBResult } from '@duckdb/node-api';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { Output } from '../protocol/handler.js';
 import type { Portal } from './query.js';
 import type { CursorFetch } from './sqlCommands.js';
-
-/** Rows the encoder writes before the writer is flushed (as Portal.stream does). */
-const ENCODE_PAUSE_BYTES = 1024 * 1024;
 
 let spoolSeq = 0;
 
@@ -49,17 +45,9 @@ export class ScrollCursor {
     // Positional names: the query's own may repeat (SELECT 1 AS a, 2 AS a).
     const columns = Array.from({ length: this.columnCount }, (_, i) => `"c${i}"`).join(', ');
     // one row past the cap tells that the result is larger than it
-    const p = await conn.prepare(
-      `CREATE TEMP TABLE ${this.table} AS SELECT * FROM (${this.portal.sql}) AS lg_q(${columns}) LIMIT ${this.maxRows + 1}`,
-    );
-    try {
-      this.portal.bindValuesTo(p);
-      await p.run();
-    } finally {
-      p.destroySync();
-    }
-    const r = await conn.runAndReadAll(`SELECT count(*) FROM ${this.table}`);
-    const total = Number(r.getRows()[0]![0]);
+    await conn.run(`CREATE TEMP TABLE ${this.table} AS SELECT * FROM (${this.portal.sql}) AS lg_q(${columns}) LIMIT ${this.maxRows + 1}`, this.portal.params);
+    const [counted] = await conn.rows(`SELECT count(*) AS n FROM ${this.table}`);
+    const total = Number(counted!['n']);
     if (total > this.maxRows) {
       await conn.run(`DROP TABLE ${this.table}`);
       throw new PgError(SqlState.programLimitExceeded, `SCROLL cursor result is too large (more than ${this.maxRows} rows)`, {
@@ -106,21 +94,17 @@ export class ScrollCursor {
     if (!span) return 0;
     const count = Math.abs(span.to - span.from) + 1;
     if (f.move) return count;
-    const encoder = this.portal.currentEncoder();
-    if (!encoder) throw new PgError(SqlState.featureNotSupported, 'EXPLAIN output cannot be fetched this way');
+    const encoding = this.portal.currentEncoding();
+    if (!encoding) throw new PgError(SqlState.featureNotSupported, 'EXPLAIN output cannot be fetched this way');
     const desc = span.from > span.to;
     const [lo, hi] = desc ? [span.to, span.from] : [span.from, span.to];
     // rowid numbers the spooled rows from 0 in the query's order
-    const result: DuckDBResult = await this.portal.conn.stream(
-      `SELECT * FROM ${this.table} WHERE rowid BETWEEN ${lo - 1} AND ${hi - 1} ORDER BY rowid ${desc ? 'DESC' : 'ASC'}`,
-    );
-    for (;;) {
-      const chunk = await result.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) break;
-      for (let row = 0; row < chunk.rowCount; ) {
-        row = encoder.encodeChunk(chunk, out.writer, row, chunk.rowCount, ENCODE_PAUSE_BYTES);
-        await out.maybeFlush();
-      }
+    const sql = `SELECT * FROM ${this.table} WHERE rowid BETWEEN ${lo - 1} AND ${hi - 1} ORDER BY rowid ${desc ? 'DESC' : 'ASC'}`;
+    const { result, batch } = await this.portal.conn.execute({ sql }, [], encoding, { maxRows: 0, skip: false });
+    for (let b = batch!; ; b = await result.fetch(0, false)) {
+      if (b.data) out.writer.bytes(b.data);
+      if (b.done) break;
+      await out.maybeFlush();
     }
     return count;
   }

@@ -4,7 +4,6 @@
  * implements the protocol's QuerySession; every statement goes through
  * parse → route → plan before anything reaches the engine.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
 import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest, Output, QuerySession, StartupInfo } from '../protocol/handler.js';
@@ -13,9 +12,10 @@ import type { ParsedStatement } from '../sql/parse.js';
 import type { Fields } from '../sql/walk.js';
 import { applySet, show, transactionOptions } from './commands.js';
 import type { Limits } from './config.js';
-import type { Engine } from './engine.js';
+import type { EngineConnection } from './engine/connection.js';
+import type { Engine } from './engine/pool.js';
 import type { HeavyLane } from './heavyLane.js';
-import { toPgError, type ErrorLog } from './errors.js';
+import { engineLost, toPgError, type ErrorLog } from './errors.js';
 import type { Identity } from './identity/identity.js';
 import type { Auditor } from './audit/auditor.js';
 import { releasePortal, PortalTable } from './portals.js';
@@ -99,7 +99,7 @@ export class Session implements QuerySession {
   /** A simple query of several statements runs as one implicit block (DECLARE works in it, as in PostgreSQL). */
   private implicitBlock = false;
   /** The connection statements run on; a suspended portal takes it with it. */
-  private conn: DuckDBConnection | null = null;
+  private conn: EngineConnection | null = null;
   /** The statement in progress: from its first message to its completion (or Sync), with its timer. */
   private run: StatementRun | null = null;
   /** A message is being worked on now (a CancelRequest only stops work in progress, as in PostgreSQL). */
@@ -400,7 +400,7 @@ export class Session implements QuerySession {
     this.deps.onEnd();
     this.portals.closeAll();
     this.statements.clear();
-    this.conn?.closeSync();
+    this.conn?.close();
     this.conn = null;
   }
 
@@ -524,9 +524,16 @@ export class Session implements QuerySession {
     }
   }
 
-  private async connection(): Promise<DuckDBConnection> {
+  private async connection(): Promise<EngineConnection> {
     if (this.ended) throw new PgError(SqlState.adminShutdown, 'session has ended');
-    this.conn ??= await this.deps.engine.connect();
+    if (this.conn?.lost || this.portals.holdsLostEngine()) {
+      // The engine process went away while this session was idle. What it held for the
+      // session (open cursors) is gone: the session ends, as a statement running there did.
+      if (this.portals.holdsLostEngine()) throw engineLost();
+      // Nothing of the session's lived there but prepared forms, which are made again.
+      this.conn = null;
+    }
+    this.conn ??= await this.deps.engine.connect(this.user);
     return this.conn;
   }
 

@@ -74,7 +74,7 @@ export async function fetchCursor<S>(host: CursorHost<S>, node: Fields, out: Out
   const step = state ? forwardStep(f, state) : undefined;
   if (!f.move) {
     // A simple query gets the cursor's own format (BINARY or text); the extended protocol the FETCH's Bind formats.
-    portal.reformat(bind ? bind.resultFormats : [entry.cursor?.binary ? 1 : 0]);
+    await portal.reformat(bind ? bind.resultFormats : [entry.cursor?.binary ? 1 : 0]);
     if (describe) be.rowDescription(out.writer, portal.fields);
   }
   const run = host.statement();

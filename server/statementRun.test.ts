@@ -1,8 +1,8 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EngineConnection } from './engine/connection.js';
 import { StatementRun } from './statementRun.js';
 import { UserStatementSlots } from './statementSlots.js';
 
-const conn = { interrupt: () => undefined } as unknown as DuckDBConnection;
+const conn = { interrupt: () => undefined } as unknown as EngineConnection;
 
 test("a step inside another step of the same statement shares its slot (a limit of 1 does not deadlock it)", async () => {
   const slots = new UserStatementSlots(1);

@@ -6,18 +6,19 @@
  * executing in DuckDB (the connection is interrupted) — and the reason, not
  * whatever the interrupted step threw, decides the error the client sees.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { PgError, SqlState } from '../protocol/errors.js';
+import type { EngineConnection } from './engine/connection.js';
 import type { StatementSlots } from './statementSlots.js';
 
-export type StopReason = 'cancel' | 'timeout' | 'disconnect' | 'shutdown';
+/** `memory`: the engine's memory watchdog stopped the user's statements (server/engine/pool.ts). */
+export type StopReason = 'cancel' | 'timeout' | 'disconnect' | 'shutdown' | 'memory';
 
 export class StatementRun {
   reason: StopReason | null = null;
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | null;
   /** The engine connection working for this statement right now. */
-  private engine: DuckDBConnection | null = null;
+  private engine: EngineConnection | null = null;
   /** Engine steps in progress, and the user's statement slot they share (held only while one runs). */
   private steps = 0;
   private slot: Promise<void> | null = null;
@@ -43,6 +44,11 @@ export class StatementRun {
         return new PgError(SqlState.connectionFailure, 'connection to client lost', { severity: 'FATAL' });
       case 'shutdown':
         return new PgError(SqlState.adminShutdown, 'terminating connection due to administrator command', { severity: 'FATAL' });
+      case 'memory':
+        return new PgError(SqlState.outOfMemory, 'out of memory', {
+          detail: "The statements of this user held more memory than the gateway allows one user (engine.userMemoryLimit), or all users together held more than engine.memoryLimit.",
+          hint: 'Narrow the query, or run fewer large statements at once.',
+        });
     }
   }
 
@@ -77,17 +83,21 @@ export class StatementRun {
    * afterwards too: an interrupted stream can end without an error, and a
    * cut-short result must never be reported complete.
    */
-  async inEngine<T>(conn: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+  async inEngine<T>(conn: EngineConnection, work: () => Promise<T>): Promise<T> {
     this.check();
     await this.enterEngine();
+    const previous = conn.stopper;
+    const previousEngine = this.engine;
     try {
       this.check();
       this.engine = conn;
+      conn.stopper = (reason) => this.stop(reason);
       const result = await work();
       this.check();
       return result;
     } finally {
-      this.engine = null;
+      this.engine = previousEngine;
+      conn.stopper = previous;
       this.leaveEngine();
     }
   }

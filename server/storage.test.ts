@@ -46,19 +46,19 @@ describe('StorageSecrets on DuckDB', () => {
     (await conn.runAndReadAll("SELECT name, scope[1] AS scope FROM duckdb_secrets() ORDER BY name")).getRowObjects().map((r) => String(r['scope']));
 
   it('makes one secret per prefix, replaces it when the credentials change, and skips unchanged ones', async () => {
-    const s = new StorageSecrets(conn, undefined, []);
-    await s.ensure('s3://b/t1', [{ prefix: 's3://b/t1', config: { 's3.access-key-id': 'A', 's3.secret-access-key': 'S' } }]);
-    await s.ensure('s3://b/t2', [{ prefix: 's3://b/t2', config: { 's3.access-key-id': 'A', 's3.secret-access-key': 'S' } }]);
-    await s.ensure('s3://b/t1', [{ prefix: 's3://b/t1', config: { 's3.access-key-id': 'A2', 's3.secret-access-key': 'S2' } }]);
+    const s = new StorageSecrets(undefined, []);
+    await s.ensure(conn, 's3://b/t1', [{ prefix: 's3://b/t1', config: { 's3.access-key-id': 'A', 's3.secret-access-key': 'S' } }]);
+    await s.ensure(conn, 's3://b/t2', [{ prefix: 's3://b/t2', config: { 's3.access-key-id': 'A', 's3.secret-access-key': 'S' } }]);
+    await s.ensure(conn, 's3://b/t1', [{ prefix: 's3://b/t1', config: { 's3.access-key-id': 'A2', 's3.secret-access-key': 'S2' } }]);
     expect((await secrets()).sort()).toEqual(['s3://b/t1/', 's3://b/t2/']);
     // local tables need none
-    await s.ensure('/wh/x', []);
+    await s.ensure(conn, '/wh/x', []);
     expect(await secrets()).toHaveLength(2);
   });
 
   it('configured keys cover the object-store warehouse roots', async () => {
-    const s = new StorageSecrets(conn, { accessKeyId: 'K', secretAccessKey: 'S', region: 'us-east-1', pathStyle: true }, ['s3://wh/root', '/local']);
-    await s.ensure('s3://wh/root/ns/t', []);
+    const s = new StorageSecrets({ accessKeyId: 'K', secretAccessKey: 'S', region: 'us-east-1', pathStyle: true }, ['s3://wh/root', '/local']);
+    await s.ensure(conn, 's3://wh/root/ns/t', []);
     expect(await secrets()).toContain('s3://wh/root/');
   });
 });

@@ -8,10 +8,9 @@
  * The user's bearer token never enters DuckDB.
  */
 import { createHash } from 'node:crypto';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import type { StorageCredential } from '../catalog/iceberg/api.js';
 import type { CatalogConfig } from './config.js';
-import { quoteIdent, quoteLiteral } from './engine.js';
+import { quoteIdent, quoteLiteral } from './engine/quote.js';
 
 type StorageConfig = NonNullable<CatalogConfig['storage']>;
 
@@ -45,38 +44,51 @@ export function secretStatement(prefix: string, options: Record<string, string>)
   return `CREATE OR REPLACE SECRET ${quoteIdent(name)} (TYPE s3, ${opts.join(', ')}, SCOPE ${quoteLiteral(scope)})`;
 }
 
+/**
+ * The secrets each engine process holds. DuckDB keeps secrets per instance,
+ * so every engine gets them on the first connection that needs them, made by
+ * the gateway before the statement that reads the table.
+ */
+/** Where secrets are made: an engine connection (its engine process holds them), or a DuckDB connection in tests. */
+interface SecretTarget {
+  run(sql: string): Promise<unknown>;
+  /** The instance that keeps what is made; the connection itself when absent. */
+  readonly engine?: object;
+}
+
 export class StorageSecrets {
-  /** What each secret was last made from, so unchanged credentials cost nothing. */
-  private readonly made = new Map<string, string>();
-  private chain: Promise<void> = Promise.resolve();
+  /** Per engine: what each secret was last made from, so unchanged credentials cost nothing. */
+  private readonly made = new WeakMap<object, Map<string, string>>();
+  private readonly chains = new WeakMap<object, Promise<void>>();
   /** Configured keys cover every object-store warehouse root; vended credentials refine per table. */
-  private readonly pending: StorageCredential[];
+  private readonly configuredRoots: StorageCredential[];
 
   constructor(
-    private readonly conn: DuckDBConnection,
     private readonly configured: StorageConfig | undefined,
     roots: readonly string[],
   ) {
-    this.pending = configured?.accessKeyId ? roots.filter(isS3).map((prefix) => ({ prefix, config: {} })) : [];
+    this.configuredRoots = configured?.accessKeyId ? roots.filter(isS3).map((prefix) => ({ prefix, config: {} })) : [];
   }
 
-  /** Make (or refresh) the secrets a table's files need before a statement reads them. */
-  ensure(location: string, credentials: readonly StorageCredential[]): Promise<void> {
-    const wanted = [...this.pending.splice(0), ...credentials];
+  /** Make (or refresh) the secrets a table's files need in the engine of `conn`, before a statement reads them. */
+  ensure(conn: SecretTarget, location: string, credentials: readonly StorageCredential[]): Promise<void> {
+    const engine = conn.engine ?? conn;
+    let made = this.made.get(engine);
+    if (!made) this.made.set(engine, (made = new Map()));
+    const wanted = [...this.configuredRoots, ...credentials].filter((c) => isS3(c.prefix));
     if (wanted.length === 0 && !isS3(location)) return Promise.resolve();
-    // One statement at a time on the gateway's own connection.
-    const next = this.chain.then(async () => {
+    // One secret statement at a time per engine.
+    const next = (this.chains.get(engine) ?? Promise.resolve()).then(async () => {
       for (const c of wanted) {
-        if (!isS3(c.prefix)) continue;
         const options = secretOptions(c.config, this.configured);
         if (!options) continue;
         const sql = secretStatement(c.prefix, options);
-        if (this.made.get(c.prefix) === sql) continue;
-        await this.conn.run(sql);
-        this.made.set(c.prefix, sql);
+        if (made.get(c.prefix) === sql) continue;
+        await conn.run(sql);
+        made.set(c.prefix, sql);
       }
     });
-    this.chain = next.catch(() => undefined);
+    this.chains.set(engine, next.catch(() => undefined));
     return next;
   }
 }

@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import pino from 'pino';
+import { duckSql } from '../../catalog/fixtures/demoEngine.js';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
 import { parseStatements } from '../../sql/parse.js';
 import { planQuery } from '../../sql/query.js';
@@ -65,7 +66,7 @@ beforeAll(async () => {
   await conn.run('CREATE TABLE demo.sales.secret (id INTEGER)');
   await conn.run('INSERT INTO demo.sales.secret VALUES (42)');
   await installGateMacros(conn, KEY);
-  catalog = await loadDuckDbCatalog(conn, 'demo');
+  catalog = await loadDuckDbCatalog(duckSql(conn), 'demo');
 });
 
 afterAll(() => {

@@ -11,6 +11,7 @@
  * causes — the error frank would get if the fence were not there.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { duckSql } from '../../catalog/fixtures/demoEngine.js';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
 import { installPgCatalog } from '../../catalog/pgCatalog.js';
 import type { RelationCatalog } from '../../sql/catalogView.js';
@@ -39,7 +40,7 @@ beforeAll(async () => {
   await conn.run('CREATE TABLE demo.sales.other (id INTEGER, n BIGINT, code VARCHAR)');
   await conn.run(`INSERT INTO demo.sales.other VALUES (1, 5, 'x'), (2, 7, 'y'), (2, 8, 'z')`);
   await installGateMacros(conn, 'leakproof-test-mask-key-01');
-  catalog = await loadDuckDbCatalog(conn, 'demo');
+  catalog = await loadDuckDbCatalog(duckSql(conn), 'demo');
   await installPgCatalog(conn, { database: 'demo', catalog }); // PostgreSQL's division (an error on zero) is one of its macros
 });
 

@@ -164,7 +164,7 @@ describe('SCROLL cursors spool into the engine, within its memory bounds', () =>
   beforeAll(async () => {
     // the engine holds 64MB in memory and spills the rest; a spool has at most 200000 rows
     small = await startInProcess((dir) => ({
-      engine: { threads: 1, memoryLimit: '64MB', tempDirectory: `${dir}/spill`, maxTempDirectorySize: '1GiB' },
+      engine: { threads: 1, memoryLimit: '256MB', userMemoryLimit: '64MB', tempDirectory: `${dir}/spill`, maxTempDirectorySize: '1GiB' },
       limits: { maxScrollCursorRows: 200_000 } as Config['limits'],
     }));
     s = await RawConn.connect('127.0.0.1', small.server.port);

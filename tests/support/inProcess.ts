@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
-import { parseConfig, type Config } from '../../server/config.js';
+import { parseConfig, type ConfigInput } from '../../server/config.js';
 import { demoConfig } from '../../server/demo.js';
 import { startGateway, type PlannerFactory } from '../../server/gateway.js';
 import type { RunningServer } from '../../server/listener.js';
@@ -20,7 +20,7 @@ export interface InProcessGateway {
 }
 
 export async function startInProcess(
-  overrides: (dir: string) => Partial<Config>,
+  overrides: (dir: string) => Partial<ConfigInput>,
   opts: { logger?: Logger; makePlanner?: PlannerFactory } = {},
 ): Promise<InProcessGateway> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-ip-'));
