@@ -6,8 +6,9 @@
  *  - the catalog gate's decisions (embedded mode: lakegate decides as Polaris
  *    would, on the polaris service's policies);
  *  - per statement, what the data gate decided: the table read (select), each
- *    row filter and mask applied, each column restricted; and tables the
- *    statement could not read (42P01: refused or missing, alike to the user);
+ *    row filter and mask applied, each column restricted, with the snapshot
+ *    read (a time travel's or the current one) in additional_info; and tables
+ *    the statement could not read (42P01: refused or missing, alike to the user);
  *  - statements refused (the router's allowlist, 42501);
  *  - access-control statements (GRANT / REVOKE / DENY / SET TAG), through
  *    adminStatement().
