@@ -6,8 +6,11 @@
  *      FROM <table.scan()> AS lg_src
  *     WHERE <filters>) AS <the user's alias>
  *
- * Filters see the stored values, masks replace the columns, the user's own
- * predicates, joins and aggregates see only what the derived table exposes.
+ * Every reference gets one, also when no policy applies: only the catalog's
+ * columns leave it (the scan has names of its own, e.g. iceberg_scan's
+ * `filename`). Filters see the stored values, masks replace the columns, the
+ * user's own predicates, joins and aggregates see only what the derived table
+ * exposes.
  * DuckDB has no security barrier and may evaluate a user's predicate below
  * the WHERE; the CASE makes every column NULL on a row the filters remove, so
  * a predicate evaluated early (`1/(amount-100)`, a failing cast) never sees a

@@ -5,6 +5,7 @@
  * is a member of Object.prototype like any other. Through sql/'s planner onto
  * a real DuckDB, the old snapshot stood in for by a table with the old names;
  * expected values written out here. carol (no mask, no filter) is the control.
+ * And a reference no policy changes still exposes only the catalog's columns.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { CatalogTable, RelationCatalog } from '../../sql/catalogView.js';
@@ -122,3 +123,12 @@ describe('columns named like Object.prototype members', () => {
     expect(await rows('SELECT * FROM sales.proto', 'alice')).toEqual([['a', 'b', 'c']]);
   });
 });
+
+describe('the scan’s own hidden columns', () => {
+  it('a reference no policy changes is still a projection of the catalog’s columns: DuckDB’s rowid is not reachable', async () => {
+    expect(await rows('SELECT "constructor" FROM sales.proto', 'carol')).toEqual([['a']]);
+    await expect(rows('SELECT rowid FROM sales.proto', 'carol')).rejects.toThrow('Referenced column "rowid" not found');
+    await expect(rows('SELECT p.rowid FROM sales.proto p', 'carol')).rejects.toThrow('does not have a column named "rowid"');
+  });
+});
+
