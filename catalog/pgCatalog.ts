@@ -38,6 +38,7 @@ import {
   typeRows,
   type Value,
 } from './pgCatalogTables.js';
+import { ownTable } from '../sql/ownNames.js';
 
 export interface PgCatalogOptions {
   /** the PostgreSQL database name (also the DuckDB catalog of the data) */
@@ -142,12 +143,12 @@ export async function installUserCatalog(
   installed.set(conn, { version, user: who?.user, keys });
 }
 
-const TYPE_ALIASES: Record<string, string> = {
+const TYPE_ALIASES: Record<string, string> = ownTable({
   int: 'int4', integer: 'int4', smallint: 'int2', bigint: 'int8', real: 'float4', float: 'float8',
   'double precision': 'float8', decimal: 'numeric', dec: 'numeric', boolean: 'bool', char: 'bpchar',
   character: 'bpchar', 'character varying': 'varchar', 'timestamp without time zone': 'timestamp',
   'timestamp with time zone': 'timestamptz', 'time without time zone': 'time', 'time with time zone': 'timetz',
-};
+});
 
 function typeLookupRows(typeRowsOf: Value[][], names: Value[][]): Value[][] {
   const oidOf = new Map<string, number>();

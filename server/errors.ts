@@ -118,6 +118,8 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Conversion Error: Malformed JSON/, () => e(SqlState.invalidTextRepresentation, 'invalid input syntax for type json')],
   [/^Conversion Error: extract specifier "([^"]*)" not recognized/, (m) => e(SqlState.invalidParameterValue, `unit "${m[1]}" not recognized`)],
   [/^Binder Error: Referenced column "([^"]+)" (?:was )?not found/, (m) => e(SqlState.undefinedColumn, `column "${m[1]}" does not exist`, true)],
+  // `t.x` for a column t does not have: a user's alias names a derived table ("Values list") or a table; lakegate's own are hidden
+  [/^Binder Error: (?:Values list|Table) "((?!lg_)[^"]+)" does not have a column named "([^"]+)"/, (m) => e(SqlState.undefinedColumn, `column ${m[1]}.${m[2]} does not exist`, true)],
   [/^Binder Error: Referenced table "([^"]+)" not found/, (m) => e(SqlState.undefinedTable, `missing FROM-clause entry for table "${m[1]}"`, true)],
   [/^Binder Error: Ambiguous reference to column name "([^"]+)"/, (m) => e(SqlState.ambiguousColumn, `column reference "${m[1]}" is ambiguous`, true)],
   // PostgreSQL qualifies the column (t.a); the engine does not say with what.

@@ -12,6 +12,19 @@ export interface CatalogColumn {
   nullable: boolean;
   /** Iceberg field id, where the table has them (tags follow the field, not the name) */
   fieldId?: number;
+  /**
+   * The column the policies decide this one as, when that is not `name`: a
+   * table read as of an older snapshot holds that snapshot's names, but
+   * policies name today's columns, so each is decided as the current
+   * schema's column with its field id. null: the field is no longer in the
+   * table (dropped), and the column is restricted whatever a policy says.
+   */
+  policyName?: string | null;
+}
+
+/** The name the policies decide a column by (its current name); null: restricted, no policy applies. */
+export function policyNameOf(c: CatalogColumn): string | null {
+  return c.policyName === undefined ? c.name : c.policyName;
 }
 
 /** The table in the query service's policy terms (Ranger hive service type). */
@@ -34,8 +47,11 @@ export interface CatalogTable {
    * Returns a fresh tree each call.
    */
   scan(): PgNode;
+  /** The snapshot the scan reads (decimal), for the audit trail; null: the table has none yet. */
+  snapshotId?: string | null;
   /**
-   * Column name → tags, when the table carries its own (Iceberg property).
+   * Column → tags, keyed by the name the policies decide the column by
+   * (policyNameOf), when the table carries its own (Iceberg property).
    * undefined: this catalog does not know (the data gate asks its configured
    * tag source); null: the tags could not be read (fail closed: no rows).
    */

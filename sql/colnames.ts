@@ -6,8 +6,9 @@
  * alias before anything is rewritten.
  */
 import { names, nodeKind, strNode, walk, type Fields } from './walk.js';
+import { ownTable } from './ownNames.js';
 
-const SVF_NAMES: Record<string, string> = {
+const SVF_NAMES: Record<string, string> = ownTable({
   SVFOP_CURRENT_DATE: 'current_date',
   SVFOP_CURRENT_TIME: 'current_time',
   SVFOP_CURRENT_TIME_N: 'current_time',
@@ -23,7 +24,7 @@ const SVF_NAMES: Record<string, string> = {
   SVFOP_SESSION_USER: 'session_user',
   SVFOP_CURRENT_CATALOG: 'current_catalog',
   SVFOP_CURRENT_SCHEMA: 'current_schema',
-};
+});
 
 /**
  * PostgreSQL's name for an expression and how strongly it holds (2: a real

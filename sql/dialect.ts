@@ -59,6 +59,7 @@ import {
   type PgNode,
   type Visit,
 } from './walk.js';
+import { ownTable } from './ownNames.js';
 
 export interface DialectContext extends ResolveContext {
   settings: (name: string) => string | undefined;
@@ -189,11 +190,11 @@ const typed = (arg: PgNode, type: string, typmods?: PgNode[]): PgNode => ({
 const localNow = (ctx: DialectContext): PgNode => call('timezone', strConst(ctx.settings('timezone') ?? 'UTC'), call('now'));
 
 /** The fields of a timestamptz's UTC offset, from the offset in seconds. */
-const OFFSET_FIELDS: Readonly<Record<string, (seconds: PgNode) => PgNode>> = {
+const OFFSET_FIELDS: Readonly<Record<string, (seconds: PgNode) => PgNode>> = ownTable({
   timezone: (s) => s,
   timezone_hour: (s) => emulatedCall('lg_zone_hour', [s]),
   timezone_minute: (s) => emulatedCall('lg_zone_minute', [s]),
-};
+});
 
 /** The session's TimeZone, with the planner's probes (sql/sessionZone.ts). */
 const sessionZoneOf = (ctx: DialectContext): SessionZone => ({
@@ -202,7 +203,7 @@ const sessionZoneOf = (ctx: DialectContext): SessionZone => ({
 });
 
 /** Decimals PostgreSQL's EXTRACT (numeric since 14) shows per field, for timestamps and intervals. */
-const EXTRACT_SCALE: Readonly<Record<string, number>> = { second: 6, epoch: 6, milliseconds: 3 };
+const EXTRACT_SCALE: Readonly<Record<string, number>> = ownTable({ second: 6, epoch: 6, milliseconds: 3 });
 
 /**
  * EXTRACT is numeric and date_part double precision in PostgreSQL; DuckDB
@@ -249,7 +250,7 @@ function typedDatePart(v: Visit, name: string, args: unknown[], done: WeakSet<ob
   return false;
 }
 
-const SVF_FOLDS: Record<string, (ctx: DialectContext) => PgNode> = {
+const SVF_FOLDS: Record<string, (ctx: DialectContext) => PgNode> = ownTable({
   SVFOP_CURRENT_USER: (ctx) => strConst(ctx.user),
   SVFOP_USER: (ctx) => strConst(ctx.user),
   SVFOP_CURRENT_ROLE: (ctx) => strConst(ctx.user),
@@ -266,21 +267,21 @@ const SVF_FOLDS: Record<string, (ctx: DialectContext) => PgNode> = {
   SVFOP_LOCALTIME_N: (ctx) => typed(localNow(ctx), 'time'),
   SVFOP_CURRENT_TIME: () => typed(call('now'), 'timetz'),
   SVFOP_CURRENT_TIME_N: () => typed(call('now'), 'timetz'),
-};
+});
 
-const SIZE_GUARDED: Readonly<Record<string, string>> = {
+const SIZE_GUARDED: Readonly<Record<string, string>> = ownTable({
   repeat: INTERNAL_MACROS.repeat,
   lpad: INTERNAL_MACROS.lpad,
   rpad: INTERNAL_MACROS.rpad,
-};
+});
 
-const TYPED_AGGREGATES: Readonly<Record<string, string>> = { sum: INTERNAL_MACROS.sum, avg: INTERNAL_MACROS.avg };
+const TYPED_AGGREGATES: Readonly<Record<string, string>> = ownTable({ sum: INTERNAL_MACROS.sum, avg: INTERNAL_MACROS.avg });
 
 /** stddev and variance of integers and numerics are exact numerics in PostgreSQL (catalog/numericMacros.ts); of floats, DuckDB's own. */
-const STATISTICS_AGGREGATES: Readonly<Record<string, string>> = {
+const STATISTICS_AGGREGATES: Readonly<Record<string, string>> = ownTable({
   variance: INTERNAL_MACROS.varSamp, var_samp: INTERNAL_MACROS.varSamp, var_pop: INTERNAL_MACROS.varPop,
   stddev: INTERNAL_MACROS.stddevSamp, stddev_samp: INTERNAL_MACROS.stddevSamp, stddev_pop: INTERNAL_MACROS.stddevPop,
-};
+});
 
 const plainAggregate = (f: Fields): boolean =>
   !f['agg_distinct'] && !f['agg_filter'] && !f['over'] && !f['agg_order'] && !f['agg_star'] && !f['agg_within_group'] && !f['func_variadic'];
@@ -317,7 +318,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     replaceNode(v.node, folded);
     return;
   }
-  if (name in EMULATED_FUNCTIONS || (asTable && EMULATED_TABLE_FUNCTIONS.has(name))) {
+  if (Object.hasOwn(EMULATED_FUNCTIONS, name) || (asTable && EMULATED_TABLE_FUNCTIONS.has(name))) {
     f['funcname'] = emulated(name);
     if (EMULATED_FUNCTIONS[name]?.searchPath) f['args'] = [...args, arrayOf(effectiveSearchPath(ctx))];
     return;
@@ -415,7 +416,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
 }
 
 /** DuckDB type for a PostgreSQL type name; undefined when PostgreSQL would not know it either. */
-const TYPE_MAP: Record<string, string | null> = {
+const TYPE_MAP: Record<string, string | null> = ownTable({
   // null: keep the name, the deparser prints PostgreSQL's spelling, which DuckDB reads
   bool: null, boolean: null, int2: null, smallint: null, int4: null, int: null, integer: null, int8: null,
   bigint: null, float4: null, real: null, float8: null, varchar: null, text: null, date: null, time: null,
@@ -424,7 +425,7 @@ const TYPE_MAP: Record<string, string | null> = {
   name: 'varchar', char: 'varchar', bpchar: 'varchar', unknown: 'varchar', jsonb: 'json', bytea: 'blob',
   oid: 'int8', xid: 'int8', cid: 'int8', regproc: 'varchar', varbit: 'bitstring', // DuckDB's BIT; `bit` alone would read back as bit(1)
   int2vector: 'int2[]', oidvector: 'int8[]',
-};
+});
 
 const ISO_INTERVAL = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i;
 const ISO_UNITS = ['years', 'months', 'weeks', 'days', 'hours', 'minutes', 'seconds'];
@@ -479,7 +480,7 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     replaceNode(v.node, regCast(typname, f['arg'], ctx, tn['location']));
     return;
   }
-  if (!(typname in TYPE_MAP)) {
+  if (!Object.hasOwn(TYPE_MAP, typname)) {
     throw new SqlError('42704', `type "${typname}" does not exist`, pos(tn['location']));
   }
   // PostgreSQL reads an offset of hours alone (+02); DuckDB wants +02:00
@@ -661,12 +662,12 @@ function intervalWithFields(f: Fields, tn: Fields): void {
   if (/^\s*[-+]?\d+(\.\d+)?\s*$/.test(text)) f['arg'] = strConst(`${text.trim()} ${unit}`);
 }
 
-const REGEX_OPS: Record<string, { negate: boolean; flags?: string }> = {
+const REGEX_OPS: Record<string, { negate: boolean; flags?: string }> = ownTable({
   '~': { negate: false },
   '!~': { negate: true },
   '~*': { negate: false, flags: 'i' },
   '!~*': { negate: true, flags: 'i' },
-};
+});
 
 function isEmulatedArrayColumn(n: unknown): boolean {
   const ref = (n as Fields | undefined)?.['ColumnRef'];
@@ -682,12 +683,12 @@ function arrayFromLiteral(n: unknown): PgNode | undefined {
   return values ? arrayOf(values) : undefined;
 }
 
-const LIKE_OPS: Record<string, { caseInsensitive: boolean; negate: boolean }> = {
+const LIKE_OPS: Record<string, { caseInsensitive: boolean; negate: boolean }> = ownTable({
   '~~': { caseInsensitive: false, negate: false },
   '!~~': { caseInsensitive: false, negate: true },
   '~~*': { caseInsensitive: true, negate: false },
   '!~~*': { caseInsensitive: true, negate: true },
-};
+});
 
 const negated = (node: PgNode, negate: boolean): PgNode => (negate ? { BoolExpr: { boolop: 'NOT_EXPR', args: [node] } } : node);
 

@@ -5,6 +5,7 @@
  * always exists in DuckDB, and the installer's test proves it.
  */
 import { strNode, type PgNode } from './walk.js';
+import { ownTable } from './ownNames.js';
 
 /** In-memory DuckDB catalog holding the emulation; user SQL can never name it (cross-database refusal). */
 export const EMULATION_DB = 'lakegate_pg';
@@ -33,7 +34,7 @@ export interface EmulatedRelation {
 }
 
 /** pg_catalog relations, with PostgreSQL's OIDs (catalog/pg_*.h) for the system tables. */
-export const PG_CATALOG_RELATIONS: Readonly<Record<string, EmulatedRelation>> = {
+export const PG_CATALOG_RELATIONS: Readonly<Record<string, EmulatedRelation>> = ownTable({
   pg_type: { oid: 1247, relkind: 'r' },
   pg_attribute: { oid: 1249, relkind: 'r' },
   pg_proc: { oid: 1255, relkind: 'r' },
@@ -69,14 +70,14 @@ export const PG_CATALOG_RELATIONS: Readonly<Record<string, EmulatedRelation>> = 
   pg_indexes: { oid: 12029, relkind: 'v' },
   pg_settings: { oid: 12104, relkind: 'v' },
   pg_stat_activity: { oid: 12137, relkind: 'v' },
-};
+});
 
-export const INFORMATION_SCHEMA_RELATIONS: Readonly<Record<string, EmulatedRelation>> = {
+export const INFORMATION_SCHEMA_RELATIONS: Readonly<Record<string, EmulatedRelation>> = ownTable({
   tables: { oid: 13290, relkind: 'v' },
   columns: { oid: 13373, relkind: 'v' },
   schemata: { oid: 13227, relkind: 'v' },
   views: { oid: 13450, relkind: 'v' },
-};
+});
 
 /**
  * Functions implemented as macros in EMULATION_DB.PGC_SCHEMA. Calls to them,
@@ -84,7 +85,7 @@ export const INFORMATION_SCHEMA_RELATIONS: Readonly<Record<string, EmulatedRelat
  * pg_catalog functions of the same names use DuckDB's type ids and are never reached.
  * `searchPath`: the planner appends the session's search_path as a last argument.
  */
-export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean }>> = {
+export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean }>> = ownTable({
   pg_get_userbyid: {},
   format_type: {},
   pg_table_is_visible: { searchPath: true },
@@ -133,7 +134,7 @@ export const EMULATED_FUNCTIONS: Readonly<Record<string, { searchPath?: boolean 
   regclass_out: {},
   regtype_out: {},
   regnamespace_out: {},
-};
+});
 
 /**
  * Helpers the planner itself calls (not user-callable): PostgreSQL raises
@@ -188,7 +189,7 @@ export const MACRO_ARG_COPIES = 16;
  * these instead of MACRO_ARG_COPIES, which would count a literal's wrapper
  * as a sixteenfold copy.
  */
-export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = {
+export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = ownTable({
   [INTERNAL_MACROS.intLiteral]: [1, 1],
   [INTERNAL_MACROS.numLiteral]: [1, 1],
   // through lg_pdiv_c, lg_ndiv16 (both branches) and lg_nq17: a 7 copies, b 12
@@ -258,17 +259,17 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   lg_jsonb_eq_p: [1],
   lg_jsonb_get_p: [1, 1],
   lg_jsonb_get_text_p: [1, 1],
-};
+});
 
 /** The PostgreSQL argument types an internal macro's binding failure stands for, where the engine does not name them. */
-export const INTERNAL_MACRO_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+export const INTERNAL_MACRO_ARGUMENTS: Readonly<Record<string, readonly string[]>> = ownTable({
   lg_min_bool: ['boolean'],
   lg_mod_float: ['double precision', '…'],
   lg_max_bool: ['boolean'],
-};
+});
 
 /** What a user sees for an internal macro in an error: the PostgreSQL operator or function it stands for. */
-export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
+export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = ownTable({
   [INTERNAL_MACROS.divide]: 'operator /',
   [INTERNAL_MACROS.plainDivide]: 'operator /',
   [INTERNAL_MACROS.probedDivide]: 'operator /',
@@ -351,7 +352,7 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = {
   lg_array_length: 'function array_length',
   lg_text_arg: 'function concat',
   lg_extract_epoch: 'function extract',
-};
+});
 
 /** json's set-returning functions in FROM, as table macros with PostgreSQL's columns (catalog/jsonMacros.ts). */
 export const JSON_TABLE_FUNCTIONS: readonly string[] = [

@@ -1,3 +1,4 @@
+import { ownTable } from './ownNames.js';
 /**
  * The one error type of sql/. sql/ may not import protocol/ (imports flow
  * bin → server → {protocol, catalog, policy} → sql), so the server maps a
@@ -35,13 +36,13 @@ export const notSupported = (what: string, location?: unknown): SqlError =>
   new SqlError('0A000', `${what} is not supported`, pos(location));
 
 /** PostgreSQL's names of the types a literal or a cast can show before binding. */
-const TYPE_DISPLAY: Readonly<Record<string, string>> = {
+const TYPE_DISPLAY: Readonly<Record<string, string>> = ownTable({
   int2: 'smallint', smallint: 'smallint', int4: 'integer', int: 'integer', integer: 'integer', int8: 'bigint', bigint: 'bigint',
   float4: 'real', real: 'real', float8: 'double precision', numeric: 'numeric', decimal: 'numeric', text: 'text',
   varchar: 'character varying', bpchar: 'character', bool: 'boolean', boolean: 'boolean', date: 'date',
   timestamp: 'timestamp without time zone', timestamptz: 'timestamp with time zone', time: 'time without time zone',
   timetz: 'time with time zone', interval: 'interval', json: 'json', jsonb: 'jsonb', bytea: 'bytea', uuid: 'uuid',
-};
+});
 
 type Node = Record<string, Record<string, unknown> | undefined>;
 

@@ -8,6 +8,7 @@ import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS } from './emulation.js';
 import { BUILTIN_FUNCTIONS, BUILTIN_OPERATORS } from './builtinDialect.js';
 import { FORMAT_FUNCTIONS } from './formatDialect.js';
 import { JSON_FUNCTIONS, JSON_OPERATORS } from './jsonDialect.js';
+import { ownTable } from './ownNames.js';
 
 export const AGGREGATE_FUNCTIONS: readonly string[] = [
   'count', 'sum', 'avg', 'min', 'max', 'bool_and', 'bool_or', 'every', 'string_agg', 'array_agg',
@@ -44,7 +45,7 @@ const SCALAR = [
  * sql/dialect.ts renames calls.
  * (btrim written as TRIM(BOTH …) keeps its SQL syntax and is not renamed.)
  */
-export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = { every: 'bool_and', btrim: 'trim', cardinality: 'len' };
+export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = ownTable({ every: 'bool_and', btrim: 'trim', cardinality: 'len' });
 
 /** Allowed built-ins DuckDB reaches only through SQL syntax (WITHIN GROUP, EXTRACT … FROM). */
 export const SYNTAX_ONLY_FUNCTIONS: ReadonlySet<string> = new Set(['percentile_cont', 'percentile_disc', 'extract']);

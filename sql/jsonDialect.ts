@@ -15,6 +15,7 @@ import { EMULATION_DB, emulated } from './emulation.js';
 export { JSON_TABLE_FUNCTIONS } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
 import { boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
+import { ownTable } from './ownNames.js';
 
 const JSONB_RESULTS: ReadonlySet<string> = new Set([
   'to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg', 'jsonb_set', 'jsonb_insert', 'jsonb_extract_path', 'jsonb_strip_nulls',
@@ -235,11 +236,11 @@ export function asWritten(n: PgNode): PgNode {
 }
 
 /** jsonb_* functions' jsonb arguments by position (an untyped literal there is read as jsonb). */
-const JSONB_ARGS: Readonly<Record<string, readonly number[]>> = {
+const JSONB_ARGS: Readonly<Record<string, readonly number[]>> = ownTable({
   jsonb_each: [0], jsonb_each_text: [0], jsonb_array_elements: [0], jsonb_array_elements_text: [0], jsonb_typeof: [0],
   jsonb_array_length: [0], jsonb_strip_nulls: [0], jsonb_pretty: [0], jsonb_extract_path: [0], jsonb_extract_path_text: [0],
   jsonb_object_keys: [0], jsonb_set: [0, 2], jsonb_insert: [0, 2],
-};
+});
 
 /** An untyped literal where a jsonb_* function takes a jsonb becomes a jsonb literal (in jsonb's text). */
 export function jsonbLiteralArgs(name: string, args: unknown[]): void {

@@ -10,6 +10,7 @@ import { EMULATED_FUNCTIONS, INFORMATION_SCHEMA_RELATIONS, PG_CATALOG_RELATIONS 
 import { splitQualifiedName } from './regTypes.js';
 import { ctesInScope, effectiveSearchPath } from './resolve.js';
 import { names, walk, type Fields } from './walk.js';
+import { ownTable } from './ownNames.js';
 
 export interface RelationName {
   catalog?: string;
@@ -28,12 +29,12 @@ export interface CatalogNeeds {
 }
 
 /** Functions whose argument at this index names a relation when it is a string constant. */
-export const RELATION_ARGUMENT: Readonly<Record<string, (argc: number) => number | undefined>> = {
+export const RELATION_ARGUMENT: Readonly<Record<string, (argc: number) => number | undefined>> = ownTable({
   to_regclass: (n) => (n === 1 ? 0 : undefined),
   has_table_privilege: (n) => (n === 2 ? 0 : n === 3 ? 1 : undefined),
   has_any_column_privilege: (n) => (n === 2 ? 0 : n === 3 ? 1 : undefined),
   has_column_privilege: (n) => (n === 3 ? 0 : n === 4 ? 1 : undefined),
-};
+});
 
 function constString(n: unknown): string | undefined {
   const c = (n as Fields | undefined)?.['A_Const'];
@@ -64,10 +65,10 @@ export function catalogNeeds(root: unknown): CatalogNeeds {
         const schema = f['schemaname'] as string | undefined;
         const catalog = f['catalogname'] as string | undefined;
         if (schema === undefined && catalog === undefined && ctesInScope(path).has(name)) return;
-        if (schema === 'pg_catalog' || schema === 'information_schema' || (schema === undefined && (name in PG_CATALOG_RELATIONS))) {
+        if (schema === 'pg_catalog' || schema === 'information_schema' || (schema === undefined && Object.hasOwn(PG_CATALOG_RELATIONS, name))) {
           listing = true;
         }
-        if (schema === undefined && name in INFORMATION_SCHEMA_RELATIONS) listing = true;
+        if (schema === undefined && Object.hasOwn(INFORMATION_SCHEMA_RELATIONS, name)) listing = true;
         relations.push({ ...(catalog !== undefined ? { catalog } : {}), ...(schema !== undefined ? { schema } : {}), name });
         return;
       }
@@ -90,7 +91,7 @@ export function catalogNeeds(root: unknown): CatalogNeeds {
         const literal = at !== undefined ? constString(args[at]) : undefined;
         const rel = literal !== undefined ? fromQualified(literal) : undefined;
         if (rel) relations.push(rel);
-        if (name in EMULATED_FUNCTIONS || name === 'to_regclass') listing = true;
+        if (Object.hasOwn(EMULATED_FUNCTIONS, name) || name === 'to_regclass') listing = true;
         return;
       }
       default:
@@ -110,11 +111,11 @@ export function candidateSchemas(rel: RelationName, ctx: { searchPath: string[];
   const out: string[] = [];
   for (const schema of effectiveSearchPath(ctx)) {
     if (schema === 'pg_catalog') {
-      if (rel.name in PG_CATALOG_RELATIONS) return out;
+      if (Object.hasOwn(PG_CATALOG_RELATIONS, rel.name)) return out;
       continue;
     }
     if (schema === 'information_schema') {
-      if (rel.name in INFORMATION_SCHEMA_RELATIONS) return out;
+      if (Object.hasOwn(INFORMATION_SCHEMA_RELATIONS, rel.name)) return out;
       continue;
     }
     out.push(schema);

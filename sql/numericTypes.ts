@@ -20,6 +20,7 @@ import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA, emulatedCall } from './emula
 import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
 import { hasOuterReference, isOuterReference, typedCopy } from './outerRefs.js';
 import { boolConst, intConst, names, strNode, walk, type Fields, type PgNode } from './walk.js';
+import { ownTable } from './ownNames.js';
 
 const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
 
@@ -86,10 +87,10 @@ export function exactStatisticArgument(fc: Fields): PgNode | undefined {
 }
 
 /** sample?, square root? of each statistic */
-const STATISTIC_KINDS: Readonly<Record<string, readonly [boolean, boolean]>> = {
+const STATISTIC_KINDS: Readonly<Record<string, readonly [boolean, boolean]>> = ownTable({
   stddev: [true, true], stddev_samp: [true, true], stddev_pop: [false, true],
   variance: [true, false], var_samp: [true, false], var_pop: [false, false],
-};
+});
 
 /** Whether statisticWithClauses takes this call: DISTINCT or OVER (not both), a typed argument, all of it copyable. */
 function statisticWithClausesApplies(fc: Fields): boolean {

@@ -23,6 +23,7 @@
 import type { CatalogTable, RelationCatalog } from './catalogView.js';
 import type { TableReference } from './resolve.js';
 import { intConst, names, nodeKind, strConst, strNode, walk, type Fields, type PgNode } from './walk.js';
+import { ownTable } from './ownNames.js';
 
 const OUTER = new WeakSet<object>();
 /** an outer reference's column type (DuckDB's name), where its FROM item is a table */
@@ -183,7 +184,7 @@ function outputNames(subquery: unknown): string[] | undefined {
  * DuckDB folds NULL arithmetic in a probe (`pa * 0 + pb * 0`) to an untyped
  * NULL, which no longer chooses an overload.
  */
-const PLACEHOLDERS: Readonly<Record<string, readonly [string, string | number]>> = {
+const PLACEHOLDERS: Readonly<Record<string, readonly [string, string | number]>> = ownTable({
   SMALLINT: ['int2', 0],
   INTEGER: ['int4', 0],
   BIGINT: ['int8', 0],
@@ -197,7 +198,7 @@ const PLACEHOLDERS: Readonly<Record<string, readonly [string, string | number]>>
   TIMESTAMP: ['timestamp', '2000-01-01 00:00:00'],
   'TIMESTAMP WITH TIME ZONE': ['timestamptz', '2000-01-01 00:00:00+00'],
   UUID: ['uuid', '00000000-0000-0000-0000-000000000000'],
-};
+});
 
 function placeholder(duckType: string): PgNode | undefined {
   const decimal = /^DECIMAL\((\d+),\s*(\d+)\)$/i.exec(duckType.trim());

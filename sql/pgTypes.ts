@@ -1,4 +1,5 @@
 import { REGPROC_OIDS } from './catalogColumnTypes.js';
+import { ownTable } from './ownNames.js';
 
 /**
  * How a DuckDB type presents itself to PostgreSQL clients: pg_type OID,
@@ -70,7 +71,7 @@ export const PG_BASE_TYPES: readonly BaseType[] = [
 /** numeric(p,s) typmod as PostgreSQL stores it. */
 export const numericTypmod = (precision: number, scale: number): number => ((precision << 16) | scale) + 4;
 
-const SCALARS: Record<string, BaseType> = {
+const SCALARS: Record<string, BaseType> = ownTable({
   BOOLEAN: PG_BOOL,
   TINYINT: PG_INT2,
   SMALLINT: PG_INT2,
@@ -103,7 +104,7 @@ const SCALARS: Record<string, BaseType> = {
   BIT: PG_BIT,
   '"NULL"': PG_TEXT,
   NULL: PG_TEXT,
-};
+});
 
 const info = (t: BaseType, typmod = -1, formatted = t.formatted): PgTypeInfo => ({
   oid: t.oid,
@@ -228,5 +229,5 @@ export function regtypeOid(printed: string): number | undefined {
 
 /** regproc's text → its OID (the binary form): '-' is none (0); the names the catalog columns hold (sql/catalogColumnTypes.ts). */
 export function regprocOid(text: string): number | undefined {
-  return text === '-' ? 0 : REGPROC_OIDS[text];
+  return text === '-' ? 0 : Object.hasOwn(REGPROC_OIDS, text) ? REGPROC_OIDS[text] : undefined;
 }

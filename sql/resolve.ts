@@ -49,10 +49,10 @@ export function effectiveSearchPath(ctx: Pick<ResolveContext, 'searchPath' | 'us
 
 function lookupIn(schema: string, name: string, ctx: ResolveContext): Resolved | undefined {
   if (schema === 'pg_catalog') {
-    return name in PG_CATALOG_RELATIONS ? { kind: 'emulated', schema, name } : undefined;
+    return Object.hasOwn(PG_CATALOG_RELATIONS, name) ? { kind: 'emulated', schema, name } : undefined;
   }
   if (schema === 'information_schema') {
-    return name in INFORMATION_SCHEMA_RELATIONS ? { kind: 'emulated', schema, name } : undefined;
+    return Object.hasOwn(INFORMATION_SCHEMA_RELATIONS, name) ? { kind: 'emulated', schema, name } : undefined;
   }
   const table = ctx.catalog.getTable(schema, name);
   if (table) return { kind: 'table', table };

@@ -20,6 +20,7 @@ import { EMULATION_DB, INFO_SCHEMA, PGC_SCHEMA } from './emulation.js';
 import { sizedBitProbe } from './numericTypes.js';
 import { PRESENTED_TYPES, presentedOidOf, type PresentedAs } from './pgTypes.js';
 import { AGGREGATE_FUNCTIONS, expressionKey as shape, names, nodeKind, walk, type Fields, type PgNode } from './walk.js';
+import { ownRecord, ownTable } from './ownNames.js';
 
 /** Result column types by position: `star` stands for the columns one `*` expands to, typed by their names. */
 export interface ResultTypes {
@@ -46,7 +47,7 @@ const NAME_VALUE_FUNCTIONS = new Set([
 ]);
 
 /** Functions whose PostgreSQL result type is one of the presented ones (pg_proc.prorettype). */
-const FUNCTION_TYPES: Readonly<Record<string, number>> = {
+const FUNCTION_TYPES: Readonly<Record<string, number>> = ownTable({
   current_database: NAME,
   current_catalog: NAME,
   current_schema: NAME,
@@ -66,7 +67,7 @@ const FUNCTION_TYPES: Readonly<Record<string, number>> = {
   jsonb_set: JSONB,
   jsonb_insert: JSONB,
   jsonb_strip_nulls: JSONB,
-};
+});
 
 /** Operators whose result is jsonb when their left operand is. */
 const JSONB_OPERATORS: ReadonlySet<string> = new Set(['->', '#>', '-', '#-']);
@@ -118,7 +119,8 @@ function fromItems(items: unknown[], out: FromItem[], scope: Scope): void {
     else if (f['alias']?.colnames) out.push({ alias, columns: undefined });
     else if (kind === 'RangeVar' && f['catalogname'] === EMULATION_DB) {
       const schema = f['schemaname'] === PGC_SCHEMA ? 'pg_catalog' : f['schemaname'] === INFO_SCHEMA ? 'information_schema' : undefined;
-      out.push({ alias, columns: CATALOG_COLUMN_TYPES[`${schema}.${String(f['relname'])}`] });
+      const relation = `${schema}.${String(f['relname'])}`;
+      out.push({ alias, columns: Object.hasOwn(CATALOG_COLUMN_TYPES, relation) ? CATALOG_COLUMN_TYPES[relation] : undefined });
     } else if (kind === 'RangeSubselect') out.push({ alias, columns: derivedColumns(f['subquery'], scope) });
     else if (kind === 'RangeVar' && f['schemaname'] === undefined && scope.ctes.has(String(f['relname']))) {
       // resolveRelations gave each CTE a unique name, and its references that name
@@ -131,10 +133,10 @@ function fromItems(items: unknown[], out: FromItem[], scope: Scope): void {
 }
 
 /** The set-returning jsonb functions' columns (jsonb_each's value, jsonb_array_elements' value): jsonb. */
-const JSONB_SET_FUNCTIONS: Readonly<Record<string, readonly string[]>> = {
+const JSONB_SET_FUNCTIONS: Readonly<Record<string, readonly string[]>> = ownTable({
   jsonb_each: ['key', 'value'],
   jsonb_array_elements: ['value'],
-};
+});
 
 /** A function in FROM: jsonb's set-returning functions' columns (renamed by a column alias list); else unknown. */
 function functionItem(f: Fields, scope: Scope): FromItem {
@@ -147,7 +149,7 @@ function functionItem(f: Fields, scope: Scope): FromItem {
   if (!cols) return { alias, columns: undefined };
   const renamed = ((f['alias']?.colnames ?? []) as unknown[]).map((c) => names([c])[0]!);
   if (renamed.length > cols.length) return { alias, columns: undefined };
-  const columns: Record<string, number> = {};
+  const columns: Record<string, number> = ownRecord();
   cols.forEach((c, i) => (columns[renamed[i] ?? c] = c === 'value' ? JSONB : 0));
   void scope;
   return { alias, columns };
@@ -166,7 +168,7 @@ function valuesColumns(f: Fields, scope: Scope): Columns | undefined {
   }
   const rows = select?.['valuesLists'] as Fields[] | undefined;
   if (!rows || colnames.length === 0) return undefined;
-  const columns: Record<string, PresentedAs> = {};
+  const columns: Record<string, PresentedAs> = ownRecord();
   colnames.forEach((c, i) => {
     const types = rows.map((r) => expressionType([], ((r['List']?.['items'] ?? []) as unknown[])[i], scope));
     columns[names([c])[0]!] = mergedType(types) ?? 0;
@@ -188,7 +190,7 @@ function derivedColumns(subquery: unknown, outer: Scope): Columns | undefined {
   const scope = withCtes(select, outer);
   const items: FromItem[] = [];
   fromItems((select['fromClause'] ?? []) as unknown[], items, scope);
-  const columns: Record<string, PresentedAs> = {};
+  const columns: Record<string, PresentedAs> = ownRecord();
   for (const target of (select['targetList'] ?? []) as Fields[]) {
     const rt = target['ResTarget'];
     if (!rt || isStar(rt.val)) return undefined;
@@ -196,7 +198,7 @@ function derivedColumns(subquery: unknown, outer: Scope): Columns | undefined {
     const ref = names(rt.val?.['ColumnRef']?.['fields']);
     const name = (rt.name as string | undefined) ?? ref[ref.length - 1];
     if (name === undefined) continue;
-    if (name in columns) return undefined;
+    if (Object.hasOwn(columns, name)) return undefined;
     columns[name] = expressionType(items, rt.val, scope) ?? 0;
   }
   return columns;
@@ -204,7 +206,8 @@ function derivedColumns(subquery: unknown, outer: Scope): Columns | undefined {
 
 /** The column's PostgreSQL type when it is one DuckDB lacks (the others DuckDB's own types present). */
 function presentable(columns: Columns | undefined, column: string): PresentedAs | undefined {
-  const type = columns?.[column];
+  // column names are the user's: only a column the item has, never an Object.prototype member
+  const type = columns && Object.hasOwn(columns, column) ? columns[column] : undefined;
   return type !== undefined && PRESENTED_TYPES[presentedOidOf(type)] ? type : undefined;
 }
 
@@ -216,7 +219,7 @@ function columnType(items: FromItem[], parts: string[]): PresentedAs | undefined
   if (parts.length === 1) {
     // every FROM item must be known, and exactly one must have the column
     if (items.some((i) => !i.columns)) return undefined;
-    const having = items.filter((i) => i.columns![parts[0]!] !== undefined);
+    const having = items.filter((i) => Object.hasOwn(i.columns!, parts[0]!));
     return having.length === 1 ? presentable(having[0]!.columns, parts[0]!) : undefined;
   }
   return undefined;

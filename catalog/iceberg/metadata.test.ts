@@ -3,7 +3,7 @@
  * (current, by id, by ref, as of a time), DuckDB types of Iceberg types, and
  * column tags by field id (a rename keeps them; what cannot be read is null).
  */
-import { chooseSnapshot, columnTagsFor, duckType, TableMetadataSchema } from './metadata.js';
+import { chooseSnapshot, columnsDecidedByCurrent, columnTagsByFieldId, columnTagsFor, duckType, schemaById, TableMetadataSchema } from './metadata.js';
 
 const meta = (over: Record<string, unknown> = {}) =>
   TableMetadataSchema.parse({
@@ -71,5 +71,56 @@ describe('column tags', () => {
     for (const bad of ['{', '{"name": "PII"}', '["name"]', '{"ghost": ["PII"]}']) {
       expect([bad, columnTagsFor(meta({ properties: { 'sqe.column-tags': bad } }), current)]).toEqual([bad, null]);
     }
+  });
+});
+
+describe('names that are Object.prototype members', () => {
+  const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
+
+  it('a ref of such a name is an unknown ref (control: a ref that exists)', () => {
+    expect(chooseSnapshot(meta(), { kind: 'ref', name: 'main' }).snapshotId).toBe(20n);
+    for (const name of names) {
+      expect(() => chooseSnapshot(meta(), { kind: 'ref', name })).toThrow(`branch or tag "${name}" does not exist`);
+    }
+  });
+
+  it('a table with no main ref does not find one on the prototype', () => {
+    const m = meta({ 'current-snapshot-id': undefined, refs: {} });
+    expect(chooseSnapshot(m, { kind: 'current' }).snapshotId).toBeNull();
+  });
+
+  it('an Iceberg type of such a name is unsupported', () => {
+    for (const name of names) expect(() => duckType(name)).toThrow(`unsupported Iceberg type ${name}`);
+  });
+
+  it('columns of such names keep their own tags, no other column gets any', () => {
+    const m = meta({
+      schemas: [{ 'schema-id': 1, fields: [{ id: 1, name: 'constructor', type: 'string', required: false }, { id: 2, name: '__proto__', type: 'string', required: false }, { id: 3, name: 'plain', type: 'string', required: false }] }],
+      properties: { 'sqe.column-tags': '{"constructor": ["PII"], "__proto__": ["SSN"]}' },
+    });
+    expect(columnTagsByFieldId(m)).toEqual(new Map([[1, ['PII']], [2, ['SSN']]]));
+    const tags = columnTagsFor(m, schemaById(m, undefined))!;
+    expect(Object.entries(tags)).toEqual([['constructor', ['PII']], ['__proto__', ['SSN']]]);
+    expect(Object.hasOwn(tags, 'plain')).toBe(false);
+  });
+});
+
+describe('columnsDecidedByCurrent', () => {
+  it('an older schema’s columns are decided by the current name of their field id; a dropped field by none', () => {
+    const old = { type: 'struct' as const, 'schema-id': 0, fields: [
+      { id: 1, name: 'id', type: 'long', required: true },
+      { id: 2, name: 'ssn', type: 'string', required: false },
+      { id: 3, name: 'nick', type: 'string', required: false },
+    ] };
+    const current = { type: 'struct' as const, 'schema-id': 1, fields: [
+      { id: 1, name: 'id', type: 'long', required: true },
+      { id: 2, name: 'tax_id', type: 'string', required: false },
+      { id: 4, name: 'ssn', type: 'string', required: false },
+    ] };
+    expect(columnsDecidedByCurrent(old, current)).toEqual([
+      { name: 'id', duckType: 'BIGINT', nullable: false, fieldId: 1 },
+      { name: 'ssn', duckType: 'VARCHAR', nullable: true, fieldId: 2, policyName: 'tax_id' },
+      { name: 'nick', duckType: 'VARCHAR', nullable: true, fieldId: 3, policyName: null },
+    ]);
   });
 });

@@ -119,7 +119,7 @@ export class MetadataError extends Error {
   }
 }
 
-const PRIMITIVES: Record<string, string> = {
+const PRIMITIVES: ReadonlyMap<string, string> = new Map(Object.entries({
   boolean: 'BOOLEAN',
   int: 'INTEGER',
   long: 'BIGINT',
@@ -134,7 +134,7 @@ const PRIMITIVES: Record<string, string> = {
   string: 'VARCHAR',
   uuid: 'UUID',
   binary: 'BLOB',
-};
+}));
 
 /** DuckDB prints every STRUCT field name quoted. */
 const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -142,7 +142,7 @@ const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 /** The DuckDB type iceberg_scan gives a column of this Iceberg type, spelled as DuckDB prints it. */
 export function duckType(t: IcebergType): string {
   if (typeof t === 'string') {
-    const p = PRIMITIVES[t];
+    const p = PRIMITIVES.get(t);
     if (p) return p;
     const dec = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/.exec(t);
     if (dec) return `DECIMAL(${dec[1]},${dec[2]})`;
@@ -174,6 +174,21 @@ export function columnsOf(schema: IcebergSchema): CatalogColumn[] {
   return schema.fields.map((f) => ({ name: f.name, duckType: duckType(f.type), nullable: !f.required, fieldId: f.id }));
 }
 
+/**
+ * The columns of a schema the table was read with, each decided as the
+ * current schema's column with the same field id (policies name today's
+ * columns): `policyName` is set where the names differ, null where the
+ * field is gone from the current schema (dropped).
+ */
+export function columnsDecidedByCurrent(read: IcebergSchema, current: IcebergSchema): CatalogColumn[] {
+  const currentName = new Map(current.fields.map((f) => [f.id, f.name]));
+  return columnsOf(read).map((c) => {
+    const now = currentName.get(c.fieldId!);
+    if (now === c.name) return c;
+    return { ...c, policyName: now ?? null };
+  });
+}
+
 /** Which snapshot a reference reads: the current one, or one chosen by time travel. */
 export type SnapshotSelector =
   | { kind: 'current' }
@@ -202,14 +217,16 @@ export function chooseSnapshot(meta: TableMetadata, selector: SnapshotSelector):
   };
   switch (selector.kind) {
     case 'current': {
-      const cur = meta['current-snapshot-id'] ?? meta.refs['main']?.['snapshot-id'] ?? null;
+      const main = Object.hasOwn(meta.refs, 'main') ? meta.refs['main'] : undefined;
+      const cur = meta['current-snapshot-id'] ?? main?.['snapshot-id'] ?? null;
       const id = cur === null || cur === -1n ? null : cur;
       return { snapshotId: id, schema: schemaById(meta, undefined) };
     }
     case 'id':
       return historical(selector.id);
     case 'ref': {
-      const ref = meta.refs[selector.name];
+      // A ref name comes from the user's SQL: only the table's own refs, never Object.prototype's members.
+      const ref = Object.hasOwn(meta.refs, selector.name) ? meta.refs[selector.name] : undefined;
       if (!ref) throw new MetadataError(`branch or tag "${selector.name}" does not exist`);
       return historical(ref['snapshot-id']);
     }
@@ -251,7 +268,8 @@ export function columnTagsByFieldId(meta: TableMetadata): Map<number, string[]> 
   const current = meta['current-schema-id'];
   schemas.sort((a, b) => (a['schema-id'] === current ? -1 : b['schema-id'] === current ? 1 : b['schema-id'] - a['schema-id']));
   const out = new Map<number, string[]>();
-  for (const [name, tags] of Object.entries(shape.data)) {
+  // The parsed JSON's own entries, not zod's copy: the copy loses a key named `__proto__` (a column may be called that).
+  for (const [name, tags] of Object.entries(parsed as Record<string, string[]>)) {
     const field = schemas.map((s) => s.fields.find((f) => f.name === name)).find((f) => f !== undefined);
     // A name no schema ever had cannot be placed: the tags are unreadable, not absent.
     if (!field) return null;
@@ -260,11 +278,15 @@ export function columnTagsByFieldId(meta: TableMetadata): Map<number, string[]> 
   return out;
 }
 
-/** Tags by the column names of the schema a query reads. */
+/**
+ * Tags by the column names of a schema: the current one, whose names the
+ * data gate decides every snapshot's columns by. A null-prototype object, so
+ * a column called `constructor` or `__proto__` is only ever its own key.
+ */
 export function columnTagsFor(meta: TableMetadata, schema: IcebergSchema): Record<string, string[]> | null | undefined {
   const byId = columnTagsByFieldId(meta);
   if (byId === undefined || byId === null) return byId;
-  const out: Record<string, string[]> = {};
+  const out: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const f of schema.fields) {
     const tags = byId.get(f.id);
     if (tags) out[f.name] = tags;

@@ -12,6 +12,7 @@
  * and `createNamespace` exist for the demo's own table.
  */
 import Database from 'better-sqlite3';
+import { ownRecord } from '../../sql/ownNames.js';
 
 export interface SqlCatalogEntry {
   namespace: string[];
@@ -77,7 +78,7 @@ export class SqlCatalogFile {
       .all(this.catalogName, joinNs(ns)) as { k: string; v: string | null }[];
     const exists = rows.length > 0 || this.namespaces().some((n) => joinNs(n) === joinNs(ns));
     if (!exists) return null;
-    const props: Record<string, string> = {};
+    const props: Record<string, string> = ownRecord();
     for (const r of rows) if (r.k !== 'exists') props[r.k] = r.v ?? '';
     return props;
   }

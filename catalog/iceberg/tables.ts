@@ -3,13 +3,15 @@
  * a table reads as `iceberg_scan('<metadata location>')` of the snapshot the
  * catalog returned (or the one a time travel chose), with the columns
  * iceberg_scan gives for that snapshot and the column tags of the table.
+ * Policies and tags name today's columns: an older snapshot's columns are
+ * decided by the current name of their field id (a dropped field: restricted).
  */
 import { parseStatements } from '../../sql/parse.js';
 import type { CatalogTable, CatalogView } from '../../sql/catalogView.js';
 import { notSupported, SqlError } from '../../sql/errors.js';
 import type { PgNode } from '../../sql/walk.js';
 import type { LoadedTable, LoadedView, Namespace } from './api.js';
-import { chooseSnapshot, columnsOf, columnTagsFor, MetadataError, type SnapshotSelector } from './metadata.js';
+import { chooseSnapshot, columnsDecidedByCurrent, columnsOf, columnTagsFor, MetadataError, schemaById, type SnapshotSelector } from './metadata.js';
 
 const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
@@ -36,8 +38,10 @@ export function catalogTable(ns: Namespace, name: string, loaded: LoadedTable, s
     throw e;
   }
   let columns;
+  let current;
   try {
-    columns = columnsOf(chosen.schema);
+    current = schemaById(loaded.metadata, undefined);
+    columns = chosen.schema === current ? columnsOf(current) : columnsDecidedByCurrent(chosen.schema, current);
   } catch (e) {
     if (e instanceof MetadataError) throw notSupported(`${[...ns, name].join('.')}: ${e.message}`);
     throw e;
@@ -49,7 +53,8 @@ export function catalogTable(ns: Namespace, name: string, loaded: LoadedTable, s
     columns,
     resource: { database: ns.join('.'), table: name },
     scan: () => structuredClone(scan),
-    columnTags: columnTagsFor(loaded.metadata, chosen.schema),
+    snapshotId: chosen.snapshotId === null ? null : String(chosen.snapshotId),
+    columnTags: columnTagsFor(loaded.metadata, current),
   };
 }
 

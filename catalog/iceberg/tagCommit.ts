@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SqlError } from '../../sql/errors.js';
+import { ownRecord } from '../../sql/ownNames.js';
 import { localPath } from './embedded.js';
 import { parseIcebergJson, stringifyIcebergJson } from './json.js';
 import { COLUMN_TAGS_PROPERTY } from './metadata.js';
@@ -42,15 +43,16 @@ function changedTags(
   display: string,
 ): Record<string, string[]> {
   if (!current?.fields.some((f) => f.name === opts.column)) throw new SqlError('42703', `column "${opts.column}" of relation "${display}" does not exist`);
-  let tags: Record<string, string[]> = {};
+  // Keyed by column names: without a prototype, so a column called `constructor` or `__proto__` is its own key.
+  const tags = ownRecord<string[]>();
   if (property !== undefined) {
     try {
-      tags = JSON.parse(property) as Record<string, string[]>;
+      Object.assign(tags, JSON.parse(property) as Record<string, string[]>);
     } catch {
       throw new SqlError('XX001', `the ${COLUMN_TAGS_PROPERTY} property of ${display} is not JSON: fix it before changing tags`);
     }
   }
-  const had = tags[opts.column] ?? [];
+  const had = Object.hasOwn(tags, opts.column) ? tags[opts.column]! : [];
   const next = opts.add ? [...new Set([...had, opts.tag])] : had.filter((t) => t !== opts.tag);
   if (next.length > 0) tags[opts.column] = next;
   else delete tags[opts.column];

@@ -9,12 +9,13 @@ import { parseStatements } from '../../sql/parse.js';
 import { checkName, isAdminText, parseAdminGrammar } from './grammar.js';
 import type { Privilege } from './privileges.js';
 import type { AdminStatement, Grantee, ObjectRef } from './statement.js';
+import { ownTable } from '../../sql/ownNames.js';
 
 export { isAdminText };
 
 type Fields = Record<string, unknown>;
 
-const PG_PRIVILEGES: Record<string, Privilege> = { select: 'SELECT', insert: 'INSERT', drop: 'DROP', usage: 'USAGE', create: 'CREATE' };
+const PG_PRIVILEGES: Record<string, Privilege> = ownTable({ select: 'SELECT', insert: 'INSERT', drop: 'DROP', usage: 'USAGE', create: 'CREATE' });
 
 /**
  * The statement, or null when the text is PostgreSQL's but not ours (GRANT

@@ -95,8 +95,9 @@ class PreparedRequest implements EvalRequest {
         context: req.context ?? {},
         tags: this.tags.map((t) => ({ type: t.type, attributes: t.attributes, matchType: t.matchType })),
         ...(tag ? { currentTag: { type: tag.type, attributes: tag.attributes, matchType: tag.matchType } } : {}),
-        userAttributes: userStore ? (u: string) => userStore.userAttrMapping[u] : undefined,
-        groupAttributes: userStore ? (g: string) => userStore.groupAttrMapping[g] : undefined,
+        // user and group names come from logins and tokens: only the store's own entries, never Object.prototype's members
+        userAttributes: userStore ? (u: string) => (Object.hasOwn(userStore.userAttrMapping, u) ? userStore.userAttrMapping[u] : undefined) : undefined,
+        groupAttributes: userStore ? (g: string) => (Object.hasOwn(userStore.groupAttrMapping, g) ? userStore.groupAttrMapping[g] : undefined) : undefined,
       };
     }
     return this.conditionContext;

@@ -6,8 +6,11 @@
  *      FROM <table.scan()> AS lg_src
  *     WHERE <filters>) AS <the user's alias>
  *
- * Filters see the stored values, masks replace the columns, the user's own
- * predicates, joins and aggregates see only what the derived table exposes.
+ * Every reference gets one, also when no policy applies: only the catalog's
+ * columns leave it (the scan has names of its own, e.g. iceberg_scan's
+ * `filename`). Filters see the stored values, masks replace the columns, the
+ * user's own predicates, joins and aggregates see only what the derived table
+ * exposes.
  * DuckDB has no security barrier and may evaluate a user's predicate below
  * the WHERE; the CASE makes every column NULL on a row the filters remove, so
  * a predicate evaluated early (`1/(amount-100)`, a failing cast) never sees a
@@ -50,8 +53,13 @@ export interface ColumnOutcome {
 }
 
 export interface CompiledTable {
-  /** The derived table's SELECT, or null when nothing applies (the scan is used as it is). */
-  subquery: PgNode | null;
+  /**
+   * The derived table's SELECT. Also when no policy changes anything: the
+   * scan is never the user's FROM item, because it has names the table does
+   * not (DuckDB's virtual columns `filename`, `file_row_number`, a table's
+   * `rowid`); only the catalog's columns leave the derived table.
+   */
+  subquery: PgNode;
   /** When `subquery` is a fence: the filtered, masked SELECT without it, for references read only through leakproof predicates. */
   unfenced: PgNode | null;
   columns: ColumnOutcome[];
@@ -117,7 +125,7 @@ function maskExpression(c: ColumnDecision, mask: MaskDecision, scope: Expression
   if (mask.type === 'CUSTOM') text = mask.valueExpr ?? 'NULL';
   else if (mask.transformer) text = mask.transformer;
   else throw new PolicyExpressionError(`mask type ${mask.type} is not defined by the service`);
-  return castTo(compilePolicyExpression(text, scope, c.name), c.duckType);
+  return castTo(compilePolicyExpression(text, scope, c.policyName ?? c.name), c.duckType);
 }
 
 function and(filters: PgNode[]): PgNode {
@@ -139,7 +147,7 @@ function select(fields: Fields): PgNode {
   return { SelectStmt: { ...fields, limitOption: 'LIMIT_OPTION_DEFAULT', op: 'SETOP_NONE' } };
 }
 
-/** Compile a visible table's decision into its derived table (or none when nothing applies). */
+/** Compile a visible table's decision into its derived table. */
 export function compileTable(table: CatalogTable, d: Visible, scope: ExpressionScope, fence: FenceMode): CompiledTable {
   const filterErrors: string[] = [];
   const filters: PgNode[] = [];
@@ -155,13 +163,11 @@ export function compileTable(table: CatalogTable, d: Visible, scope: ExpressionS
 
   const columns: ColumnOutcome[] = [];
   const values: PgNode[] = [];
-  let changed = noRows || filters.length > 0;
   let hasPolicyExpressions = filters.length > 0 || filterErrors.length > 0;
   for (const c of d.columns) {
     if (!c.readable || noRows) {
-      columns.push({ name: c.name, state: 'restricted', reason: c.readable ? (d.noRows ?? 'no row may be shown') : 'select on the column is not allowed' });
+      columns.push({ name: c.name, state: 'restricted', reason: c.readable ? (d.noRows ?? 'no row may be shown') : (c.restriction ?? 'select on the column is not allowed') });
       values.push(typedNull(c));
-      changed = true;
       continue;
     }
     let masked: PgNode | null = null;
@@ -172,12 +178,10 @@ export function compileTable(table: CatalogTable, d: Visible, scope: ExpressionS
         if (!(e instanceof PolicyExpressionError)) throw e;
         columns.push({ name: c.name, state: 'restricted', reason: `the ${c.mask.type} mask cannot be built: ${e.message}` });
         values.push(typedNull(c));
-        changed = true;
         continue;
       }
     }
     if (masked) {
-      changed = true;
       hasPolicyExpressions = true;
       columns.push({ name: c.name, state: 'masked' });
       values.push(masked);
@@ -186,8 +190,6 @@ export function compileTable(table: CatalogTable, d: Visible, scope: ExpressionS
       values.push(qualified(SOURCE_ALIAS, c.name));
     }
   }
-  if (!changed) return { subquery: null, unfenced: null, columns, filterErrors, hasPolicyExpressions };
-
   const condition = noRows ? falseConst() : filters.length > 0 ? and(filters) : null;
   const scan = () => aliasedScan(table, { aliasname: SOURCE_ALIAS });
   const targetList = d.columns.map((c, i) => resTarget(c.name, values[i]!));
@@ -232,11 +234,9 @@ function fencedByCase(d: Visible, values: PgNode[], columns: ColumnOutcome[], co
 
 /**
  * The FROM item that replaces the user's reference: the derived table (fenced
- * unless `fenced` is false and there is an unfenced form), or the scan itself,
- * under the user's alias.
+ * unless `fenced` is false and there is an unfenced form) under the user's alias.
  */
-export function fromItem(table: CatalogTable, compiled: CompiledTable, alias: Fields, fenced: boolean): PgNode {
-  if (!compiled.subquery) return aliasedScan(table, structuredClone(alias));
+export function fromItem(compiled: CompiledTable, alias: Fields, fenced: boolean): PgNode {
   const subquery = !fenced && compiled.unfenced ? compiled.unfenced : compiled.subquery;
   return { RangeSubselect: { subquery: structuredClone(subquery), alias: structuredClone(alias) } };
 }

@@ -39,4 +39,12 @@ describe('ColumnTagFile', () => {
     now = 3000;
     expect(s.tagsFor({ database: 'sales', table: 'people' })).toBeNull();
   });
+
+  it('columns named like Object.prototype members keep their own tags; no other column finds any', () => {
+    const f = path.join(dir, 't.json');
+    fs.writeFileSync(f, '{"sales.orders": {"__proto__": ["PII"], "constructor": ["SSN"]}}');
+    const tags = source(f).tagsFor({ database: 'sales', table: 'orders' })!;
+    expect(Object.entries(tags)).toEqual([['__proto__', ['PII']], ['constructor', ['SSN']]]);
+    expect(Object.hasOwn(tags, 'toString')).toBe(false);
+  });
 });

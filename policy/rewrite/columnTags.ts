@@ -26,6 +26,12 @@ export interface ColumnTagSource {
   tagsFor(resource: PolicyResource): ColumnTags | null | undefined;
 }
 
+function ownRecord(cols: Record<string, string[]>): ColumnTags {
+  const out = Object.create(null) as Record<string, string[]>;
+  for (const [name, tags] of Object.entries(cols)) out[name] = tags;
+  return out;
+}
+
 export class ColumnTagFile implements ColumnTagSource {
   private _version = 0;
   private tables: Map<string, ColumnTags> | null = null;
@@ -69,8 +75,11 @@ export class ColumnTagFile implements ColumnTagSource {
     }
     if (stamp === this.stamp && this.tables) return;
     try {
-      const parsed = ColumnTagsFileSchema.parse(JSON.parse(readFileSync(this.path, 'utf8')));
-      this.tables = new Map(Object.entries(parsed));
+      const raw: unknown = JSON.parse(readFileSync(this.path, 'utf8'));
+      ColumnTagsFileSchema.parse(raw);
+      // Built from the parsed JSON's own entries, not zod's copy (which loses a key named `__proto__`), into
+      // null-prototype objects: a column called `constructor` or `__proto__` is only ever its own key.
+      this.tables = new Map(Object.entries(raw as Record<string, Record<string, string[]>>).map(([table, cols]) => [table, ownRecord(cols)]));
       this.stamp = stamp;
       this._version++;
       this.log.info({ event: 'column-tags', state: 'loaded', path: this.path, tables: this.tables.size }, 'column tags loaded');

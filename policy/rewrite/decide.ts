@@ -17,7 +17,7 @@
  */
 import type { PolicyEngine } from '../ranger/engine.js';
 import type { AccessRequest, DataMaskResult, RowFilterResult, TagForEval } from '../ranger/request.js';
-import type { CatalogTable, PolicyResource } from '../../sql/catalogView.js';
+import { policyNameOf, type CatalogTable, type PolicyResource } from '../../sql/catalogView.js';
 
 export type ColumnTags = Readonly<Record<string, readonly string[]>>;
 
@@ -56,7 +56,10 @@ export interface MaskDecision {
 }
 
 export interface ColumnDecision {
+  /** the column as the scan reads it and the user sees it */
   name: string;
+  /** the column the policies decided it as (its current name); null: no longer in the table, restricted */
+  policyName: string | null;
   duckType: string;
   /** false: the column is restricted (a typed NULL in its place). */
   readable: boolean;
@@ -64,6 +67,8 @@ export interface ColumnDecision {
   denyPolicy: PolicyRef | null;
   /** A restriction is to be audited (the column access decision's audit flag). */
   audited?: boolean;
+  /** Why the column is restricted when no policy decided it. */
+  restriction?: string;
   mask: MaskDecision | null;
 }
 
@@ -179,9 +184,14 @@ function deciding(engine: PolicyEngine, policyId: number, req: AccessRequest, ki
   return undefined;
 }
 
+/** Why an older snapshot's column that the current schema no longer has is restricted. */
+export const DROPPED = 'the column is no longer in the table (dropped since this snapshot)';
+
 /**
  * The decision for one table. `columnTags`: column → tags (undefined: none
  * known; null: the tag state could not be read, so no row may be shown).
+ * Each column is decided by the name policies know it by (policyNameOf: an
+ * older snapshot's column by its current name).
  */
 export function decideTable(
   engine: PolicyEngine | null,
@@ -195,6 +205,8 @@ export function decideTable(
   if (!validResource(resource)) return { visible: false, reason: 'the table maps to no policy resource' };
   const reqs = new Requests(engine, subject, resource);
   const tagged = columnTags ?? {};
+  // Keys are column names from the catalog or a file: never read through Object.prototype.
+  const tagsOfColumn = (name: string): readonly string[] => (Object.hasOwn(tagged, name) ? tagged[name]! : []);
   const allTags = Object.values(tagged).flat();
   const tableTags = tagsOf(allTags, 'DESCENDANT');
 
@@ -213,10 +225,15 @@ export function decideTable(
   }
 
   const columns: ColumnDecision[] = table.columns.map((c) => {
-    const colReq = reqs.column(c.name, tagsOf(tagged[c.name] ?? [], 'SELF'));
+    const policyName = policyNameOf(c);
+    if (policyName === null) {
+      // A field the table no longer has (an older snapshot's dropped column): no policy names it, so none may allow it.
+      return { name: c.name, policyName, duckType: c.duckType, readable: false, denyPolicy: null, mask: null, restriction: DROPPED };
+    }
+    const colReq = reqs.column(policyName, tagsOf(tagsOfColumn(policyName), 'SELF'));
     const colAccess = engine.isAccessAllowed(colReq);
     if (!colAccess.isAllowed) {
-      return { name: c.name, duckType: c.duckType, readable: false, denyPolicy: ref(engine, colAccess.policyId), audited: colAccess.isAudited, mask: null };
+      return { name: c.name, policyName, duckType: c.duckType, readable: false, denyPolicy: ref(engine, colAccess.policyId), audited: colAccess.isAudited, mask: null };
     }
     const won = combine(engine.evalDataMask(colReq, 'resource'), engine.evalDataMask(colReq, 'tag'), (m) => m.maskType !== null, opts.maskPrecedence);
     const mask: MaskDecision | null = won
@@ -228,7 +245,7 @@ export function decideTable(
           audited: won.result.isAudited,
         }
       : null;
-    return { name: c.name, duckType: c.duckType, readable: true, denyPolicy: null, mask };
+    return { name: c.name, policyName, duckType: c.duckType, readable: true, denyPolicy: null, mask };
   });
 
   const admin = engine.isAccessAllowed({ ...reqs.table('_admin', []), resourceMatchingScope: 'SELF' }).isAllowed;

@@ -47,10 +47,12 @@ const REFUSED_KINDS = new Set([
 ]);
 
 export interface ExpressionScope {
-  /** the table's columns: name → DuckDB type */
+  /** the table's columns as policies name them (today's names): name → DuckDB type */
   columns: ReadonlyMap<string, string>;
   /** alias of the scan the expression is evaluated over */
   source: string;
+  /** the scan's name for a column where it differs from the policies' (an older snapshot read by field id) */
+  sourceNames?: ReadonlyMap<string, string>;
   user: string;
   roles: ReadonlySet<string>;
   dialect: DialectContext;
@@ -107,7 +109,7 @@ function expandSpecialCalls(expr: unknown, scope: ExpressionScope, maskedColumn:
     try {
       const hive: HiveCall = {
         name: name as HiveCall['name'],
-        value: qualified(scope.source, target!),
+        value: qualified(scope.source, sourceColumn(scope, target!)),
         kind: valueKind(scope.columns.get(target!)!),
         args: args.slice(1).map(constArg),
       };
@@ -192,6 +194,11 @@ function isBooleanShaped(n: unknown, scope: ExpressionScope): boolean {
   }
 }
 
+/** The scan's column for a column the policy names. */
+function sourceColumn(scope: ExpressionScope, column: string): string {
+  return scope.sourceNames?.get(column) ?? column;
+}
+
 export function qualified(source: string, column: string): PgNode {
   return { ColumnRef: { fields: [strNode(source), strNode(column)] } };
 }
@@ -220,7 +227,7 @@ export function compilePolicyExpression(text: string, scope: ExpressionScope, ma
     if (kind !== 'ColumnRef') return;
     const col = columnName(node)!;
     if (built.has(col)) replaceNode(node, built.get(col)!);
-    else replaceNode(node, qualified(scope.source, col === COLUMN_PLACEHOLDER ? maskedColumn! : col));
+    else replaceNode(node, qualified(scope.source, sourceColumn(scope, col === COLUMN_PLACEHOLDER ? maskedColumn! : col)));
     return false;
   });
   return target['val'] as PgNode;

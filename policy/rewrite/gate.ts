@@ -179,7 +179,7 @@ export class StatementGate {
         const { entry, compiled: c } = compiled.get(ref)!;
         const alias = ref.node['RangeVar']?.['alias'] ?? ref.node['RangeFunction']?.['alias'] ?? { aliasname: ref.alias };
         const fence = fenced.has(ref);
-        replaceNode(ref.node, fromItem(ref.table, c, alias, fence));
+        replaceNode(ref.node, fromItem(c, alias, fence));
         this.applied.push({ table: ref.table, decision: entry.decision as Extract<TableDecision, { visible: true }>, compiled: c, fenced: fence && c.unfenced !== null });
       });
     }
@@ -215,8 +215,11 @@ export class StatementGate {
   }
 
   private compile(table: CatalogTable, decision: Extract<TableDecision, { visible: true }>, ctx: DialectContext): CompiledTable {
+    // Policy expressions name columns as the policies do (an older snapshot's columns by their current names).
+    const decided = decision.columns.filter((c): c is typeof c & { policyName: string } => c.policyName !== null);
     const compiled = compileTable(table, decision, {
-      columns: new Map(table.columns.map((c) => [c.name, c.duckType])),
+      columns: new Map(decided.map((c) => [c.policyName, c.duckType])),
+      sourceNames: new Map(decided.filter((c) => c.policyName !== c.name).map((c) => [c.policyName, c.name])),
       source: SOURCE_ALIAS,
       user: this.subject.user,
       roles: this.subject.roles,

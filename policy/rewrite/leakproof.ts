@@ -33,6 +33,7 @@
  * (an invalid date literal fails per row, only on rows that reach it).
  */
 import { names, nodeKind, type Fields, type PgNode } from '../../sql/walk.js';
+import { ownTable } from '../../sql/ownNames.js';
 
 /** The types the classification distinguishes (DuckDB's, by comparison family). */
 export type ValueType =
@@ -45,12 +46,12 @@ export type ValueType =
   | { t: 'timestamp' }
   | { t: 'other'; name: string };
 
-const INT_DIGITS: Record<string, number> = { TINYINT: 3, SMALLINT: 5, INTEGER: 10, BIGINT: 19, HUGEINT: 39 };
+const INT_DIGITS: Record<string, number> = ownTable({ TINYINT: 3, SMALLINT: 5, INTEGER: 10, BIGINT: 19, HUGEINT: 39 });
 
 /** A DuckDB column type as the classification sees it. */
 export function valueTypeOf(duckType: string): ValueType {
   const t = duckType.trim().toUpperCase();
-  if (t in INT_DIGITS) return { t: 'int', digits: INT_DIGITS[t]! };
+  if (Object.hasOwn(INT_DIGITS, t)) return { t: 'int', digits: INT_DIGITS[t]! };
   const dec = /^DECIMAL\((\d+),\s*(\d+)\)$/.exec(t);
   if (dec) return { t: 'decimal', width: Number(dec[1]), scale: Number(dec[2]) };
   if (t === 'FLOAT' || t === 'DOUBLE') return { t: 'float' };

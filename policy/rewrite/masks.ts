@@ -16,6 +16,7 @@
 import { EMULATION_DB } from '../../sql/emulation.js';
 import { intConst, strConst, strNode, type Fields, type PgNode } from '../../sql/walk.js';
 import { MACROS, MASK_SCHEMA } from './macros.js';
+import { ownTable } from '../../sql/ownNames.js';
 
 export class MaskBuildError extends Error {
   override readonly name = 'MaskBuildError';
@@ -23,7 +24,7 @@ export class MaskBuildError extends Error {
 
 export type ValueKind = { kind: 'string' } | { kind: 'int'; bits: 8 | 16 | 32 | 64 } | { kind: 'date' } | { kind: 'other' };
 
-const INT_BITS: Record<string, 8 | 16 | 32 | 64> = { TINYINT: 8, SMALLINT: 16, INTEGER: 32, BIGINT: 64 };
+const INT_BITS: Record<string, 8 | 16 | 32 | 64> = ownTable({ TINYINT: 8, SMALLINT: 16, INTEGER: 32, BIGINT: 64 });
 
 /** How Hive's mask functions treat a DuckDB column type. */
 export function valueKind(duckType: string): ValueKind {

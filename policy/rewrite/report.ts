@@ -40,21 +40,23 @@ export function reportRows(applied: readonly AppliedTable[]): ReportRow[] {
     if (compiled.filterErrors.length > 0) rows.push([rel, null, 'no rows', null, null, 'a row filter cannot be applied']);
     d.columns.forEach((c, i) => {
       const outcome = compiled.columns[i]!;
+      // An older snapshot's column is decided as today's column of its field id.
+      const as = c.policyName !== null && c.policyName !== c.name ? `decided as column ${c.policyName}` : null;
       if (!c.readable) {
-        rows.push([rel, c.name, 'restricted', ...policyCells(c.denyPolicy), 'select on the column is not allowed']);
+        rows.push([rel, c.name, 'restricted', ...policyCells(c.denyPolicy), join([as, c.restriction ?? 'select on the column is not allowed'])]);
         return;
       }
       if (c.mask) {
         const tag = c.mask.policy.tag ? `tag ${c.mask.policy.tag}` : null;
         if (outcome.state === 'restricted') {
-          rows.push([rel, c.name, 'restricted', ...policyCells(c.mask.policy), join([tag, `mask ${c.mask.type} cannot be applied`])]);
+          rows.push([rel, c.name, 'restricted', ...policyCells(c.mask.policy), join([as, tag, `mask ${c.mask.type} cannot be applied`])]);
           return;
         }
         const custom = c.mask.type === 'CUSTOM' && d.admin ? `expression: ${c.mask.valueExpr ?? 'NULL'}` : null;
-        rows.push([rel, c.name, `mask ${c.mask.type}`, ...policyCells(c.mask.policy), join([tag, custom])]);
+        rows.push([rel, c.name, `mask ${c.mask.type}`, ...policyCells(c.mask.policy), join([as, tag, custom])]);
         return;
       }
-      rows.push([rel, c.name, outcome.state === 'restricted' ? 'restricted' : 'readable', null, null, outcome.state === 'restricted' ? outcome.reason ?? null : null]);
+      rows.push([rel, c.name, outcome.state === 'restricted' ? 'restricted' : 'readable', null, null, join([as, outcome.state === 'restricted' ? outcome.reason : null])]);
     });
   }
   return rows;

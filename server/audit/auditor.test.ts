@@ -55,7 +55,7 @@ function run(engine: PolicyEngine, user: string, sql: string) {
     const applied: AppliedTable = {
       table,
       decision,
-      compiled: { subquery: null, unfenced: null, columns: decision.columns.map((c) => ({ name: c.name, state: c.mask ? 'masked' : 'raw' })), filterErrors: [], hasPolicyExpressions: false },
+      compiled: { subquery: { SelectStmt: {} }, unfenced: null, columns: decision.columns.map((c) => ({ name: c.name, state: c.mask ? 'masked' : 'raw' })), filterErrors: [], hasPolicyExpressions: false },
       fenced: false,
     };
     audit.statement(who, sql, { engine, applied: [applied, applied], hidden: [], unloaded: [] });

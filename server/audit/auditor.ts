@@ -6,8 +6,9 @@
  *  - the catalog gate's decisions (embedded mode: lakegate decides as Polaris
  *    would, on the polaris service's policies);
  *  - per statement, what the data gate decided: the table read (select), each
- *    row filter and mask applied, each column restricted; and tables the
- *    statement could not read (42P01: refused or missing, alike to the user);
+ *    row filter and mask applied, each column restricted, with the snapshot
+ *    read (a time travel's or the current one) in additional_info; and tables
+ *    the statement could not read (42P01: refused or missing, alike to the user);
  *  - statements refused (the router's allowlist, 42501);
  *  - access-control statements (GRANT / REVOKE / DENY / SET TAG), through
  *    adminStatement().
@@ -210,9 +211,18 @@ export class Auditor {
       seen.add(table);
       const tablePath = pathOf(d.resource.database, d.resource.table);
       const tags = Object.values(table.columnTags ?? {}).flat();
+      // Which snapshot the statement read (a time travel reads an older one): on every event of the table.
+      const snapshot = table.snapshotId !== undefined ? { 'snapshot-id': table.snapshotId } : null;
+      const read = { ...base, ...(snapshot ? { additionalInfo: snapshot } : {}) };
+      /** A column event names the column the policies decided (today's name); the name read is added where it differs. */
+      const columnEvent = (c: (typeof d.columns)[number]) => ({
+        ...read,
+        resource: pathOf(tablePath, c.policyName ?? c.name),
+        ...(c.policyName !== c.name ? { additionalInfo: { ...snapshot, column: c.name } } : {}),
+      });
       if (d.access.audited) {
         this.emit({
-          ...base,
+          ...read,
           access: 'select',
           resource: tablePath,
           resType: '@table',
@@ -226,7 +236,7 @@ export class Auditor {
       for (const f of d.rowFilters) {
         if (!f.audited) continue;
         this.emit({
-          ...base,
+          ...read,
           access: 'ROW_FILTER',
           resource: tablePath,
           resType: '@table',
@@ -241,22 +251,20 @@ export class Auditor {
         if (!c.readable) {
           if (c.audited === false) return;
           this.emit({
-            ...base,
+            ...columnEvent(c),
             access: 'select',
-            resource: pathOf(tablePath, c.name),
             resType: '@column',
             allowed: false,
             policyId: c.denyPolicy?.id ?? -1,
-            reason: 'column restricted (NULL)',
+            reason: c.restriction ? `${c.restriction}: column restricted (NULL)` : 'column restricted (NULL)',
           });
           return;
         }
         if (!c.mask || !c.mask.audited) return;
         const restricted = outcome?.state === 'restricted';
         this.emit({
-          ...base,
+          ...columnEvent(c),
           access: c.mask.type,
-          resource: pathOf(tablePath, c.name),
           resType: '@column',
           allowed: true,
           policyId: c.mask.policy.id,

@@ -66,7 +66,8 @@ export function createConditionEvaluator(
   options: ConditionOptions = {},
 ): ConditionTest {
   const className = conditionDef.evaluator.trim().split('.').pop() ?? '';
-  const build = BUILDERS[className];
+  // a class name from policy JSON: only a builder listed here, never an Object.prototype member
+  const build = Object.hasOwn(BUILDERS, className) ? BUILDERS[className] : undefined;
   if (!build) throw new UnsupportedConditionError(conditionDef.name, conditionDef.evaluator);
   return build(conditionDef, condition.values ?? [], options);
 }

@@ -483,9 +483,10 @@ export function scriptScope(context: ConditionContext): ScriptScope {
       case 'Object':
         return new ObjectStatics();
     }
-    const macroFn = MACRO_FUNCTIONS[name];
+    // names from a policy's script: only the macros listed here, never Object.prototype's members
+    const macroFn = Object.hasOwn(MACRO_FUNCTIONS, name) ? MACRO_FUNCTIONS[name] : undefined;
     if (macroFn) return fn(name, (a) => call(macroFn, a));
-    const macroValue = MACRO_VALUES[name];
+    const macroValue = Object.hasOwn(MACRO_VALUES, name) ? MACRO_VALUES[name] : undefined;
     if (macroValue) {
       const v = call(macroValue.method, []);
       return macroValue.negate ? !toBoolean(v) : v;

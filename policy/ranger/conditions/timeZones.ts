@@ -76,7 +76,8 @@ export function resolveTimeZone(id: string): ResolvedZone {
 
 function resolveUncached(id: string): ResolvedZone {
   if (id === 'GMT' || id === 'UTC' || id === 'Z') return { kind: 'fixed', offsetMinutes: 0, id };
-  const fixed = JAVA_FIXED_IDS[id];
+  // a zone id from policy JSON: only the ids listed here, never Object.prototype's members
+  const fixed = Object.hasOwn(JAVA_FIXED_IDS, id) ? JAVA_FIXED_IDS[id] : undefined;
   if (fixed !== undefined) return { kind: 'fixed', offsetMinutes: fixed, id };
   const custom = CUSTOM_OFFSET.exec(id);
   if (custom) {
@@ -86,7 +87,7 @@ function resolveUncached(id: string): ResolvedZone {
     const sign = custom[1] === '-' ? -1 : 1;
     return { kind: 'fixed', offsetMinutes: sign * (hours * 60 + minutes), id };
   }
-  const iana = JAVA_SHORT_IDS[id] ?? id;
+  const iana = (Object.hasOwn(JAVA_SHORT_IDS, id) ? JAVA_SHORT_IDS[id] : undefined) ?? id;
   try {
     formatterFor(iana);
   } catch {
@@ -211,7 +212,7 @@ const VALIDATOR_REFUSED_IDS = new Set([
 export function isValidatorAcceptedZoneId(id: string): boolean {
   if (VALIDATOR_REFUSED_IDS.has(id)) return false;
   if (CUSTOM_OFFSET.test(id)) return false;
-  if (JAVA_SHORT_IDS[id] !== undefined) return false;
+  if (Object.hasOwn(JAVA_SHORT_IDS, id)) return false;
   try {
     resolveTimeZone(id);
     return true;
