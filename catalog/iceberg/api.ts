@@ -71,6 +71,20 @@ export class CatalogError extends Error {
   }
 }
 
+/**
+ * Runs a catalog call; after a 401 the caller's token is renewed once and the
+ * call made again (the catalog refused the token before doing anything).
+ */
+export async function renewingOnce<T>(caller: Caller, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!(e instanceof CatalogError) || e.kind !== 'unauthorized' || !caller.refresh) throw e;
+    if (!(await caller.refresh())) throw e;
+    return fn();
+  }
+}
+
 /** The error a catalog answers a request with, as Polaris would send it (IcebergErrorResponse's status and type). */
 export const catalogErrors = {
   noSuchNamespace: (ns: Namespace) => new CatalogError('not-found', `Namespace does not exist: ${ns.join('.')}`, 404, 'NoSuchNamespaceException'),

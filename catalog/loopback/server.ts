@@ -148,7 +148,9 @@ export class LoopbackCatalog {
         res.end();
         return;
       }
-      send(res, status, { error: { message: e.message, type, code: status } });
+      // The REST client prefixes the catalog's type; the answer carries it as its own field.
+      const message = e.type !== undefined && e.message.startsWith(`${e.type}: `) ? e.message.slice(e.type.length + 2) : e.message;
+      send(res, status, { error: { message, type, code: status } });
     }
   }
 }

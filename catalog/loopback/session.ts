@@ -23,6 +23,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import {
   CatalogError,
   catalogErrors,
+  renewingOnce,
   type Caller,
   type CommittedTable,
   type JsonObject,
@@ -167,6 +168,11 @@ export class LoopbackSession {
     this.staged.clear();
   }
 
+  /** Reads renew the caller's token once after a 401, as the read path does (the catalog's writes do it themselves). */
+  private read<T>(fn: () => Promise<T>): Promise<T> {
+    return renewingOnce(this.caller, fn);
+  }
+
   async handle(r: Route): Promise<Answer> {
     const c = this.catalog;
     const caller = this.caller;
@@ -177,7 +183,7 @@ export class LoopbackSession {
         return { status: 204 };
       case 'list-namespaces': {
         await this.gate({ operation: 'LIST_NAMESPACES', kind: r.parent.length === 0 ? 'catalog' : 'namespace', namespace: r.parent });
-        return { status: 200, body: { namespaces: await c.listNamespaces(caller, r.parent) } };
+        return { status: 200, body: { namespaces: await this.read(() => c.listNamespaces(caller, r.parent)) } };
       }
       case 'create-namespace': {
         await this.gate({ operation: 'CREATE_NAMESPACE', kind: 'namespace', namespace: r.namespace });
@@ -187,7 +193,7 @@ export class LoopbackSession {
       }
       case 'load-namespace': {
         await this.gate({ operation: 'LOAD_NAMESPACE_METADATA', kind: 'namespace', namespace: r.namespace });
-        const properties = await c.loadNamespace(caller, r.namespace);
+        const properties = await this.read(() => c.loadNamespace(caller, r.namespace));
         return r.head ? { status: 204 } : { status: 200, body: { namespace: r.namespace, properties } };
       }
       case 'drop-namespace': {
@@ -198,14 +204,14 @@ export class LoopbackSession {
       }
       case 'list': {
         await this.gate({ operation: r.what === 'tables' ? 'LIST_TABLES' : 'LIST_VIEWS', kind: 'namespace', namespace: r.namespace });
-        const names = r.what === 'tables' ? await c.listTables(caller, r.namespace) : await c.listViews(caller, r.namespace);
+        const names = await this.read(() => (r.what === 'tables' ? c.listTables(caller, r.namespace) : c.listViews(caller, r.namespace)));
         return { status: 200, body: { identifiers: names.map((name) => ({ namespace: r.namespace, name })) } };
       }
       case 'create-table':
         return this.createTable(r.namespace, r.body);
       case 'load-table': {
         await this.gate({ operation: 'LOAD_TABLE', kind: 'table', namespace: r.table.namespace, name: r.table.name });
-        const t = await c.loadTable(caller, r.table.namespace, r.table.name);
+        const t = await this.read(() => c.loadTable(caller, r.table.namespace, r.table.name));
         this.locations.set(key(r.table), t.metadata.location);
         if (r.head) return { status: 204 };
         if (!t.raw) throw new CatalogError('bad-response', 'the catalog did not return the table metadata as it holds it');
@@ -235,7 +241,7 @@ export class LoopbackSession {
       }
       case 'load-view': {
         await this.gate({ operation: 'LOAD_VIEW', kind: 'view', namespace: r.view.namespace, name: r.view.name });
-        const v = await c.loadView(caller, r.view.namespace, r.view.name);
+        const v = await this.read(() => c.loadView(caller, r.view.namespace, r.view.name));
         if (r.head) return { status: 204 };
         if (!v.raw) throw new CatalogError('bad-response', 'the catalog did not return the view metadata as it holds it');
         return { status: 200, body: { 'metadata-location': v.metadataLocation, metadata: v.raw, config: {} } };
