@@ -115,8 +115,8 @@ export class EmbeddedCatalog implements IcebergCatalog, IcebergCatalogWriter {
     if (refused !== null) throw catalogErrors.forbidden(caller.user, refused);
   }
 
-  private authorize(caller: Caller, operation: string, target: PolarisPath, exists: boolean, what: string): void {
-    this.gate(caller, [operation], target, exists ? null : new CatalogError('not-found', `${what} does not exist`, 404));
+  private authorize(caller: Caller, operation: string, target: PolarisPath, exists: boolean, missing: () => CatalogError): void {
+    this.gate(caller, [operation], target, exists ? null : missing());
   }
 
   private nsExists(ns: Namespace): boolean {
@@ -130,7 +130,7 @@ export class EmbeddedCatalog implements IcebergCatalog, IcebergCatalogWriter {
   };
 
   async listNamespaces(caller: Caller, parent: Namespace): Promise<string[][]> {
-    this.authorize(caller, 'LIST_NAMESPACES', this.path.nsOrCatalog(parent), parent.length === 0 || this.nsExists(parent), `Namespace ${parent.join('.')}`);
+    this.authorize(caller, 'LIST_NAMESPACES', this.path.nsOrCatalog(parent), parent.length === 0 || this.nsExists(parent), () => catalogErrors.noSuchNamespace(parent));
     return this.file
       .namespaces()
       .filter((n) => n.length === parent.length + 1 && sameNs(n.slice(0, parent.length), parent))
@@ -139,13 +139,13 @@ export class EmbeddedCatalog implements IcebergCatalog, IcebergCatalogWriter {
 
   async loadNamespace(caller: Caller, ns: Namespace): Promise<Record<string, string>> {
     const props = this.file.namespaceProperties(ns);
-    this.authorize(caller, 'LOAD_NAMESPACE_METADATA', this.path.ns(ns), props !== null, `Namespace ${ns.join('.')}`);
+    this.authorize(caller, 'LOAD_NAMESPACE_METADATA', this.path.ns(ns), props !== null, () => catalogErrors.noSuchNamespace(ns));
     return props!;
   }
 
   private async list(caller: Caller, ns: Namespace, kind: 'table' | 'view'): Promise<string[]> {
     const operation = kind === 'table' ? 'LIST_TABLES' : 'LIST_VIEWS';
-    this.authorize(caller, operation, this.path.ns(ns), this.nsExists(ns), `Namespace ${ns.join('.')}`);
+    this.authorize(caller, operation, this.path.ns(ns), this.nsExists(ns), () => catalogErrors.noSuchNamespace(ns));
     return this.file
       .entries(ns)
       .filter((e) => e.kind === kind)
@@ -164,7 +164,7 @@ export class EmbeddedCatalog implements IcebergCatalog, IcebergCatalogWriter {
     const entry = this.file.entry(ns, name);
     const found = entry !== undefined && entry.kind === kind;
     const operation = kind === 'table' ? 'LOAD_TABLE' : 'LOAD_VIEW';
-    this.authorize(caller, operation, this.path.tableLike(ns, name), found, `${kind === 'table' ? 'Table' : 'View'} ${[...ns, name].join('.')}`);
+    this.authorize(caller, operation, this.path.tableLike(ns, name), found, () => (kind === 'table' ? catalogErrors.noSuchTable(ns, name) : catalogErrors.noSuchView(ns, name)));
     return entry!;
   }
 

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inflateRawSync } from 'node:zlib';
 import avro from 'avsc';
 import { CatalogError, type JsonObject } from './api.js';
 import { parseIcebergJson, stringifyIcebergJson } from './json.js';
@@ -80,19 +81,83 @@ const LongAsBigInt = avro.types.LongType.__with({
   compare: (a: bigint, b: bigint) => (a === b ? 0 : a < b ? -1 : 1),
 });
 
-/** Every record of an Avro container file (codecs null and deflate, what DuckDB, pyiceberg and Java write by default). */
+/** Avro's zig-zag varint long at `pos`: its value and the position after it. */
+function readLong(buf: Buffer, pos: number): [number, number] {
+  let n = 0n;
+  let shift = 0n;
+  for (;;) {
+    if (pos >= buf.length) throw new Error('truncated Avro file');
+    const b = buf[pos++]!;
+    n |= BigInt(b & 0x7f) << shift;
+    if ((b & 0x80) === 0) break;
+    shift += 7n;
+    if (shift > 63n) throw new Error('malformed Avro long');
+  }
+  const v = (n >> 1n) ^ -(n & 1n);
+  if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER)) throw new Error('Avro length out of range');
+  return [Number(v), pos];
+}
+
+function readBytes(buf: Buffer, pos: number): [Buffer, number] {
+  const [len, at] = readLong(buf, pos);
+  if (len < 0 || at + len > buf.length) throw new Error('truncated Avro file');
+  return [buf.subarray(at, at + len), at + len];
+}
+
+/**
+ * Every record of an Avro object container file (codecs null and deflate, what
+ * DuckDB, pyiceberg and Java write by default), read synchronously: a file that
+ * is not what it should be is an error here, never an exception loose in a
+ * stream. Longs are bigint (snapshot ids use all 64 bits).
+ */
 async function avroRecords(location: string): Promise<JsonObject[]> {
   const buf = await readFile(mustBeLocal(location));
-  return new Promise((resolve, reject) => {
-    const decoder = new avro.streams.BlockDecoder({
-      parseHook: (schema: avro.Schema) => avro.Type.forSchema(schema, { registry: { long: LongAsBigInt } as unknown as avro.ForSchemaOptions['registry'], wrapUnions: false }),
-    } as unknown as ConstructorParameters<typeof avro.streams.BlockDecoder>[0]);
-    const out: JsonObject[] = [];
-    decoder.on('data', (r: JsonObject) => out.push(r));
-    decoder.on('end', () => resolve(out));
-    decoder.on('error', reject);
-    decoder.end(buf);
-  });
+  if (buf.subarray(0, 4).toString('latin1') !== 'Obj\x01') throw new Error(`${location} is not an Avro container file`);
+  const meta = new Map<string, Buffer>();
+  let pos = 4;
+  for (;;) {
+    let count: number;
+    [count, pos] = readLong(buf, pos);
+    if (count === 0) break;
+    if (count < 0) [, pos] = readLong(buf, pos); // a negative count carries the block's byte size
+    for (let i = 0; i < Math.abs(count); i++) {
+      let k: Buffer;
+      let v: Buffer;
+      [k, pos] = readBytes(buf, pos);
+      [v, pos] = readBytes(buf, pos);
+      meta.set(k.toString('utf8'), v);
+    }
+  }
+  const sync = buf.subarray(pos, pos + 16);
+  pos += 16;
+  const codec = meta.get('avro.codec')?.toString('utf8') ?? 'null';
+  if (codec !== 'null' && codec !== 'deflate') throw new Error(`${location}: Avro codec ${codec} is not read here`);
+  const schema = meta.get('avro.schema');
+  if (!schema) throw new Error(`${location} has no Avro schema`);
+  // Every long, however the writer spelled it ("long" or {"type": "long", …}), is read as bigint.
+  const isLong = (s: unknown) => s === 'long' || (typeof s === 'object' && s !== null && (s as { type?: unknown }).type === 'long' && !('logicalType' in s));
+  const type = avro.Type.forSchema(JSON.parse(schema.toString('utf8')) as avro.Schema, {
+    registry: { long: LongAsBigInt } as unknown as avro.ForSchemaOptions['registry'],
+    typeHook: (s: unknown) => (isLong(s) ? LongAsBigInt : undefined),
+  } as unknown as Partial<avro.ForSchemaOptions>);
+  const out: JsonObject[] = [];
+  while (pos < buf.length) {
+    let count: number;
+    let block: Buffer;
+    [count, pos] = readLong(buf, pos);
+    [block, pos] = readBytes(buf, pos);
+    if (!buf.subarray(pos, pos + 16).equals(sync)) throw new Error(`${location}: Avro block without its sync marker`);
+    pos += 16;
+    const data = codec === 'deflate' ? inflateRawSync(block) : block;
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const r = type.decode(data, at);
+      if (r.offset < 0) throw new Error(`${location}: truncated Avro record`);
+      out.push(r.value as JsonObject);
+      at = r.offset;
+    }
+  }
+  return out;
 }
 
 export interface ManifestRef {

@@ -168,9 +168,34 @@ export class LoopbackSession {
     this.staged.clear();
   }
 
-  /** Reads renew the caller's token once after a 401, as the read path does (the catalog's writes do it themselves). */
-  private read<T>(fn: () => Promise<T>): Promise<T> {
-    return renewingOnce(this.caller, fn);
+  /**
+   * A read renews the caller's token once after a 401, as the read path does
+   * (the catalog's writes do it themselves), and what the caller may not load
+   * is answered exactly as what does not exist: DuckDB would otherwise repeat
+   * the catalog's 403 and tell a denied table from a missing one.
+   */
+  private async read<T>(fn: () => Promise<T>, missing: () => CatalogError): Promise<T> {
+    try {
+      return await renewingOnce(this.caller, fn);
+    } catch (e) {
+      if (e instanceof CatalogError && (e.kind === 'forbidden' || e.kind === 'not-found')) throw missing();
+      throw e;
+    }
+  }
+
+  /** A change refused (403) on a table the caller cannot even load is answered as for a missing table (404). */
+  private async hidingUnloadable<T>(table: TableIdent, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof CatalogError) || e.kind !== 'forbidden') throw e;
+      try {
+        await this.catalog.loadTable(this.caller, table.namespace, table.name);
+      } catch (load) {
+        if (load instanceof CatalogError && (load.kind === 'forbidden' || load.kind === 'not-found')) throw catalogErrors.noSuchTable(table.namespace, table.name);
+      }
+      throw e;
+    }
   }
 
   async handle(r: Route): Promise<Answer> {
@@ -183,7 +208,7 @@ export class LoopbackSession {
         return { status: 204 };
       case 'list-namespaces': {
         await this.gate({ operation: 'LIST_NAMESPACES', kind: r.parent.length === 0 ? 'catalog' : 'namespace', namespace: r.parent });
-        return { status: 200, body: { namespaces: await this.read(() => c.listNamespaces(caller, r.parent)) } };
+        return { status: 200, body: { namespaces: await this.read(() => c.listNamespaces(caller, r.parent), () => catalogErrors.noSuchNamespace(r.parent)) } };
       }
       case 'create-namespace': {
         await this.gate({ operation: 'CREATE_NAMESPACE', kind: 'namespace', namespace: r.namespace });
@@ -193,7 +218,7 @@ export class LoopbackSession {
       }
       case 'load-namespace': {
         await this.gate({ operation: 'LOAD_NAMESPACE_METADATA', kind: 'namespace', namespace: r.namespace });
-        const properties = await this.read(() => c.loadNamespace(caller, r.namespace));
+        const properties = await this.read(() => c.loadNamespace(caller, r.namespace), () => catalogErrors.noSuchNamespace(r.namespace));
         return r.head ? { status: 204 } : { status: 200, body: { namespace: r.namespace, properties } };
       }
       case 'drop-namespace': {
@@ -204,14 +229,20 @@ export class LoopbackSession {
       }
       case 'list': {
         await this.gate({ operation: r.what === 'tables' ? 'LIST_TABLES' : 'LIST_VIEWS', kind: 'namespace', namespace: r.namespace });
-        const names = await this.read(() => (r.what === 'tables' ? c.listTables(caller, r.namespace) : c.listViews(caller, r.namespace)));
+        const names = await this.read(
+          () => (r.what === 'tables' ? c.listTables(caller, r.namespace) : c.listViews(caller, r.namespace)),
+          () => catalogErrors.noSuchNamespace(r.namespace),
+        );
         return { status: 200, body: { identifiers: names.map((name) => ({ namespace: r.namespace, name })) } };
       }
       case 'create-table':
         return this.createTable(r.namespace, r.body);
       case 'load-table': {
         await this.gate({ operation: 'LOAD_TABLE', kind: 'table', namespace: r.table.namespace, name: r.table.name });
-        const t = await this.read(() => c.loadTable(caller, r.table.namespace, r.table.name));
+        const t = await this.read(
+          () => c.loadTable(caller, r.table.namespace, r.table.name),
+          () => catalogErrors.noSuchTable(r.table.namespace, r.table.name),
+        );
         this.locations.set(key(r.table), t.metadata.location);
         if (r.head) return { status: 204 };
         if (!t.raw) throw new CatalogError('bad-response', 'the catalog did not return the table metadata as it holds it');
@@ -226,7 +257,7 @@ export class LoopbackSession {
       case 'drop-table': {
         const operation = r.purge ? 'DROP_TABLE_WITH_PURGE' : 'DROP_TABLE_WITHOUT_PURGE';
         await this.gate({ operation, kind: 'table', namespace: r.table.namespace, name: r.table.name });
-        await c.dropTable(caller, r.table.namespace, r.table.name, { purge: r.purge });
+        await this.hidingUnloadable(r.table, () => c.dropTable(caller, r.table.namespace, r.table.name, { purge: r.purge }));
         this.locations.delete(key(r.table));
         this.emit({ kind: 'table-dropped', table: r.table, purge: r.purge });
         return { status: 204 };
@@ -234,14 +265,17 @@ export class LoopbackSession {
       case 'rename': {
         const operation = r.what === 'table' ? 'RENAME_TABLE' : 'RENAME_VIEW';
         await this.gate({ operation, kind: r.what, namespace: r.from.namespace, name: r.from.name, destination: r.to });
-        if (r.what === 'table') await c.renameTable(caller, r.from, r.to);
+        if (r.what === 'table') await this.hidingUnloadable(r.from, () => c.renameTable(caller, r.from, r.to));
         else await c.renameView(caller, r.from, r.to);
         this.emit({ kind: 'renamed', what: r.what, from: r.from, to: r.to });
         return { status: 204 };
       }
       case 'load-view': {
         await this.gate({ operation: 'LOAD_VIEW', kind: 'view', namespace: r.view.namespace, name: r.view.name });
-        const v = await this.read(() => c.loadView(caller, r.view.namespace, r.view.name));
+        const v = await this.read(
+          () => c.loadView(caller, r.view.namespace, r.view.name),
+          () => catalogErrors.noSuchView(r.view.namespace, r.view.name),
+        );
         if (r.head) return { status: 204 };
         if (!v.raw) throw new CatalogError('bad-response', 'the catalog did not return the view metadata as it holds it');
         return { status: 200, body: { 'metadata-location': v.metadataLocation, metadata: v.raw, config: {} } };
@@ -293,7 +327,9 @@ export class LoopbackSession {
     await this.gate({ operation: operations[0]!, operations, kind: level === 'namespace' ? 'namespace' : 'table', namespace: table.namespace, name: table.name });
     let committed: CommittedTable;
     try {
-      committed = await this.catalog.commitTable(this.caller, table.namespace, table.name, commit);
+      const send = () => this.catalog.commitTable(this.caller, table.namespace, table.name, commit);
+      // A create's refusal is about the namespace (table-create): nothing to hide.
+      committed = await (level === 'namespace' ? send() : this.hidingUnloadable(table, send));
     } catch (e) {
       committed = await this.afterFailedCommit(table, commit, e);
     }
