@@ -182,6 +182,21 @@ describe('DuckDB writing through the endpoint, pyiceberg reading back', () => {
     expect(fresh.location).not.toBe(kept.location);
     await conn.run('DROP TABLE lake.sales.tmp');
     await expect(tableState(lake.dir, 'sales.tmp')).rejects.toThrow(/NoSuchTableError/);
+    // DuckDB drops without purging: the files stay.
+    expect(filesUnder(fresh.location).length).toBeGreaterThan(0);
+  });
+
+  test('a purged DROP deletes every file of the table DuckDB wrote (data, deletes, manifests, metadata) and nothing of the others', async () => {
+    const { conn } = carol;
+    await conn.run('CREATE TABLE lake.sales.doomed (x INTEGER)');
+    await conn.run('INSERT INTO lake.sales.doomed SELECT range FROM range(10)');
+    await conn.run('DELETE FROM lake.sales.doomed WHERE x < 3');
+    const doomed = await tableState(lake.dir, 'sales.doomed');
+    const orders = await tableState(lake.dir, 'sales.orders');
+    expect(filesUnder(doomed.location).sort()).toEqual([...doomed.files].sort());
+    await lake.catalog.dropTable({ user: 'carol' }, ['sales'], 'doomed', { purge: true });
+    expect(existsSync(doomed.location)).toBe(false);
+    expect(filesUnder(orders.location).sort()).toEqual([...orders.files].sort());
   });
 });
 
