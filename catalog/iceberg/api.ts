@@ -2,8 +2,9 @@
  * The Iceberg catalog as the gateway asks it, always as one user: Polaris
  * over Iceberg REST with the user's bearer token (rest.ts), or the embedded
  * SQL-catalog warehouse with Polaris's authorization decided locally
- * (embedded.ts). Both answer the same way: the entity, or a CatalogError
- * whose status is the HTTP status Polaris would send.
+ * (embedded.ts). Both read and write (IcebergCatalogWriter) and answer the
+ * same way: the entity, or a CatalogError whose status and type are what
+ * Polaris would send.
  */
 import type { TableMetadata, ViewMetadata } from './metadata.js';
 

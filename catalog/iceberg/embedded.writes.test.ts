@@ -218,6 +218,31 @@ describe('compare-and-swap of the SQL catalog row', () => {
     }
   });
 
+  test('a commit to two tables is checked whole before anything is written: one stale, neither moves; both fresh, both do', async () => {
+    await lake.catalog.createTable(carol, ['shop'], { name: 'pair', schema: schema([[1, 'x', 'int']]) });
+    const items = await lake.catalog.loadTable(carol, ['shop'], 'items');
+    const pair = await lake.catalog.loadTable(carol, ['shop'], 'pair');
+    const set = (uuid: unknown, schemaId: number) => ({
+      requirements: [{ type: 'assert-table-uuid', uuid }, { type: 'assert-current-schema-id', 'current-schema-id': schemaId }],
+      updates: [{ action: 'set-properties', updates: { both: 'yes' } }],
+    });
+    expect(
+      await refusal(
+        lake.catalog.commitTables(carol, [
+          { namespace: ['shop'], name: 'items', commit: set(items.raw!['table-uuid'], Number(items.raw!['current-schema-id'])) },
+          { namespace: ['shop'], name: 'pair', commit: set(pair.raw!['table-uuid'], 7) },
+        ]),
+      ),
+    ).toMatchObject({ status: 409, message: 'Requirement failed: current schema changed: expected id 7 != 0' });
+    expect((await lake.catalog.loadTable(carol, ['shop'], 'items')).metadataLocation).toBe(items.metadataLocation);
+    const both = await lake.catalog.commitTables(carol, [
+      { namespace: ['shop'], name: 'items', commit: set(items.raw!['table-uuid'], Number(items.raw!['current-schema-id'])) },
+      { namespace: ['shop'], name: 'pair', commit: set(pair.raw!['table-uuid'], 0) },
+    ]);
+    expect(both).toHaveLength(2);
+    for (const t of ['shop.items', 'shop.pair']) expect((await tableState(lake.dir, t)).properties['both']).toBe('yes');
+  });
+
   test('two processes committing to one table at once lose no commit', async () => {
     const count = 15;
     const run = (who: string) =>

@@ -169,6 +169,21 @@ describe('DuckDB writing through the endpoint, pyiceberg reading back', () => {
     carol = await sessionFor('carol');
   });
 
+  test('a rolled-back create whose name is created again: the first folder goes at once', async () => {
+    const { conn, session } = carol;
+    session.takeEvents();
+    await conn.run('BEGIN');
+    await conn.run('CREATE TABLE lake.sales.again (n BIGINT)');
+    await conn.run('INSERT INTO lake.sales.again VALUES (1)');
+    await conn.run('ROLLBACK');
+    const first = (session.takeEvents().find((e) => e.kind === 'table-staged') as Extract<LoopbackEvent, { kind: 'table-staged' }>).location;
+    expect(existsSync(first)).toBe(true);
+    await conn.run('CREATE TABLE lake.sales.again (n BIGINT)');
+    await conn.run('INSERT INTO lake.sales.again VALUES (2)');
+    expect(existsSync(first)).toBe(false);
+    expect((await tableState(lake.dir, 'sales.again')).rows).toEqual([[2]]);
+  });
+
   test('a table created after a rename does not reuse the renamed table\'s folder; DROP TABLE removes it from the catalog', async () => {
     const { conn } = carol;
     await conn.run('CREATE TABLE lake.sales.tmp (x INTEGER)');

@@ -311,6 +311,9 @@ export class LoopbackSession {
       await mkdir(`${local}/data`, { recursive: true });
     }
     if (stage) {
+      // A create of the same name staged before and never committed was rolled back: its folder goes now.
+      const earlier = this.staged.get(key(table));
+      if (earlier !== undefined && earlier !== location) await removeUncommittedFolder(earlier);
       this.staged.set(key(table), location);
       this.emit({ kind: 'table-staged', table, location });
     } else {
