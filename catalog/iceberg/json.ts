@@ -27,3 +27,10 @@ export function stringifyIcebergJson(value: unknown): string {
   if (out === undefined) throw new Error('value has no JSON form');
   return out;
 }
+
+/** The same on one line (HTTP bodies). */
+export function stringifyIcebergJsonCompact(value: unknown): string {
+  const out = stringify(value);
+  if (out === undefined) throw new Error('value has no JSON form');
+  return out;
+}

@@ -1,14 +1,34 @@
 /**
  * Iceberg REST catalog client (reference/polaris-iceberg-keycloak.md §2),
  * every call with the calling user's bearer token: Polaris authorizes each
- * one as that user. Reads only. Idempotent GETs are retried with backoff on
+ * one as that user. Writes are renewed once after a 401 (the catalog refused
+ * the token before doing anything) and never retried otherwise. Idempotent GETs are retried with backoff on
  * network errors and 5xx, never on a 4xx (401/403/404 are answers). Every
  * response body is validated with zod after a lossless JSON parse.
  */
 import pRetry from 'p-retry';
 import { z } from 'zod';
-import { CatalogError, type Caller, type IcebergCatalog, type LoadedTable, type LoadedView, type Namespace, type StorageCredential } from './api.js';
-import { parseIcebergJson } from './json.js';
+import { randomBytes } from 'node:crypto';
+import {
+  CatalogError,
+  renewingOnce,
+  type Caller,
+  type CommittedTable,
+  type CreatedTable,
+  type CreateTableRequest,
+  type IcebergCatalog,
+  type IcebergCatalogWriter,
+  type JsonObject,
+  type LoadedTable,
+  type LoadedView,
+  type Namespace,
+  type StorageCredential,
+  type TableCommit,
+  type TableIdent,
+  type ViewDefinition,
+} from './api.js';
+import { newViewMetadata, replaceViewCommit } from './newMetadata.js';
+import { parseIcebergJson, stringifyIcebergJsonCompact } from './json.js';
 import { TableMetadataSchema, ViewMetadataSchema } from './metadata.js';
 
 export interface RestCatalogOptions {
@@ -41,15 +61,24 @@ const LoadTableResponse = z.object({
   config: z.record(z.string(), z.string()).nullish(),
   'storage-credentials': Credentials.nullish(),
 });
-const LoadViewResponse = z.object({ metadata: ViewMetadataSchema });
+const LoadViewResponse = z.object({ 'metadata-location': z.string().nullish(), metadata: ViewMetadataSchema });
+const CommitResponse = z.object({ 'metadata-location': z.string(), metadata: TableMetadataSchema });
 /** IcebergErrorResponse; a body that is not one (a proxy's page) is reported by status alone. */
 const ErrorResponse = z.object({ error: z.object({ message: z.string(), type: z.string(), code: z.number().int() }) });
 
-const KIND_BY_STATUS: Record<number, CatalogError['kind']> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not-found', 419: 'unauthorized' };
+const KIND_BY_STATUS: Record<number, CatalogError['kind']> = {
+  400: 'bad-request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  406: 'unsupported',
+  409: 'conflict',
+  419: 'unauthorized',
+};
 
 class Retryable extends Error {}
 
-export class RestCatalog implements IcebergCatalog {
+export class RestCatalog implements IcebergCatalog, IcebergCatalogWriter {
   private config: Promise<{ prefix: string; separator: string }> | null = null;
   readonly storageRoots: readonly string[];
 
@@ -60,9 +89,25 @@ export class RestCatalog implements IcebergCatalog {
   close(): void {}
 
   private async request<T>(caller: Caller, path: string, schema: z.ZodType<T>, headers: Record<string, string> = {}, post?: unknown): Promise<T> {
+    return (await this.call(caller, post === undefined ? 'GET' : 'POST', path, schema, { headers, body: post })).data;
+  }
+
+  /**
+   * One catalog call. GETs are retried on network errors and 5xx; nothing
+   * else is ever sent twice (a commit is not idempotent). An answer other than
+   * 200/204 is a CatalogError with the status, kind and Iceberg error type.
+   */
+  private async call<T>(
+    caller: Caller,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    schema: z.ZodType<T>,
+    opts: { headers?: Record<string, string>; body?: unknown } = {},
+  ): Promise<{ data: T; body: unknown }> {
     const url = `${this.opts.uri.replace(/\/+$/, '')}${path}`;
+    const payload = opts.body === undefined ? undefined : stringifyIcebergJsonCompact(opts.body);
     const send = async () => {
-      const h: Record<string, string> = { Accept: 'application/json', ...headers, ...(post !== undefined ? { 'Content-Type': 'application/json' } : {}) };
+      const h: Record<string, string> = { Accept: 'application/json', ...(opts.headers ?? {}), ...(payload !== undefined ? { 'Content-Type': 'application/json' } : {}) };
       const token = caller.token?.();
       if (token) h['Authorization'] = `Bearer ${token}`;
       if (this.opts.realm) h['Polaris-Realm'] = this.opts.realm;
@@ -70,22 +115,22 @@ export class RestCatalog implements IcebergCatalog {
       let text: string;
       try {
         res = await fetch(url, {
+          method,
           headers: h,
           signal: AbortSignal.timeout(this.opts.timeoutMs),
-          ...(post !== undefined ? { method: 'POST', body: JSON.stringify(post) } : {}),
+          ...(payload !== undefined ? { body: payload } : {}),
         });
         text = await res.text();
       } catch (e) {
         throw new Retryable(`${(e as Error).name}: ${(e as Error).message}`);
       }
-      if (res.status >= 500) throw new Retryable(`HTTP ${res.status}`);
+      if (res.status >= 500 && method === 'GET') throw new Retryable(`HTTP ${res.status}`);
       return { status: res.status, text };
     };
     let answer: { status: number; text: string };
     try {
       answer = await pRetry(send, {
-        // A commit is not idempotent: never sent twice.
-        retries: post !== undefined ? 0 : this.opts.retries,
+        retries: method === 'GET' ? this.opts.retries : 0,
         minTimeout: this.opts.retryMinDelayMs ?? 100,
         factor: 2,
         randomize: true,
@@ -100,14 +145,15 @@ export class RestCatalog implements IcebergCatalog {
     } catch {
       body = undefined;
     }
-    if (answer.status !== 200) {
+    if (answer.status !== 200 && answer.status !== 204) {
       const err = ErrorResponse.safeParse(body);
       const message = err.success ? `${err.data.error.type}: ${err.data.error.message}` : `HTTP ${answer.status}`;
-      throw new CatalogError(KIND_BY_STATUS[answer.status] ?? 'bad-response', message, answer.status);
+      const kind = KIND_BY_STATUS[answer.status] ?? (answer.status >= 500 ? 'unavailable' : 'bad-response');
+      throw new CatalogError(kind, message, answer.status, err.success ? err.data.error.type : undefined);
     }
     const parsed = schema.safeParse(body);
     if (!parsed.success) throw new CatalogError('bad-response', `unexpected answer from ${path}: ${parsed.error.message}`, answer.status);
-    return parsed.data;
+    return { data: parsed.data, body };
   }
 
   /** GET /v1/config?warehouse=: the path prefix and namespace separator, fetched once. */
@@ -176,18 +222,16 @@ export class RestCatalog implements IcebergCatalog {
     return this.identifiers(caller, ns, 'views');
   }
 
+  private delegation(): Record<string, string> {
+    return this.opts.vendedCredentials ? { 'X-Iceberg-Access-Delegation': 'vended-credentials' } : {};
+  }
+
   async loadTable(caller: Caller, n: Namespace, name: string): Promise<LoadedTable> {
     const { root, ns } = await this.base(caller);
-    const headers: Record<string, string> = this.opts.vendedCredentials ? { 'X-Iceberg-Access-Delegation': 'vended-credentials' } : {};
-    const r = await this.request(caller, `${root}/namespaces/${ns(n)}/tables/${encodeURIComponent(name)}`, LoadTableResponse, headers);
+    const { data: r, body } = await this.call(caller, 'GET', `${root}/namespaces/${ns(n)}/tables/${encodeURIComponent(name)}`, LoadTableResponse, { headers: this.delegation() });
     const location = r['metadata-location'];
     if (!location) throw new CatalogError('bad-response', `table ${[...n, name].join('.')} has no metadata location (staged)`);
-    const credentials: StorageCredential[] = r['storage-credentials'] ?? [];
-    // Older servers vend in `config`, valid for the whole table.
-    if (credentials.length === 0 && r.config && Object.keys(r.config).some((k) => k.startsWith('s3.'))) {
-      credentials.push({ prefix: r.metadata.location, config: r.config });
-    }
-    return { metadataLocation: location, metadata: r.metadata, credentials };
+    return { metadataLocation: location, metadata: r.metadata, credentials: credentialsOf(r), raw: (body as JsonObject)['metadata'] as JsonObject };
   }
 
   /**
@@ -208,7 +252,96 @@ export class RestCatalog implements IcebergCatalog {
 
   async loadView(caller: Caller, n: Namespace, name: string): Promise<LoadedView> {
     const { root, ns } = await this.base(caller);
-    const r = await this.request(caller, `${root}/namespaces/${ns(n)}/views/${encodeURIComponent(name)}`, LoadViewResponse);
-    return { metadata: r.metadata };
+    const { data: r, body } = await this.call(caller, 'GET', `${root}/namespaces/${ns(n)}/views/${encodeURIComponent(name)}`, LoadViewResponse);
+    return { metadata: r.metadata, raw: (body as JsonObject)['metadata'] as JsonObject, ...(r['metadata-location'] ? { metadataLocation: r['metadata-location'] } : {}) };
   }
+
+  // ------------------------------------------------------------ writes (each renewed once after a 401)
+
+  private async write<T>(caller: Caller, method: 'POST' | 'DELETE', path: (root: string, ns: (n: Namespace) => string) => string, schema: z.ZodType<T>, opts: { headers?: Record<string, string>; body?: unknown } = {}) {
+    return renewingOnce(caller, async () => {
+      const { root, ns } = await this.base(caller);
+      return this.call(caller, method, path(root, ns), schema, opts);
+    });
+  }
+
+  async createNamespace(caller: Caller, namespace: Namespace, properties: Record<string, string> = {}): Promise<Record<string, string>> {
+    const { data } = await this.write(caller, 'POST', (root) => `${root}/namespaces`, NamespaceResponse, { body: { namespace, properties } });
+    return data.properties ?? {};
+  }
+
+  async dropNamespace(caller: Caller, namespace: Namespace): Promise<void> {
+    await this.write(caller, 'DELETE', (root, ns) => `${root}/namespaces/${ns(namespace)}`, z.unknown());
+  }
+
+  /**
+   * Without a location in the request, the table gets the catalog's default
+   * location for it with a random suffix: a staged create (which registers
+   * nothing) tells the default, so a table created after a rename never lands
+   * in the renamed table's folder.
+   */
+  async createTable(caller: Caller, namespace: Namespace, req: CreateTableRequest): Promise<CreatedTable> {
+    const path = (root: string, ns: (n: Namespace) => string) => `${root}/namespaces/${ns(namespace)}/tables`;
+    const body: JsonObject = { name: req.name, schema: req.schema };
+    if (req.partitionSpec) body['partition-spec'] = req.partitionSpec;
+    if (req.writeOrder) body['write-order'] = req.writeOrder;
+    if (req.properties) body['properties'] = req.properties;
+    let location = req.location;
+    if (location === undefined) {
+      const probe = await this.write(caller, 'POST', path, LoadTableResponse, { body: { ...body, 'stage-create': true } });
+      location = `${probe.data.metadata.location.replace(/\/+$/, '')}-${randomBytes(6).toString('hex')}`;
+    }
+    const { data, body: raw } = await this.write(caller, 'POST', path, LoadTableResponse, {
+      headers: this.delegation(),
+      body: { ...body, location, 'stage-create': req.stageCreate === true },
+    });
+    return { metadataLocation: data['metadata-location'] ?? null, metadata: (raw as JsonObject)['metadata'] as JsonObject, credentials: credentialsOf(data) };
+  }
+
+  async commitTable(caller: Caller, namespace: Namespace, name: string, commit: TableCommit): Promise<CommittedTable> {
+    const { data, body } = await this.write(caller, 'POST', (root, ns) => `${root}/namespaces/${ns(namespace)}/tables/${encodeURIComponent(name)}`, CommitResponse, {
+      body: { identifier: { namespace, name }, requirements: commit.requirements, updates: commit.updates },
+    });
+    return { metadataLocation: data['metadata-location'], metadata: (body as JsonObject)['metadata'] as JsonObject };
+  }
+
+  async renameTable(caller: Caller, from: TableIdent, to: TableIdent): Promise<void> {
+    await this.write(caller, 'POST', (root) => `${root}/tables/rename`, z.unknown(), { body: { source: from, destination: to } });
+  }
+
+  async dropTable(caller: Caller, namespace: Namespace, name: string, opts: { purge: boolean }): Promise<void> {
+    await this.write(caller, 'DELETE', (root, ns) => `${root}/namespaces/${ns(namespace)}/tables/${encodeURIComponent(name)}?purgeRequested=${opts.purge}`, z.unknown());
+  }
+
+  async createView(caller: Caller, namespace: Namespace, name: string, view: ViewDefinition): Promise<LoadedView> {
+    const now = Date.now();
+    const meta = newViewMetadata(view, { uuid: '', location: '', now });
+    const { data, body } = await this.write(caller, 'POST', (root, ns) => `${root}/namespaces/${ns(namespace)}/views`, LoadViewResponse, {
+      body: { name, schema: (meta['schemas'] as JsonObject[])[0], 'view-version': (meta['versions'] as JsonObject[])[0], properties: meta['properties'] },
+    });
+    return { metadata: data.metadata, raw: (body as JsonObject)['metadata'] as JsonObject, ...(data['metadata-location'] ? { metadataLocation: data['metadata-location'] } : {}) };
+  }
+
+  async replaceView(caller: Caller, namespace: Namespace, name: string, view: ViewDefinition): Promise<LoadedView> {
+    const current = await renewingOnce(caller, () => this.loadView(caller, namespace, name));
+    const { data, body } = await this.write(caller, 'POST', (root, ns) => `${root}/namespaces/${ns(namespace)}/views/${encodeURIComponent(name)}`, LoadViewResponse, {
+      body: replaceViewCommit(current.raw ?? {}, view, Date.now()),
+    });
+    return { metadata: data.metadata, raw: (body as JsonObject)['metadata'] as JsonObject, ...(data['metadata-location'] ? { metadataLocation: data['metadata-location'] } : {}) };
+  }
+
+  async renameView(caller: Caller, from: TableIdent, to: TableIdent): Promise<void> {
+    await this.write(caller, 'POST', (root) => `${root}/views/rename`, z.unknown(), { body: { source: from, destination: to } });
+  }
+
+  async dropView(caller: Caller, namespace: Namespace, name: string): Promise<void> {
+    await this.write(caller, 'DELETE', (root, ns) => `${root}/namespaces/${ns(namespace)}/views/${encodeURIComponent(name)}`, z.unknown());
+  }
+}
+
+/** Vended credentials: `storage-credentials`, or (older servers) s3.* keys in `config`, valid for the whole table. */
+function credentialsOf(r: { metadata: { location: string }; config?: Record<string, string> | null | undefined; 'storage-credentials'?: StorageCredential[] | null | undefined }): StorageCredential[] {
+  const credentials: StorageCredential[] = [...(r['storage-credentials'] ?? [])];
+  if (credentials.length === 0 && r.config && Object.keys(r.config).some((k) => k.startsWith('s3.'))) credentials.push({ prefix: r.metadata.location, config: r.config });
+  return credentials;
 }

@@ -92,16 +92,22 @@ export async function commitColumnTag(opts: {
     const to = join(dirname(localPath(from)), `${String(version).padStart(5, '0')}-${randomUUID()}.metadata.json`);
     await writeFile(to, stringifyIcebergJson(updated), { flag: 'wx' });
     const location = from.startsWith('file:') ? `file://${to}` : to;
-    if (file.entry(opts.namespace, opts.table)?.metadataLocation !== from) {
-      throw new SqlError('40001', `could not serialize access due to concurrent update of ${display}`);
+    try {
+      // Moved only from where this commit started: a concurrent commit (another process too) wins, this one is 40001.
+      file.swapLocations([{ ns: opts.namespace, name: opts.table, kind: 'table', from, to: location }]);
+    } catch (e) {
+      if (e instanceof CatalogError && e.status === 409) throw new SqlError('40001', `could not serialize access due to concurrent update of ${display}`);
+      throw e;
     }
-    file.register(opts.namespace, opts.table, location);
     return {
       tags,
       rollback: async () => {
         const back = new SqlCatalogFile(opts.sqliteFile, opts.catalogName, { create: true });
         try {
-          if (back.entry(opts.namespace, opts.table)?.metadataLocation === location) back.register(opts.namespace, opts.table, from);
+          back.swapLocations([{ ns: opts.namespace, name: opts.table, kind: 'table', from: location, to: from }]);
+        } catch (e) {
+          // Another commit came after this one: it stays, and so does the property it was based on.
+          if (!(e instanceof CatalogError && e.status === 409)) throw e;
         } finally {
           back.close();
         }

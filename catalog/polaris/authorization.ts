@@ -174,13 +174,31 @@ export const UPDATE_KIND_OPERATION: Readonly<Record<string, string>> = Object.fr
 });
 
 /**
- * The operations one commit's updates are checked as. An empty list, or any kind
- * without a fine-grained operation, falls back to UPDATE_TABLE
- * (table-properties-write, which the def makes imply every fine-grained type).
+ * The operations one commit's updates are checked as, in Polaris's enum order
+ * (an EnumSet: the first refused one is the one a 403 names). Each update kind
+ * adds its fine-grained operation; a kind without one (set-default-spec,
+ * remove-schemas, the encryption keys …) adds UPDATE_TABLE
+ * (table-properties-write) beside them, and an empty list is UPDATE_TABLE
+ * alone (IcebergCatalogHandler.getUpdateTableAuthorizableOperations).
  */
 export function updateTableOperations(updateKinds: readonly string[]): string[] {
-  if (updateKinds.length === 0 || updateKinds.some((k) => !Object.hasOwn(UPDATE_KIND_OPERATION, k))) return ['UPDATE_TABLE'];
-  return [...new Set(updateKinds.map((k) => UPDATE_KIND_OPERATION[k]!))];
+  const ops = new Set(updateKinds.map((k) => (Object.hasOwn(UPDATE_KIND_OPERATION, k) ? UPDATE_KIND_OPERATION[k]! : 'UPDATE_TABLE')));
+  if (ops.size === 0) ops.add('UPDATE_TABLE');
+  return [...ops].sort((a, b) => ENUM_ORDER.indexOf(a) - ENUM_ORDER.indexOf(b));
+}
+
+/** PolarisAuthorizableOperation's declaration order for the operations a table commit is checked as. */
+const ENUM_ORDER = ['UPDATE_TABLE', ...Object.values(UPDATE_KIND_OPERATION)];
+
+/**
+ * What a table commit is authorized as: a commit that creates the table (an
+ * `assert-create` requirement, the end of a staged create) is
+ * UPDATE_TABLE_FOR_STAGED_CREATE on the namespace (table-create), any other
+ * commit the fine-grained operations on the table.
+ */
+export function commitOperations(requirementTypes: readonly string[], updateKinds: readonly string[]): { level: 'namespace' | 'table'; operations: string[] } {
+  if (requirementTypes.includes('assert-create')) return { level: 'namespace', operations: ['UPDATE_TABLE_FOR_STAGED_CREATE'] };
+  return { level: 'table', operations: updateTableOperations(updateKinds) };
 }
 
 // ---------------------------------------------------------------- securables
