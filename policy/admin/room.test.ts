@@ -231,7 +231,7 @@ describe('without projectWrites', () => {
     const answer = await run(r, 'GRANT INSERT, UPDATE, ALTER ON sales.orders TO dave');
     expect(answer.notices).toEqual([
       {
-        message: "INSERT, UPDATE, ALTER was written to the catalog gate only: the data gate's policies (lakehouse) must also allow update, alter on sales.orders for the write to pass",
+        message: "INSERT, UPDATE, ALTER were written to the catalog gate only: the data gate's policies (lakehouse) must also allow update, alter on sales.orders for the write to pass",
         hint: "Add it to the data gate's policies, or set accessControl.projectWrites to have GRANT write both.",
       },
     ]);

@@ -359,7 +359,7 @@ export class AdminRoom {
         const needs = [...new Set(written.flatMap((p) => dataGateTypes(p)!))].join(', ');
         const on = planDataGate(written[0]!, target)!.display;
         notices.push({
-          message: `${written.map((p) => PRIVILEGE_TEXT[p]).join(', ')} was written to the catalog gate only: the data gate's policies (${service}) must also allow ${needs} on ${on} for the write to pass`,
+          message: `${written.map((p) => PRIVILEGE_TEXT[p]).join(', ')} ${written.length > 1 ? 'were' : 'was'} written to the catalog gate only: the data gate's policies (${service}) must also allow ${needs} on ${on} for the write to pass`,
           hint: 'Add it to the data gate\'s policies, or set accessControl.projectWrites to have GRANT write both.',
         });
       }
@@ -376,6 +376,11 @@ export class AdminRoom {
     const writes: LevelWrite[] = [];
     for (const p of written) {
       const w = planDataGate(p, target)!;
+      // a REVOKE takes away what is there, defined or not
+      if (stmt.kind === 'revoke') {
+        writes.push(w);
+        continue;
+      }
       const types = known ? w.types.filter((t) => known.has(t)) : w.types;
       if (types.length === 0) throw new SqlError('0A000', `the data gate's service definition (${gate.serviceName}) has none of the access types ${PRIVILEGE_TEXT[p]} needs (${w.types.join(', ')})`);
       writes.push({ ...w, types });
