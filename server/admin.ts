@@ -4,6 +4,7 @@
  * polaris-service policies it reads, and the small piece a session calls to
  * run an access-control statement and write its answer.
  */
+import { basename, dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { AdminRoom, type AdminCaller, type AdminResult } from '../policy/admin/room.js';
 import { LocalPolicyFileStore } from '../policy/admin/localStore.js';
@@ -11,6 +12,7 @@ import { RangerAdminPolicyStore } from '../policy/admin/rangerAdminStore.js';
 import type { AdminAudit } from '../policy/admin/audit.js';
 import type { CatalogAsker, LoadableObjects } from '../policy/admin/objects.js';
 import type { AdminStatement } from '../policy/admin/statement.js';
+import type { DataGateWrites } from '../policy/admin/dataGateWrites.js';
 import type { PolicyStore } from '../policy/admin/store.js';
 import type { PgField } from './rows/api.js';
 import type { Config } from './config.js';
@@ -73,6 +75,21 @@ export async function startAdminRoom(config: Config, deps: AdminRoomDeps): Promi
     deps.log.warn({ event: 'admin', state: 'no-store' }, 'GRANT / REVOKE are not available: a REST catalog needs accessControl.ranger (the Ranger Admin Polaris reads)');
     return null;
   }
+  let writes: DataGateWrites | null = null;
+  if (ac.projectWrites) {
+    const dg = config.ranger?.source;
+    if (!dg || !deps.dataGate) throw new Error('invalid configuration: accessControl.projectWrites needs the data gate policies (ranger)');
+    const dataGate = deps.dataGate;
+    writes = {
+      store:
+        dg.kind === 'local'
+          ? new LocalPolicyFileStore({ ...localFiles(dg.path, dg.serviceName), ...(deps.userExists ? { userExists: deps.userExists } : {}) })
+          : new RangerAdminPolicyStore({ url: dg.url, serviceName: dg.serviceName, username: dg.username, password: dg.password, timeoutMs: dg.timeoutMs }),
+      serviceName: dg.kind === 'local' ? localFiles(dg.path, dg.serviceName).serviceName : dg.serviceName,
+      engine: () => dataGate.current(),
+      flush: () => dataGate.flush(),
+    };
+  }
   let projection: TagProjection | null = null;
   if (ac.projectTags) {
     const dg = config.ranger?.source;
@@ -103,8 +120,16 @@ export async function startAdminRoom(config: Config, deps: AdminRoomDeps): Promi
         : (c, caller) => commitColumnTagRest(deps.catalog!.service.client, { user: caller.user, ...(caller.token ? { token: caller.token } : {}) }, c),
     projection,
     ...(deps.dataGate ? { flushDataGate: () => deps.dataGate!.flush() } : {}),
+    projectWrites: writes,
+    ...(config.ranger?.source.serviceName ? { dataGateService: config.ranger.source.serviceName } : {}),
   });
   return { room, stop: () => own?.stop() };
+}
+
+/** A local policy source names a folder and its service, or the service's policies file itself (`<folder>/<service>.json`). */
+function localFiles(path: string, serviceName: string | undefined): { folder: string; serviceName: string } {
+  if (path.endsWith('.json')) return { folder: dirname(path), serviceName: basename(path, '.json') };
+  return { folder: path, serviceName: serviceName ?? 'lakehouse' };
 }
 
 /**
@@ -156,5 +181,6 @@ export function adminFields(stmt: AdminStatement): PgField[] | null {
 
 export async function runAdmin(room: AdminRoom, stmt: AdminStatement, text: string, caller: AdminCaller): Promise<TextResult> {
   const r: AdminResult = await room.run(stmt, text, caller);
-  return { fields: adminFields(stmt) ?? [], rows: r.rows ?? [], tag: r.tag };
+  const notices = (r.notices ?? []).map((n) => ({ severity: 'NOTICE' as const, code: '00000', message: n.message, ...(n.hint ? { hint: n.hint } : {}) }));
+  return { fields: adminFields(stmt) ?? [], rows: r.rows ?? [], tag: r.tag, ...(notices.length > 0 ? { notices } : {}) };
 }

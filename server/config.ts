@@ -164,6 +164,12 @@ const AccessControlConfigSchema = z.object({
   /** SET TAG also writes the data gate's tag store (local `<service>_tag.json`); its failure rolls the table property back. */
   projectTags: z.boolean().default(false),
   /**
+   * GRANT / REVOKE / DENY of a write privilege (INSERT, UPDATE, DELETE, TRUNCATE, ALTER, DROP, CREATE)
+   * also writes the data gate's policies (the `ranger` source's service: `update`, `create`, `drop`,
+   * `alter`); a failure there puts the catalog gate's policies back and fails the statement.
+   */
+  projectWrites: z.boolean().default(false),
+  /**
    * Ranger Admin holding the polaris service, for a REST catalog (Polaris reads
    * its policies from there). An embedded catalog's own policy source is used
    * when this is absent. The account must be a Ranger admin (public policy API)

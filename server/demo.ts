@@ -5,7 +5,7 @@
  * Admin serves to a plugin) and its catalog-gate policies (demo/polaris/, the
  * polaris service Polaris's Ranger authorizer reads).
  */
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,8 @@ export const DEMO_RANGER_SERVICE = 'lakehouse';
 export const DEMO_POLARIS_SERVICE = 'polaris';
 /** The demo's MASK_HASH key (a real deployment keeps its own out of sight). */
 export const DEMO_MASK_KEY = 'lakegate-demo-mask-key';
+/** The schema engineers build in (dbt's target): seeded empty, since Polaris checks CREATE_NAMESPACE on the whole catalog. */
+export const DEMO_WORK_SCHEMA = 'analytics';
 
 /** What each demo user reads from sales.orders under the demo's policies (demo/ranger/lakehouse.json). */
 export const DEMO_BANNER: readonly string[] = [
@@ -31,6 +33,7 @@ export const DEMO_BANNER: readonly string[] = [
   '        after carol: GRANT SELECT ON sales.orders TO dave   both rows, ssn as nnn-nn-nnnn (MASK)',
   "  erin  (analyst)                       only the EU row (row filter region = 'EU'), ssn as alice",
   'explain (policy) <query> shows the policies behind it',
+  'schema analytics: engineers (bob, carol) create, write, alter and drop there; analysts read it; dave nothing',
 ];
 
 /** demo/ at the package root, found from this module's location (src or dist). */
@@ -50,7 +53,8 @@ export function demoWarehouse(dataDir: string): { warehouse: string; sqliteFile:
 }
 
 /**
- * Create the demo's Iceberg table `sales.orders` in DATA_DIR unless it exists:
+ * Create the demo's Iceberg table `sales.orders` and the empty schema
+ * `analytics` in DATA_DIR unless they exist:
  * DuckDB writes the Parquet file with Iceberg field ids, lakegate writes the
  * manifests and metadata, and the SQL catalog (SQLite) points at it, exactly
  * where pyiceberg's SqlCatalog("demo", uri="sqlite:///DATA_DIR/catalog.db",
@@ -93,6 +97,9 @@ async function seedLock(file: string): Promise<() => void> {
 async function seedTable(paths: { warehouse: string; sqliteFile: string }): Promise<void> {
   const catalog = new SqlCatalogFile(paths.sqliteFile, DEMO_DATABASE, { create: true });
   try {
+    // Engineers may create tables in it but not the schema itself: a right to CREATE SCHEMA is checked
+    // on the catalog, so it would be a right to create any schema. It is there from the first start.
+    catalog.createNamespace([DEMO_WORK_SCHEMA]);
     if (catalog.entry(['sales'], 'orders')) return;
     const instance = await DuckDBInstance.create(':memory:');
     try {
@@ -120,15 +127,31 @@ async function seedTable(paths: { warehouse: string; sqliteFile: string }): Prom
 /**
  * The demo's catalog-gate policies live in DATA_DIR (copied from demo/polaris
  * the first time): GRANT / REVOKE write them, never the package's own files.
+ * A copy no GRANT has written (its policyVersion is still the package's) is
+ * replaced when the package's policies change, so a data dir made by an
+ * earlier version gets the new ones; a copy GRANT wrote is kept as it is.
  */
 export function demoPolicyFolder(dataDir: string): string {
   const folder = join(resolve(dataDir), 'policies', DEMO_POLARIS_SERVICE);
-  if (!existsSync(join(folder, `${DEMO_POLARIS_SERVICE}.json`))) {
-    mkdirSync(folder, { recursive: true });
-    const from = join(demoAssetDir(), 'polaris');
-    for (const f of readdirSync(from)) copyFileSync(join(from, f), join(folder, f));
+  mkdirSync(folder, { recursive: true });
+  const from = join(demoAssetDir(), 'polaris');
+  for (const f of readdirSync(from)) {
+    const to = join(folder, f);
+    if (!existsSync(to) || (f === `${DEMO_POLARIS_SERVICE}.json` && unwrittenOlderCopy(join(from, f), to))) copyFileSync(join(from, f), to);
   }
   return folder;
+}
+
+/** The copy differs from the package's file, and no policy store write has bumped its version since it was copied. */
+function unwrittenOlderCopy(packaged: string, copy: string): boolean {
+  const [ours, theirs] = [readFileSync(packaged, 'utf8'), readFileSync(copy, 'utf8')];
+  if (ours === theirs) return false;
+  try {
+    const version = (text: string) => (JSON.parse(text) as { policyVersion?: unknown }).policyVersion;
+    return version(theirs) === version(ours);
+  } catch {
+    return false; // not JSON: left for the policy source to report
+  }
 }
 
 export async function demoConfig(opts: { host: string; port: number; dataDir: string }): Promise<Config> {

@@ -29,9 +29,12 @@ export interface TextResult {
   fields: PgField[];
   rows: (string | null)[][];
   tag: string;
+  /** Sent before the result, as PostgreSQL sends a statement's NOTICEs. */
+  notices?: be.NoticeFields[];
 }
 
 export function writeTextResult(w: MessageWriter, r: TextResult, describe: boolean): void {
+  for (const n of r.notices ?? []) be.noticeResponse(w, n);
   if (describe) be.rowDescription(w, r.fields);
   for (const row of r.rows) dataRowText(w, row);
   be.commandComplete(w, r.tag);

@@ -16,6 +16,8 @@ export interface AdminAuditEvent {
   resources: string[];
   /** ids of the policies written */
   policyIds: number[];
+  /** projectWrites: the data gate's service and the dotted resources written there (database.table) */
+  dataGate?: { service: string; resources: string[] };
   time: Date;
   /** where the statement came from: the session's client address and backend id */
   origin?: AdminOrigin;

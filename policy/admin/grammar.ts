@@ -13,7 +13,8 @@
  *   SET TAG tag ON COLUMN [catalog.]schema.table.column    (UNSET TAG likewise)
  *
  *   privs    := ALL [PRIVILEGES] | MANAGE | priv {, priv}
- *   priv     := SELECT | INSERT | DROP | USAGE | CREATE [TABLE] | CREATE SCHEMA
+ *   priv     := SELECT | INSERT | UPDATE | DELETE | TRUNCATE | ALTER | DROP | USAGE
+ *             | CREATE | CREATE TABLE | CREATE VIEW | CREATE SCHEMA
  *   object   := [TABLE | VIEW] name | SCHEMA name | DATABASE name | CATALOG name
  *             | {ALL | FUTURE} TABLES IN SCHEMA name | ALL VIEWS IN SCHEMA name
  *   grantee  := [USER | ROLE | GROUP] name
@@ -22,6 +23,23 @@ import { MAX_IDENTIFIER_BYTES } from '../../sql/parse.js';
 import { SqlError } from '../../sql/errors.js';
 import type { Privilege } from './privileges.js';
 import type { AdminStatement, Grantee, GranteeType, ObjectRef } from './statement.js';
+
+/** A privilege as written: a bare CREATE means what PostgreSQL's CREATE means on the object named. */
+export type WrittenPrivilege = Privilege | 'CREATE_ANY';
+
+/**
+ * PostgreSQL's CREATE: on a database the right to create schemas, on a schema
+ * the right to create tables and views in it; anywhere else CREATE TABLE
+ * (refused there by its level).
+ */
+export function meaningOf(written: readonly WrittenPrivilege[], object: ObjectRef): Privilege[] {
+  const out: Privilege[] = [];
+  for (const p of written) {
+    const meant: Privilege[] = p !== 'CREATE_ANY' ? [p] : object.kind === 'database' ? ['CREATE_SCHEMA'] : object.kind === 'schema' ? ['CREATE', 'CREATE_VIEW'] : ['CREATE'];
+    for (const m of meant) if (!out.includes(m)) out.push(m);
+  }
+  return out;
+}
 
 interface Token {
   /** 'word' (unquoted, upper-cased in `upper`), 'ident' (quoted), 'string', or the punctuation itself */
@@ -154,12 +172,13 @@ class Parser {
     }
     if (this.accept('CHECK')) {
       this.expect('ACCESS');
-      const privilege = this.isWord('ALL') || this.isWord('MANAGE') ? this.privileges()[0]! : this.privilege();
+      const written = this.isWord('ALL') || this.isWord('MANAGE') ? this.privileges()[0]! : this.privilege();
       this.expect('ON');
       const object = this.object();
       this.expect('FOR');
       this.expect('USER');
-      return { kind: 'check-access', privilege, object, user: this.name() };
+      // one privilege is checked: a bare CREATE on a schema asks for tables (CREATE VIEW is asked by name)
+      return { kind: 'check-access', privilege: meaningOf([written], object)[0]!, object, user: this.name() };
     }
     const unset = this.isWord('UNSET');
     if (unset || this.isWord('SET')) {
@@ -180,9 +199,10 @@ class Parser {
   }
 
   private grant(kind: 'grant' | 'revoke' | 'deny'): AdminStatement {
-    const privileges = this.privileges();
+    const written = this.privileges();
     this.expect('ON');
     const object = this.object();
+    const privileges = meaningOf(written, object);
     this.expect(kind === 'revoke' ? 'FROM' : 'TO');
     const grantees = [this.grantee()];
     while (this.peek().type === ',') {
@@ -198,13 +218,13 @@ class Parser {
     return { kind, privileges, object, grantees, grantOption };
   }
 
-  private privileges(): Privilege[] {
+  private privileges(): WrittenPrivilege[] {
     if (this.accept('ALL')) {
       this.accept('PRIVILEGES');
       return ['ALL'];
     }
     if (this.accept('MANAGE')) return ['ALL'];
-    const out: Privilege[] = [this.privilege()];
+    const out: WrittenPrivilege[] = [this.privilege()];
     while (this.peek().type === ',') {
       this.i++;
       out.push(this.privilege());
@@ -212,12 +232,13 @@ class Parser {
     return out;
   }
 
-  private privilege(): Privilege {
-    for (const p of ['SELECT', 'INSERT', 'DROP', 'USAGE'] as const) if (this.accept(p)) return p;
+  private privilege(): WrittenPrivilege {
+    for (const p of ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'ALTER', 'DROP', 'USAGE'] as const) if (this.accept(p)) return p;
     if (this.accept('CREATE')) {
       if (this.accept('SCHEMA')) return 'CREATE_SCHEMA';
-      this.accept('TABLE');
-      return 'CREATE';
+      if (this.accept('VIEW')) return 'CREATE_VIEW';
+      if (this.accept('TABLE')) return 'CREATE';
+      return 'CREATE_ANY';
     }
     this.fail();
   }

@@ -8,7 +8,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Json } from './merge.js';
-import { PolicyStoreError, unknownGrantee, type PolicyChanges, type PolicyStore } from './store.js';
+import { PolicyStoreError, unknownGrantee, type PolicyChanges, type PolicyStore, type Restore } from './store.js';
 import type { Grantee } from './statement.js';
 
 export interface LocalStoreOptions {
@@ -55,7 +55,22 @@ export class LocalPolicyFileStore implements PolicyStore {
     }
     for (const p of c.updated) p['version'] = ((p['version'] as number | undefined) ?? 1) + 1;
     const deleted = new Set(c.deleted);
-    doc['policies'] = [...c.all.filter((p) => !deleted.has(p)), ...others].sort((a, b) => (a['id'] as number) - (b['id'] as number));
+    await this.writeDoc(doc, [...c.all.filter((p) => !deleted.has(p)), ...others]);
+  }
+
+  /** The access policies now; restoring writes them back (ids kept), the other policies as they are then, the version bumped. */
+  async checkpoint(): Promise<Restore> {
+    const then = await this.load();
+    return async () => {
+      const doc = await this.readDoc();
+      const others = ((doc['policies'] as Json[] | undefined) ?? []).filter((p) => (p['policyType'] ?? 0) !== 0);
+      await this.writeDoc(doc, [...then, ...others]);
+    };
+  }
+
+  /** The document with these policies, its version bumped as Ranger Admin bumps it, written whole (a reader never sees half a file). */
+  private async writeDoc(doc: Json, policies: Json[]): Promise<void> {
+    doc['policies'] = [...policies].sort((a, b) => (a['id'] as number) - (b['id'] as number));
     doc['policyVersion'] = ((doc['policyVersion'] as number | undefined) ?? 0) + 1;
     doc['policyUpdateTime'] = Date.now();
     const tmp = `${this.file}.${process.pid}.tmp`;

@@ -1,4 +1,5 @@
 /** Ranger's grant merge and the labelled, non-cascading revoke, on plain policy JSON. */
+import { DATA_GATE_TYPES, planDataGate } from './dataGateWrites.js';
 import { applyGrant, applyRevoke, findPolicy, type Json } from './merge.js';
 import { planGrant, planRevoke, resolveTarget, type PlanContext } from './plan.js';
 import type { Privilege } from './privileges.js';
@@ -25,7 +26,8 @@ describe('grant merge', () => {
     grant(all, 'SELECT');
     grant(all, 'DROP');
     expect(all).toHaveLength(3);
-    expect(itemTypes(findPolicy(all, tableRes), 'dave')).toEqual(['table-data-read', 'table-drop', 'table-list', 'table-properties-read']);
+    // DROP: what DROP_TABLE_WITH_PURGE checks (table-drop, table-data-write)
+    expect(itemTypes(findPolicy(all, tableRes), 'dave')).toEqual(['table-data-read', 'table-data-write', 'table-drop', 'table-list', 'table-properties-read']);
     expect((findPolicy(all, tableRes)!['policyItems'] as unknown[]).length).toBe(1);
   });
   it('an existing policy on the same resource (written by hand) gets a new item, its own items untouched', () => {
@@ -100,5 +102,92 @@ describe('plan', () => {
     expect(w).toHaveLength(1);
     expect(w[0]!.types).toContain('catalog-content-manage');
     expect(w[0]!.types).toContain('table-data-read');
+  });
+});
+
+describe('write privileges: REVOKE keeps what a remaining privilege needs', () => {
+  const tableTypes = (all: Json[], list = 'policyItems') => itemTypes(findPolicy(all, tableRes), 'dave', list);
+  it('UPDATE writes what INSERT writes, under its own label: REVOKE INSERT leaves UPDATE whole', () => {
+    const all: Json[] = [];
+    grant(all, 'INSERT');
+    const insert = tableTypes(all);
+    grant(all, 'UPDATE');
+    expect(tableTypes(all)).toEqual(insert);
+    const r = applyRevoke(all, planRevoke('INSERT', table, ctx), dave, 2000);
+    expect(r.removed).toEqual([]);
+    expect(tableTypes(all)).toEqual(insert);
+    expect(findPolicy(all, tableRes)!['policyLabels']).toEqual(['chm-grantor:carol', 'chm:USER:dave:UPDATE']);
+    expect(applyRevoke(all, planRevoke('UPDATE', table, ctx), dave, 3000).empty).toBe(true);
+  });
+  it('REVOKE ALTER keeps the commit types INSERT shares and takes the three INSERT leaves out (location, uuid, format version)', () => {
+    const all: Json[] = [];
+    grant(all, 'INSERT');
+    grant(all, 'ALTER');
+    const r = applyRevoke(all, planRevoke('ALTER', table, ctx), dave, 2000);
+    expect(r.removed.sort()).toEqual(['table-format-version-upgrade', 'table-location-set', 'table-uuid-assign']);
+    expect(r.heldBack).toContain('table-schema-add');
+    expect(tableTypes(all)).toHaveLength(19);
+  });
+  it('REVOKE DROP keeps the table-data-write INSERT needs; the drop itself goes', () => {
+    const all: Json[] = [];
+    grant(all, 'INSERT');
+    grant(all, 'DROP');
+    const r = applyRevoke(all, planRevoke('DROP', table, ctx), dave, 2000);
+    expect(r.removed).toEqual(['table-drop']);
+    expect(r.heldBack).toEqual(['table-data-write']);
+  });
+});
+
+describe('DENY INSERT', () => {
+  const tableTypes = (all: Json[], list = 'policyItems') => itemTypes(findPolicy(all, tableRes), 'dave', list);
+  it('denies the writes and leaves the reading a SELECT grant gives', () => {
+    const all: Json[] = [];
+    grant(all, 'SELECT');
+    grant(all, 'INSERT', dave, true);
+    expect(tableTypes(all)).toEqual(['table-data-read', 'table-list', 'table-properties-read']);
+    const denied = tableTypes(all, 'denyPolicyItems');
+    expect(denied).toContain('table-snapshot-add');
+    expect(denied).toContain('table-data-write');
+    expect(denied).toContain('table-properties-write');
+    expect(denied.filter((t) => ['table-data-read', 'table-list', 'table-properties-read'].includes(t))).toEqual([]);
+    expect(findPolicy(all, tableRes)!['policyLabels']).toEqual(['chm:USER:dave:SELECT', 'chm-grantor:carol', 'chm:USER:dave:DENY_INSERT']);
+  });
+  it('REVOKE INSERT takes the deny away; a DENY SELECT of the same grantee keeps its own deny', () => {
+    const all: Json[] = [];
+    grant(all, 'INSERT', dave, true);
+    grant(all, 'SELECT', dave, true);
+    applyRevoke(all, planRevoke('INSERT', table, ctx), dave, 2000);
+    expect(tableTypes(all, 'denyPolicyItems')).toEqual(['table-data-read', 'table-list', 'table-properties-read']);
+  });
+  it('a DENY INSERT written with the grant\'s types (labelled) is cleared whole; an unlabelled deny keeps its reading denied', () => {
+    const denyItem = (labels: string[]) => ({
+      id: 9,
+      policyType: 0,
+      resources: { root: { values: ['*'] }, catalog: { values: ['lake'] }, namespace: { values: ['sales'] }, table: { values: ['orders'] } },
+      denyPolicyItems: [{ accesses: planRevoke('INSERT', table, ctx).types.map((type) => ({ type, isAllowed: true })), users: ['dave'], roles: [], groups: [] }],
+      policyLabels: labels,
+    });
+    const labelled: Json[] = [denyItem(['chm:USER:dave:DENY_INSERT'])];
+    expect(applyRevoke(labelled, planRevoke('INSERT', table, ctx), dave, 2000).empty).toBe(true);
+    const unlabelled: Json[] = [denyItem([])];
+    applyRevoke(unlabelled, planRevoke('INSERT', table, ctx), dave, 2000);
+    expect(itemTypes(unlabelled[0], 'dave', 'denyPolicyItems')).toEqual(['table-data-read', 'table-list', 'table-properties-read']);
+  });
+});
+
+describe('the data gate\'s policies (projectWrites): the same labels and merge, Hive\'s access types', () => {
+  const hive = planDataGate('INSERT', table)!;
+  const hiveRes = { database: 'sales', table: 'orders', column: '*' };
+  const grantHive = (all: Json[], p: Privilege) => applyGrant(all, { write: planDataGate(p, table)!, grantee: dave, effect: 'allow', delegateAdmin: false, grantor: 'carol' }, 1000, () => `h${++n}`);
+  it('INSERT and UPDATE both hold update: REVOKE INSERT keeps it, REVOKE UPDATE empties the policy', () => {
+    const all: Json[] = [];
+    grantHive(all, 'INSERT');
+    grantHive(all, 'UPDATE');
+    grantHive(all, 'ALTER');
+    expect(all).toHaveLength(1);
+    expect(itemTypes(findPolicy(all, hiveRes), 'dave')).toEqual(['alter', 'update']);
+    expect(applyRevoke(all, hive, dave, 2000, DATA_GATE_TYPES).removed).toEqual([]);
+    expect(applyRevoke(all, planDataGate('UPDATE', table)!, dave, 2000, DATA_GATE_TYPES).removed).toEqual(['update']);
+    expect(itemTypes(findPolicy(all, hiveRes), 'dave')).toEqual(['alter']);
   });
 });

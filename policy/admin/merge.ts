@@ -12,7 +12,7 @@
  * label at all on the policy (a grant written before labels, or by hand)
  * falls back to removing the named types, and the caller logs it.
  */
-import { ownTypes, type Privilege, type TargetKind } from './privileges.js';
+import { denyTypes, ownTypes, type Level, type Privilege, type TargetKind } from './privileges.js';
 import { grantLabel, parseLabel, type LevelWrite } from './plan.js';
 import type { Grantee } from './statement.js';
 
@@ -122,8 +122,25 @@ export interface RevokeOutcome {
   unlabelled: boolean;
 }
 
-/** Removes one privilege of one grantee from the policy on exactly the write's resource (allow and deny items). */
-export function applyRevoke(policies: Json[], write: LevelWrite, grantee: Grantee, now: number): RevokeOutcome {
+/**
+ * Which access types a labelled privilege holds on a policy of this service:
+ * allow items hold what a grant writes, deny items what a DENY writes. The
+ * polaris service's own by default; the data gate's for its projection.
+ */
+export interface TypeRules {
+  types(privilege: Privilege, level: Level, kind: TargetKind, deny: boolean): readonly string[] | null;
+}
+
+export const POLARIS_TYPES: TypeRules = {
+  types: (p, level, kind, deny) => (deny ? denyTypes(p, level, kind) : ownTypes(p, level, kind)),
+};
+
+/**
+ * Removes one privilege of one grantee from the policy on exactly the write's
+ * resource: from allow items the types the write names, from deny items the
+ * types a DENY of it writes.
+ */
+export function applyRevoke(policies: Json[], write: LevelWrite, grantee: Grantee, now: number, rules: TypeRules = POLARIS_TYPES): RevokeOutcome {
   const policy = findPolicy(policies, write.resource);
   const out: RevokeOutcome = { empty: false, removed: [], heldBack: [], unlabelled: false };
   if (!policy) return out;
@@ -135,18 +152,23 @@ export function applyRevoke(policies: Json[], write: LevelWrite, grantee: Grante
   const remaining = mine.filter((x) => !revoked(x.p!));
   const needed = (deny: boolean) => {
     const s = new Set<string>();
-    for (const x of remaining) if (x.p!.deny === deny) for (const t of ownTypes(x.p!.privilege, write.level, x.p!.kind) ?? []) s.add(t);
+    for (const x of remaining) if (x.p!.deny === deny) for (const t of rules.types(x.p!.privilege, write.level, x.p!.kind, deny) ?? []) s.add(t);
     return s;
   };
   for (const [listName, deny] of [['policyItems', false], ['denyPolicyItems', true]] as const) {
     const keep = needed(deny);
+    // A DENY written before deny types were narrowed held the grant's types: a labelled one is
+    // cleared whole; an unlabelled deny item loses only what a DENY of this privilege writes now.
+    const denied = rules.types(write.privilege, write.level, write.kind, true) ?? [];
+    const labelledDeny = mine.some((x) => x.p!.deny && revoked(x.p!));
+    const named = deny ? [...new Set([...denied, ...(labelledDeny ? write.types : [])])] : write.types;
     const field = granteeField(grantee);
     const all = (policy[listName] as Item[] | undefined) ?? [];
     const added: Item[] = [];
     for (const item of all) {
       if (!(item[field] ?? []).includes(grantee.name)) continue;
       const accesses = (item.accesses ?? []).filter((a) => {
-        if (!write.types.includes(a.type)) return true;
+        if (!named.includes(a.type)) return true;
         if (keep.has(a.type)) {
           if (!out.heldBack.includes(a.type)) out.heldBack.push(a.type);
           return true;

@@ -47,9 +47,15 @@ describe('standard forms through PostgreSQL\'s grammar', () => {
       grantees: [{ type: 'GROUP', name: 'eng' }],
     });
   });
-  it('CREATE ON DATABASE is CREATE SCHEMA; CREATE ON SCHEMA is CREATE TABLE', () => {
+  it('CREATE ON DATABASE is CREATE SCHEMA; CREATE ON SCHEMA is PostgreSQL\'s: tables and views', () => {
     expect(parseAdmin('GRANT CREATE ON DATABASE lake TO dave')).toMatchObject({ privileges: ['CREATE_SCHEMA'], object: { kind: 'database', parts: ['lake'] } });
-    expect(parseAdmin('REVOKE CREATE ON SCHEMA sales FROM dave')).toMatchObject({ kind: 'revoke', privileges: ['CREATE'], object: { kind: 'schema' } });
+    expect(parseAdmin('REVOKE CREATE ON SCHEMA sales FROM dave')).toMatchObject({ kind: 'revoke', privileges: ['CREATE', 'CREATE_VIEW'], object: { kind: 'schema' } });
+  });
+  it('the write privileges PostgreSQL spells: UPDATE, DELETE, TRUNCATE, and ALTER / DROP as its grammar reads them', () => {
+    expect(parseAdmin('GRANT UPDATE, DELETE, TRUNCATE ON sales.orders TO dave')).toMatchObject({ privileges: ['UPDATE', 'DELETE', 'TRUNCATE'], object: { kind: 'table' } });
+    expect(parseAdmin('REVOKE ALTER, DROP ON ALL TABLES IN SCHEMA sales FROM dave')).toMatchObject({ kind: 'revoke', privileges: ['ALTER', 'DROP'], object: { kind: 'all-tables' } });
+    expect(parseAdmin('GRANT DROP ON SCHEMA sales TO dave')).toMatchObject({ privileges: ['DROP'], object: { kind: 'schema', parts: ['sales'] } });
+    expect(fail('GRANT REFERENCES ON sales.orders TO dave')).toMatchObject({ code: '0A000' });
   });
   it('GRANT role TO user is not ours (the router refuses it)', () => {
     expect(parseAdmin('GRANT analyst TO dave')).toBeNull();
@@ -76,6 +82,13 @@ describe('our grammar', () => {
     expect(parseAdmin('GRANT DROP ON ALL VIEWS IN SCHEMA sales TO USER dave')).toMatchObject({ privileges: ['DROP'], object: { kind: 'all-views' } });
     expect(parseAdmin('GRANT MANAGE ON CATALOG lake TO ROLE admins')).toMatchObject({ privileges: ['ALL'], object: { kind: 'database', parts: ['lake'] } });
     expect(parseAdmin('GRANT CREATE TABLE ON SCHEMA sales TO USER dave')).toMatchObject({ privileges: ['CREATE'] });
+    expect(parseAdmin('GRANT CREATE VIEW ON SCHEMA sales TO USER dave')).toMatchObject({ privileges: ['CREATE_VIEW'] });
+    expect(parseAdmin('GRANT CREATE ON SCHEMA sales TO USER dave')).toMatchObject({ privileges: ['CREATE', 'CREATE_VIEW'] });
+    expect(parseAdmin('GRANT ALTER, DROP ON VIEW sales.v TO USER dave')).toMatchObject({ privileges: ['ALTER', 'DROP'], object: { kind: 'view' } });
+    expect(parseAdmin('DENY INSERT, UPDATE, DELETE, TRUNCATE ON TABLE sales.orders TO USER dave')).toMatchObject({ kind: 'deny', privileges: ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE'] });
+    expect(parseAdmin('CHECK ACCESS ALTER ON sales.orders FOR USER dave')).toMatchObject({ privilege: 'ALTER' });
+    expect(parseAdmin('CHECK ACCESS CREATE ON SCHEMA sales FOR USER dave')).toMatchObject({ privilege: 'CREATE' });
+    expect(parseAdmin('CHECK ACCESS CREATE VIEW ON SCHEMA sales FOR USER dave')).toMatchObject({ privilege: 'CREATE_VIEW' });
     expect(parseAdmin('GRANT CREATE SCHEMA ON DATABASE lake TO USER dave')).toMatchObject({ privileges: ['CREATE_SCHEMA'] });
     // a user named "user"
     expect(parseAdmin('GRANT SELECT ON t TO USER user')).toMatchObject({ grantees: [{ type: 'USER', name: 'user' }] });

@@ -6,8 +6,7 @@
  */
 import { SqlError } from '../../sql/errors.js';
 import { parseStatements } from '../../sql/parse.js';
-import { checkName, isAdminText, parseAdminGrammar } from './grammar.js';
-import type { Privilege } from './privileges.js';
+import { checkName, isAdminText, meaningOf, parseAdminGrammar, type WrittenPrivilege } from './grammar.js';
 import type { AdminStatement, Grantee, ObjectRef } from './statement.js';
 import { ownTable } from '../../sql/ownNames.js';
 
@@ -15,7 +14,17 @@ export { isAdminText };
 
 type Fields = Record<string, unknown>;
 
-const PG_PRIVILEGES: Record<string, Privilege> = ownTable({ select: 'SELECT', insert: 'INSERT', drop: 'DROP', usage: 'USAGE', create: 'CREATE' });
+const PG_PRIVILEGES: Record<string, WrittenPrivilege> = ownTable({
+  select: 'SELECT',
+  insert: 'INSERT',
+  update: 'UPDATE',
+  delete: 'DELETE',
+  truncate: 'TRUNCATE',
+  alter: 'ALTER',
+  drop: 'DROP',
+  usage: 'USAGE',
+  create: 'CREATE_ANY',
+});
 
 /**
  * The statement, or null when the text is PostgreSQL's but not ours (GRANT
@@ -50,16 +59,16 @@ function fromGrantStmt(sql: string, g: Fields): AdminStatement | null {
   if (targtype === 'ACL_TARGET_DEFAULTS' || objects.length !== 1) {
     throw new SqlError('0A000', 'GRANT / REVOKE names exactly one object in lakegate');
   }
-  const privileges: Privilege[] = [];
+  const written: WrittenPrivilege[] = [];
   for (const p of (g['privileges'] as Fields[] | undefined) ?? []) {
     const ap = p['AccessPriv'] as Fields;
     if (ap['cols']) throw new SqlError('0A000', 'column privileges are not supported: Polaris grants whole tables (use masks for columns)');
     const name = ap['priv_name'] as string;
     const priv = PG_PRIVILEGES[name];
-    if (!priv) throw new SqlError('0A000', `privilege ${name.toUpperCase()} is not supported (SELECT, INSERT, DROP, USAGE, CREATE, ALL)`);
-    privileges.push(objtype === 'OBJECT_DATABASE' && priv === 'CREATE' ? 'CREATE_SCHEMA' : priv);
+    if (!priv) throw new SqlError('0A000', `privilege ${name.toUpperCase()} is not supported (SELECT, INSERT, UPDATE, DELETE, TRUNCATE, ALTER, DROP, USAGE, CREATE, ALL)`);
+    written.push(priv);
   }
-  if (privileges.length === 0) privileges.push('ALL');
+  if (written.length === 0) written.push('ALL');
   let object: ObjectRef;
   const obj = objects[0]!;
   if (targtype === 'ACL_TARGET_ALL_IN_SCHEMA') {
@@ -88,7 +97,7 @@ function fromGrantStmt(sql: string, g: Fields): AdminStatement | null {
   });
   return {
     kind: g['is_grant'] ? 'grant' : 'revoke',
-    privileges,
+    privileges: meaningOf(written, object),
     object,
     grantees,
     grantOption: g['grant_option'] === true && g['is_grant'] === true,

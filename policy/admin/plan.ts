@@ -6,7 +6,7 @@
  * level the grant would have been written at.
  */
 import { SqlError } from '../../sql/errors.js';
-import { LEVEL_NAME, ownTypes, PRIVILEGE_LEVEL, PRIVILEGE_TEXT, traversalAbove, type Level, type Privilege, type TargetKind } from './privileges.js';
+import { denyTypes, LEVEL_NAME, ownTypes, PRIVILEGE_LEVEL, PRIVILEGE_TEXT, PRIVILEGES, traversalAbove, type Level, type Privilege, type TargetKind } from './privileges.js';
 import type { Grantee, ObjectRef } from './statement.js';
 
 export interface PlanContext {
@@ -100,17 +100,21 @@ export function resourceAt(level: Level, t: Target, ctx: PlanContext): { resourc
   return { resource, display: [ctx.catalog, ...names].join('.') };
 }
 
-/** The one level the privilege may be written at, or the refusal naming the level it would have been written at. */
+/** The one level the privilege may be written at for this object, or the refusal naming the level it would have been written at. */
 export function checkLevel(p: Privilege, t: Target, ctx: PlanContext): void {
+  if (ownTypes(p, t.level, t.kind) !== null) return;
   const bound = p === 'USAGE' ? (t.level === 'catalog' ? 'catalog' : 'namespace') : PRIVILEGE_LEVEL[p];
-  if (ownTypes(p, t.level, t.kind) !== null && bound === t.level) return;
   const name = PRIVILEGE_TEXT[p];
   const what = t.table === null ? (t.level === 'catalog' ? `DATABASE ${ctx.catalog}` : `SCHEMA ${t.namespace.join('.')}`) : `${t.kind === 'view' ? 'VIEW' : 'TABLE'} ${[...t.namespace, t.table].join('.')}`;
+  if (bound === t.level) {
+    // the right level, the wrong kind of object: INSERT ON VIEW v (PostgreSQL's wording for a privilege an object type lacks)
+    throw invalidGrant(`invalid privilege type ${name} for ${t.kind}`, `A view is read (SELECT), replaced (ALTER) and dropped (DROP); name its table to write.`);
+  }
   if (bound === 'catalog') {
     throw invalidGrant(
       `${name} binds to the catalog level: ON ${what} would be written as a policy on the whole catalog "${ctx.catalog}"`,
       p === 'ALL'
-        ? `Grant ALL ON DATABASE ${ctx.catalog} for the whole catalog, or name the table privileges (SELECT, INSERT, DROP).`
+        ? `Grant ALL ON DATABASE ${ctx.catalog} for the whole catalog, or name the table privileges (SELECT, INSERT, UPDATE, DELETE, ALTER, DROP).`
         : `Grant ${name} ON DATABASE ${ctx.catalog}.`,
     );
   }
@@ -118,43 +122,53 @@ export function checkLevel(p: Privilege, t: Target, ctx: PlanContext): void {
     const ns = t.namespace.length > 0 ? t.namespace.join('.') : '<schema>';
     throw invalidGrant(`${name} binds to the ${LEVEL_NAME.namespace} level: ON ${what} would be written on namespace "${ctx.catalog}.${ns}"`, `Grant ${name} ON SCHEMA ${ns}.`);
   }
+  const ns = t.namespace.join('.') || '<schema>';
   throw invalidGrant(
     `${name} binds to the table level: ON ${what} names no table`,
-    t.kind === 'view' ? `Name a view, or ALL VIEWS IN SCHEMA ${t.namespace.join('.') || '<schema>'}.` : `Name a table, or ALL TABLES IN SCHEMA ${t.namespace.join('.') || '<schema>'} for every table, now and later.`,
+    t.kind === 'view'
+      ? `Name a view, or ALL VIEWS IN SCHEMA ${ns}.`
+      : `Name a table, or ALL TABLES IN SCHEMA ${ns} for every table, now and later${p === 'DROP' && t.level === 'catalog' ? ' (DROP ON SCHEMA s: the schema itself)' : ''}.`,
   );
 }
 
 /**
  * The writes of a GRANT (or DENY) of one privilege: traversal levels above
- * (USAGE), then the privilege's own level. A DENY writes its own level only:
- * denying traversal would take away more than was named.
+ * (USAGE), then the privilege's own level. A DENY writes its own level only,
+ * with the types that make the privilege what it is (denyTypes): denying
+ * traversal, or the reading a write carries, would take away more than was named.
  */
 export function planGrant(p: Privilege, t: Target, ctx: PlanContext, deny: boolean): LevelWrite[] {
   checkLevel(p, t, ctx);
+  if (deny) return [{ ...planOwnLevel(p, t, ctx), types: denyTypes(p, t.level, t.kind)! }];
   const out: LevelWrite[] = [];
-  if (!deny) {
-    for (const up of traversalAbove(t.level, t.kind)) {
-      const { resource, display } = resourceAt(up.level, t, ctx);
-      out.push({ level: up.level, resource, display, types: up.types, privilege: 'USAGE', kind: t.kind, traversal: true });
-    }
+  for (const up of traversalAbove(t.level, t.kind)) {
+    const { resource, display } = resourceAt(up.level, t, ctx);
+    out.push({ level: up.level, resource, display, types: up.types, privilege: 'USAGE', kind: t.kind, traversal: true });
   }
-  const { resource, display } = resourceAt(t.level, t, ctx);
-  out.push({ level: t.level, resource, display, types: ownTypes(p, t.level, t.kind)!, privilege: p, kind: t.kind, traversal: false });
+  out.push(planOwnLevel(p, t, ctx));
   return out;
 }
 
-/** REVOKE touches the deepest level only: traversal policies are shared with other grants. */
-export function planRevoke(p: Privilege, t: Target, ctx: PlanContext): LevelWrite {
-  return planGrant(p, t, ctx, true)[0]!;
+/** The privilege's own level with everything it grants there (what CHECK ACCESS asks, what REVOKE takes back). */
+export function planOwnLevel(p: Privilege, t: Target, ctx: PlanContext): LevelWrite {
+  checkLevel(p, t, ctx);
+  const { resource, display } = resourceAt(t.level, t, ctx);
+  return { level: t.level, resource, display, types: ownTypes(p, t.level, t.kind)!, privilege: p, kind: t.kind, traversal: false };
 }
+
+/** REVOKE touches the deepest level only: traversal policies are shared with other grants. */
+export const planRevoke = planOwnLevel;
 
 /** `chm:<TYPE>:<name>:<PRIVILEGE>`: which grant put an access type there, so REVOKE can hold back what another still needs. */
 export function grantLabel(g: Grantee, p: Privilege, kind: TargetKind, deny: boolean): string {
   return `chm:${g.type}:${g.name}:${deny ? 'DENY_' : ''}${kind === 'view' ? 'VIEW_' : ''}${p}`;
 }
 
+const LABEL = new RegExp(`^chm:(USER|ROLE|GROUP):(.*):(DENY_)?(VIEW_)?(${PRIVILEGES.join('|')})$`);
+
+/** A label this module wrote (or the control plane, in the same vocabulary); null for any other, which is never trusted. */
 export function parseLabel(label: string): { grantee: Grantee; privilege: Privilege; kind: TargetKind; deny: boolean } | null {
-  const m = /^chm:(USER|ROLE|GROUP):(.*):(DENY_)?(VIEW_)?(SELECT|INSERT|DROP|USAGE|CREATE|CREATE_SCHEMA|ALL)$/.exec(label);
+  const m = LABEL.exec(label);
   if (!m) return null;
   return { grantee: { type: m[1] as Grantee['type'], name: m[2]! }, deny: m[3] !== undefined, kind: m[4] ? 'view' : 'table', privilege: m[5] as Privilege };
 }

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { Json } from './merge.js';
 import { granteeField } from './merge.js';
 import type { Grantee } from './statement.js';
-import { PolicyStoreError, unknownGrantee, type GrantRevokeCall, type PolicyChanges, type PolicyStore } from './store.js';
+import { PolicyStoreError, unknownGrantee, type GrantRevokeCall, type PolicyChanges, type PolicyStore, type Restore } from './store.js';
 
 export interface RangerAdminStoreOptions {
   url: string;
@@ -27,6 +27,12 @@ export interface RangerAdminStoreOptions {
 
 const VXResponse = z.object({ msgDesc: z.string().optional(), messageList: z.array(z.object({ message: z.string().optional() })).optional() }).passthrough();
 const PolicyList = z.array(z.record(z.string(), z.unknown()));
+
+/** What a policy says, without what Ranger stamps on every write (version, times, who). */
+const content = (p: Json): Json => {
+  const { version: _v, updateTime: _u, updatedBy: _b, createTime: _c, createdBy: _cb, ...rest } = p;
+  return rest;
+};
 
 export class RangerAdminPolicyStore implements PolicyStore {
   constructor(private readonly o: RangerAdminStoreOptions) {}
@@ -121,6 +127,37 @@ export class RangerAdminPolicyStore implements PolicyStore {
       }
       throw e;
     }
+  }
+
+  /**
+   * The service's access policies now; restoring compares them with Ranger's
+   * then and deletes the ones created since, puts back the ones changed, and
+   * re-creates the ones deleted (Ranger gives those a new id). Every step is
+   * tried; the ones that fail are named.
+   */
+  async checkpoint(): Promise<Restore> {
+    const then = await this.load();
+    const same = (a: Json, b: Json) => JSON.stringify(content(a)) === JSON.stringify(content(b));
+    return async () => {
+      const now = await this.load();
+      const before = new Map(then.map((p) => [p['id'], p]));
+      const failed: string[] = [];
+      const step = async (what: string, run: () => Promise<void>) => {
+        await run().catch(() => failed.push(what));
+      };
+      for (const p of now) {
+        const was = before.get(p['id']);
+        if (!was) await step(`delete policy ${p['id'] as number}`, () => this.write('DELETE', `/service/public/v2/api/policy/${p['id'] as number}`));
+        else if (!same(was, p)) await step(`restore policy ${p['id'] as number}`, () => this.write('PUT', `/service/public/v2/api/policy/${p['id'] as number}`, was));
+      }
+      const present = new Set(now.map((p) => p['id']));
+      for (const p of then) {
+        if (present.has(p['id'])) continue;
+        const { id: _id, ...rest } = p;
+        await step(`re-create policy ${p['id'] as number}`, () => this.write('POST', '/service/public/v2/api/policy', { ...rest, service: this.o.serviceName }));
+      }
+      if (failed.length > 0) throw new PolicyStoreError(`could not put back ${failed.join(', ')} in ${this.describe()}`, 'unavailable');
+    };
   }
 
   /** A policy as Ranger holds it now, for an undo. */

@@ -5,7 +5,10 @@
  *
  * A GRANT / REVOKE / DENY is read-merge-write under one lock (statements of
  * all sessions are serialized), then the policy and catalog caches are
- * flushed, so the grantee's next statement sees the change.
+ * flushed, so the grantee's next statement sees the change. With
+ * projectWrites, a write privilege is also written to the data gate's
+ * policies, after the catalog gate's; when that fails, the catalog gate's are
+ * put back as they were and the statement fails (58030).
  */
 import type { Logger } from 'pino';
 import type { PolicyEngine } from '../ranger/engine.js';
@@ -13,14 +16,15 @@ import { SqlError } from '../../sql/errors.js';
 import { noAdminAudit, type AdminAudit, type AdminOrigin } from './audit.js';
 import { delegatedRefusal, granteeSubject, holds, needsAdmin, type GrantAuthority, type Subject } from './authority.js';
 import { checkAccess } from './checkAccess.js';
-import { applyGrant, applyRevoke, findPolicy, type Json } from './merge.js';
+import { DATA_GATE_TYPES, holdsOnDataGate, planDataGate, type DataGateWrites } from './dataGateWrites.js';
+import { applyGrant, applyRevoke, findPolicy, POLARIS_TYPES, type Json, type TypeRules } from './merge.js';
 import { missingForGrant, missingForReading, type LoadableObjects } from './objects.js';
-import { planGrant, planRevoke, refuseWildcardNames, resolveTarget, type LevelWrite, type PlanContext } from './plan.js';
-import { PRIVILEGE_TEXT, type Privilege } from './privileges.js';
+import { planGrant, planOwnLevel, planRevoke, refuseWildcardNames, resolveTarget, type LevelWrite, type PlanContext, type Target } from './plan.js';
+import { dataGateTypes, isWritePrivilege, PRIVILEGE_TEXT, type Privilege } from './privileges.js';
 import { policyRows, showGrants } from './showGrants.js';
-import type { AdminStatement, GrantStatement, ObjectRef } from './statement.js';
+import type { AdminStatement, Grantee, GrantStatement, ObjectRef } from './statement.js';
 import { commandTag } from './statement.js';
-import { PolicyStoreError, type PolicyStore } from './store.js';
+import { PolicyStoreError, type PolicyChanges, type PolicyStore, type Restore } from './store.js';
 import type { TagProjection } from './tagProjection.js';
 import { visiblePolicies } from './visibleGrants.js';
 
@@ -48,6 +52,10 @@ export interface AdminRoomOptions {
   projection?: TagProjection | null;
   /** Flushes the data gate's policies (its tags) after SET TAG. */
   flushDataGate?: () => Promise<void>;
+  /** project-writes: write privileges also written to the data gate's policies; absent, a GRANT of one says the data gate must allow it too. */
+  projectWrites?: DataGateWrites | null;
+  /** The data gate's service, for that message when nothing is projected. */
+  dataGateService?: string;
 }
 
 export interface AdminCaller extends Subject {
@@ -59,10 +67,40 @@ export interface AdminCaller extends Subject {
   origin?: AdminOrigin;
 }
 
+/** Something the statement did that the user should know (PostgreSQL's NOTICE). */
+export interface AdminNotice {
+  message: string;
+  hint?: string;
+}
+
 export interface AdminResult {
   tag: string;
   columns?: { name: string; type: 'text' | 'bool' | 'timestamptz' }[];
   rows?: (string | null)[][];
+  notices?: AdminNotice[];
+}
+
+/** What a statement touched, for the audit trail and the answer. */
+interface Trail {
+  /** dotted polaris-service resources written or read */
+  resources: string[];
+  policyIds: number[];
+  /** dotted data-gate resources written (projectWrites) */
+  dataGate: string[];
+  notices: AdminNotice[];
+}
+
+/** The data gate's part of a statement: where, and the policy of each write privilege. */
+interface DataGateWork {
+  gate: DataGateWrites;
+  writes: LevelWrite[];
+}
+
+/** Access types the service def does not define are left out (Ranger refuses them; 2.8.0's and 2.9.0's polaris defs differ): matched by name, never by itemId. */
+function definedBy(engine: PolicyEngine | null, ws: LevelWrite[]): LevelWrite[] {
+  if (!engine) return ws;
+  const known = new Set(engine.serviceDef.accessTypes.map((a) => a.name));
+  return ws.map((w) => ({ ...w, types: w.types.filter((t) => known.has(t)) }));
 }
 
 export class AdminRoom {
@@ -85,15 +123,26 @@ export class AdminRoom {
   }
 
   async run(stmt: AdminStatement, text: string, caller: AdminCaller): Promise<AdminResult> {
-    const resources: string[] = [];
-    const policyIds: number[] = [];
+    const trail: Trail = { resources: [], policyIds: [], dataGate: [], notices: [] };
+    const event = (allowed: boolean, action: string, reason: string) =>
+      this.audit.statement({
+        action,
+        user: caller.user,
+        statement: text,
+        allowed,
+        reason,
+        resources: trail.resources,
+        policyIds: trail.policyIds,
+        ...(trail.dataGate.length > 0 && this.o.projectWrites ? { dataGate: { service: this.o.projectWrites.serviceName, resources: trail.dataGate } } : {}),
+        time: new Date(this.now()),
+        ...(caller.origin ? { origin: caller.origin } : {}),
+      });
     try {
-      const result = await this.dispatch(stmt, caller, resources, policyIds);
-      this.audit.statement({ action: commandTag(stmt) === 'SELECT' ? stmt.kind.toUpperCase().replace('-', ' ') : commandTag(stmt), user: caller.user, statement: text, allowed: true, reason: 'done', resources, policyIds, time: new Date(this.now()), ...(caller.origin ? { origin: caller.origin } : {}) });
-      return result;
+      const result = await this.dispatch(stmt, caller, trail);
+      event(true, commandTag(stmt) === 'SELECT' ? stmt.kind.toUpperCase().replace('-', ' ') : commandTag(stmt), 'done');
+      return trail.notices.length > 0 ? { ...result, notices: trail.notices } : result;
     } catch (e) {
-      const reason = e instanceof Error ? e.message : String(e);
-      this.audit.statement({ action: stmt.kind.toUpperCase().replace('-', ' '), user: caller.user, statement: text, allowed: false, reason, resources, policyIds, time: new Date(this.now()), ...(caller.origin ? { origin: caller.origin } : {}) });
+      event(false, stmt.kind.toUpperCase().replace('-', ' '), e instanceof Error ? e.message : String(e));
       if (e instanceof PolicyStoreError) {
         throw new SqlError(e.kind === 'unknown-grantee' ? '42704' : e.kind === 'unavailable' ? '58030' : '42501', e.message);
       }
@@ -101,12 +150,12 @@ export class AdminRoom {
     }
   }
 
-  private async dispatch(stmt: AdminStatement, caller: AdminCaller, resources: string[], policyIds: number[]): Promise<AdminResult> {
+  private async dispatch(stmt: AdminStatement, caller: AdminCaller, trail: Trail): Promise<AdminResult> {
     switch (stmt.kind) {
       case 'grant':
       case 'deny':
       case 'revoke':
-        await this.grant(stmt, caller, resources, policyIds);
+        await this.grant(stmt, caller, trail);
         return { tag: commandTag(stmt) };
       case 'show-grants': {
         const admin = this.isAdmin(caller);
@@ -132,13 +181,14 @@ export class AdminRoom {
           const missing = await missingForReading(stmt.object, t, caller, this.o.objects);
           if (missing) throw missing;
         }
-        const write = planGrant(this.normalize(stmt.privilege, stmt.object), t, this.ctx(caller), true)[0]!;
-        resources.push(write.display);
-        return checkAccess(engine, stmt.user, write, this.o.requestRealm);
+        // Everything the privilege grants at its level, as far as the catalog's service def knows it (Polaris asks no other)
+        const [write] = definedBy(engine, [planOwnLevel(this.normalize(stmt.privilege, stmt.object), t, this.ctx(caller))]);
+        trail.resources.push(write!.display);
+        return checkAccess(engine, stmt.user, write!, this.o.requestRealm);
       }
       case 'set-tag':
       case 'unset-tag':
-        await this.tag(stmt.kind === 'set-tag', stmt.tag, stmt.column, caller, resources);
+        await this.tag(stmt.kind === 'set-tag', stmt.tag, stmt.column, caller, trail.resources);
         return { tag: commandTag(stmt) };
     }
   }
@@ -153,7 +203,7 @@ export class AdminRoom {
     return [this.o.catalog, ...t.namespace, ...(t.table !== null && t.table !== '*' ? [t.table] : [])].join('.');
   }
 
-  private async grant(stmt: GrantStatement, caller: AdminCaller, resources: string[], policyIds: number[]): Promise<void> {
+  private async grant(stmt: GrantStatement, caller: AdminCaller, trail: Trail): Promise<void> {
     const admin = this.isAdmin(caller);
     const verb = commandTag(stmt);
     if (stmt.kind === 'deny' && !admin) throw needsAdmin('DENY', this.o.adminRoles);
@@ -169,17 +219,13 @@ export class AdminRoom {
     if (missing && !clearing) throw missing;
     const privileges = stmt.privileges.map((p) => this.normalize(p, stmt.object));
     const engine = this.o.engine();
-    // Access types the service def does not define are left out (Ranger refuses them; 2.8.0's and
-    // 2.9.0's polaris defs differ): matched by name, never by itemId.
-    const known = engine ? new Set(engine.serviceDef.accessTypes.map((a) => a.name)) : null;
-    const defined = (ws: LevelWrite[]) => (known ? ws.map((w) => ({ ...w, types: w.types.filter((t) => known.has(t)) })) : ws);
     // Per grantee, the writes in order (planning refuses a widening before anything is written).
     const work = stmt.grantees.map((grantee) => {
       const writes: LevelWrite[] = [];
       for (const p of privileges) {
-        if (stmt.kind === 'revoke') writes.push(...defined([planRevoke(p, target, ctx)]));
+        if (stmt.kind === 'revoke') writes.push(...definedBy(engine, [planRevoke(p, target, ctx)]));
         else
-          for (const w of defined(planGrant(p, target, ctx, stmt.kind === 'deny'))) {
+          for (const w of definedBy(engine, planGrant(p, target, ctx, stmt.kind === 'deny'))) {
             if (w.types.length === 0) throw new SqlError('0A000', `the catalog's service definition has none of the access types ${PRIVILEGE_TEXT[p]} needs on the ${w.level} level`);
             // A traversal level the grantee already holds is not written again.
             if (w.traversal && engine && holds(engine, granteeSubject(grantee), w, w.types, this.o.requestRealm)) continue;
@@ -188,6 +234,7 @@ export class AdminRoom {
       }
       return { grantee, writes };
     });
+    const dataWork = this.dataGateWork(stmt, privileges, target, trail.notices);
     if (!admin && engine) {
       // ranger-delegate: every level written needs the grantor's grant option there.
       const refused: { write: LevelWrite; adminStatement: string }[] = [];
@@ -198,53 +245,181 @@ export class AdminRoom {
           }
       if (refused.length > 0) throw delegatedRefusal(caller.user, refused);
     }
-    if (stmt.kind !== 'revoke') for (const { grantee } of work) await this.o.store.checkGrantee(grantee);
-    const store = this.o.store;
-    if (!admin && store.grantRevoke) {
-      // Ranger's grant / revoke endpoint, as the session user: Ranger's own per-resource check decides.
-      await this.exclusive(async () => {
-        for (const { grantee, writes } of work)
-          for (const [i, w] of writes.entries()) {
-            resources.push(w.display);
-            try {
-              await store.grantRevoke!(stmt.kind === 'revoke' ? 'revoke' : 'grant', { grantor: caller.user, resource: w.resource, grantee, accessTypes: w.types, delegateAdmin: stmt.grantOption });
-            } catch (e) {
-              if (e instanceof PolicyStoreError && e.status === 403) {
-                throw delegatedRefusal(caller.user, writes.slice(i).map((x) => ({ write: x, adminStatement: adminStatementFor(stmt.kind, x, grantee.type, grantee.name) })), e.message);
-              }
-              throw e;
-            }
-          }
-        await this.o.flush();
-      });
-      return;
+    if (!admin && dataWork) this.checkDelegatedOnDataGate(caller, dataWork.writes);
+    if (stmt.kind !== 'revoke') {
+      for (const { grantee } of work) await this.o.store.checkGrantee(grantee);
+      if (dataWork) for (const { grantee } of work) await dataWork.gate.store.checkGrantee(grantee);
     }
     await this.exclusive(async () => {
-      const all = await this.o.store.load();
-      if (clearing && !work.some(({ writes }) => writes.some((w) => findPolicy(all, w.resource)))) throw missing;
-      const before = new Map(all.map((p) => [p, JSON.stringify(p)]));
-      const deleted: Json[] = [];
-      const now = this.now();
-      for (const { grantee, writes } of work)
-        for (const w of writes) {
-          resources.push(w.display);
-          if (stmt.kind === 'revoke') {
-            const r = applyRevoke(all, w, grantee, now);
-            if (r.unlabelled && r.removed.length > 0) {
-              this.o.log.warn({ event: 'revoke-unlabelled', resource: w.display, grantee, removed: r.removed }, 'REVOKE on a policy without lakegate grant labels: the named access types were removed as they were');
-            }
-            if (r.empty && r.policy) deleted.push(r.policy);
-          } else {
-            applyGrant(all, { write: w, grantee, effect: stmt.kind === 'deny' ? 'deny' : 'allow', delegateAdmin: stmt.grantOption, grantor: caller.user }, now, () => `lakegate-grant-${now}-${++this.seq}`);
-          }
+      // A statement written to both gates is written to both or to neither: the catalog gate's
+      // policies as they were are put back when the data gate's cannot be written.
+      const restore = dataWork ? await this.o.store.checkpoint() : null;
+      await this.writeCatalogGate(stmt, caller, work, { admin, clearing, missing, dataWork }, trail);
+      if (dataWork) {
+        try {
+          await this.writeDataGate(stmt, caller, admin, work.map((x) => x.grantee), dataWork, trail.dataGate);
+        } catch (e) {
+          await this.undoCatalogGate(verb, restore!, dataWork.gate, e);
         }
-      const created = all.filter((p) => !before.has(p));
-      const updated = all.filter((p) => before.has(p) && before.get(p) !== JSON.stringify(p) && !deleted.includes(p));
-      if (created.length + updated.length + deleted.length === 0) return;
-      await this.o.store.commit({ all, created, updated, deleted });
-      for (const p of [...created, ...updated]) if (typeof p['id'] === 'number') policyIds.push(p['id']);
+        await dataWork.gate.flush();
+      }
       await this.o.flush();
     });
+  }
+
+  /** The catalog gate's policies (the polaris service): Ranger's grant endpoint as a delegated grantor, else read, merge, write. */
+  private async writeCatalogGate(
+    stmt: GrantStatement,
+    caller: AdminCaller,
+    work: { grantee: Grantee; writes: LevelWrite[] }[],
+    o: { admin: boolean; clearing: boolean; missing: SqlError | null; dataWork: DataGateWork | null },
+    trail: Trail,
+  ): Promise<void> {
+    const store = this.o.store;
+    if (!o.admin && store.grantRevoke) {
+      // Ranger's grant / revoke endpoint, as the session user: Ranger's own per-resource check decides.
+      for (const { grantee, writes } of work)
+        for (const [i, w] of writes.entries()) {
+          trail.resources.push(w.display);
+          try {
+            await store.grantRevoke(stmt.kind === 'revoke' ? 'revoke' : 'grant', { grantor: caller.user, resource: w.resource, grantee, accessTypes: w.types, delegateAdmin: stmt.grantOption });
+          } catch (e) {
+            if (e instanceof PolicyStoreError && e.status === 403) {
+              throw delegatedRefusal(caller.user, writes.slice(i).map((x) => ({ write: x, adminStatement: adminStatementFor(stmt.kind, x, grantee.type, grantee.name) })), e.message);
+            }
+            throw e;
+          }
+        }
+      return;
+    }
+    const all = await store.load();
+    if (o.clearing && !work.some(({ writes }) => writes.some((w) => findPolicy(all, w.resource)))) {
+      // nothing on that name in the catalog gate: a policy the data gate kept alone is still cleared
+      const dataAll = o.dataWork ? await o.dataWork.gate.store.load() : [];
+      if (!o.dataWork?.writes.some((w) => findPolicy(dataAll, w.resource))) throw o.missing!;
+    }
+    const changes = this.merge(stmt, caller, all, work, POLARIS_TYPES, trail.resources);
+    if (!changes) return;
+    await store.commit(changes);
+    for (const p of [...changes.created, ...changes.updated]) if (typeof p['id'] === 'number') trail.policyIds.push(p['id']);
+  }
+
+  /** The data gate's policies (the query service) for the write privileges: as the catalog gate's are written. */
+  private async writeDataGate(stmt: GrantStatement, caller: AdminCaller, admin: boolean, grantees: Grantee[], dataWork: DataGateWork, resources: string[]): Promise<void> {
+    const { gate, writes } = dataWork;
+    const work = grantees.map((grantee) => ({ grantee, writes }));
+    if (!admin && gate.store.grantRevoke) {
+      for (const { grantee } of work)
+        for (const w of writes) {
+          resources.push(w.display);
+          await gate.store.grantRevoke(stmt.kind === 'revoke' ? 'revoke' : 'grant', { grantor: caller.user, resource: w.resource, grantee, accessTypes: w.types, delegateAdmin: stmt.grantOption });
+        }
+      return;
+    }
+    const all = await gate.store.load();
+    const changes = this.merge(stmt, caller, all, work, DATA_GATE_TYPES, resources);
+    if (changes) await gate.store.commit(changes);
+  }
+
+  /** Merges the statement's writes into a service's policies; null when nothing changes. */
+  private merge(stmt: GrantStatement, caller: AdminCaller, all: Json[], work: { grantee: Grantee; writes: LevelWrite[] }[], rules: TypeRules, resources: string[]): PolicyChanges | null {
+    const before = new Map(all.map((p) => [p, JSON.stringify(p)]));
+    const deleted: Json[] = [];
+    const now = this.now();
+    for (const { grantee, writes } of work)
+      for (const w of writes) {
+        resources.push(w.display);
+        if (stmt.kind === 'revoke') {
+          const r = applyRevoke(all, w, grantee, now, rules);
+          if (r.unlabelled && r.removed.length > 0) {
+            this.o.log.warn({ event: 'revoke-unlabelled', resource: w.display, grantee, removed: r.removed }, 'REVOKE on a policy without lakegate grant labels: the named access types were removed as they were');
+          }
+          if (r.empty && r.policy) deleted.push(r.policy);
+        } else {
+          applyGrant(all, { write: w, grantee, effect: stmt.kind === 'deny' ? 'deny' : 'allow', delegateAdmin: stmt.grantOption, grantor: caller.user }, now, () => `lakegate-grant-${now}-${++this.seq}`);
+        }
+      }
+    const created = all.filter((p) => !before.has(p));
+    const updated = all.filter((p) => before.has(p) && before.get(p) !== JSON.stringify(p) && !deleted.includes(p));
+    if (created.length + updated.length + deleted.length === 0) return null;
+    return { all, created, updated, deleted };
+  }
+
+  /**
+   * The data gate's part of the statement (projectWrites), or null. Without a
+   * projection, a GRANT of a write privilege says that the data gate must
+   * allow the write too: the catalog gate alone does not let it through.
+   */
+  private dataGateWork(stmt: GrantStatement, privileges: Privilege[], target: Target, notices: AdminNotice[]): DataGateWork | null {
+    const gate = this.o.projectWrites ?? null;
+    const written = privileges.filter(isWritePrivilege);
+    const service = gate?.serviceName ?? this.o.dataGateService ?? 'the query service';
+    if (!gate) {
+      if (stmt.kind === 'grant' && written.length > 0) {
+        const needs = [...new Set(written.flatMap((p) => dataGateTypes(p)!))].join(', ');
+        const on = planDataGate(written[0]!, target)!.display;
+        notices.push({
+          message: `${written.map((p) => PRIVILEGE_TEXT[p]).join(', ')} ${written.length > 1 ? 'were' : 'was'} written to the catalog gate only: the data gate's policies (${service}) must also allow ${needs} on ${on} for the write to pass`,
+          hint: 'Add it to the data gate\'s policies, or set accessControl.projectWrites to have GRANT write both.',
+        });
+      }
+      return null;
+    }
+    if (stmt.kind === 'grant' && privileges.includes('ALL')) {
+      notices.push({
+        message: `ALL PRIVILEGES was written to the catalog gate only: the data gate's policies (${service}) decide its writes`,
+        hint: 'Grant the write privileges by name (INSERT, UPDATE, DELETE, ALTER, DROP, CREATE) to have both gates written.',
+      });
+    }
+    if (written.length === 0) return null;
+    const known = gate.engine() ? new Set(gate.engine()!.serviceDef.accessTypes.map((a) => a.name)) : null;
+    const writes: LevelWrite[] = [];
+    for (const p of written) {
+      const w = planDataGate(p, target)!;
+      // a REVOKE takes away what is there, defined or not
+      if (stmt.kind === 'revoke') {
+        writes.push(w);
+        continue;
+      }
+      const types = known ? w.types.filter((t) => known.has(t)) : w.types;
+      if (types.length === 0) throw new SqlError('0A000', `the data gate's service definition (${gate.serviceName}) has none of the access types ${PRIVILEGE_TEXT[p]} needs (${w.types.join(', ')})`);
+      writes.push({ ...w, types });
+    }
+    return { gate, writes };
+  }
+
+  /** ranger-delegate: the grantor needs the grant option on the data gate's resource too, as the data gate decides. */
+  private checkDelegatedOnDataGate(caller: AdminCaller, writes: LevelWrite[]): void {
+    const gate = this.o.projectWrites!;
+    const engine = gate.engine();
+    if (!engine) throw new SqlError('58030', `the data gate's policies (${gate.serviceName}) are not loaded: a delegated grant cannot be checked`);
+    const refused = writes.find((w) => !holdsOnDataGate(engine, { user: caller.user, roles: caller.roles }, w, ['_admin', ...w.types]));
+    if (refused) {
+      throw new SqlError('42501', `permission denied: ${caller.user} holds no grant option on the data gate's "${refused.display}" (${gate.serviceName}) for ${refused.types.join(', ')}`, undefined, {
+        hint: `An administrator must grant it, or give ${caller.user} the grant option there.`,
+      });
+    }
+  }
+
+  /** The data gate could not be written: the catalog gate's policies are put back and the statement fails. */
+  private async undoCatalogGate(verb: string, restore: Restore, gate: DataGateWrites, cause: unknown): Promise<never> {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    let undone = true;
+    try {
+      await restore();
+    } catch (e) {
+      undone = false;
+      this.o.log.error({ event: 'grant-undo', err: (e as Error).message }, `${verb}: the catalog gate's policies could not be put back`);
+    }
+    await this.o.flush();
+    this.o.log.error({ event: 'grant-data-gate', service: gate.serviceName, err: why }, `${verb}: the data gate's policies could not be written`);
+    const store = this.o.store.describe();
+    throw new SqlError(
+      '58030',
+      undone
+        ? `${verb} failed and was undone: the data gate's policies could not be written (${gate.store.describe()}): ${why}`
+        : `${verb} failed: the data gate's policies could not be written (${gate.store.describe()}): ${why}; the catalog gate's policies written before it could not be put back: check ${store}`,
+    );
   }
 
   private async tag(add: boolean, tag: string, parts: string[], caller: AdminCaller, resources: string[]): Promise<void> {

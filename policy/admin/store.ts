@@ -26,12 +26,22 @@ export class PolicyStoreError extends Error {
   }
 }
 
+/** Puts the service's access policies back as they were when it was taken. */
+export type Restore = () => Promise<void>;
+
 export interface PolicyStore {
   describe(): string;
   /** The service's access policies now (copies the caller may change). */
   load(): Promise<Json[]>;
   /** Writes the changes; the store refuses an unknown grantee as Ranger does. */
   commit(changes: PolicyChanges): Promise<void>;
+  /**
+   * The access policies as they are now, to be put back if a later write of
+   * the same statement fails (a GRANT written to two services is written to
+   * both or to neither). Restoring re-creates, rewrites or deletes exactly the
+   * policies that differ from the checkpoint.
+   */
+  checkpoint(): Promise<Restore>;
   /** Whether a grantee exists for the store (Ranger refuses a policy item naming an unknown one). */
   checkGrantee(g: Grantee): Promise<void>;
   /**

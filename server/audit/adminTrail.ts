@@ -8,6 +8,8 @@ import type { Auditor } from './auditor.js';
 
 /** `sales.orders` → `sales/orders`, the path form Ranger's audit shows. */
 const asPath = (dotted: string): string => dotted.split('.').join('/');
+/** The level a dotted query-service resource names (database.table): a database, or a table. */
+const dataGateLevelOf = (dotted: string): string => (dotted.split('.').length <= 1 ? '@database' : '@table');
 /** The level a dotted polaris-service resource names: catalog, namespace, or a table or view below. */
 const levelOf = (dotted: string): string => {
   const depth = dotted === '' ? 0 : dotted.split('.').length;
@@ -32,6 +34,21 @@ export function adminAuditTrail(auditor: Auditor): AdminAudit {
           action: e.action,
           reason,
           ...(single !== undefined ? { policyId: single } : {}),
+          clientIp: e.origin?.clientIp ?? null,
+          sessionId: e.origin?.sessionId ?? null,
+        });
+      }
+      // projectWrites: the data gate's policies the statement wrote, one event each on that service
+      for (const resource of e.dataGate?.resources ?? []) {
+        auditor.adminStatement({
+          user: e.user,
+          statement: e.statement,
+          result: e.allowed,
+          resource: asPath(resource),
+          resourceType: dataGateLevelOf(resource),
+          action: e.action,
+          reason: e.reason,
+          repo: e.dataGate!.service,
           clientIp: e.origin?.clientIp ?? null,
           sessionId: e.origin?.sessionId ?? null,
         });

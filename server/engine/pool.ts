@@ -107,6 +107,8 @@ export class EnginePool implements Engine {
   private readonly spareSlots: Slot[] = [];
   private readonly assigning = new Map<string, Promise<Slot>>();
   private sparesStarting = 0;
+  /** Spares being started: a user who finds none ready waits for one of these rather than start another. */
+  private readonly starting: Promise<Slot | null>[] = [];
   private closed = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private watching = false;
@@ -193,7 +195,12 @@ export class EnginePool implements Engine {
 
   private async assign(user: string): Promise<Slot> {
     let slot: Slot;
-    const spare = this.spareSlots.shift();
+    let spare = this.spareSlots.shift();
+    if (!spare && this.starting.length > 0) {
+      // one is on its way: take it (starting another would only share the machine with it)
+      await Promise.race(this.starting);
+      spare = this.spareSlots.shift();
+    }
     if (spare) slot = spare;
     else if (this.live.size + this.sparesStarting < this.opts.maxProcesses) slot = this.adopt(await this.spawn(), user);
     else slot = this.leastUsed();
@@ -241,17 +248,23 @@ export class EnginePool implements Engine {
       this.live.size + this.sparesStarting < this.opts.maxProcesses
     ) {
       this.sparesStarting++;
-      this.spawn().then(
+      const started: Promise<Slot | null> = this.spawn().then(
         (proc) => {
           this.sparesStarting--;
-          if (this.closed) proc.stop();
-          else this.adopt(proc, null);
+          if (this.closed) {
+            proc.stop();
+            return null;
+          }
+          return this.adopt(proc, null);
         },
         (e: unknown) => {
           this.sparesStarting--;
           this.opts.log.error({ err: e }, 'a spare engine process could not start');
+          return null;
         },
       );
+      this.starting.push(started);
+      void started.then(() => this.starting.splice(this.starting.indexOf(started), 1));
     }
   }
 

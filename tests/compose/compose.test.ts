@@ -158,6 +158,8 @@ describe('Ranger policies', () => {
   const finance = polarisPath.namespace(R, 'lakehouse', ['finance']);
   const orders = polarisPath.tableLike(R, 'lakehouse', ['sales'], 'orders');
   const payroll = polarisPath.tableLike(R, 'lakehouse', ['finance'], 'payroll');
+  const analytics = polarisPath.namespace(R, 'lakehouse', ['analytics']);
+  const model = polarisPath.tableLike(R, 'lakehouse', ['analytics'], 'dim_customers');
   const expectations: [string, string, PolarisPath, boolean][] = [
     ['root', 'CREATE_CATALOG', polarisPath.root(R), true],
     ['root', 'CREATE_PRINCIPAL', polarisPath.root(R), true],
@@ -180,6 +182,23 @@ describe('Ranger policies', () => {
     ['bob', 'LOAD_TABLE', payroll, false],
     ['dave', 'LIST_NAMESPACES', cat, false],
     ['dave', 'LOAD_TABLE', orders, false],
+    // analytics: engineers create and write there, analysts read it, dave nothing (as in the demo)
+    ['bob', 'CREATE_TABLE_DIRECT', analytics, true],
+    ['bob', 'CREATE_VIEW', analytics, true],
+    ['bob', 'ADD_TABLE_SNAPSHOT', model, true],
+    ['bob', 'ADD_TABLE_SCHEMA', model, true],
+    ['bob', 'DROP_TABLE_WITH_PURGE', model, true],
+    ['bob', 'REPLACE_VIEW', model, true],
+    ['bob', 'DROP_VIEW', model, true],
+    ['bob', 'CREATE_NAMESPACE', cat, false],
+    ['alice', 'LIST_TABLES', analytics, true],
+    ['alice', 'LOAD_TABLE', model, true],
+    ['alice', 'LOAD_VIEW', model, true],
+    ['alice', 'CREATE_TABLE_DIRECT', analytics, false],
+    ['alice', 'ADD_TABLE_SNAPSHOT', model, false],
+    ['alice', 'DROP_TABLE_WITH_PURGE', model, false],
+    ['dave', 'LOAD_NAMESPACE_METADATA', analytics, false],
+    ['dave', 'LOAD_TABLE', model, false],
   ];
   const run = (def: ServiceDef) => {
     const allowed = decide(def);

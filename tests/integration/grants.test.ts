@@ -460,7 +460,7 @@ describe('refused statements', () => {
   it('the refused widening names the level it would have written', async () => {
     const e = await rejection(carol.query('GRANT ALL ON TABLE lake.sales.orders TO USER dave'));
     expect([e.code, e.message]).toEqual(['0LP01', 'ALL PRIVILEGES binds to the catalog level: ON TABLE sales.orders would be written as a policy on the whole catalog "lake"']);
-    expect((e as { hint?: string }).hint).toBe('Grant ALL ON DATABASE lake for the whole catalog, or name the table privileges (SELECT, INSERT, DROP).');
+    expect((e as { hint?: string }).hint).toBe('Grant ALL ON DATABASE lake for the whole catalog, or name the table privileges (SELECT, INSERT, UPDATE, DELETE, ALTER, DROP).');
     expect(await err(carol.query('GRANT USAGE ON TABLE sales.orders TO USER dave'))).toEqual({
       code: '0LP01',
       message: 'USAGE binds to the namespace (schema) level: ON TABLE sales.orders would be written on namespace "lake.sales"',

@@ -65,3 +65,34 @@ test("GRANT SELECT ON sales.orders TO dave as the README types it: dave reads, s
   expect([after.code, after.message]).toEqual(missing);
   await Promise.all([carol.end(), dave.end()]);
 });
+
+test('schema analytics: there from the first start, empty; analysts and engineers see it, dave does not', async () => {
+  const schemas = async (user: string) => {
+    const c = await connect(lg, { user, password: user });
+    try {
+      return {
+        namespace: (await c.query("SELECT nspname FROM pg_catalog.pg_namespace WHERE nspname IN ('analytics', 'sales') ORDER BY 1")).rows.map((r) => r.nspname as string),
+        relations: (await c.query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'analytics'")).rows[0].n as number,
+      };
+    } finally {
+      await c.end();
+    }
+  };
+  expect(await schemas('alice')).toEqual({ namespace: ['analytics', 'sales'], relations: 0 });
+  expect(await schemas('bob')).toEqual({ namespace: ['analytics', 'sales'], relations: 0 });
+  // (sales may be there for dave: an earlier test's GRANT left its traversal, as REVOKE does)
+  expect((await schemas('dave')).namespace).not.toContain('analytics');
+});
+
+test("the demo's GRANT of a write privilege says the data gate must allow it too (projectWrites is off)", async () => {
+  const carol = await connect(lg, { user: 'carol', password: 'carol' });
+  const notices: string[] = [];
+  carol.on('notice', (n) => notices.push(n.message ?? ''));
+  expect((await carol.query('GRANT INSERT ON analytics.nothing_yet TO dave').catch((e: Error) => e.message))).toBe('relation "analytics.nothing_yet" does not exist');
+  expect((await carol.query('GRANT INSERT ON ALL TABLES IN SCHEMA analytics TO dave')).command).toBe('GRANT');
+  expect(notices).toEqual([
+    "INSERT was written to the catalog gate only: the data gate's policies (lakehouse) must also allow update on analytics.* for the write to pass",
+  ]);
+  await carol.query('REVOKE INSERT ON ALL TABLES IN SCHEMA analytics FROM dave');
+  await carol.end();
+});

@@ -111,6 +111,8 @@ describe('a small server: 6 connections, 3 per user, 2 reserved; 2 running state
 
   test("a third running statement of alice's waits its turn: statement_timeout and CancelRequest stop it while it waits; bob is not held up", async () => {
     const [a1, a2, a3, a4] = [await login(gw, 'alice'), await login(gw, 'alice'), await login(gw, 'alice'), await login(gw, 'bob')];
+    // every user's engine process started first: what is measured below is the statement slots, not an engine's start
+    await Promise.all([a1, a4].map((c) => c.query('select 1')));
     // two long statements take alice's two slots (statement_timeout ends them should anything go wrong)
     const long = [a1, a2].map(async (c) => {
       await c.query("set statement_timeout = '20s'");

@@ -123,7 +123,7 @@ type PolicySourceConfig =
 export function embeddedConfig(
   root: string,
   catalogGate: PolicySourceConfig,
-  accessControl: { grantAuthority: 'admin-role' | 'ranger-delegate'; projectTags?: boolean },
+  accessControl: { grantAuthority: 'admin-role' | 'ranger-delegate'; projectTags?: boolean; projectWrites?: boolean },
 ) {
   return {
     ranger: { source: { kind: 'local' as const, path: path.join(root, 'ranger'), serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
@@ -139,7 +139,13 @@ export function embeddedConfig(
         policies: { source: catalogGate, refreshMs: 30_000, maxStalenessMs: 300_000 },
       },
     },
-    accessControl: { grantAuthority: accessControl.grantAuthority, adminRoles: ['sqe_admin'], realm: '*', projectTags: accessControl.projectTags ?? false },
+    accessControl: {
+      grantAuthority: accessControl.grantAuthority,
+      adminRoles: ['sqe_admin'],
+      realm: '*',
+      projectTags: accessControl.projectTags ?? false,
+      projectWrites: accessControl.projectWrites ?? false,
+    },
   };
 }
 
