@@ -1,0 +1,69 @@
+/**
+ * The write planner (sql/write/) over a DuckDB catalog, for unit tests: the
+ * data gate and the write policy as server/planner.ts wires them, the
+ * attached DuckDB database standing for the session's Iceberg catalog
+ * (`writeAlias` is its name, so a plan's SQL runs on the same connection).
+ */
+import pino from 'pino';
+import type { Catalog } from '../../catalog/catalog.js';
+import { DataGate } from '../../policy/rewrite/gate.js';
+import { StatementWritePolicy } from '../../policy/rewrite/writePolicy.js';
+import { SqlError } from '../../sql/errors.js';
+import { parseStatements } from '../../sql/parse.js';
+import type { WriteContext } from '../../sql/write/context.js';
+import type { TempTable } from '../../sql/write/plan.js';
+import { planWriteStatement, type WriteStatementPlan } from '../../sql/write/statement.js';
+import type { GateSetup } from './dataGate.js';
+
+export interface WriteSetup extends GateSetup {
+  temp?: TempTable[];
+  searchPath?: string[];
+  /** The DuckDB database standing for the attached catalog (default `demo`). */
+  writeAlias?: string;
+}
+
+export function writeContext(catalog: Catalog, user: string, s: WriteSetup): { ctx: WriteContext; policy: StatementWritePolicy } {
+  const gate = new DataGate(
+    { current: () => s.engine },
+    {
+      maskPrecedence: s.maskPrecedence ?? 'tag',
+      fence: s.fence ?? 'case',
+      hashAvailable: s.hashAvailable ?? true,
+      columnTags: s.columnTags ?? null,
+      log: pino({ level: 'silent' }),
+    },
+  );
+  const roles = new Set(s.engine?.roleStore.rolesFor(user, new Set()) ?? []);
+  const subject = { user, roles, groups: new Set<string>() };
+  const policy = new StatementWritePolicy(gate.begin(subject), subject);
+  const settings = s.settings ?? {};
+  const schemas = catalog.listSchemas().filter((x) => x !== 'public');
+  const ctx: WriteContext = {
+    database: 'demo',
+    searchPath: s.searchPath ?? ['sales', 'public'],
+    user,
+    settings: (n) => settings[n.toLowerCase()],
+    backendPid: 7,
+    catalog: policy.gate.catalog(catalog),
+    temp: { schema: 'pg_temp_7', tables: s.temp ?? [] },
+    writeAlias: s.writeAlias ?? 'demo',
+    namespaceOf: (schema) => (schemas.includes(schema) ? [schema] : null),
+    listing: { tables: catalog.listTables(), views: catalog.listViews?.() ?? [] },
+    policy,
+  };
+  return { ctx, policy };
+}
+
+export function planWriteAs(catalog: Catalog, sql: string, user: string, s: WriteSetup): WriteStatementPlan {
+  return planWriteStatement(parseStatements(sql)[0]!, writeContext(catalog, user, s).ctx);
+}
+
+export function writeRefusal(catalog: Catalog, sql: string, user: string, s: WriteSetup): SqlError {
+  try {
+    planWriteAs(catalog, sql, user, s);
+  } catch (e) {
+    if (e instanceof SqlError) return e;
+    throw e;
+  }
+  throw new Error(`planned for ${user}: ${sql}`);
+}
