@@ -79,7 +79,7 @@ export function resolveRelation(
 ): Resolved {
   if (parts.catalog !== undefined && parts.catalog !== ctx.database) {
     const full = [parts.catalog, parts.schema, parts.name].join('.');
-    throw new SqlError('0A000', `cross-database references are not implemented: ${full}`, pos(location));
+    throw new SqlError('0A000', `cross-database references are not implemented: "${full}"`, pos(location));
   }
   if (parts.schema !== undefined) {
     const found = isTempSchema(parts.schema, ctx.temp) ? tempIn(parts.name, ctx) : lookupIn(parts.schema, parts.name, ctx);

@@ -8,6 +8,7 @@
  */
 import { SqlError, notSupported } from '../errors.js';
 import type { ParsedStatement } from '../parse.js';
+import { effectiveSearchPath } from '../resolve.js';
 import { names, type Fields } from '../walk.js';
 import type { WriteCheck, WriteContext } from './context.js';
 import { doesNotExist, nothing, schemaExists } from './notices.js';
@@ -40,7 +41,8 @@ export function planDropSchema(stmt: ParsedStatement, ctx: WriteContext): Catalo
   if (schemas.length !== 1) throw notSupported('DROP SCHEMA of several schemas in one statement', undefined);
   const name = schemas[0]!;
   const cascade = d['behavior'] === 'DROP_CASCADE';
-  if (SYSTEM_SCHEMAS.has(name)) throw new SqlError('2BP01', `cannot drop schema ${name} because it is required by the database system`);
+  // (only a superuser, which no lakegate user is, hears 2BP01 "required by the database system")
+  if (SYSTEM_SCHEMAS.has(name)) throw new SqlError('42501', `must be owner of schema ${name}`);
   const namespace = ctx.namespaceOf(name);
   if (namespace === null) {
     if (d['missing_ok']) return nothing('DROP SCHEMA', doesNotExist('schema', name));
@@ -59,7 +61,9 @@ export function planDropSchema(stmt: ParsedStatement, ctx: WriteContext): Catalo
   }
   ctx.policy.require(checks);
   if (!cascade && dependents.length > 0) {
-    const lines = dependents.slice(0, MAX_LISTED).map((dep) => `${dep.kind} ${name}.${dep.name} depends on schema ${name}`);
+    // PostgreSQL names a relation the search path finds unqualified
+    const shown = effectiveSearchPath(ctx).includes(name) ? '' : `${name}.`;
+    const lines = dependents.slice(0, MAX_LISTED).map((dep) => `${dep.kind} ${shown}${dep.name} depends on schema ${name}`);
     if (dependents.length > MAX_LISTED) lines.push(`and ${dependents.length - MAX_LISTED} other objects (see server log for list)`);
     throw new SqlError('2BP01', `cannot drop schema ${name} because other objects depend on it`, undefined, {
       detail: lines.join('\n'),

@@ -5,7 +5,7 @@
  * (`writeAlias` is its name, so a plan's SQL runs on the same connection).
  */
 import pino from 'pino';
-import type { Catalog } from '../../catalog/catalog.js';
+import type { Catalog, CatalogView } from '../../catalog/catalog.js';
 import { DataGate } from '../../policy/rewrite/gate.js';
 import { StatementWritePolicy } from '../../policy/rewrite/writePolicy.js';
 import { SqlError } from '../../sql/errors.js';
@@ -66,4 +66,22 @@ export function writeRefusal(catalog: Catalog, sql: string, user: string, s: Wri
     throw e;
   }
   throw new Error(`planned for ${user}: ${sql}`);
+}
+
+/** A catalog with views besides the DuckDB database's tables (a view's columns named in `columns`). */
+export function withViews(catalog: Catalog, views: { schema: string; name: string; sql: string; columns: string[] }[]): Catalog {
+  const made: CatalogView[] = views.map((v) => ({
+    schema: v.schema,
+    name: v.name,
+    columns: v.columns.map((name) => ({ name, duckType: 'VARCHAR', nullable: true })),
+    query: parseStatements(v.sql)[0]!.node,
+    defaultSchema: v.schema,
+  }));
+  return {
+    listSchemas: () => catalog.listSchemas(),
+    getTable: (schema, name) => catalog.getTable(schema, name),
+    getView: (schema, name) => made.find((v) => v.schema === schema && v.name === name),
+    listTables: () => catalog.listTables(),
+    listViews: () => made,
+  };
 }
