@@ -4,8 +4,9 @@
  * attached DuckDB database standing for the session's Iceberg catalog
  * (`writeAlias` is its name, so a plan's SQL runs on the same connection).
  */
+import type { DuckDBConnection } from '@duckdb/node-api';
 import pino from 'pino';
-import type { Catalog, CatalogView } from '../../catalog/catalog.js';
+import type { Catalog, CatalogTable, CatalogView } from '../../catalog/catalog.js';
 import { DataGate } from '../../policy/rewrite/gate.js';
 import { StatementWritePolicy } from '../../policy/rewrite/writePolicy.js';
 import { SqlError } from '../../sql/errors.js';
@@ -83,5 +84,55 @@ export function withViews(catalog: Catalog, views: { schema: string; name: strin
     getView: (schema, name) => made.find((v) => v.schema === schema && v.name === name),
     listTables: () => catalog.listTables(),
     listViews: () => made,
+  };
+}
+
+/** Tables of a catalog with column tags of their own (as a table's `sqe.column-tags` gives them), by `schema.name`. */
+export function withTags(catalog: Catalog, tags: Record<string, Record<string, string[]> | null>): Catalog {
+  const tagged = new Map<string, CatalogTable>();
+  const table = (t: CatalogTable | undefined): CatalogTable | undefined => {
+    if (!t) return t;
+    const key = `${t.schema}.${t.name}`;
+    if (!Object.hasOwn(tags, key)) return t;
+    if (!tagged.has(key)) tagged.set(key, { ...t, columnTags: tags[key] ?? null });
+    return tagged.get(key);
+  };
+  return {
+    listSchemas: () => catalog.listSchemas(),
+    getTable: (schema, name) => table(catalog.getTable(schema, name)),
+    ...(catalog.getView ? { getView: (schema: string, name: string) => catalog.getView!(schema, name) } : {}),
+    listTables: () => catalog.listTables().map((t) => table(t)!),
+    ...(catalog.listViews ? { listViews: () => catalog.listViews!() } : {}),
+  };
+}
+
+/**
+ * What the session does with a plan, on one DuckDB connection standing for
+ * the engine and the catalog: an engine write runs its SQL; CREATE TABLE AS
+ * creates the table from the query under the plan's column names. Returns the
+ * rows changed (null for a catalog write, which is not carried out here).
+ */
+export async function runWrite(conn: DuckDBConnection, plan: WriteStatementPlan): Promise<number | null> {
+  if (plan.kind === 'engine') return Number((await conn.run(plan.sql)).rowsChanged);
+  if (plan.kind === 'table-as') {
+    const names = plan.columnNames.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ');
+    const create = plan.target.kind === 'temp' ? 'CREATE TEMP TABLE' : 'CREATE TABLE';
+    const r = await conn.run(`${create} ${plan.target.engineName} AS SELECT * FROM (${plan.querySql}) AS lg_source(${names})${plan.withData ? '' : ' LIMIT 0'}`);
+    return Number(r.rowsChanged);
+  }
+  return null;
+}
+
+/** A temporary table of the connection as the session describes it (WriteSession.tempTables), with the tags it recorded. */
+export async function tempTableOf(conn: DuckDBConnection, name: string, tags: Record<string, string[]> = {}): Promise<TempTable> {
+  const r = await conn.runAndReadAll(
+    `SELECT column_name, data_type, is_nullable FROM duckdb_columns() WHERE database_name = 'temp' AND table_name = '${name.replace(/'/g, "''")}' ORDER BY column_index`,
+  );
+  return {
+    name,
+    columns: r.getRowObjects().map((c) => {
+      const column = String(c['column_name']);
+      return { name: column, duckType: String(c['data_type']), nullable: c['is_nullable'] === true, ...(tags[column] ? { tags: tags[column] } : {}) };
+    }),
   };
 }
