@@ -117,8 +117,10 @@ export async function runWrite(conn: DuckDBConnection, plan: WriteStatementPlan)
   if (plan.kind === 'table-as') {
     const names = plan.columnNames.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ');
     const create = plan.target.kind === 'temp' ? 'CREATE TEMP TABLE' : 'CREATE TABLE';
-    const r = await conn.run(`${create} ${plan.target.engineName} AS SELECT * FROM (${plan.querySql}) AS lg_source(${names})${plan.withData ? '' : ' LIMIT 0'}`);
-    return Number(r.rowsChanged);
+    const source = `SELECT * FROM (${plan.querySql}) AS lg_source(${names})`;
+    // created first, then filled, as the session does (so the insert counts the rows)
+    await conn.run(`${create} ${plan.target.engineName} AS ${source} LIMIT 0`);
+    return plan.withData ? Number((await conn.run(`INSERT INTO ${plan.target.engineName} ${source}`)).rowsChanged) : 0;
   }
   return null;
 }
