@@ -288,11 +288,14 @@ export async function createPlanner(admin: EngineSql, config: Config, deps: Plan
         unloaded: error?.code === '42P01' ? base.unloaded?.() ?? [] : [],
         ...(error ? { error } : {}),
       });
-      const auditWrite = (command: string, rows: number | null, error?: { code: string; message: string }) => {
+      const auditWrite = (command: string, rows: number | null, error?: { code: string; message: string }, refusedNow = false) => {
         if (!audit) return;
         const who = { user: ctx.user, clientIp: ctx.clientAddress ?? null, sessionId: ctx.backendPid, clientType: ctx.clientType ?? null };
-        if (policy.gate.applied.length > 0 || error?.code === '42P01') audit.statement(who, stmt.text, reads(error));
+        const read = reads(error);
+        if (read.applied.length > 0 || read.hidden.length > 0 || read.unloaded.length > 0) audit.statement(who, stmt.text, read);
         audit.write(who, stmt.text, { engine: policy.gate.engine, command, checks: policy.decisions, rows, ...(error ? { error } : {}) });
+        // refused before any decision named a resource (a relation that is not there): the refusal itself
+        if (refusedNow && error && policy.decisions.length === 0 && read.hidden.length === 0 && read.unloaded.length === 0) audit.refused(who, ctx.database, stmt.text, command, error);
       };
       let planned: WriteStatementPlan;
       try {
@@ -300,7 +303,7 @@ export async function createPlanner(admin: EngineSql, config: Config, deps: Plan
       } catch (e) {
         // A refusal (42501), a relation the user may not see (42P01): decisions to audit.
         const code = e instanceof SqlError ? e.code : undefined;
-        if (code === '42P01' || code === '42501') auditWrite(WRITE_COMMANDS[stmt.kind] ?? stmt.kind, null, { code, message: (e as Error).message });
+        if (code === '42P01' || code === '42501') auditWrite(WRITE_COMMANDS[stmt.kind] ?? stmt.kind, null, { code, message: (e as Error).message }, true);
         throw e;
       }
       const command = planned.kind === 'table-as' ? (stmt.kind === 'SelectStmt' ? 'SELECT INTO' : 'CREATE TABLE AS') : planned.tag;
