@@ -41,7 +41,7 @@ const engine = new PolicyEngine(
 );
 const setup = (over: Partial<WriteSetup> = {}): WriteSetup => ({ engine, ...over });
 
-const TAGS = { 'sales.orders': { ssn: ['PII'], region: ['GEO'] }, 'sales.people': { email: ['CONTACT', 'PII'] } };
+const TAGS = { 'sales.orders': { ssn: ['PII'], region: ['GEO'] }, 'sales.people': { email: ['CONTACT', 'PII'] }, 'sales.target': { a: ['KEY'] } };
 
 beforeAll(async () => {
   ({ instance, conn } = await demoDuckDb());
@@ -103,6 +103,17 @@ describe('the lineage rule', () => {
       setup(),
     ) as EngineWrite;
     expect({ ...merge.columnTags }).toEqual({ c: ['GEO'], b: ['PII'] });
+  });
+
+  it("a value computed from the target's own tagged column carries its tags (UPDATE, MERGE); the statement's WITH list is followed", () => {
+    const update = planWriteAs(catalog, "update sales.target set b = a::text || '!'", 'carol', setup()) as EngineWrite;
+    expect({ ...update.columnTags }).toEqual({ b: ['KEY'] });
+    const merge = planWriteAs(catalog, 'merge into sales.target t using sales.people p on p.id = t.a when matched then update set c = t.a::text || p.name', 'carol', setup()) as EngineWrite;
+    expect({ ...merge.columnTags }).toEqual({ c: ['KEY'] });
+    const withInsert = planWriteAs(catalog, 'with x as (select ssn as s from sales.orders) insert into sales.target (c) select s from x', 'carol', setup()) as EngineWrite;
+    expect({ ...withInsert.columnTags }).toEqual({ c: ['PII'] });
+    const withUpdate = planWriteAs(catalog, 'with x as (select id, region from sales.orders) update sales.target t set b = x.region from x where x.id = t.a', 'carol', setup()) as EngineWrite;
+    expect({ ...withUpdate.columnTags }).toEqual({ b: ['GEO'] });
   });
 
   it("through a temporary table: its columns carry what the session recorded when it filled them", async () => {

@@ -11,7 +11,10 @@ import { SqlError, pos } from '../errors.js';
 import type { Fields } from '../walk.js';
 import type { WriteContext } from './context.js';
 import { resolveWriteRelation, writtenName, type WrittenName } from './names.js';
-import type { WriteTarget } from './plan.js';
+import type { TempTable, WriteTarget } from './plan.js';
+import type { TableReference } from '../resolve.js';
+import { tempItem } from '../tempTables.js';
+import type { PgNode } from '../walk.js';
 
 export type DmlVerb = 'INSERT' | 'UPDATE' | 'DELETE' | 'MERGE' | 'TRUNCATE';
 
@@ -22,6 +25,8 @@ export interface DmlTarget {
   columns: readonly Pick<CatalogColumn, 'name' | 'duckType' | 'nullable'>[];
   /** the Iceberg table (undefined for a temporary one) */
   table?: CatalogTable;
+  /** the temporary table (undefined for an Iceberg one) */
+  temp?: TempTable;
   /** the name a denial or a missing column names it by (PostgreSQL: the relation's own name) */
   name: string;
 }
@@ -59,7 +64,7 @@ export function dmlTarget(rangeVar: Fields, verb: DmlVerb, ctx: WriteContext): D
       throw viewRefusal(verb, r.view.name, 'Views in the Iceberg catalog are not automatically updatable through lakegate.', "Write to the view's base table instead.", written.location);
     case 'temp':
       // the session's own: no policy applies, nothing in it the session did not already see
-      return { target: r.target, written, columns: r.table.columns, name: r.table.name };
+      return { target: r.target, written, columns: r.table.columns, temp: r.table, name: r.table.name };
     case 'table': {
       const table = r.table;
       ctx.policy.require([{ access: 'update', resource: { database: table.resource.database, table: table.resource.table }, denial: tableDenied(table.name) }]);
@@ -78,4 +83,15 @@ export function targetColumn(t: DmlTarget, name: string, location?: unknown): st
   const c = t.columns.find((x) => x.name === name);
   if (!c) throw noSuchColumn(name, t.name, location);
   return c.name;
+}
+
+/**
+ * The target as a FROM item for the lineage of the values an UPDATE or MERGE
+ * writes (never planned: the engine reads the target itself): a value
+ * computed from the target's own columns carries their tags.
+ */
+export function targetLineageItem(t: DmlTarget, alias: string): { node: PgNode; tables: TableReference[] } {
+  if (t.temp) return { node: tempItem(t.temp, { aliasname: alias }), tables: [] };
+  const node: PgNode = { RangeVar: { relname: t.name, inh: true, relpersistence: 'p', alias: { aliasname: alias } } };
+  return { node, tables: t.table ? [{ schema: t.table.schema, name: t.table.name, alias, table: t.table, node }] : [] };
 }

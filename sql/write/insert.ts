@@ -82,7 +82,7 @@ export function planInsert(stmt: ParsedStatement, ctx: WriteContext): EngineWrit
   const { sql } = planWriteTree(tree, ctx, {
     afterResolve: (tables) => {
       if (!rows) return;
-      const sources = new ColumnSources(tables);
+      const sources = new ColumnSources(tables).withClause(ins['withClause']);
       if (!rows['valuesLists']) sources.expandStars(rows);
       if (rows['valuesLists'] && !rows['targetList']) {
         for (const list of rows['valuesLists'] as Fields[]) checkWidth((list['List']?.['items'] ?? []) as unknown[], columns, cols);

@@ -10,7 +10,7 @@ import type { ParsedStatement } from '../parse.js';
 import { cloneTree, type Fields } from '../walk.js';
 import { checkAssignments } from './assignments.js';
 import type { WriteContext } from './context.js';
-import { dmlTarget, targetColumn, type DmlTarget } from './dmlTarget.js';
+import { dmlTarget, targetColumn, targetLineageItem, type DmlTarget } from './dmlTarget.js';
 import { engineRangeVar, planWriteTree, shortenTargetReferences } from './pipeline.js';
 import type { EngineWrite } from './plan.js';
 import { refuseReturning } from './refusals.js';
@@ -57,10 +57,11 @@ export function planMerge(stmt: ParsedStatement, ctx: WriteContext): EngineWrite
   let outputs: OutputColumn[] = [];
   const { sql } = planWriteTree(tree, ctx, {
     afterResolve: (tables) => {
-      // the values written, read against the source (the target's own columns already carry the target's tags)
+      // the values written, read against the target's own columns and the source
+      const target = targetLineageItem(t, String(alias['aliasname']));
       const targetList = assigned.map((a) => ({ ResTarget: { name: a.column, val: a.value } }));
-      const values = { targetList, fromClause: [m['sourceRelation']], ...(m['withClause'] ? { withClause: m['withClause'] } : {}) };
-      outputs = new ColumnSources(tables).outputs(values);
+      const values = { targetList, fromClause: [target.node, m['sourceRelation']] };
+      outputs = new ColumnSources([...tables, ...target.tables]).withClause(m['withClause']).outputs(values);
     },
     attachTarget: (root) => {
       root['MergeStmt']!['relation'] = engineRangeVar(t.target, ctx.writeAlias, alias);

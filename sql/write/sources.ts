@@ -25,6 +25,7 @@
  * left to the engine.
  */
 import type { CatalogTable } from '../catalogView.js';
+import { EMULATION_DB } from '../emulation.js';
 import { SqlError } from '../errors.js';
 import type { TableReference } from '../resolve.js';
 import { tempScanOf } from '../tempTables.js';
@@ -84,6 +85,12 @@ export class ColumnSources {
 
   constructor(tables: readonly TableReference[]) {
     for (const t of tables) this.byNode.set(t.node, t);
+  }
+
+  /** A statement-level WITH list (an INSERT's, an UPDATE's): its CTEs in scope for what follows. */
+  withClause(withClause: Fields | undefined): this {
+    if (withClause) this.withCtes({ withClause });
+    return this;
   }
 
   /** The outputs of a SELECT (its own WITH list included); names as the query gives them. */
@@ -248,8 +255,9 @@ export class ColumnSources {
           const columns = renamed(cte, colnames);
           return one(alias, columns, cte?.flatMap((c) => c.sources) ?? []);
         }
-        // the catalog emulation: no stored user data
-        return one(alias, null, []);
+        // the catalog emulation holds no stored user data; anything else was resolved into a scan before now
+        if (f['catalogname'] === EMULATION_DB) return one(alias, null, []);
+        throw new Error(`lineage met an unresolved relation ${String(f['relname'])}`);
       }
       case 'RangeSubselect': {
         const body = (f['subquery'] as Fields | undefined)?.['SelectStmt'] as Fields | undefined;
@@ -265,7 +273,8 @@ export class ColumnSources {
       case 'JoinExpr':
         return this.join(f, scope, reads);
       default:
-        return one(aliasName ?? null, null, []);
+        // a FROM item this analysis does not know could carry anything: fail closed rather than tag nothing
+        throw new Error(`lineage met a FROM item of kind ${kind ?? '?'}`);
     }
   }
 

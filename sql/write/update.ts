@@ -6,10 +6,10 @@
  * is computed from.
  */
 import type { ParsedStatement } from '../parse.js';
-import { cloneTree, type Fields } from '../walk.js';
+import { cloneTree, type Fields, type PgNode } from '../walk.js';
 import { checkAssignments } from './assignments.js';
 import type { WriteContext } from './context.js';
-import { dmlTarget } from './dmlTarget.js';
+import { dmlTarget, targetLineageItem } from './dmlTarget.js';
 import { engineRangeVar, planWriteTree, shortenTargetReferences } from './pipeline.js';
 import type { EngineWrite } from './plan.js';
 import { refuseReturning } from './refusals.js';
@@ -28,9 +28,10 @@ export function planUpdate(stmt: ParsedStatement, ctx: WriteContext): EngineWrit
   let outputs: OutputColumn[] = [];
   const { sql } = planWriteTree(tree, ctx, {
     afterResolve: (tables) => {
-      // the new values, read against the FROM list (the target's own columns already carry the target's tags)
-      const values = { targetList: u['targetList'], fromClause: u['fromClause'] ?? [], ...(u['withClause'] ? { withClause: u['withClause'] } : {}) };
-      outputs = new ColumnSources(tables).outputs(values);
+      // the new values, read against the target's own columns and the FROM list
+      const target = targetLineageItem(t, String(alias['aliasname']));
+      const values = { targetList: u['targetList'], fromClause: [target.node, ...((u['fromClause'] ?? []) as PgNode[])] };
+      outputs = new ColumnSources([...tables, ...target.tables]).withClause(u['withClause']).outputs(values);
     },
     attachTarget: (root) => {
       root['UpdateStmt']!['relation'] = engineRangeVar(t.target, ctx.writeAlias, alias);
