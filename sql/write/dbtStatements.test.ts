@@ -289,8 +289,33 @@ describe('snapshots', () => {
     ]);
   });
 
+  test("the second run's staging query: CTEs over a view, `source_data.*` over a join, a UNION ALL of CTEs under the statement's WITH", async () => {
+    const tmp = 'customers_snapshot_ts__dbt_tmp132212280636';
+    const staged = await run(
+      `create temporary table "${tmp}" as (\n` +
+        '    with snapshot_query as ( select * from "demo"."analytics"."stg_customers" ),\n' +
+        '    snapshotted_data as ( select *, customer_id as dbt_unique_key from "demo"."analytics"."customers_snapshot_ts" where dbt_valid_to is null ),\n' +
+        "    insertions_source_data as ( select *, customer_id as dbt_unique_key, updated_at as dbt_updated_at, updated_at as dbt_valid_from, coalesce(nullif(updated_at, updated_at), null) as dbt_valid_to, md5(coalesce(cast(customer_id as varchar ), '') || '|' || coalesce(cast(updated_at as varchar ), '')) as dbt_scd_id from snapshot_query ),\n" +
+        '    updates_source_data as ( select *, customer_id as dbt_unique_key, updated_at as dbt_updated_at, updated_at as dbt_valid_from, updated_at as dbt_valid_to from snapshot_query ),\n' +
+        "    insertions as ( select 'insert' as dbt_change_type, source_data.* from insertions_source_data as source_data left outer join snapshotted_data on snapshotted_data.dbt_unique_key = source_data.dbt_unique_key where snapshotted_data.dbt_unique_key is null or ( snapshotted_data.dbt_unique_key is not null and ( (snapshotted_data.dbt_valid_from < source_data.updated_at) ) ) ),\n" +
+        "    updates as ( select 'update' as dbt_change_type, source_data.*, snapshotted_data.dbt_scd_id from updates_source_data as source_data join snapshotted_data on snapshotted_data.dbt_unique_key = source_data.dbt_unique_key where ( (snapshotted_data.dbt_valid_from < source_data.updated_at) ) )\n" +
+        '    select * from insertions\n    union all\n    select * from updates\n);',
+    );
+    expect(staged.plan).toMatchObject({
+      kind: 'table-as',
+      columnNames: ['dbt_change_type', 'customer_id', 'name', 'email', 'tier', 'updated_at', 'dbt_unique_key', 'dbt_updated_at', 'dbt_valid_from', 'dbt_valid_to', 'dbt_scd_id'],
+    });
+    // customer 1 has no open version (closed above): an insertion; customer 6's open version is as new as the source: nothing
+    expect(await read(`SELECT dbt_change_type, customer_id, dbt_unique_key FROM temp.main."${tmp}"`)).toEqual([['insert', 1, 1]]);
+  });
+
   test('the temporary tables are found unqualified, before any schema, and written by their engine names', () => {
-    expect(temps.map((t) => t.name)).toEqual(['customer_daily_sales__dbt_tmp132212280633', 'customer_revenue__dbt_tmp132212280634', 'customers_snapshot_ts__dbt_tmp132212280635']);
+    expect(temps.map((t) => t.name)).toEqual([
+      'customer_daily_sales__dbt_tmp132212280633',
+      'customer_revenue__dbt_tmp132212280634',
+      'customers_snapshot_ts__dbt_tmp132212280635',
+      'customers_snapshot_ts__dbt_tmp132212280636',
+    ]);
     expect(plan('drop table "customer_revenue__dbt_tmp132212280634"')).toMatchObject({ op: { op: 'drop', targets: [{ kind: 'temp', engineName: 'temp.main."customer_revenue__dbt_tmp132212280634"' }] } });
   });
 });

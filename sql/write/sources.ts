@@ -112,6 +112,8 @@ export class ColumnSources {
    * are not known here.
    */
   expandStars(select: Fields, written?: WrittenStars, at = ''): void {
+    // a set operation's WITH list is its own, over both arms
+    this.withCtes(select);
     if (select['op'] && select['op'] !== 'SETOP_NONE') {
       this.expandStars(select['larg'] as Fields, written, `${at}l`);
       this.expandStars(select['rarg'] as Fields, written, `${at}r`);
@@ -119,7 +121,6 @@ export class ColumnSources {
     }
     const targets = (select['targetList'] ?? []) as Fields[];
     if (!targets.some((t) => starOf(t) !== undefined)) return;
-    this.withCtes(select);
     const scope = this.scopeOf(select, null);
     const out: Fields[] = [];
     targets.forEach((t, index) => {
