@@ -99,7 +99,13 @@ export async function fillActivity(conn: SqlRunner, database: string, backends: 
   await fillTable(conn, ACTIVITY, activityRows(database, backends));
 }
 
-const installed = new WeakMap<SqlRunner, { version: object; user: string | undefined; keys: readonly unknown[] }>();
+const installed = new WeakMap<SqlRunner, { version: object; user: string | undefined; keys: readonly unknown[]; temp: string }>();
+
+/** The session's temporary tables as its catalog shows them: in its own temporary schema (`pg_temp_N`), to that session only. */
+export interface SessionTemp {
+  schema: string;
+  tables: readonly { name: string; columns: readonly { name: string; duckType: string; nullable: boolean }[] }[];
+}
 
 /**
  * Which tables the data gate lets the user read: the others are left out of
@@ -125,22 +131,27 @@ export async function installUserCatalog(
   version: object = catalog,
   who?: RoleIdentity,
   visibility?: TableVisibility,
+  temp?: SessionTemp,
 ): Promise<void> {
   const keys = visibility?.keys ?? [];
+  const tempKey = temp && temp.tables.length > 0 ? JSON.stringify(temp) : '';
   const filled = installed.get(conn);
-  if (filled?.version === version && filled.user === who?.user && sameKeys(filled.keys, keys)) return;
+  if (filled?.version === version && filled.user === who?.user && sameKeys(filled.keys, keys) && filled.temp === tempKey) return;
   installed.delete(conn);
   const owner = DEFAULT_OWNER;
   // Views are no security boundary (their base tables are gated when read): listed as the catalog gate lets them.
   const readable = visibility ? catalog.listTables().filter((t) => visibility.visible(t)) : catalog.listTables();
-  const tables = [...readable, ...(catalog.listViews?.() ?? []).map((v) => ({ ...v, relkind: 'v' as const }))];
+  // The session's temporary tables, in its own temporary schema (PostgreSQL creates it with the first one).
+  const temporary = tempKey ? temp!.tables.map((t) => ({ schema: temp!.schema, name: t.name, columns: [...t.columns], temporary: true })) : [];
+  const tables = [...readable, ...(catalog.listViews?.() ?? []).map((v) => ({ ...v, relkind: 'v' as const })), ...temporary];
+  const schemas = tempKey ? [...catalog.listSchemas(), temp!.schema] : catalog.listSchemas();
   for (const name of PER_USER) await conn.run(`CREATE TEMP TABLE IF NOT EXISTS lg_${name} (${POPULATED_COLUMNS[name]})`);
-  await fillTable(conn, userTable('pg_namespace'), namespaceRows(catalog.listSchemas()));
+  await fillTable(conn, userTable('pg_namespace'), namespaceRows(schemas));
   await fillTable(conn, userTable('pg_class'), classRows(tables, who ? { user: who.user, owner } : undefined));
   await fillTable(conn, userTable('pg_attribute'), attributeRows(tables));
   await fillTable(conn, userTable('pg_roles'), roleRows(owner, who));
   await fillTable(conn, userTable('pg_auth_members'), authMemberRows(owner, who));
-  installed.set(conn, { version, user: who?.user, keys });
+  installed.set(conn, { version, user: who?.user, keys, temp: tempKey });
 }
 
 const TYPE_ALIASES: Record<string, string> = ownTable({

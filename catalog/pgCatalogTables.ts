@@ -122,14 +122,14 @@ export function namespaceRows(schemas: string[]): Value[][] {
   return [...new Set(all)].map((s) => [namespaceOid(s), s, OWNER_OID, null]);
 }
 
-const classRow = (oid: number, name: string, nsp: number, relkind: string, natts: number, reltype: number, acl: Value = null): Value[] => [
+const classRow = (oid: number, name: string, nsp: number, relkind: string, natts: number, reltype: number, acl: Value = null, persistence = 'p'): Value[] => [
   oid, name, nsp, reltype, 0, OWNER_OID, relkind === 'r' ? 2 : 0, relkind === 'r' ? oid : 0, 0, 0, -1, 0, 0, false,
-  false, 'p', relkind, natts, 0, false, false, false, false, false, true, relkind === 'r' ? 'd' : 'n', false, 0, 0, 0,
+  false, persistence, relkind, natts, 0, false, false, false, false, false, true, relkind === 'r' ? 'd' : 'n', false, 0, 0, 0,
   acl, null, null,
 ];
 
-/** A user relation: a table (relkind r) or a view (v). */
-type UserRelation = Pick<CatalogTable, 'schema' | 'name' | 'columns'> & { relkind?: 'r' | 'v' };
+/** A user relation: a table (relkind r) or a view (v); `temporary`: one of the session's temporary tables (relpersistence t). */
+type UserRelation = Pick<CatalogTable, 'schema' | 'name' | 'columns'> & { relkind?: 'r' | 'v'; temporary?: boolean };
 
 /**
  * `grantee`: the session user, shown holding SELECT (the only privilege lakegate
@@ -139,7 +139,7 @@ type UserRelation = Pick<CatalogTable, 'schema' | 'name' | 'columns'> & { relkin
 export function classRows(tables: UserRelation[], grantee?: { user: string; owner: string }): Value[][] {
   const acl = grantee ? [`${aclName(grantee.user)}=r/${aclName(grantee.owner)}`] : null;
   const rows: Value[][] = tables.map((t) =>
-    classRow(relationOid(t.schema, t.name), t.name, namespaceOid(t.schema), t.relkind ?? 'r', t.columns.length, stableOid('type', t.schema, t.name), acl),
+    classRow(relationOid(t.schema, t.name), t.name, namespaceOid(t.schema), t.relkind ?? 'r', t.columns.length, stableOid('type', t.schema, t.name), acl, t.temporary ? 't' : 'p'),
   );
   for (const [name, r] of Object.entries(PG_CATALOG_RELATIONS)) rows.push(classRow(r.oid, name, PG_CATALOG_NSP_OID, r.relkind, 0, 0));
   for (const [name, r] of Object.entries(INFORMATION_SCHEMA_RELATIONS)) {
