@@ -33,7 +33,8 @@ import type { CatalogOp, CatalogWrite, EngineWrite, TableAsWrite, TempTable, Wri
 import type { EngineConnection } from '../engine/connection.js';
 import { quoteIdent, quoteLiteral } from '../engine/quote.js';
 import type { WireParam } from '../engine/wire.js';
-import { createType } from './createTypes.js';
+import { icebergColumnFor } from '../../sql/write/types.js';
+import { duckTypeName } from '../rows/describe.js';
 import { icebergSchema } from './icebergSchema.js';
 import { undoStep, type UndoStep } from './undo.js';
 
@@ -110,6 +111,8 @@ export class SessionWrites {
   private opened: OpenedSession | null = null;
   private readonly attached = new WeakSet<EngineConnection>();
   private readonly temps = new Map<string, TempTable>();
+  /** Lineage tags of the temporary tables' columns, as the plans that filled them said (kept for the table's life). */
+  private readonly tempTags = new Map<string, Record<string, string[]>>();
   /** The connection whose engine transaction holds this block's data (null: none open). */
   private duck: EngineConnection | null = null;
   private block = false;
@@ -238,6 +241,7 @@ export class SessionWrites {
         else if (before?.raw) this.undo.push(this.schemaBack(plan.target, before.raw));
       }
       if (plan.created) this.queueProperties(plan.target, Object.fromEntries(plan.created.filter((c) => c.tags?.length).map((c) => [c.name, c.tags!])), Object.fromEntries(plan.created.filter((c) => c.pgType).map((c) => [c.name, c.pgType!])));
+      if (plan.columnTags) this.queueProperties(plan.target, plan.columnTags, {});
       await this.applyProperties();
       return { tag: plan.tag, notices: [], rows: null };
     }
@@ -246,7 +250,10 @@ export class SessionWrites {
       this.duck = conn;
     }
     const changed = await conn.run(plan.sql, params);
-    if (plan.target.kind === 'temp') await this.refreshTemps(conn);
+    if (plan.target.kind === 'temp') {
+      this.tagTemp(plan.target.name, plan.columnTags);
+      await this.refreshTemps(conn);
+    }
     if (plan.columnTags && Object.keys(plan.columnTags).length > 0 && iceberg) this.queueProperties(plan.target, plan.columnTags, {});
     if (!this.block) {
       this.afterCommit();
@@ -276,11 +283,13 @@ export class SessionWrites {
         this.duck = conn;
       }
       const changed = await conn.run(`CREATE TEMP TABLE ${plan.target.engineName} AS ${source}`, params);
+      this.tempTags.delete(plan.target.name);
+      this.tagTemp(plan.target.name, plan.columnTags);
       await this.refreshTemps(conn);
       return this.tableAsOutcome(plan, changed);
     }
     await this.attach(conn);
-    const columns = plan.columnNames.map((name, i) => `${quoteIdent(name)} ${createType(types[i]!, name, plan.pgTypes[i])}`);
+    const columns = plan.columnNames.map((name, i) => `${quoteIdent(name)} ${icebergColumnFor(name, duckTypeName(types[i]!), plan.pgTypes[i])}`);
     await this.commitData();
     await conn.run('BEGIN');
     let changed: number | null;
@@ -305,34 +314,42 @@ export class SessionWrites {
   }
 
   private tableAsOutcome(plan: TableAsWrite, changed: number | null): WriteOutcome {
-    const rows = plan.withData ? (changed ?? 0) : 0;
+    // WITH NO DATA: PostgreSQL answers CREATE TABLE AS, without a count
+    if (!plan.withData) return { tag: 'CREATE TABLE AS', notices: [], rows: 0 };
+    const rows = changed ?? 0;
     return { tag: `${plan.tag} ${rows}`, notices: [], rows };
   }
 
   private async catalogWrite(plan: CatalogWrite, conn: EngineConnection): Promise<WriteOutcome> {
-    if (plan.notice) return { tag: plan.tag, notices: [plan.notice], rows: null };
+    const notices = [...(plan.notices ?? []), ...(plan.notice ? [plan.notice] : [])];
     const op = plan.op;
+    if (op.op === 'nothing') return { tag: plan.tag, notices, rows: null };
     const temp = (op.op === 'drop' || op.op === 'rename' || op.op === 'comment') && 'target' in op && op.target.kind === 'temp';
     if (op.op === 'drop' && op.targets.every((t) => t.kind === 'temp')) {
       for (const t of op.targets) await conn.run(`DROP TABLE ${t.engineName}`);
       await this.refreshTemps(conn);
-      return { tag: plan.tag, notices: [], rows: null };
+      return { tag: plan.tag, notices, rows: null };
     }
     if (op.op === 'rename' && op.from.kind === 'temp') {
       await conn.run(`ALTER TABLE ${op.from.engineName} RENAME TO ${quoteIdent(op.to.name)}`);
+      const tags = this.tempTags.get(op.from.name);
+      this.tempTags.delete(op.from.name);
+      this.tagTemp(op.to.name, tags);
       await this.refreshTemps(conn);
-      return { tag: plan.tag, notices: [], rows: null };
+      return { tag: plan.tag, notices, rows: null };
     }
     if (temp) throw PgError.featureNotSupported('COMMENT ON a temporary table is not supported by lakegate');
     await this.commitData();
     await this.catalogOp(op, conn);
-    return { tag: plan.tag, notices: [], rows: null };
+    return { tag: plan.tag, notices, rows: null };
   }
 
   private async catalogOp(op: CatalogOp, conn: EngineConnection): Promise<void> {
     const caller = this.caller();
     const catalog = this.deps.catalog;
     switch (op.op) {
+      case 'nothing':
+        return;
       case 'create-schema': {
         try {
           await catalog.createNamespace(caller, op.namespace);
@@ -563,6 +580,14 @@ export class SessionWrites {
     };
   }
 
+  /** Tags a temporary table's columns take on (merged, never removed). */
+  private tagTemp(name: string, tags: Record<string, string[]> | undefined): void {
+    if (!tags || Object.keys(tags).length === 0) return;
+    const have = this.tempTags.get(name) ?? {};
+    for (const [c, list] of Object.entries(tags)) have[c] = [...new Set([...(have[c] ?? []), ...list])].sort();
+    this.tempTags.set(name, have);
+  }
+
   private queueProperties(t: Ident, tags: Record<string, string[]>, pgTypes: Record<string, string>): void {
     if (Object.keys(tags).length === 0 && Object.keys(pgTypes).length === 0) return;
     const k = key(t);
@@ -603,8 +628,11 @@ export class SessionWrites {
       const name = String(r['table_name']);
       let t = this.temps.get(name);
       if (!t) this.temps.set(name, (t = { name, columns: [] }));
-      t.columns.push({ name: String(r['column_name']), duckType: String(r['data_type']), nullable: r['is_nullable'] === true });
+      const column = String(r['column_name']);
+      const tags = this.tempTags.get(name)?.[column];
+      t.columns.push({ name: column, duckType: String(r['data_type']), nullable: r['is_nullable'] === true, ...(tags?.length ? { tags } : {}) });
     }
+    for (const name of [...this.tempTags.keys()]) if (!this.temps.has(name)) this.tempTags.delete(name);
   }
 
   private forget(step: UndoStep): void {

@@ -11,6 +11,7 @@ import { PgError, SqlState } from '../../protocol/errors.js';
 import type { BindRequest, Output } from '../../protocol/handler.js';
 import type { ParsedStatement } from '../../sql/parse.js';
 import type { WritePlan, WriteSession } from '../../sql/write/plan.js';
+import { noticeCode } from '../../sql/write/notices.js';
 import type { EngineConnection } from '../engine/connection.js';
 import { wireParams } from '../engine/connection.js';
 import type { WireParam } from '../engine/wire.js';
@@ -95,8 +96,6 @@ export async function runWrite(host: WriteHost, stmt: ParsedStatement, out: Outp
   be.commandComplete(out.writer, outcome.tag);
 }
 
-/** PostgreSQL's code for a "skipping" notice (42P06 for a schema, 42P07 for a relation). */
-const noticeCode = (message: string) => (message.startsWith('schema ') ? '42P06' : message.includes('does not exist') ? '00000' : '42P07');
 
 async function bound(conn: EngineConnection, p: WritePlan, bind: BindRequest | undefined, paramOids: number[], timeZone: string): Promise<WireParam[]> {
   if (!bind || bind.params.length === 0) return [];
