@@ -489,8 +489,7 @@ describe('the dbt project on a real PostgreSQL 15 (bob, role engineer)', () => {
   });
 });
 
-// enabled by issue 19's write path
-describe.skip('the same project through lakegate demo (bob, role engineer) ends as on PostgreSQL', () => {
+describe('the same project through lakegate demo (bob, role engineer) ends as on PostgreSQL', () => {
   let lg: Lakegate;
   let lakeRun: DbtWritesRun;
 
