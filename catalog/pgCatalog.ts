@@ -25,6 +25,8 @@ import {
   AM_ROWS,
   type BackendActivity,
   attributeRows,
+  DESCRIPTION_COLUMNS,
+  relationDescriptionRows,
   authMemberRows,
   roleRows,
   TABLESPACE_ROWS,
@@ -69,6 +71,9 @@ async function createTable(conn: SqlRunner, name: string, columns: string, rows:
 
 /** The owner shown for every object (pg_get_userbyid(10)) unless the options name another. */
 export const DEFAULT_OWNER = 'lakegate';
+
+/** The relations' comments of pg_description: a connection-local table, filled with pg_class. */
+const RELATION_DESCRIPTIONS = 'lg_rel_description';
 
 /** The per-user relations: connection-local tables behind views of the same name. */
 const PER_USER = ['pg_namespace', 'pg_class', 'pg_attribute', 'pg_roles', 'pg_auth_members'] as const;
@@ -149,6 +154,8 @@ export async function installUserCatalog(
   await fillTable(conn, userTable('pg_namespace'), namespaceRows(schemas));
   await fillTable(conn, userTable('pg_class'), classRows(tables, who ? { user: who.user, owner } : undefined));
   await fillTable(conn, userTable('pg_attribute'), attributeRows(tables));
+  await conn.run(`CREATE TEMP TABLE IF NOT EXISTS ${RELATION_DESCRIPTIONS} (${DESCRIPTION_COLUMNS})`);
+  await fillTable(conn, `temp.main.${RELATION_DESCRIPTIONS}`, relationDescriptionRows(tables));
   await fillTable(conn, userTable('pg_roles'), roleRows(owner, who));
   await fillTable(conn, userTable('pg_auth_members'), authMemberRows(owner, who));
   installed.set(conn, { version, user: who?.user, keys, temp: tempKey });
@@ -206,7 +213,10 @@ export async function installPgCatalog(conn: SqlRunner, opts: PgCatalogOptions):
     [owner, OWNER_OID, true, true, false, true, '********', null, null],
   ]);
   for (const t of EMPTY_TABLES) await createTable(conn, t.name, t.columns, []);
-  await fillTable(conn, `${S}.pg_description`, procDescriptionRows(PG_PROC_ROWS));
+  // pg_description: the functions' descriptions for everyone, the relations' comments per user (filled with pg_class)
+  await createTable(conn, 'lg_proc_description', DESCRIPTION_COLUMNS, procDescriptionRows(PG_PROC_ROWS));
+  await conn.run(`CREATE TEMP TABLE IF NOT EXISTS ${RELATION_DESCRIPTIONS} (${DESCRIPTION_COLUMNS})`);
+  await conn.run(`CREATE OR REPLACE VIEW ${S}.pg_description AS SELECT * FROM ${S}.lg_proc_description UNION ALL SELECT * FROM temp.main.${RELATION_DESCRIPTIONS}`);
   for (const sql of macroStatements(owner)) await conn.run(sql);
   await conn.run(`CREATE OR REPLACE VIEW ${S}.pg_tables AS SELECT n.nspname AS schemaname, c.relname AS tablename,
       ${S}.pg_get_userbyid(c.relowner) AS tableowner, CAST(NULL AS VARCHAR) AS tablespace, c.relhasindex AS hasindexes,
