@@ -25,6 +25,8 @@ import {
   AM_ROWS,
   type BackendActivity,
   attributeRows,
+  DESCRIPTION_COLUMNS,
+  relationDescriptionRows,
   authMemberRows,
   roleRows,
   TABLESPACE_ROWS,
@@ -70,6 +72,9 @@ async function createTable(conn: SqlRunner, name: string, columns: string, rows:
 /** The owner shown for every object (pg_get_userbyid(10)) unless the options name another. */
 export const DEFAULT_OWNER = 'lakegate';
 
+/** The relations' comments of pg_description: a connection-local table, filled with pg_class. */
+const RELATION_DESCRIPTIONS = 'lg_rel_description';
+
 /** The per-user relations: connection-local tables behind views of the same name. */
 const PER_USER = ['pg_namespace', 'pg_class', 'pg_attribute', 'pg_roles', 'pg_auth_members'] as const;
 const userTable = (name: string) => `temp.main.lg_${name}`;
@@ -99,7 +104,13 @@ export async function fillActivity(conn: SqlRunner, database: string, backends: 
   await fillTable(conn, ACTIVITY, activityRows(database, backends));
 }
 
-const installed = new WeakMap<SqlRunner, { version: object; user: string | undefined; keys: readonly unknown[] }>();
+const installed = new WeakMap<SqlRunner, { version: object; user: string | undefined; keys: readonly unknown[]; temp: string }>();
+
+/** The session's temporary tables as its catalog shows them: in its own temporary schema (`pg_temp_N`), to that session only. */
+export interface SessionTemp {
+  schema: string;
+  tables: readonly { name: string; columns: readonly { name: string; duckType: string; nullable: boolean }[] }[];
+}
 
 /**
  * Which tables the data gate lets the user read: the others are left out of
@@ -125,22 +136,29 @@ export async function installUserCatalog(
   version: object = catalog,
   who?: RoleIdentity,
   visibility?: TableVisibility,
+  temp?: SessionTemp,
 ): Promise<void> {
   const keys = visibility?.keys ?? [];
+  const tempKey = temp && temp.tables.length > 0 ? JSON.stringify(temp) : '';
   const filled = installed.get(conn);
-  if (filled?.version === version && filled.user === who?.user && sameKeys(filled.keys, keys)) return;
+  if (filled?.version === version && filled.user === who?.user && sameKeys(filled.keys, keys) && filled.temp === tempKey) return;
   installed.delete(conn);
   const owner = DEFAULT_OWNER;
   // Views are no security boundary (their base tables are gated when read): listed as the catalog gate lets them.
   const readable = visibility ? catalog.listTables().filter((t) => visibility.visible(t)) : catalog.listTables();
-  const tables = [...readable, ...(catalog.listViews?.() ?? []).map((v) => ({ ...v, relkind: 'v' as const }))];
+  // The session's temporary tables, in its own temporary schema (PostgreSQL creates it with the first one).
+  const temporary = tempKey ? temp!.tables.map((t) => ({ schema: temp!.schema, name: t.name, columns: [...t.columns], temporary: true })) : [];
+  const tables = [...readable, ...(catalog.listViews?.() ?? []).map((v) => ({ ...v, relkind: 'v' as const })), ...temporary];
+  const schemas = tempKey ? [...catalog.listSchemas(), temp!.schema] : catalog.listSchemas();
   for (const name of PER_USER) await conn.run(`CREATE TEMP TABLE IF NOT EXISTS lg_${name} (${POPULATED_COLUMNS[name]})`);
-  await fillTable(conn, userTable('pg_namespace'), namespaceRows(catalog.listSchemas()));
+  await fillTable(conn, userTable('pg_namespace'), namespaceRows(schemas));
   await fillTable(conn, userTable('pg_class'), classRows(tables, who ? { user: who.user, owner } : undefined));
   await fillTable(conn, userTable('pg_attribute'), attributeRows(tables));
+  await conn.run(`CREATE TEMP TABLE IF NOT EXISTS ${RELATION_DESCRIPTIONS} (${DESCRIPTION_COLUMNS})`);
+  await fillTable(conn, `temp.main.${RELATION_DESCRIPTIONS}`, relationDescriptionRows(tables));
   await fillTable(conn, userTable('pg_roles'), roleRows(owner, who));
   await fillTable(conn, userTable('pg_auth_members'), authMemberRows(owner, who));
-  installed.set(conn, { version, user: who?.user, keys });
+  installed.set(conn, { version, user: who?.user, keys, temp: tempKey });
 }
 
 const TYPE_ALIASES: Record<string, string> = ownTable({
@@ -195,7 +213,10 @@ export async function installPgCatalog(conn: SqlRunner, opts: PgCatalogOptions):
     [owner, OWNER_OID, true, true, false, true, '********', null, null],
   ]);
   for (const t of EMPTY_TABLES) await createTable(conn, t.name, t.columns, []);
-  await fillTable(conn, `${S}.pg_description`, procDescriptionRows(PG_PROC_ROWS));
+  // pg_description: the functions' descriptions for everyone, the relations' comments per user (filled with pg_class)
+  await createTable(conn, 'lg_proc_description', DESCRIPTION_COLUMNS, procDescriptionRows(PG_PROC_ROWS));
+  await conn.run(`CREATE TEMP TABLE IF NOT EXISTS ${RELATION_DESCRIPTIONS} (${DESCRIPTION_COLUMNS})`);
+  await conn.run(`CREATE OR REPLACE VIEW ${S}.pg_description AS SELECT * FROM ${S}.lg_proc_description UNION ALL SELECT * FROM temp.main.${RELATION_DESCRIPTIONS}`);
   for (const sql of macroStatements(owner)) await conn.run(sql);
   await conn.run(`CREATE OR REPLACE VIEW ${S}.pg_tables AS SELECT n.nspname AS schemaname, c.relname AS tablename,
       ${S}.pg_get_userbyid(c.relowner) AS tableowner, CAST(NULL AS VARCHAR) AS tablespace, c.relhasindex AS hasindexes,

@@ -122,14 +122,33 @@ export function namespaceRows(schemas: string[]): Value[][] {
   return [...new Set(all)].map((s) => [namespaceOid(s), s, OWNER_OID, null]);
 }
 
-const classRow = (oid: number, name: string, nsp: number, relkind: string, natts: number, reltype: number, acl: Value = null): Value[] => [
+const classRow = (oid: number, name: string, nsp: number, relkind: string, natts: number, reltype: number, acl: Value = null, persistence = 'p'): Value[] => [
   oid, name, nsp, reltype, 0, OWNER_OID, relkind === 'r' ? 2 : 0, relkind === 'r' ? oid : 0, 0, 0, -1, 0, 0, false,
-  false, 'p', relkind, natts, 0, false, false, false, false, false, true, relkind === 'r' ? 'd' : 'n', false, 0, 0, 0,
+  false, persistence, relkind, natts, 0, false, false, false, false, false, true, relkind === 'r' ? 'd' : 'n', false, 0, 0, 0,
   acl, null, null,
 ];
 
-/** A user relation: a table (relkind r) or a view (v). */
-type UserRelation = Pick<CatalogTable, 'schema' | 'name' | 'columns'> & { relkind?: 'r' | 'v' };
+/** A user relation: a table (relkind r) or a view (v); `temporary`: one of the session's temporary tables (relpersistence t). */
+type UserRelation = Pick<CatalogTable, 'schema' | 'name' | 'columns'> & { relkind?: 'r' | 'v'; temporary?: boolean; comment?: string };
+
+/** pg_description's columns (the functions' rows are global, the relations' per user). */
+export const DESCRIPTION_COLUMNS = `objoid ${OID}, classoid ${OID}, objsubid INTEGER, description VARCHAR`;
+
+/** pg_class's oid in pg_description.classoid. */
+const PG_CLASS_OID = 1259;
+
+/** pg_description rows of the relations' and their columns' comments (obj_description, col_description, psql's \d+). */
+export function relationDescriptionRows(tables: UserRelation[]): Value[][] {
+  const rows: Value[][] = [];
+  for (const t of tables) {
+    const oid = relationOid(t.schema, t.name);
+    if (t.comment) rows.push([oid, PG_CLASS_OID, 0, t.comment]);
+    t.columns.forEach((c, i) => {
+      if (c.comment) rows.push([oid, PG_CLASS_OID, i + 1, c.comment]);
+    });
+  }
+  return rows;
+}
 
 /**
  * `grantee`: the session user, shown holding SELECT (the only privilege lakegate
@@ -139,7 +158,7 @@ type UserRelation = Pick<CatalogTable, 'schema' | 'name' | 'columns'> & { relkin
 export function classRows(tables: UserRelation[], grantee?: { user: string; owner: string }): Value[][] {
   const acl = grantee ? [`${aclName(grantee.user)}=r/${aclName(grantee.owner)}`] : null;
   const rows: Value[][] = tables.map((t) =>
-    classRow(relationOid(t.schema, t.name), t.name, namespaceOid(t.schema), t.relkind ?? 'r', t.columns.length, stableOid('type', t.schema, t.name), acl),
+    classRow(relationOid(t.schema, t.name), t.name, namespaceOid(t.schema), t.relkind ?? 'r', t.columns.length, stableOid('type', t.schema, t.name), acl, t.temporary ? 't' : 'p'),
   );
   for (const [name, r] of Object.entries(PG_CATALOG_RELATIONS)) rows.push(classRow(r.oid, name, PG_CATALOG_NSP_OID, r.relkind, 0, 0));
   for (const [name, r] of Object.entries(INFORMATION_SCHEMA_RELATIONS)) {
@@ -250,7 +269,6 @@ export const EMPTY_TABLES: readonly Omit<TableDef, 'rows'>[] = [
   { name: 'pg_index', columns: `indexrelid ${OID}, indrelid ${OID}, indnatts SMALLINT, indnkeyatts SMALLINT, indisunique BOOLEAN, indnullsnotdistinct BOOLEAN, indisprimary BOOLEAN, indisexclusion BOOLEAN, indimmediate BOOLEAN, indisclustered BOOLEAN, indisvalid BOOLEAN, indcheckxmin BOOLEAN, indisready BOOLEAN, indislive BOOLEAN, indisreplident BOOLEAN, indkey SMALLINT[], indcollation ${OID}[], indclass ${OID}[], indoption SMALLINT[], indexprs VARCHAR, indpred VARCHAR` },
   { name: 'pg_constraint', columns: `oid ${OID}, conname VARCHAR, connamespace ${OID}, contype VARCHAR, condeferrable BOOLEAN, condeferred BOOLEAN, convalidated BOOLEAN, conrelid ${OID}, contypid ${OID}, conindid ${OID}, conparentid ${OID}, confrelid ${OID}, confupdtype VARCHAR, confdeltype VARCHAR, confmatchtype VARCHAR, conislocal BOOLEAN, coninhcount SMALLINT, connoinherit BOOLEAN, conkey SMALLINT[], confkey SMALLINT[], conpfeqop ${OID}[], conppeqop ${OID}[], conffeqop ${OID}[], confdelsetcols SMALLINT[], conexclop ${OID}[], conbin VARCHAR` },
   { name: 'pg_attrdef', columns: `oid ${OID}, adrelid ${OID}, adnum SMALLINT, adbin VARCHAR` },
-  { name: 'pg_description', columns: `objoid ${OID}, classoid ${OID}, objsubid INTEGER, description VARCHAR` },
   { name: 'pg_opclass', columns: `oid ${OID}, opcmethod ${OID}, opcname VARCHAR, opcnamespace ${OID}, opcowner ${OID}, opcfamily ${OID}, opcintype ${OID}, opcdefault BOOLEAN, opckeytype ${OID}` },
   { name: 'pg_sequence', columns: `seqrelid ${OID}, seqtypid ${OID}, seqstart BIGINT, seqincrement BIGINT, seqmax BIGINT, seqmin BIGINT, seqcache BIGINT, seqcycle BOOLEAN` },
   { name: 'pg_inherits', columns: `inhrelid ${OID}, inhparent ${OID}, inhseqno INTEGER, inhdetachpending BOOLEAN` },

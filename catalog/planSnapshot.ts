@@ -5,7 +5,7 @@
  * holds; a plan over it is then planned again (QueryPlan.valid()).
  */
 import type { CatalogTable, CatalogView } from '../sql/catalogView.js';
-import { candidateSchemas, catalogNeeds, type CatalogNeeds } from '../sql/needs.js';
+import { candidateSchemas, catalogNeeds, type CatalogNeeds, type RelationName } from '../sql/needs.js';
 import type { Caller, StorageCredential } from './iceberg/api.js';
 import type { Catalog } from './catalog.js';
 import type { Entry, Listing, UserCatalog } from './userCatalog.js';
@@ -35,7 +35,15 @@ export class PlanSnapshot implements Catalog {
     readonly expiresAt: number,
     /** the tables the statement may read (looked up by name) */
     readonly storage: TableStorage[] = [],
+    /** the namespaces the user may see, as the catalog has them (levels) */
+    private readonly namespaces: readonly (readonly string[])[] = schemas.map((s) => [s]),
   ) {}
+
+  /** A schema's namespace levels; null when the user sees no namespace of that name. */
+  namespaceOf(schema: string): string[] | null {
+    const ns = this.namespaces.find((n) => n.join('.') === schema);
+    return ns ? [...ns] : null;
+  }
 
   valid(): boolean {
     return Date.now() < this.expiresAt;
@@ -115,13 +123,37 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T
   });
 }
 
-/** Load what `root` needs, as the user, into a snapshot; `signal` (cancel, statement_timeout) stops the wait. */
-export async function loadSnapshot(user: UserCatalog, caller: Caller, root: unknown, ctx: SnapshotContext, signal?: AbortSignal): Promise<PlanSnapshot> {
+/** What a statement needs beyond the relations its tree names (a write's names, sql/write/statement.ts writeNeeds). */
+export interface ExtraNeeds {
+  relations: RelationName[];
+  listing: boolean;
+}
+
+/**
+ * Load what `root` needs, as the user, into a snapshot; `signal` (cancel,
+ * statement_timeout) stops the wait. `extra`: names a write creates, renames
+ * to or writes that its tree does not show. `temporary`: the session's
+ * temporary tables, which an unqualified name means before any catalog name
+ * (resolution never asks the catalog for those).
+ */
+export async function loadSnapshot(
+  user: UserCatalog,
+  caller: Caller,
+  root: unknown,
+  ctx: SnapshotContext,
+  signal?: AbortSignal,
+  extra?: ExtraNeeds,
+  temporary: ReadonlySet<string> = new Set(),
+): Promise<PlanSnapshot> {
   const namespaces = await abortable(user.namespaces(caller), signal);
   let expiresAt = namespaces.expiresAt;
   const found = new Map<string, Found>();
   let listing: Listing | null = null;
-  let work: { needs: CatalogNeeds; searchPath: string[] }[] = [{ needs: catalogNeeds(root), searchPath: ctx.searchPath }];
+  const first = catalogNeeds(root);
+  const needs: CatalogNeeds = extra
+    ? { relations: [...first.relations, ...extra.relations], listing: first.listing || extra.listing }
+    : first;
+  let work: { needs: CatalogNeeds; searchPath: string[] }[] = [{ needs, searchPath: ctx.searchPath }];
   const seenViews = new Set<string>();
   const storage: TableStorage[] = [];
   for (let round = 0; work.length > 0 && round < MAX_ROUNDS; round++) {
@@ -134,6 +166,8 @@ export async function loadSnapshot(user: UserCatalog, caller: Caller, root: unkn
       }
       for (const rel of needs.relations) {
         if (rel.catalog !== undefined && rel.catalog !== ctx.database) continue; // refused by resolution
+        // the session's own temporary table (never inside a view's body, which the catalog holds)
+        if (round === 0 && rel.schema === undefined && rel.catalog === undefined && temporary.has(rel.name)) continue;
         for (const schema of candidateSchemas(rel, { searchPath, user: ctx.user })) {
           const key = `${schema}\u0000${rel.name}`;
           let entry = found.get(key);
@@ -157,5 +191,5 @@ export async function loadSnapshot(user: UserCatalog, caller: Caller, root: unkn
     work = next;
   }
   const schemas = namespaces.value.map((n) => n.join('.'));
-  return new PlanSnapshot(schemas, found, listing, expiresAt, storage);
+  return new PlanSnapshot(schemas, found, listing, expiresAt, storage, namespaces.value);
 }

@@ -66,6 +66,8 @@ const hidden = (e: unknown) => e instanceof CatalogError && (e.kind === 'forbidd
 class Slot<T> {
   private pending: Promise<Timed<T>> | null = null;
   private done: Timed<T> | null = null;
+  /** Bumped by forget(): a load started before does not store its answer. */
+  private epoch = 0;
 
   constructor(private readonly now: () => number) {}
 
@@ -79,21 +81,33 @@ class Slot<T> {
     if (this.done && this.now() >= this.done.expiresAt) this.done = null;
   }
 
+  /** Forget the answer and any load in flight: the next get asks again (after a write changed it). */
+  forget(): void {
+    this.done = null;
+    this.pending = null;
+    this.epoch++;
+  }
+
   get(load: () => Promise<T>, ttlMs: number): Promise<Timed<T>> {
     if (this.done && this.now() < this.done.expiresAt) return Promise.resolve(this.done);
     if (!this.pending) {
       const started = this.now();
-      this.pending = load().then(
+      const epoch = this.epoch;
+      const pending: Promise<Timed<T>> = load().then(
         (value) => {
-          this.done = { value, expiresAt: started + ttlMs };
-          this.pending = null;
-          return this.done;
+          const answer = { value, expiresAt: started + ttlMs };
+          if (this.epoch === epoch) {
+            this.done = answer;
+            this.pending = null;
+          }
+          return answer;
         },
         (e: unknown) => {
-          this.pending = null;
+          if (this.epoch === epoch) this.pending = null;
           throw e;
         },
       );
+      this.pending = pending;
     }
     return this.pending;
   }
@@ -135,6 +149,17 @@ export class CatalogService {
   flush(): void {
     this.users.clear();
     this.entryCount = 0;
+    this.generation++;
+  }
+
+  /**
+   * A table, view or namespace was changed through lakegate (a write): every
+   * user's answer for it and every listing are asked again, and plans made
+   * before plan again (the generation), so the next statement of every
+   * session reads what was committed.
+   */
+  changed(ns: readonly string[], name?: string): void {
+    for (const u of this.users.values()) this.entryCount -= u.forget(ns, name);
     this.generation++;
   }
 
@@ -221,6 +246,22 @@ export class UserCatalog {
     if (first.done) return false;
     this.entries.delete(first.value);
     return true;
+  }
+
+  /** Forgets the answers for one table or view (with its time travels), or for a whole namespace, and the listings; returns how many went. */
+  forget(ns: readonly string[], name?: string): number {
+    const prefix = `${ns.join('\u001f')}\u0000`;
+    let dropped = 0;
+    for (const key of [...this.entries.keys()]) {
+      if (!key.startsWith(prefix)) continue;
+      const rest = key.slice(prefix.length);
+      if (name !== undefined && rest !== name && !rest.startsWith(`${name}@`)) continue;
+      this.entries.delete(key);
+      dropped++;
+    }
+    this.namespaceSlot.forget();
+    this.listingSlot.forget();
+    return dropped;
   }
 
   /** Drops expired answers; returns how many went. */

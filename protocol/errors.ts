@@ -68,6 +68,12 @@ export const SqlState = {
   tooManyArguments: '54023',
   outOfMemory: '53200',
   tooManyConnections: '53300',
+  serializationFailure: '40001',
+  ioError: '58030',
+  invalidSchemaName: '3F000',
+  dependentObjectsStillExist: '2BP01',
+  duplicateSchema: '42P06',
+  duplicateTable: '42P07',
   internalError: 'XX000',
 } as const;
 

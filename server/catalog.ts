@@ -6,12 +6,15 @@ import type { Logger } from 'pino';
 import { EmbeddedCatalog } from '../catalog/iceberg/embedded.js';
 import { RestCatalog } from '../catalog/iceberg/rest.js';
 import { CatalogService } from '../catalog/userCatalog.js';
+import type { WritableCatalog } from '../catalog/iceberg/api.js';
 import type { CatalogConfig } from './config.js';
 import { startPolicies, type GatewayPolicies } from './policies.js';
 import type { Auditor } from './audit/auditor.js';
 
 export interface RunningCatalog {
   service: CatalogService;
+  /** The same catalog, written as a user (issue 19). */
+  writer: WritableCatalog;
   /** What the engine may read after the lock-down. */
   storageRoots: readonly string[];
   /** The embedded catalog's polaris-service policies (null for a REST catalog: Polaris holds them). */
@@ -53,6 +56,7 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Audi
     const service = new CatalogService(client, cache);
     return {
       service,
+      writer: client,
       storageRoots: client.storageRoots,
       policies,
       flush: async () => {
@@ -77,6 +81,7 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Audi
   const service = new CatalogService(client, cache);
   return {
     service,
+    writer: client,
     storageRoots: client.storageRoots,
     policies: null,
     flush: async () => service.flush(),

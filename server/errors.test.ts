@@ -1,4 +1,5 @@
 import { PgError } from '../protocol/errors.js';
+import { SqlError } from '../sql/errors.js';
 import { toPgError } from './errors.js';
 
 const mapped = (message: string) => {
@@ -31,5 +32,17 @@ describe('engine errors never quote a stored value', () => {
   it('control: messages without values keep their text', () => {
     expect(mapped('Binder Error: Referenced column "nope" not found in FROM clause!')).toEqual({ code: '42703', message: 'column "nope" does not exist' });
     expect(toPgError(new PgError('42P01', 'relation "x" does not exist'), () => undefined).message).toBe('relation "x" does not exist');
+  });
+});
+
+describe("a planner's error keeps its DETAIL and HINT", () => {
+  it('DETAIL and HINT reach the client; an internal reason stays in the log, its reference after the DETAIL', () => {
+    const e = toPgError(new SqlError('2BP01', 'cannot drop schema s because other objects depend on it', undefined, { detail: 'table t depends on schema s', hint: 'Use DROP ... CASCADE to drop the dependent objects too.' }), () => undefined);
+    expect([e.code, e.message, e.detail, e.hint]).toEqual(['2BP01', 'cannot drop schema s because other objects depend on it', 'table t depends on schema s', 'Use DROP ... CASCADE to drop the dependent objects too.']);
+    const logged: unknown[] = [];
+    const internal = toPgError(new SqlError('0A000', 'x', undefined, { detail: 'why', internal: 'tree path' }), (err) => logged.push(err));
+    expect(internal.detail).toMatch(/^why\nQuote reference \S+ to the administrator/);
+    expect(JSON.stringify(internal)).not.toContain('tree path');
+    expect(logged).toHaveLength(1);
   });
 });

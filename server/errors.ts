@@ -195,10 +195,11 @@ export function engineLost(): PgError {
 export function toPgError(err: unknown, log: ErrorLog): PgError {
   if (err instanceof PgError) return err;
   if (err instanceof SqlError) {
-    if (err.internal === undefined) return new PgError(err.code as SqlStateCode, err.message, { position: err.position, hint: err.hint });
+    if (err.internal === undefined) return new PgError(err.code as SqlStateCode, err.message, { position: err.position, hint: err.hint, detail: err.detail });
     const ref = newReference();
     log(err, ref);
-    return new PgError(err.code as SqlStateCode, err.message, { position: err.position, hint: err.hint, detail: withReference(ref) });
+    const detail = err.detail === undefined ? withReference(ref) : `${err.detail}\n${withReference(ref)}`;
+    return new PgError(err.code as SqlStateCode, err.message, { position: err.position, hint: err.hint, detail });
   }
   if (err instanceof CatalogLoginError) {
     return new PgError(SqlState.invalidAuthorizationSpecification, `terminating connection: ${err.message}`, {

@@ -22,6 +22,7 @@ import { rangerRoles } from './identity/roles.js';
 import { LoginThrottle } from './identity/throttle.js';
 import { startPolicies } from './policies.js';
 import { startCatalog } from './catalog.js';
+import { LoopbackCatalog } from '../catalog/loopback/server.js';
 import { startAdminRoom } from './admin.js';
 import { defaultExtensionDirectory, ensureExtensions, type ExtensionName } from './extensions.js';
 import type { PlannerDeps } from './planner.js';
@@ -60,16 +61,15 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
       );
   const identity = auditedIdentity(provider, audit);
   const catalog = config.catalog ? await startCatalog(config.catalog, log, audit) : null;
-  // DuckDB reads Iceberg with its own extension; httpfs only when a table may live in object storage.
+  // DuckDB reads and writes Iceberg with its own extension; writes reach the catalog endpoint over HTTP (httpfs),
+  // and tables in object storage need it too. User SQL never reaches what httpfs adds (CREATE SECRET, ATTACH):
+  // the parser and the router refuse them.
   const extensions: ExtensionName[] = [];
-  if (catalog) {
-    extensions.push('avro', 'iceberg');
-    if (catalog.storageRoots.some((r) => /^s3a?:\/\//.test(r))) extensions.push('httpfs');
-  }
+  if (catalog) extensions.push('avro', 'iceberg', 'httpfs');
   const extensionDirectory = config.engine.extensionDirectory ?? defaultExtensionDirectory();
   if (extensions.length > 0) await ensureExtensions(extensionDirectory, extensions, log);
   let planner: QueryPlanner | null = null;
-  const secrets: StorageSecrets | null = extensions.includes('httpfs') ? new StorageSecrets(config.catalog?.storage, catalog?.storageRoots ?? []) : null;
+  const secrets: StorageSecrets | null = catalog?.storageRoots.some((r) => /^s3a?:\/\//.test(r)) ? new StorageSecrets(config.catalog?.storage, catalog?.storageRoots ?? []) : null;
   // A spill folder of our own unless configured, removed again at shutdown.
   const spill = config.engine.tempDirectory ? null : mkdtempSync(join(tmpdir(), 'lakegate-spill-'));
   const total = parseMemorySize(config.engine.memoryLimit ?? defaultMemoryLimit())!;
@@ -117,11 +117,15 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
     audit: adminAuditTrail(audit),
     log,
   });
-  const server = await startServer({ config, engine, planner: planner!, parser, identity, log, audit, admin: admin?.room ?? null });
+  // DuckDB writes through a catalog endpoint of lakegate's own, one secret path per session (catalog/loopback/).
+  const loopback = catalog ? await LoopbackCatalog.start({ catalog: catalog.writer, onError: (e) => log.error({ err: e }, 'catalog endpoint failed') }) : null;
+  const writes = catalog && loopback ? { loopback, catalog: catalog.writer, catalogName: config.catalog!.database, service: catalog.service, log: log.child({ component: 'writes' }) } : null;
+  const server = await startServer({ config, engine, planner: planner!, parser, identity, log, audit, admin: admin?.room ?? null, writes });
   return {
     ...server,
     close: async () => {
       await server.close();
+      await loopback?.close();
       await identity.close();
       policies.stop();
       admin?.stop();

@@ -16,6 +16,7 @@ import { MessageWriter } from '../protocol/writer.js';
 import type { AuthPlan, ConnectionHooks, StartupInfo } from '../protocol/handler.js';
 import { databaseNames, type Config } from './config.js';
 import type { Engine } from './engine/pool.js';
+import type { WriteDeps } from './write/sessionWrites.js';
 import type { Identity, IdentityProvider } from './identity/identity.js';
 import type { Auditor } from './audit/auditor.js';
 import type { QueryPlanner } from './query.js';
@@ -39,6 +40,8 @@ export interface ServerDeps {
   audit?: Auditor;
   /** Access-control statements (server/admin.ts); absent: refused. */
   admin?: AdminRoom | null;
+  /** Writes through the Iceberg catalog; null: the database is read-only. */
+  writes?: WriteDeps | null;
 }
 
 export interface RunningServer {
@@ -166,7 +169,9 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
         ...(deps.audit ? { audit: deps.audit } : {}),
         backends,
         statementSlots: statementSlots.forUser(identity.user),
-        settingDefaults: config.settings,
+        // a writable database's transactions are read-write unless the configuration says otherwise
+        settingDefaults: deps.writes ? { default_transaction_read_only: 'off', ...config.settings } : config.settings,
+        writes: deps.writes ?? null,
       });
       sessions.set(processId, session);
       log.info({ event: 'login', user: identity.user, roles: identity.roles, groups: identity.groups, database: info.database, pid: processId, outcome: 'ok' });

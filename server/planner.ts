@@ -12,10 +12,11 @@
  */
 import type { Logger } from 'pino';
 import { loadDuckDbCatalog, type Catalog, type EngineSql } from '../catalog/catalog.js';
-import { fillActivity, installPgCatalog, installUserCatalog, type TableVisibility } from '../catalog/pgCatalog.js';
-import { loadSnapshot } from '../catalog/planSnapshot.js';
+import { fillActivity, installPgCatalog, installUserCatalog, type SessionTemp, type TableVisibility } from '../catalog/pgCatalog.js';
+import { loadSnapshot, type ExtraNeeds } from '../catalog/planSnapshot.js';
 import type { CatalogService } from '../catalog/userCatalog.js';
-import type { CatalogTable } from '../sql/catalogView.js';
+import type { CatalogTable, CatalogView } from '../sql/catalogView.js';
+import type { TempScope } from '../sql/tempTables.js';
 import { ColumnTagFile } from '../policy/rewrite/columnTags.js';
 import { DataGate, type EngineSource } from '../policy/rewrite/gate.js';
 import { installMaskMacros } from '../policy/rewrite/macros.js';
@@ -28,6 +29,10 @@ import { planQuery } from '../sql/query.js';
 import type { Fields, PgNode } from '../sql/walk.js';
 import type { Config } from './config.js';
 import type { PlanContext, QueryPlan, QueryPlanner } from './query.js';
+import type { WriteContext } from '../sql/write/context.js';
+import type { PlanFacts, WritePlan, WriteSession } from '../sql/write/plan.js';
+import { planWriteStatement, writeNeeds, type WriteStatementPlan } from '../sql/write/statement.js';
+import { StatementWritePolicy } from '../policy/rewrite/writePolicy.js';
 import type { StorageSecrets } from './storage.js';
 import type { EngineConnection } from './engine/connection.js';
 import type { Auditor, RelationName, StatementAudit } from './audit/auditor.js';
@@ -52,9 +57,13 @@ export interface PlannerDeps {
 /** The catalog a statement is planned over, how long it holds, and what its connection needs first. */
 interface StatementCatalog {
   catalog: Catalog;
+  /** A schema's namespace levels (null: the user sees no such namespace). */
+  namespaceOf(schema: string): string[] | null;
+  /** What the catalog lets the user load, when the statement needed it listed. */
+  listing: { tables: readonly CatalogTable[]; views: readonly CatalogView[] } | null;
   valid(): boolean;
-  /** Fills the session's catalog emulation, with only the tables `visibility` (the data gate) lets the user read. */
-  setup(conn: EngineConnection, visibility: TableVisibility): Promise<void>;
+  /** Fills the session's catalog emulation, with only the tables `visibility` (the data gate) lets the user read, and the session's temporary tables. */
+  setup(conn: EngineConnection, visibility: TableVisibility, temp?: SessionTemp): Promise<void>;
   /** Names the catalog did not load for this statement (refused or missing). */
   unloaded?(): RelationName[];
 }
@@ -105,7 +114,9 @@ class PlanCache {
   constructor(private readonly max: number) {}
 
   static key(stmt: ParsedStatement, ctx: PlanContext): string {
-    return [stmt.text, ctx.database, ctx.user, ctx.roles.join('\u0001'), ctx.groups.join('\u0001'), ctx.searchPath.join('\u0001'), ctx.backendPid].join('\u0000');
+    // a temporary table shadows a catalog table of its name: a plan holds for the temporary tables it was made with
+    const temp = JSON.stringify(ctx.tempTables?.() ?? []);
+    return [stmt.text, ctx.database, ctx.user, ctx.roles.join('\u0001'), ctx.groups.join('\u0001'), ctx.searchPath.join('\u0001'), ctx.backendPid, temp].join('\u0000');
   }
 
   get(key: string, stmt: ParsedStatement, ctx: PlanContext): CachedPlan | undefined {
@@ -125,6 +136,11 @@ class PlanCache {
   }
 }
 
+/** The session's temporary tables as resolution and its catalog see them: in `pg_temp_<pid>`, its own temporary schema. */
+function tempScope(ctx: PlanContext): TempScope {
+  return { schema: `pg_temp_${ctx.backendPid}`, tables: ctx.tempTables?.() ?? [] };
+}
+
 /**
  * `EXPLAIN (POLICY) <query>` (PostgreSQL's grammar has no bare `EXPLAIN POLICY`):
  * the inner query as a statement of its own, or null for any other statement.
@@ -142,7 +158,19 @@ export function policyExplainTarget(stmt: ParsedStatement): ParsedStatement | nu
   return { ...stmt, node: query, kind: Object.keys(query)[0]! };
 }
 
-export async function createPlanner(admin: EngineSql, config: Config, deps: PlannerDeps): Promise<QueryPlanner> {
+/** The planner of reads and writes (issue 19): `planWrite` plans one write statement as the session's user. */
+export interface Planner extends QueryPlanner {
+  planWrite(stmt: ParsedStatement, ctx: PlanContext & WriteSession): Promise<WritePlan>;
+}
+
+/** PostgreSQL's command of a write statement, for the audit trail of one refused before it had a plan. */
+const WRITE_COMMANDS: Readonly<Record<string, string>> = {
+  InsertStmt: 'INSERT', UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE', TruncateStmt: 'TRUNCATE TABLE',
+  CreateStmt: 'CREATE TABLE', CreateTableAsStmt: 'CREATE TABLE AS', SelectStmt: 'SELECT INTO', CreateSchemaStmt: 'CREATE SCHEMA',
+  ViewStmt: 'CREATE VIEW', AlterTableStmt: 'ALTER TABLE', RenameStmt: 'ALTER TABLE', DropStmt: 'DROP', CommentStmt: 'COMMENT',
+};
+
+export async function createPlanner(admin: EngineSql, config: Config, deps: PlannerDeps): Promise<Planner> {
   const statementCatalog = await catalogSource(admin, config, deps);
   const dg = config.dataGate;
   await installMaskMacros((sql) => admin.run(sql), dg.maskKey);
@@ -173,11 +201,12 @@ export async function createPlanner(admin: EngineSql, config: Config, deps: Plan
       return v;
     };
     const probeMissed = (m: ProbeMiss) => trace.probeMisses.push(m);
-    const plan = planQuery(policyTarget ?? stmt, { ...ctx, settings, catalog: statementGate.catalog(catalog), probeMissed }, {
+    const temp = tempScope(ctx);
+    const plan = planQuery(policyTarget ?? stmt, { ...ctx, settings, catalog: statementGate.catalog(catalog), probeMissed, temp }, {
       rewriteTables: (tables, qctx, tree) => statementGate.rewrite(tables, qctx, tree),
     });
     const valid = () => statementGate.valid() && base.valid();
-    const setup = (conn: EngineConnection) => base.setup(conn, statementGate.visibility());
+    const setup = (conn: EngineConnection) => base.setup(conn, statementGate.visibility(), temp);
     if (policyTarget) return { sql: toDuckDbSql(reportQuery(reportRows(statementGate.applied))), explain: false, valid, setup };
     if (plan.kind === 'explain' && statementGate.hasPolicyExpressions) {
       // DuckDB's plan prints filter literals and the mask macro's key pads.
@@ -234,6 +263,53 @@ export async function createPlanner(admin: EngineSql, config: Config, deps: Plan
       cache.set(key, { node: stmt.node, settings: [...settingsRead], plan: audited });
       return audited;
     },
+
+    async planWrite(stmt, ctx) {
+      const base = await statementCatalog(stmt, ctx, writeNeeds(stmt, ctx));
+      const subject = { user: ctx.user, roles: new Set(ctx.roles), groups: new Set(ctx.groups) };
+      const policy = new StatementWritePolicy(gate.begin(subject), subject);
+      const wctx: WriteContext = {
+        database: ctx.database,
+        searchPath: ctx.searchPath,
+        user: ctx.user,
+        settings: (n) => ctx.settings(n),
+        backendPid: ctx.backendPid,
+        catalog: policy.gate.catalog(base.catalog),
+        temp: tempScope(ctx),
+        writeAlias: ctx.writeAlias,
+        namespaceOf: (schema) => base.namespaceOf(schema),
+        listing: base.listing,
+        policy,
+      };
+      const reads = (error?: { code: string; message: string }): StatementAudit => ({
+        engine: policy.gate.engine,
+        applied: [...policy.gate.applied],
+        hidden: policy.gate.hidden().map(({ table, decision }) => ({ resource: table.resource ?? null, name: { schema: table.schema, name: table.name }, decision })),
+        unloaded: error?.code === '42P01' ? base.unloaded?.() ?? [] : [],
+        ...(error ? { error } : {}),
+      });
+      const auditWrite = (command: string, rows: number | null, error?: { code: string; message: string }, refusedNow = false) => {
+        if (!audit) return;
+        const who = { user: ctx.user, clientIp: ctx.clientAddress ?? null, sessionId: ctx.backendPid, clientType: ctx.clientType ?? null };
+        const read = reads(error);
+        if (read.applied.length > 0 || read.hidden.length > 0 || read.unloaded.length > 0) audit.statement(who, stmt.text, read);
+        audit.write(who, stmt.text, { engine: policy.gate.engine, command, checks: policy.decisions, rows, ...(error ? { error } : {}) });
+        // refused before any decision named a resource (a relation that is not there): the refusal itself
+        if (refusedNow && error && policy.decisions.length === 0 && read.hidden.length === 0 && read.unloaded.length === 0) audit.refused(who, ctx.database, stmt.text, command, error);
+      };
+      let planned: WriteStatementPlan;
+      try {
+        planned = planWriteStatement(stmt, wctx);
+      } catch (e) {
+        // A refusal (42501), a relation the user may not see (42P01): decisions to audit.
+        const code = e instanceof SqlError ? e.code : undefined;
+        if (code === '42P01' || code === '42501') auditWrite(WRITE_COMMANDS[stmt.kind] ?? stmt.kind, null, { code, message: (e as Error).message }, true);
+        throw e;
+      }
+      const command = planned.kind === 'table-as' ? (stmt.kind === 'SelectStmt' ? 'SELECT INTO' : 'CREATE TABLE AS') : planned.tag;
+      const facts: PlanFacts = { audit: (outcome) => auditWrite(command, outcome.rows, outcome.error) };
+      return { ...planned, ...facts };
+    },
   };
 }
 
@@ -246,12 +322,12 @@ async function catalogSource(
   admin: EngineSql,
   config: Config,
   deps: PlannerDeps,
-): Promise<(stmt: ParsedStatement, ctx: PlanContext) => Promise<StatementCatalog>> {
+): Promise<(stmt: ParsedStatement, ctx: PlanContext, extra?: ExtraNeeds) => Promise<StatementCatalog>> {
   if (config.catalog && deps.catalog) {
     await installPgCatalog(admin, { database: config.catalog.database });
     const service = deps.catalog;
     const storage = deps.storage ?? (() => null);
-    return async (stmt, ctx) => {
+    return async (stmt, ctx, extra) => {
       const caller = {
         user: ctx.user,
         ...(ctx.accessToken ? { token: ctx.accessToken } : {}),
@@ -260,17 +336,20 @@ async function catalogSource(
         sessionId: ctx.backendPid,
       };
       const generation = service.generation;
-      const snapshot = await loadSnapshot(service.forUser(ctx.user), caller, stmt.node, ctx, ctx.signal?.());
+      const temporary = new Set((ctx.tempTables?.() ?? []).map((t) => t.name));
+      const snapshot = await loadSnapshot(service.forUser(ctx.user), caller, stmt.node, ctx, ctx.signal?.(), extra, temporary);
       const listing = snapshot.listing;
       const secrets = storage();
       return {
         catalog: snapshot,
+        namespaceOf: (schema) => snapshot.namespaceOf(schema),
+        listing: listing ? { tables: listing.tables, views: listing.views } : null,
         // A GRANT / REVOKE flushes the catalog cache: plans made before it plan again.
         valid: () => snapshot.valid() && service.generation === generation,
         unloaded: () => snapshot.unloaded(),
-        setup: async (conn, visibility) => {
+        setup: async (conn, visibility, temp) => {
           if (secrets) for (const t of snapshot.storage) await secrets.ensure(conn, t.location, t.credentials);
-          if (listing) await installUserCatalog(conn, snapshot, listing, ctx, visibility);
+          if (listing) await installUserCatalog(conn, snapshot, listing, ctx, visibility, temp);
         },
       };
     };
@@ -285,6 +364,12 @@ async function catalogSource(
   await installPgCatalog(admin, { database });
   return async (_stmt, ctx) => {
     if (ctx.database !== database) throw new Error(`no catalog for database ${ctx.database}`);
-    return { catalog, valid: () => true, setup: (conn, visibility) => installUserCatalog(conn, catalog, catalog, ctx, visibility) };
+    return {
+      catalog,
+      namespaceOf: (schema) => (catalog.listSchemas().includes(schema) && schema !== 'public' ? [schema] : null),
+      listing: { tables: catalog.listTables(), views: [] },
+      valid: () => true,
+      setup: (conn, visibility, temp) => installUserCatalog(conn, catalog, catalog, ctx, visibility, temp),
+    };
   };
 }

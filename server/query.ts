@@ -26,6 +26,7 @@ import type { EngineConnection, EnginePrepared, EngineResult } from './engine/co
 import { wireParams } from './engine/connection.js';
 import type { Batch, Encoding } from './engine/messages.js';
 import type { WireParam } from './engine/wire.js';
+import type { TempTable } from '../sql/write/plan.js';
 
 export interface PlanContext {
   database: string;
@@ -47,6 +48,8 @@ export interface PlanContext {
   /** The client's address and application_name, for the audit trail. */
   clientAddress?: string;
   clientType?: string;
+  /** The session's temporary tables (pg_temp: looked up first, shown in its catalog only). */
+  tempTables?: () => readonly TempTable[];
 }
 
 export interface QueryPlan {

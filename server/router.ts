@@ -21,6 +21,8 @@ export type Route =
   | { kind: 'prepare' }
   | { kind: 'execute' }
   | { kind: 'sessionFunction' }
+  /** A write (issue 19): planned by the write planner, carried out by the session's writes (server/write/). */
+  | { kind: 'write' }
   | { kind: 'refused'; error: PgError };
 
 /** PostgreSQL's command names for the statements we refuse, so the message names what the user typed. */
@@ -98,18 +100,31 @@ function refuse(kind: string): Route {
   return { kind: 'refused', error: PgError.featureNotSupported(`${name} is not supported by lakegate`) };
 }
 
+/**
+ * The writes lakegate carries out through the Iceberg catalog (the write
+ * planner refuses forms it does not take, with PostgreSQL's errors); other
+ * definitions (indexes, roles, functions …) stay refused.
+ */
+const WRITE_STATEMENTS = new Set([
+  'InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', 'TruncateStmt', 'CreateStmt', 'CreateTableAsStmt', 'CreateSchemaStmt',
+  'ViewStmt', 'AlterTableStmt', 'RenameStmt', 'DropStmt', 'CommentStmt',
+]);
+
 export function route(stmt: ParsedStatement): Route {
   const fields = stmt.node[stmt.kind]!;
+  if (WRITE_STATEMENTS.has(stmt.kind)) return { kind: 'write' };
   switch (stmt.kind) {
     case 'SelectStmt':
       // SELECT … INTO creates a table.
-      if (fields['intoClause']) return refuse('CreateTableAsStmt');
+      if (fields['intoClause']) return { kind: 'write' };
       // pg_sleep, set_config, pg_cancel_backend …: answered from the session's state.
       if (sessionCalls(fields)) return { kind: 'sessionFunction' };
       return { kind: 'query' };
     case 'ExplainStmt': {
       const inner = Object.keys(fields['query'] ?? {})[0];
-      return inner === 'SelectStmt' ? { kind: 'query' } : refuse(inner ?? 'ExplainStmt');
+      if (inner === 'SelectStmt' && !(fields['query'] as ParsedStatement['node'])['SelectStmt']?.['intoClause']) return { kind: 'query' };
+      if (inner && WRITE_STATEMENTS.has(inner)) return { kind: 'refused', error: PgError.featureNotSupported(`EXPLAIN of ${commandName(inner)} is not supported by lakegate`) };
+      return refuse(inner ?? 'ExplainStmt');
     }
     case 'VariableSetStmt':
       return { kind: 'set' };
@@ -140,6 +155,7 @@ export function route(stmt: ParsedStatement): Route {
       const kind = Object.keys(query)[0]!;
       const inner = route({ node: query, kind, text: stmt.text, offset: stmt.offset });
       if (inner.kind === 'refused') return inner;
+      if (inner.kind === 'write') return { kind: 'refused', error: PgError.featureNotSupported(`PREPARE of ${commandName(kind)} is not supported by lakegate`) };
       if (inner.kind !== 'query') return refuse(kind);
       return { kind: 'prepare' };
     }

@@ -47,10 +47,16 @@ import type { StatementSlots } from './statementSlots.js';
 import type { StatementParser } from './statementParser.js';
 import { dataRowText, writeTextResult, type TextResult } from './textResult.js';
 import { TransactionState } from './transaction.js';
+import { SessionWrites, type WriteDeps } from './write/sessionWrites.js';
+import { describeWrite, runWrite, type WriteHost, type WritePlanner } from './write/statement.js';
+import type { PlanContext } from './query.js';
+import { walk } from '../sql/walk.js';
 
 export interface SessionDeps {
   engine: Engine;
-  planner: QueryPlanner;
+  planner: QueryPlanner & Partial<WritePlanner>;
+  /** Writes through the Iceberg catalog (issue 19); null: the database is read-only and writes are refused. */
+  writes?: WriteDeps | null;
   identity: Identity;
   info: StartupInfo;
   processId: number;
@@ -113,6 +119,9 @@ export class Session implements QuerySession {
   private readonly cursorHost: CursorHost<Prepared>;
   /** Ends this session's connection with FATAL 57P01 (pg_terminate_backend); set by the listener. */
   terminator: (() => void) | null = null;
+  /** The session's writes (made at its first write). */
+  private writer: SessionWrites | null = null;
+  private readonly writeHost: WriteHost;
 
   constructor(private readonly deps: SessionDeps) {
     this.processId = deps.processId;
@@ -127,6 +136,27 @@ export class Session implements QuerySession {
       bindQuery: (stmt, req) => this.bindQuery(stmt, req),
       detachConnection: (portal) => this.detachConnection(portal),
       statement: () => this.statement(),
+    };
+    this.writeHost = {
+      planner: deps.planner,
+      writes: () => (this.writer ??= new SessionWrites(this.deps.writes!, () => this.catalogCaller(), this.processId)),
+      connection: () => this.connection(),
+      statement: () => this.statement(),
+      planContext: () => this.planContext(),
+      inBlock: () => this.tx.active || this.implicitBlock,
+      readOnly: () => this.settings.get('transaction_read_only') === 'on',
+      timeZone: () => this.settings.get('TimeZone'),
+    };
+  }
+
+  /** Who catalog calls are made as: the session's user, with the login's token where there is one. */
+  private catalogCaller() {
+    const credential = this.deps.identity.credential;
+    return {
+      user: this.user,
+      ...(credential ? { token: () => credential.accessToken(), refresh: () => credential.renew() } : {}),
+      clientAddress: this.deps.info.remoteAddress,
+      sessionId: this.processId,
     };
   }
 
@@ -232,6 +262,11 @@ export class Session implements QuerySession {
         const prepared = this.prepare(stmt.text, stmt, []);
         await this.runToCompletion(prepared, out);
       }
+      // The message's implicit transaction commits what its statements wrote, as one.
+      if (this.implicitBlock && this.writer?.inBlock) await this.writer.commit();
+    } catch (e) {
+      if (this.implicitBlock && this.writer?.inBlock) await this.writer.rollback();
+      throw e;
     } finally {
       // The implicit block ends with the message, and its cursors with it.
       if (this.implicitBlock && !this.tx.active) this.portals.closeTransaction(true);
@@ -286,6 +321,9 @@ export class Session implements QuerySession {
       this.tx.checkNotAborted();
     }
     if (prepared.query) await this.describeQuery(prepared);
+    if (prepared.route.kind === 'write') {
+      prepared.paramOids = await describeWrite(this.writeHost, prepared.parsed!, paramOids, parameterCount(prepared.parsed!));
+    }
     if (name === '') this.statements.delete('');
     this.statements.set(name, prepared);
   }
@@ -400,6 +438,7 @@ export class Session implements QuerySession {
     this.deps.onEnd();
     this.portals.closeAll();
     this.statements.clear();
+    await this.writer?.close(this.conn).catch(() => undefined);
     this.conn?.close();
     this.conn = null;
   }
@@ -439,42 +478,54 @@ export class Session implements QuerySession {
       this.deps.audit?.refused(this.auditSubject, this.database, stmt.text, commandName(stmt.kind), r.error);
       throw r.error;
     }
+    if (r.kind === 'write' && !this.deps.writes) {
+      const refused = readOnlyRefusal(stmt.kind);
+      this.deps.audit?.refused(this.auditSubject, this.database, stmt.text, commandName(stmt.kind), refused);
+      throw refused;
+    }
     const prepared: Prepared = { text, parsed: stmt, route: r };
     if (r.kind === 'sessionFunction') prepared.paramOids = sessionParamOids(sessionCalls(stmt.node[stmt.kind]!, this.processId)!, paramOids);
     const query = r.kind === 'query' ? stmt : r.kind === 'declare' ? cursorDeclaration(stmt).query : r.kind === 'copy' ? copySource(stmt).query : null;
     if (query && query !== stmt) {
       // The query a cursor or COPY wraps is routed like one typed on its own (SELECT … INTO is a write).
       const inner = route(query);
-      if (inner.kind === 'refused') {
-        this.deps.audit?.refused(this.auditSubject, this.database, stmt.text, commandName(query.kind), inner.error);
-        throw inner.error;
+      if (inner.kind === 'refused' || inner.kind === 'write') {
+        const error = inner.kind === 'refused' ? inner.error : PgError.featureNotSupported(`${commandName(query.kind)} is not allowed here`);
+        this.deps.audit?.refused(this.auditSubject, this.database, stmt.text, commandName(query.kind), error);
+        throw error;
       }
     }
     if (query) {
-      prepared.query = new QueryStatement(query, paramOids, this.deps.planner, {
-        database: this.database,
-        user: this.user,
-        roles: this.deps.identity.roles,
-        groups: this.deps.identity.groups,
-        signal: () => this.run?.signal,
-        ...(this.deps.identity.credential
-          ? { accessToken: () => this.deps.identity.credential!.accessToken(), renewToken: () => this.deps.identity.credential!.renew() }
-          : {}),
-        searchPath: this.settings.searchPath(this.user),
-        settings: (n) => {
-          try {
-            return this.settings.get(n);
-          } catch {
-            return undefined;
-          }
-        },
-        backendPid: this.processId,
-        activity: () => this.deps.backends?.activity(this.user) ?? [this.activityRow()],
-        clientAddress: this.deps.info.remoteAddress,
-        ...(this.deps.info.params['application_name'] ? { clientType: this.deps.info.params['application_name'] } : {}),
-      });
+      prepared.query = new QueryStatement(query, paramOids, this.deps.planner, this.planContext());
     }
     return prepared;
+  }
+
+  /** What the planner decides a statement of this session with. */
+  private planContext(): PlanContext {
+    return {
+      database: this.database,
+      user: this.user,
+      roles: this.deps.identity.roles,
+      groups: this.deps.identity.groups,
+      signal: () => this.run?.signal,
+      ...(this.deps.identity.credential
+        ? { accessToken: () => this.deps.identity.credential!.accessToken(), renewToken: () => this.deps.identity.credential!.renew() }
+        : {}),
+      searchPath: this.settings.searchPath(this.user),
+      settings: (n) => {
+        try {
+          return this.settings.get(n);
+        } catch {
+          return undefined;
+        }
+      },
+      backendPid: this.processId,
+      activity: () => this.deps.backends?.activity(this.user) ?? [this.activityRow()],
+      clientAddress: this.deps.info.remoteAddress,
+      ...(this.deps.info.params['application_name'] ? { clientType: this.deps.info.params['application_name'] } : {}),
+      tempTables: () => this.writer?.tempTables() ?? [],
+    };
   }
 
   private async bindQuery(prepared: Prepared, req: BindRequest): Promise<Portal> {
@@ -528,8 +579,10 @@ export class Session implements QuerySession {
     if (this.ended) throw new PgError(SqlState.adminShutdown, 'session has ended');
     if (this.conn?.lost || this.portals.holdsLostEngine()) {
       // The engine process went away while this session was idle. What it held for the
-      // session (open cursors) is gone: the session ends, as a statement running there did.
-      if (this.portals.holdsLostEngine()) throw engineLost();
+      // session (open cursors, temporary tables, a block's data) is gone: the session ends,
+      // as a statement running there did.
+      if (this.portals.holdsLostEngine() || this.writer?.holdsEngineState()) throw engineLost();
+      this.writer?.engineLost();
       // Nothing of the session's lived there but prepared forms, which are made again.
       this.conn = null;
     }
@@ -624,6 +677,7 @@ export class Session implements QuerySession {
         const options = transactionOptions(node['options'] as Fields[] | undefined).filter(([n]) => n !== 'transaction_deferrable');
         for (const [n, v] of options) settingDef(n).check?.(v);
         const wasActive = this.tx.active;
+        await this.endWrites(node['kind'] as string, w);
         const outcome = this.tx.apply(node);
         if (outcome.notice) be.noticeResponse(w, outcome.notice);
         if (!wasActive && this.tx.active) for (const [n, v] of options) this.settings.set(n, v, true);
@@ -654,6 +708,9 @@ export class Session implements QuerySession {
         return closeCursor(this.cursorHost, node, w);
       case 'copy':
         return copyOut(this.cursorHost, prepared, prepared.parsed!, out, bind);
+      case 'write':
+        this.tx.checkNotAborted();
+        return runWrite(this.writeHost, prepared.parsed!, out, bind, prepared.paramOids);
       case 'prepare': {
         this.tx.checkNotAborted();
         const p = preparation(prepared.parsed!);
@@ -707,6 +764,33 @@ export class Session implements QuerySession {
       }
       default:
         throw new PgError(SqlState.internalError, 'statement has no handler');
+    }
+  }
+
+  /**
+   * The block's writes at COMMIT / ROLLBACK: committed (a failure ends the block
+   * and is the COMMIT's error, as PostgreSQL's failed commit is), or taken back.
+   */
+  private async endWrites(kind: string, w: Output['writer']): Promise<void> {
+    const writes = this.writer?.inBlock && this.tx.active ? this.writer : null;
+    if (!writes) return;
+    if (kind === 'TRANS_STMT_ROLLBACK_TO') {
+      throw PgError.featureNotSupported('ROLLBACK TO SAVEPOINT after a write in the block is not supported by lakegate');
+    }
+    if (kind === 'TRANS_STMT_COMMIT' && this.tx.status() !== 'E') {
+      try {
+        await writes.commit();
+      } catch (e) {
+        this.tx.reset();
+        this.txid = null;
+        this.portals.closeTransaction(false);
+        this.settings.endTransaction();
+        throw e;
+      }
+      return;
+    }
+    if (kind === 'TRANS_STMT_COMMIT' || kind === 'TRANS_STMT_ROLLBACK') {
+      for (const message of await writes.rollback()) be.noticeResponse(w, { severity: 'WARNING', code: '01000', message });
     }
   }
 
@@ -765,6 +849,21 @@ export class Session implements QuerySession {
       writer: out.writer,
     });
   }
+}
+
+/** PostgreSQL's answer to a write where the database is read-only (no writable catalog). */
+const readOnlyRefusal = (kind: string) =>
+  new PgError(SqlState.insufficientPrivilege, `permission denied: ${commandName(kind)} is not allowed through lakegate`, {
+    detail: 'This database is served read-only: lakegate writes only to an Iceberg catalog.',
+  });
+
+/** How many parameters ($n) a statement has: the highest n. */
+function parameterCount(stmt: ParsedStatement): number {
+  let n = 0;
+  walk(stmt.node, (v) => {
+    if (v.kind === 'ParamRef') n = Math.max(n, Number(v.fields['number'] ?? 0));
+  });
+  return n;
 }
 
 const wrongParameterCount = (name: string, expected: number, got: number) =>

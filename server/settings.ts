@@ -112,13 +112,6 @@ function checkEncoding(value: string): string {
   });
 }
 
-/** lakegate serves read-only queries: every transaction is read-only, as on a hot standby. */
-function checkReadOnly(value: string): string {
-  if (bool('transaction_read_only')(value) === 'on') return 'on';
-  throw new PgError(SqlState.readOnlySqlTransaction, 'cannot set transaction read-write mode', {
-    detail: 'lakegate serves read-only queries.',
-  });
-}
 
 const ISOLATION = ['read uncommitted', 'read committed', 'repeatable read', 'serializable'];
 
@@ -144,7 +137,7 @@ const DEFS: SettingDef[] = [
   { name: 'idle_in_transaction_session_timeout', initial: '0', check: durationSetting('idle_in_transaction_session_timeout'), description: 'Sets the maximum allowed idle time between queries, when in a transaction.' },
   { name: 'default_transaction_isolation', initial: 'read committed', check: checkOneOf('default_transaction_isolation', ISOLATION), description: 'Sets the transaction isolation level of each new transaction.' },
   { name: 'transaction_isolation', initial: 'read committed', check: checkOneOf('transaction_isolation', ISOLATION), description: "Sets the current transaction's isolation level." },
-  { name: 'transaction_read_only', initial: 'on', check: checkReadOnly, description: "Sets the current transaction's read-only status." },
+  { name: 'transaction_read_only', initial: 'on', check: bool('transaction_read_only'), description: "Sets the current transaction's read-only status." },
   { name: 'bytea_output', initial: 'hex', check: checkOneOf('bytea_output', ['hex']), description: 'Sets the output format for bytea.' },
   { name: 'client_min_messages', initial: 'notice', check: checkOneOf('client_min_messages', ['debug5', 'debug4', 'debug3', 'debug2', 'debug1', 'log', 'notice', 'warning', 'error']), description: 'Sets the message levels that are sent to the client.' },
   { name: 'lc_messages', initial: 'C', description: 'Sets the language in which messages are displayed.' },
@@ -175,6 +168,7 @@ export function settingDef(name: string): SettingDef {
 /** Settings that exist only for the current transaction: outside a block they show their session default. */
 const TRANSACTION_SCOPED: Record<string, string> = {
   transaction_isolation: 'default_transaction_isolation',
+  transaction_read_only: 'default_transaction_read_only',
 };
 
 /** Settings a server-wide default cannot be given for: the client's own, and those of one transaction. */

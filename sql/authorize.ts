@@ -122,13 +122,43 @@ function checkSelect(f: Fields): void {
   if (f['lockingClause']) throw notSupported('SELECT FOR UPDATE/SHARE', undefined);
 }
 
+/** Write statements sql/write/ plans: accepted only as the statement itself, never nested (a data-modifying CTE). */
+const WRITE_STATEMENTS: ReadonlySet<string> = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
+
+/**
+ * DEFAULT as a value: in an INSERT's VALUES row, an UPDATE's SET, or a MERGE
+ * action's SET or VALUES (the grammar allows it nowhere else).
+ */
+function defaultAllowed(path: Visit['path']): boolean {
+  const parent = path[path.length - 1];
+  if (parent?.kind === 'List' && parent.key === 'items') {
+    const values = path[path.length - 2];
+    return values?.kind === 'SelectStmt' && values.key === 'valuesLists' && path[path.length - 3]?.kind === 'InsertStmt' && path.length === 3;
+  }
+  if (parent?.kind === 'ResTarget' && parent.key === 'val') {
+    const holder = path[path.length - 2];
+    return (holder?.kind === 'UpdateStmt' && path.length === 2) || (holder?.kind === 'MergeWhenClause' && holder.key === 'targetList' && path.length === 3);
+  }
+  return parent?.kind === 'MergeWhenClause' && parent.key === 'values' && path.length === 2;
+}
+
+export interface AuthorizeOptions {
+  /** The root is a write statement (sql/write/), its target already taken out of the tree. */
+  write?: boolean;
+}
+
 /**
  * Throws a SqlError for the first construct not on the allowlist.
  * `schemaExists` (the user's catalog) words a call qualified with an unknown schema as PostgreSQL does.
  */
-export function authorize(root: unknown, schemaExists?: (schema: string) => boolean): void {
+export function authorize(root: unknown, schemaExists?: (schema: string) => boolean, options: AuthorizeOptions = {}): void {
   walk(root, (v) => {
     const { kind, fields: f } = v;
+    if (options.write) {
+      if (WRITE_STATEMENTS.has(kind) && v.path.length === 0) return;
+      if (kind === 'MergeWhenClause' && v.path.length === 1 && v.path[0]!.kind === 'MergeStmt') return;
+      if (kind === 'SetToDefault' && defaultAllowed(v.path)) return;
+    }
     if (PLAIN_KINDS.has(kind)) {
       if (kind === 'SelectStmt') checkSelect(f);
       if (kind === 'SubLink' && f['operName']) checkOperator(names(f['operName']), f['location']);

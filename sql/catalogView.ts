@@ -20,6 +20,8 @@ export interface CatalogColumn {
    * table (dropped), and the column is restricted whatever a policy says.
    */
   policyName?: string | null;
+  /** COMMENT ON COLUMN (the Iceberg field's doc): col_description, psql's \d+. */
+  comment?: string;
 }
 
 /** The name the policies decide a column by (its current name); null: restricted, no policy applies. */
@@ -56,6 +58,8 @@ export interface CatalogTable {
    * tag source); null: the tags could not be read (fail closed: no rows).
    */
   columnTags?: Readonly<Record<string, readonly string[]>> | null;
+  /** COMMENT ON TABLE (Iceberg's `comment` property): obj_description, psql's \d+. */
+  comment?: string;
 }
 
 /**
@@ -72,6 +76,8 @@ export interface CatalogView {
   query: PgNode;
   /** where the view's unqualified names are looked up */
   defaultSchema: string;
+  /** COMMENT ON VIEW (the view's `comment` property). */
+  comment?: string;
 }
 
 export interface RelationCatalog {

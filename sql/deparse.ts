@@ -44,9 +44,15 @@ function protectDuckDbKeywords(root: PgNode): void {
   const guardField = (f: Fields, key: string): void => {
     if (typeof f[key] === 'string' && DUCKDB_ONLY_KEYWORDS.has(f[key])) f[key] = String(f[key]).toUpperCase();
   };
-  walk(root, ({ kind, fields }) => {
+  walk(root, ({ kind, fields, path }) => {
     switch (kind) {
       case 'ResTarget': {
+        // a column a write assigns (INSERT's list, UPDATE's and MERGE's SET): a name, bound case-insensitively
+        const holder = path[path.length - 1];
+        if ((holder?.kind === 'InsertStmt' && holder.key === 'cols') || (holder?.kind === 'UpdateStmt' && holder.key === 'targetList') || (holder?.kind === 'MergeWhenClause' && holder.key === 'targetList')) {
+          guardField(fields, 'name');
+          return;
+        }
         const ref = fields['val']?.['ColumnRef'];
         const last = ref?.fields?.[ref.fields.length - 1];
         const name = nodeKind(last) === 'String' ? String(last['String']['sval']) : undefined;

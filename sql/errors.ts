@@ -6,6 +6,8 @@ import { ownTable } from './ownNames.js';
  */
 export interface SqlErrorExtras {
   hint?: string;
+  /** PostgreSQL's DETAIL: more about what went wrong, for the user. */
+  detail?: string;
   /** What went wrong inside lakegate (a parse-tree path …): for the server log only, never sent to the client. */
   internal?: string;
 }
@@ -13,6 +15,7 @@ export interface SqlErrorExtras {
 export class SqlError extends Error {
   override readonly name = 'SqlError';
   readonly hint?: string;
+  readonly detail?: string;
   readonly internal?: string;
   constructor(
     /** SQLSTATE, e.g. 42601 */
@@ -24,6 +27,7 @@ export class SqlError extends Error {
   ) {
     super(message);
     this.hint = extras.hint;
+    this.detail = extras.detail;
     this.internal = extras.internal;
   }
 }

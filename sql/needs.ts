@@ -101,15 +101,19 @@ export function catalogNeeds(root: unknown): CatalogNeeds {
   return { relations, listing };
 }
 
+/** A name of a session's temporary schema: never a catalog namespace (resolve.ts looks such names up among the temporary tables). */
+export const isTempSchemaName = (schema: string): boolean => schema === 'pg_temp' || /^pg_temp_\d+$/.test(schema);
+
 /**
  * The user schemas a name is looked up in, in order, as resolve.ts does:
  * the written schema, or the search path (an emulated pg_catalog name
  * earlier in the path ends the search).
  */
 export function candidateSchemas(rel: RelationName, ctx: { searchPath: string[]; user: string }): string[] {
-  if (rel.schema !== undefined) return rel.schema === 'pg_catalog' || rel.schema === 'information_schema' ? [] : [rel.schema];
+  if (rel.schema !== undefined) return rel.schema === 'pg_catalog' || rel.schema === 'information_schema' || isTempSchemaName(rel.schema) ? [] : [rel.schema];
   const out: string[] = [];
   for (const schema of effectiveSearchPath(ctx)) {
+    if (isTempSchemaName(schema)) continue;
     if (schema === 'pg_catalog') {
       if (Object.hasOwn(PG_CATALOG_RELATIONS, rel.name)) return out;
       continue;

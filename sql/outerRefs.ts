@@ -22,6 +22,7 @@
  */
 import type { CatalogTable, RelationCatalog } from './catalogView.js';
 import type { TableReference } from './resolve.js';
+import { TEMP_CATALOG, tempScanOf } from './tempTables.js';
 import { intConst, names, nodeKind, strConst, strNode, walk, type Fields, type PgNode } from './walk.js';
 import { ownTable } from './ownNames.js';
 
@@ -50,8 +51,10 @@ export function markOuterReferences(root: unknown, catalog: RelationCatalog, tab
     const inner = (t.node as Fields)['RangeVar'] ?? (t.node as Fields)['RangeFunction'];
     if (inner) scanned.set(inner, t.table);
   }
-  const tableOf = (item: Fields): CatalogTable | undefined =>
-    scanned.get(item) ?? (item['schemaname'] && item['relname'] ? catalog.getTable(String(item['schemaname']), String(item['relname'])) : undefined);
+  const tableOf = (item: Fields): Pick<CatalogTable, 'columns'> | undefined =>
+    scanned.get(item) ??
+    tempScanOf(item) ??
+    (item['catalogname'] !== TEMP_CATALOG && item['schemaname'] && item['relname'] ? catalog.getTable(String(item['schemaname']), String(item['relname'])) : undefined);
   walk(root, ({ kind, fields, path }) => {
     if (kind !== 'RangeFunction' && kind !== 'SelectStmt') return;
     // the FROM items of each enclosing SELECT, nearest first: where an outer reference's type is found (computed
@@ -116,7 +119,7 @@ function outer(ref: Fields, scope: Scope, select: Fields): boolean {
   return !((select['targetList'] ?? []) as Fields[]).some((t) => t['ResTarget']?.['name'] === name);
 }
 
-function scopeOf(items: unknown[], tableOf: (item: Fields) => CatalogTable | undefined): Scope {
+function scopeOf(items: unknown[], tableOf: (item: Fields) => Pick<CatalogTable, 'columns'> | undefined): Scope {
   const scope: Scope = { aliases: new Set(), columns: new Set(), tables: new Map() };
   const add = (alias: string | undefined, cols: readonly string[] | undefined) => {
     if (alias) scope.aliases.add(alias);

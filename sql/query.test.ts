@@ -129,7 +129,7 @@ describe('planQuery: deny by default', () => {
 
   it('refuses other databases the way PostgreSQL does', () => {
     const e = refusal('SELECT * FROM other.sales.orders');
-    expect([e.code, e.message]).toEqual(['0A000', 'cross-database references are not implemented: other.sales.orders']);
+    expect([e.code, e.message]).toEqual(['0A000', 'cross-database references are not implemented: "other.sales.orders"']);
     expect(refusal('SELECT * FROM lakegate_pg.pgc.pg_class').code).toBe('0A000');
   });
 

@@ -16,6 +16,7 @@ import type { ParsedStatement } from './parse.js';
 import { resolveRelations, type TableReference } from './resolve.js';
 import { jsonbByValue, resultTypes, type ResultTypes } from './resultTypes.js';
 import { settingsRelation } from './settings.js';
+import type { TempScope } from './tempTables.js';
 import { cloneTree, nodeKind, replaceNode, walk, type PgNode } from './walk.js';
 
 export interface QueryContext {
@@ -28,6 +29,8 @@ export interface QueryContext {
   catalog: RelationCatalog;
   /** Told of each name probe that answered NULL (to_regclass), for the audit trail. */
   probeMissed?: (miss: ProbeMiss) => void;
+  /** The session's temporary tables (found before any schema, as PostgreSQL's pg_temp). */
+  temp?: TempScope;
 }
 
 export interface QueryPlan {

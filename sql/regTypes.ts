@@ -100,6 +100,7 @@ export function regCast(typname: string, arg: unknown, ctx: ResolveContext, loca
         const r = resolveRelation({ catalog, schema, name }, ctx, location);
         if (r.kind === 'table') return intConst(relationOid(r.table.schema, r.table.name));
         if (r.kind === 'view') return intConst(relationOid(r.view.schema, r.view.name));
+        if (r.kind === 'temp') return intConst(relationOid(r.schema, r.table.name));
         return intConst(relationOid(r.schema, r.name));
       }
       case 'regtype':

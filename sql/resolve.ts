@@ -17,6 +17,8 @@ import {
   PGC_SCHEMA,
 } from './emulation.js';
 import { SqlError, pos, undefinedTable } from './errors.js';
+import { findTemp, isTempSchema, tempItem, withTempFirst, type TempScope } from './tempTables.js';
+import type { TempTable } from './write/plan.js';
 import { names, replaceNode, strNode, walk, type Fields, type PathStep, type PgNode } from './walk.js';
 
 export interface ResolveContext {
@@ -24,11 +26,15 @@ export interface ResolveContext {
   searchPath: string[];
   user: string;
   catalog: RelationCatalog;
+  /** The session's temporary tables, looked up before any schema (none: the session has none). */
+  temp?: TempScope;
 }
 
 export type Resolved =
   | { kind: 'table'; table: CatalogTable }
   | { kind: 'view'; view: CatalogView }
+  /** one of the session's temporary tables; `schema` is its temporary schema (pg_temp_N) */
+  | { kind: 'temp'; table: TempTable; schema: string }
   | { kind: 'emulated'; schema: 'pg_catalog' | 'information_schema'; name: string };
 
 /** A user table the query reads: the policy layer rewrites `node` (the FROM item holding `table.scan()`) in place. */
@@ -60,6 +66,11 @@ function lookupIn(schema: string, name: string, ctx: ResolveContext): Resolved |
   return view ? { kind: 'view', view } : undefined;
 }
 
+function tempIn(name: string, ctx: ResolveContext): Resolved | undefined {
+  const table = findTemp(ctx.temp, name);
+  return table && ctx.temp ? { kind: 'temp', table, schema: ctx.temp.schema } : undefined;
+}
+
 /** Resolve a possibly qualified relation name, or throw as PostgreSQL would. */
 export function resolveRelation(
   parts: { catalog?: string; schema?: string; name: string },
@@ -68,25 +79,28 @@ export function resolveRelation(
 ): Resolved {
   if (parts.catalog !== undefined && parts.catalog !== ctx.database) {
     const full = [parts.catalog, parts.schema, parts.name].join('.');
-    throw new SqlError('0A000', `cross-database references are not implemented: ${full}`, pos(location));
+    throw new SqlError('0A000', `cross-database references are not implemented: "${full}"`, pos(location));
   }
   if (parts.schema !== undefined) {
-    const found = lookupIn(parts.schema, parts.name, ctx);
+    const found = isTempSchema(parts.schema, ctx.temp) ? tempIn(parts.name, ctx) : lookupIn(parts.schema, parts.name, ctx);
     if (!found) throw undefinedTable(`${parts.schema}.${parts.name}`, location);
     return found;
   }
-  for (const schema of effectiveSearchPath(ctx)) {
-    const found = lookupIn(schema, parts.name, ctx);
+  for (const schema of withTempFirst(effectiveSearchPath(ctx))) {
+    const found = schema === 'pg_temp' ? tempIn(parts.name, ctx) : lookupIn(schema, parts.name, ctx);
     if (found) return found;
   }
   throw undefinedTable(parts.name, location);
 }
 
+/** Statements besides SELECT whose WITH list scopes their parts (the write statements of sql/write/). */
+const WITH_HOLDERS: ReadonlySet<string> = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
+
 /** CTEs visible at this point of the tree, by name, judged from the ancestors (inner WITH lists shadow outer ones). */
 export function ctesInScope(path: readonly PathStep[]): Map<string, Fields> {
   const visible = new Map<string, Fields>();
   path.forEach((step, i) => {
-    if (step.kind !== 'SelectStmt') return;
+    if (step.kind !== 'SelectStmt' && !WITH_HOLDERS.has(step.kind ?? '')) return;
     const withClause = step.holder['withClause'] as Fields | undefined;
     if (!withClause) return;
     const ctes = ((withClause['ctes'] ?? []) as Fields[]).map((c) => c['CommonTableExpr'] as Fields);
@@ -156,7 +170,8 @@ function viewItem(view: CatalogView, alias: Fields, ctx: ResolveContext, state: 
   nameTargets(body);
   state.views.push(key);
   try {
-    resolveInto(body, { ...ctx, searchPath: [view.defaultSchema] }, state);
+    // a view stored in the catalog never sees a reader's temporary tables
+    resolveInto(body, { ...ctx, searchPath: [view.defaultSchema], temp: undefined }, state);
   } finally {
     state.views.pop();
   }
@@ -225,6 +240,11 @@ function resolveInto(root: unknown, ctx: ResolveContext, state: ResolveState): v
     }
     if (resolved.kind === 'view') {
       replaceNode(node, viewItem(resolved.view, alias, ctx, state));
+      return false;
+    }
+    if (resolved.kind === 'temp') {
+      // No policy applies: the table holds only what this session already read through the data gate.
+      replaceNode(node, tempItem(resolved.table, alias));
       return false;
     }
     replaceNode(node, tableItem(resolved.table, alias, location));

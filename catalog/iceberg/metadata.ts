@@ -171,7 +171,7 @@ export function schemaById(meta: TableMetadata, id: number | undefined): Iceberg
 }
 
 export function columnsOf(schema: IcebergSchema): CatalogColumn[] {
-  return schema.fields.map((f) => ({ name: f.name, duckType: duckType(f.type), nullable: !f.required, fieldId: f.id }));
+  return schema.fields.map((f) => ({ name: f.name, duckType: duckType(f.type), nullable: !f.required, fieldId: f.id, ...(f.doc ? { comment: f.doc } : {}) }));
 }
 
 /**

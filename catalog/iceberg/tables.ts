@@ -55,6 +55,7 @@ export function catalogTable(ns: Namespace, name: string, loaded: LoadedTable, s
     scan: () => structuredClone(scan),
     snapshotId: chosen.snapshotId === null ? null : String(chosen.snapshotId),
     columnTags: columnTagsFor(loaded.metadata, current),
+    ...(commentOf(loaded.metadata.properties) ? { comment: commentOf(loaded.metadata.properties)! } : {}),
   };
 }
 
@@ -87,10 +88,15 @@ export function catalogView(ns: Namespace, name: string, loaded: LoadedView): Ca
       columns: columnsOf(schema),
       query: stmts[0]!.node,
       defaultSchema: defaultNs.join('.'),
+      ...(commentOf(meta.properties) ? { comment: commentOf(meta.properties)! } : {}),
     };
   }
   throw notSupported(`view ${full}: none of its SQL representations is a query lakegate can read`);
 }
+
+/** COMMENT ON TABLE / VIEW: Iceberg's `comment` property (an own property: the name comes from the catalog's JSON). */
+const commentOf = (properties: Record<string, string>): string | undefined =>
+  Object.hasOwn(properties, 'comment') && properties['comment'] !== '' ? properties['comment'] : undefined;
 
 function rank(dialect: string | undefined): number {
   const i = PREFERRED_DIALECTS.indexOf((dialect ?? '').toLowerCase());

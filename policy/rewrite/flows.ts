@@ -22,6 +22,7 @@
  */
 import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA } from '../../sql/emulation.js';
 import { wrappedLiteral, wrapperValueArgs } from '../../sql/numericTypes.js';
+import { TEMP_CATALOG } from '../../sql/tempTables.js';
 import { AGGREGATE_FUNCTIONS, names, nodeKind, type Fields, type PgNode } from '../../sql/walk.js';
 import { flowsComparable, isLeakproof, sameType, type Flow, type ValueType } from './leakproof.js';
 
@@ -228,8 +229,10 @@ export class FenceAnalysis<R> {
     switch (kind) {
       case 'RangeVar': {
         const cte = f['schemaname'] === undefined && f['catalogname'] === undefined ? this.ctes.get(lower(f['relname'])) : undefined;
-        // Catalog emulation carries no user rows; anything else unknown may carry every reference.
-        const source = cte ? renamed(cte, f['alias']?.['colnames']) : { outputs: null, all: f['catalogname'] === EMULATION_DB ? this.none : this.everything };
+        // Catalog emulation and the session's temporary tables (what it already read through the gate) carry no
+        // stored row a filter hides; anything else unknown may carry every reference.
+        const carriesNone = f['catalogname'] === EMULATION_DB || f['catalogname'] === TEMP_CATALOG;
+        const source = cte ? renamed(cte, f['alias']?.['colnames']) : { outputs: null, all: carriesNone ? this.none : this.everything };
         return [{ kind: 'derived', alias: aliasOf(lower(f['relname'])), source }];
       }
       case 'RangeSubselect': {

@@ -20,7 +20,7 @@ import type { TableReference } from '../../sql/resolve.js';
 import { replaceNode, type PgNode } from '../../sql/walk.js';
 import { compileTable, fromItem, SOURCE_ALIAS, type CompiledTable, type FenceMode } from './apply.js';
 import type { ColumnTagSource } from './columnTags.js';
-import { decideTable, type MaskPrecedence, type Subject, type TableDecision } from './decide.js';
+import { decideTable, type ColumnTags, type MaskPrecedence, type Subject, type TableDecision } from './decide.js';
 import { FenceAnalysis, type ColumnInfo } from './flows.js';
 import { valueTypeOf } from './leakproof.js';
 
@@ -140,6 +140,16 @@ export class StatementGate {
     return { keys, visible: (table) => this.entry(table)?.decision.visible ?? false };
   }
 
+  /** The table's column tags as the data gate decides by them (its own, or the configured file's; null: unreadable). */
+  tagsOf(table: CatalogTable): ColumnTags | null | undefined {
+    return table.columnTags !== undefined ? table.columnTags : this.gate.opts.columnTags?.tagsFor(table.resource);
+  }
+
+  /** What the gate decided for the subject on a table (null: the decision failed, the table counts as missing). */
+  decisionFor(table: CatalogTable): TableDecision | null {
+    return this.entry(table)?.decision ?? null;
+  }
+
   private entry(table: CatalogTable): Entry | null {
     const hit = this.local.get(table);
     if (hit) return hit;
@@ -147,7 +157,7 @@ export class StatementGate {
     let entry = memo?.get(this.subjectKey);
     if (!entry) {
       try {
-        const tags = table.columnTags !== undefined ? table.columnTags : this.gate.opts.columnTags?.tagsFor(table.resource);
+        const tags = this.tagsOf(table);
         entry = { decision: decideTable(this.engine, this.subject, table, tags, { maskPrecedence: this.gate.opts.maskPrecedence }) };
       } catch (e) {
         // Answered like a missing table: an error here must not tell that the table exists.

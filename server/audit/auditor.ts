@@ -78,6 +78,28 @@ export interface StatementAudit {
   error?: { code: string; message: string } | null;
 }
 
+/** One Ranger access check of a write (policy/rewrite/writeAccess.ts): the hive access type and resource, and the answer. */
+export interface WriteCheckAudit {
+  access: string;
+  resource: { database: string; table?: string };
+  allowed: boolean;
+  policyId: number;
+  policyVersion: number | null;
+  zoneName: string | null;
+}
+
+/** A write and what came of it: its checks, the rows it changed where known, its error. */
+export interface WriteAudit {
+  /** The policy engine the write was decided with (null: none usable, every check refused). */
+  engine: PolicyEngine | null;
+  /** The statement's command: INSERT, CREATE TABLE, DROP VIEW … */
+  command: string;
+  checks: readonly WriteCheckAudit[];
+  rows: number | null;
+  /** The write was refused or failed: its SQLSTATE and message. */
+  error?: { code: string; message: string } | null;
+}
+
 /** An access-control statement (GRANT, REVOKE, DENY, SET TAG …) and what came of it. */
 export interface AdminStatementAudit {
   user: string;
@@ -301,6 +323,41 @@ export class Auditor {
     // A refusal that names no table (EXPLAIN of masked tables, a rewrite that failed).
     if (a.error && a.error.code === '42501' && a.hidden.length === 0 && a.unloaded.length === 0) {
       this.emit({ ...base, access: 'select', resource: '', resType: '@statement', allowed: false, reason });
+    }
+  }
+
+  /**
+   * A write: one event per access check (the access type and the resource it
+   * was asked for, allowed or not), with the rows changed where known in
+   * additional_info and the error as the reason. Written whatever the
+   * policies' audit settings say, as logins and refusals are: a write changes
+   * the lakehouse.
+   */
+  write(s: AuditSubject, text: string, w: WriteAudit): void {
+    if (!this.enabled) return;
+    const reqData = redact(text);
+    const who = this.subject(s);
+    const repo = w.engine?.serviceName ?? this.opts.defaultRepo;
+    const repoType = w.engine?.serviceDef.id ?? 0;
+    const failure = w.error ? `${w.error.code}: ${w.error.message}` : null;
+    for (const c of w.checks) {
+      const table = c.resource.table !== undefined;
+      this.emit({
+        ...who,
+        repo,
+        repoType,
+        reqData,
+        access: c.access,
+        resource: table ? pathOf(c.resource.database, c.resource.table!) : c.resource.database,
+        resType: table ? '@table' : '@database',
+        action: w.command,
+        allowed: c.allowed,
+        policyId: c.policyId,
+        policyVersion: c.policyVersion,
+        zoneName: c.zoneName,
+        reason: failure,
+        additionalInfo: c.allowed && w.rows !== null ? { rows: w.rows } : null,
+      });
     }
   }
 

@@ -82,6 +82,8 @@ export interface TableAsWrite {
 }
 
 export type CatalogOp =
+  /** Nothing to do: the statement's `notice` says why (CREATE … IF NOT EXISTS of one that exists, DROP … IF EXISTS of missing ones). */
+  | { op: 'nothing' }
   | { op: 'create-schema'; namespace: string[]; ifNotExists: boolean }
   | { op: 'drop-schema'; namespace: string[]; ifExists: boolean; cascade: boolean }
   | {
@@ -89,7 +91,11 @@ export type CatalogOp =
       namespace: string[];
       name: string;
       orReplace: boolean;
-      /** The view's query as stored (PostgreSQL SQL, the `postgresql` representation), names qualified as the user wrote them. */
+      /**
+       * The view's query as stored (PostgreSQL SQL, the `postgresql` representation), bound as PostgreSQL binds a
+       * view when it is created: each relation qualified with the schema it resolved to (a `"db".` part dropped),
+       * each `*` written out as the columns it stood for.
+       */
       viewSql: string;
       /** Where the stored query's unqualified names resolve. */
       defaultNamespace: string[];
@@ -108,8 +114,10 @@ export interface CatalogWrite {
   /** CREATE SCHEMA, DROP SCHEMA, CREATE VIEW, DROP TABLE, DROP VIEW, ALTER TABLE (a rename), COMMENT … */
   tag: string;
   op: CatalogOp;
-  /** A statement that did nothing and says so (CREATE SCHEMA IF NOT EXISTS of one that exists): PostgreSQL's NOTICE. */
+  /** A statement that did nothing and says so (CREATE SCHEMA IF NOT EXISTS of one that exists): PostgreSQL's NOTICE; `op` is then `nothing`. */
   notice?: string;
+  /** NOTICEs a statement that does work sends first (DROP TABLE IF EXISTS a, b where a is missing: `table "a" does not exist, skipping`). */
+  notices?: string[];
 }
 
 /** What every plan carries besides its work. */
@@ -133,5 +141,11 @@ export interface WriteSession {
 
 export interface TempTable {
   name: string;
-  columns: { name: string; duckType: string; nullable: boolean }[];
+  /**
+   * `tags`: what the column's values were computed from (lineage), as the plan
+   * that created or filled the table said (TableAsWrite.columnTags,
+   * EngineWrite.columnTags: the session keeps them, merged, for the table's
+   * life), so tags follow data through a temporary table into a permanent one.
+   */
+  columns: { name: string; duckType: string; nullable: boolean; tags?: readonly string[] }[];
 }

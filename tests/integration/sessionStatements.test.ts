@@ -500,11 +500,13 @@ describe('transaction characteristics, as PostgreSQL shows them', () => {
     await same(['-f', '-'], { input });
   });
 
-  test('every transaction is read-only: transaction_read_only and default_transaction_read_only are on', async () => {
+  test('transactions are read-write on a writable database; a READ ONLY one refuses writes with 25006, as PostgreSQL', async () => {
     const r = await lg(['-A', '-t', '-f', '-'], {
-      input: "SHOW transaction_read_only;\nSHOW default_transaction_read_only;\nBEGIN;\nSELECT current_setting('transaction_read_only');\nSET TRANSACTION READ WRITE;\nROLLBACK;\nBEGIN READ WRITE;\n",
+      input:
+        "SHOW transaction_read_only;\nSHOW default_transaction_read_only;\nBEGIN READ ONLY;\nSELECT current_setting('transaction_read_only');\n" +
+        "INSERT INTO sales.orders VALUES (9, 'x', 1, 'EU');\nROLLBACK;\nSET default_transaction_read_only = on;\nBEGIN;\nSHOW transaction_read_only;\nROLLBACK;\n",
     });
-    expect(r.stdout).toBe('on\non\nBEGIN\non\nROLLBACK\n');
-    expect(r.stderr.match(/cannot set transaction read-write mode/g)).toHaveLength(2);
+    expect(r.stdout).toBe('off\noff\nBEGIN\non\nROLLBACK\nSET\nBEGIN\non\nROLLBACK\n');
+    expect(r.stderr).toContain('ERROR:  cannot execute INSERT in a read-only transaction');
   });
 });

@@ -54,13 +54,14 @@ const id = () => nextId++;
 
 /** Policy builders: each returns a RangerPolicy. */
 export const P = {
-  allow: (name: string, db: string, table: string, column: string, s: Subjects, o: { delegateAdmin?: boolean } = {}): Json => ({
+  /** `accesses`: the access types granted (default `select`). */
+  allow: (name: string, db: string, table: string, column: string, s: Subjects, o: { delegateAdmin?: boolean; accesses?: string[] } = {}): Json => ({
     id: id(),
     name,
     isEnabled: true,
     policyType: 0,
     resources: res(db, table, column),
-    policyItems: [item(s, o.delegateAdmin ? { delegateAdmin: true } : {})],
+    policyItems: [item(s, o.delegateAdmin ? { delegateAdmin: true } : {}, o.accesses)],
   }),
   deny: (name: string, db: string, table: string, column: string, s: Subjects): Json => ({
     id: id(),

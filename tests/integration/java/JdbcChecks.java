@@ -479,7 +479,7 @@ public class JdbcChecks {
       try (Connection c = connect()) {
         SQLException e = expectSqlError(() -> {
           try (Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE jdbc_x(a int)");
+            s.execute("CREATE TABLE sales.jdbc_x(a int)");
           }
         });
         if (!e.getSQLState().equals("42501") && !e.getSQLState().equals("0A000")) {

@@ -117,7 +117,7 @@ def test_psycopg2_serializable_session():
         cur.execute("SHOW transaction_isolation")
         assert cur.fetchone() == ("serializable",)
         cur.execute("SELECT current_setting('transaction_isolation'), current_setting('transaction_read_only')")
-        assert cur.fetchone() == ("serializable", "on")
+        assert cur.fetchone() == ("serializable", "off")
 
 
 # ---- psycopg 3 --------------------------------------------------------------
