@@ -86,8 +86,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
     { kind: 'deliberate', reason: "EXPLAIN [ANALYZE] answers DuckDB's plan, one text line per row under QUERY PLAN as PostgreSQL's text format does; the plan itself is another engine's (COSTS and VERBOSE are accepted and change nothing)" },
   "explain (costs off) select * from tpch.nation where n_nationkey = 1":
     { kind: 'deliberate', reason: "EXPLAIN [ANALYZE] answers DuckDB's plan, one text line per row under QUERY PLAN as PostgreSQL's text format does; the plan itself is another engine's (COSTS and VERBOSE are accepted and change nothing)" },
-  "show transaction_read_only":
-    { kind: 'deliberate', reason: "lakegate serves reads only: transaction_read_only and default_transaction_read_only are on (PostgreSQL: off), and a read-write transaction is refused (25006)" },
   "select stddev(x), variance(x), stddev_pop(x), var_pop(x) from (values (1.25), (2.50), (3.75), (null)) t(x)":
     { kind: 'deliberate', reason: "stddev and variance of integers and numerics are exact numerics at 16 decimals (sums on 128-bit integers, the root of the variance rounded half up, as PostgreSQL's numeric_stddev_internal); PostgreSQL chooses a display scale per value (16 significant digits as for division: 20 decimals below 1, 12 from 10^4, 8 from 10^8), so a variance outside 1 to 10^4 prints more decimals here; the digits lakegate prints are PostgreSQL's, rounded at the 16th decimal" },
   "select stddev(x), variance(x), stddev_pop(x), var_pop(x) from (values (5)) t(x)":
