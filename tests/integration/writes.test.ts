@@ -107,6 +107,28 @@ describe('the engineer writes, as the user, under both gates', () => {
     expect(metadataFiles(committed)).toBe(metadataFiles(before) + 1);
   });
 
+  test("ROLLBACK takes back a block's definitions too: a created table, a rename, a comment, a view, the data committed before them", async () => {
+    const bob = await as('bob');
+    const before = await state('analytics.people');
+    await bob.query('begin');
+    await bob.query("insert into analytics.people values (20, 'before the DDL', 1, null)");
+    await bob.query('create table analytics.made_in_block (id integer)');
+    await bob.query('insert into analytics.made_in_block values (1)');
+    await bob.query('alter table analytics.people rename to people_renamed');
+    await bob.query("comment on table analytics.people_renamed is 'in a block'");
+    await bob.query('create view analytics.block_view as select 1 as one');
+    // inside the block the session sees its definitions
+    expect(await text(bob, 'select count(*) from analytics.made_in_block')).toEqual([['1']]);
+    expect((await bob.query('rollback')).command).toBe('ROLLBACK');
+    for (const gone of ['analytics.made_in_block', 'analytics.people_renamed', 'analytics.block_view']) {
+      expect([gone, (await rejection(bob.query(`select * from ${gone}`))).code]).toEqual([gone, '42P01']);
+    }
+    const after = await state('analytics.people');
+    expect(after.rows).toEqual(before.rows);
+    expect(after.properties['comment']).toBeUndefined();
+    expect(await text(bob, "select obj_description('analytics.people'::regclass)")).toEqual([[null]]);
+  });
+
   test('two sessions appending at once lose nothing: every acknowledged batch is read back', async () => {
     const one = await as('bob');
     const two = await as('bob');
