@@ -135,6 +135,7 @@ export class Session implements QuerySession {
       inBlock: () => this.tx.active || this.implicitBlock,
       bindQuery: (stmt, req) => this.bindQuery(stmt, req),
       detachConnection: (portal) => this.detachConnection(portal),
+      checkDetachable: () => this.checkDetachable(),
       statement: () => this.statement(),
     };
     this.writeHost = {
@@ -548,7 +549,10 @@ export class Session implements QuerySession {
   private async runPortal(portal: Portal, maxRows: number, out: Output, describe: boolean): Promise<boolean> {
     const run = this.statement();
     // Refuse before any row is written: a portal that may suspend will need a connection of its own.
-    if (maxRows > 0 && !portal.ownsConnection) this.portals.checkCursorCap();
+    if (maxRows > 0 && !portal.ownsConnection) {
+      this.portals.checkCursorCap();
+      this.checkDetachable();
+    }
     if (describe) be.rowDescription(out.writer, portal.fields);
     // An interrupted stream can end early without an error: inEngine checks the reason after it, so a cut-short result is never reported complete.
     const finished = await run.inEngine(portal.conn, () => portal.run(maxRows, out));
@@ -557,6 +561,19 @@ export class Session implements QuerySession {
   }
 
   /** A suspended portal keeps its connection (its stream lives there); the session takes a fresh one. */
+  /**
+   * A portal that stays open takes the session's engine connection with it. Where that
+   * connection holds the session's temporary tables or a block's uncommitted writes, they
+   * would stay with the portal, out of the session's reach: refused before any row is sent.
+   */
+  private checkDetachable(): void {
+    if (this.writer?.holdsEngineState()) {
+      throw new PgError(SqlState.featureNotSupported, 'a cursor or a suspended portal cannot be kept open in a session with temporary tables or uncommitted writes', {
+        hint: 'Fetch all rows at once, or open the cursor after COMMIT in a session without temporary tables.',
+      });
+    }
+  }
+
   private detachConnection(portal: Portal): void {
     if (portal.ownsConnection) return;
     portal.ownsConnection = true;

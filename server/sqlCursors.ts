@@ -29,6 +29,8 @@ export interface CursorHost<S> {
   bindQuery(stmt: S, req: BindRequest): Promise<Portal>;
   /** The portal keeps its connection; the session takes a fresh one. */
   detachConnection(portal: Portal): void;
+  /** Throws when the session's connection may not leave with a cursor (its temporary tables, uncommitted writes). */
+  checkDetachable(): void;
   /** The statement in progress, with its timeout and cancel. */
   statement(): StatementRun;
 }
@@ -49,6 +51,7 @@ export async function declareCursor<S>(host: CursorHost<S>, stmt: S, parsed: Par
   if (!d.hold && !inBlock) throw new PgError(SqlState.noActiveSqlTransaction, 'DECLARE CURSOR can only be used in transaction blocks');
   if (host.portals.has(d.name)) throw new PgError(SqlState.duplicateCursor, `cursor "${d.name}" already exists`);
   host.portals.checkCaps(true);
+  host.checkDetachable();
   host.tx.noteQuery();
   const portal = await host.bindQuery(stmt, queryBind(d.name, d.binary ? 1 : 0, bind));
   host.detachConnection(portal);

@@ -168,6 +168,21 @@ describe('the engineer writes, as the user, under both gates', () => {
     expect(e.code).toBe('42P01');
   });
 
+  test('a cursor cannot take away the connection that holds the temporary tables (0A000), a session without them can (control)', async () => {
+    const bob = await as('bob');
+    await bob.query('create temporary table keep as select 1 as one');
+    await bob.query('begin');
+    const e = await rejection(bob.query('declare c cursor for select 1'));
+    expect(e.code).toBe('0A000');
+    await bob.query('rollback');
+    expect(await text(bob, 'select one from keep')).toEqual([['1']]);
+    const plain = await as('bob');
+    await plain.query('begin');
+    await plain.query('declare c cursor for select 1 as one');
+    expect(await text(plain, 'fetch 1 from c')).toEqual([['1']]);
+    await plain.query('commit');
+  });
+
   test('views: CREATE VIEW, read through it, rename with ALTER TABLE as dbt does, DROP VIEW', async () => {
     const bob = await as('bob');
     expect((await bob.query('create view analytics.people_v as select id, name from analytics.people where id < 10')).command).toBe('CREATE');
