@@ -22,21 +22,20 @@
  */
 import type { Logger } from 'pino';
 import type { DuckDBType } from '@duckdb/node-api';
-import { CatalogError, type Caller, type JsonObject, type LoadedView, type Namespace, type TableCommit, type ViewDefinition, type WritableCatalog } from '../../catalog/iceberg/api.js';
+import type { Caller, Namespace, TableCommit, WritableCatalog } from '../../catalog/iceberg/api.js';
 import { COLUMN_TAGS_PROPERTY } from '../../catalog/iceberg/metadata.js';
-import { commentOn, COMMENT_PROPERTY } from '../../catalog/iceberg/comments.js';
 import type { LoopbackCatalog, OpenedSession } from '../../catalog/loopback/server.js';
 import type { LoopbackEvent } from '../../catalog/loopback/session.js';
 import type { CatalogService } from '../../catalog/userCatalog.js';
 import { PgError, SqlState } from '../../protocol/errors.js';
-import type { CatalogOp, CatalogWrite, EngineWrite, TableAsWrite, TempTable, WritePlan, WriteTarget } from '../../sql/write/plan.js';
+import type { CatalogWrite, EngineWrite, TableAsWrite, TempTable, WritePlan } from '../../sql/write/plan.js';
 import type { EngineConnection } from '../engine/connection.js';
 import { quoteIdent, quoteLiteral } from '../engine/quote.js';
 import type { WireParam } from '../engine/wire.js';
 import { icebergColumnFor } from '../../sql/write/types.js';
 import { duckTypeName } from '../rows/describe.js';
-import { icebergSchema } from './icebergSchema.js';
-import { undoStep, type UndoStep } from './undo.js';
+import { schemaBack, undoStep, type UndoStep } from './undo.js';
+import { runCatalogOp } from './catalogOps.js';
 
 /** The table property that keeps each column's PostgreSQL type where the engine's does not say it (jsonb stored as a string). */
 export const PG_TYPES_PROPERTY = 'lakegate.pg-types';
@@ -65,7 +64,6 @@ interface Ident {
 
 const key = (t: Ident) => JSON.stringify([t.namespace, t.name]);
 const dotted = (t: Ident) => [...t.namespace, t.name].join('.');
-const display = (t: WriteTarget) => (t.kind === 'temp' ? t.name : dotted(t));
 
 /** 40001 for a concurrent change, 42501 for a write the catalog refused: what a failed DuckDB statement or commit means. */
 function commitFailure(e: Extract<LoopbackEvent, { kind: 'commit-failed' }>): PgError {
@@ -77,33 +75,6 @@ function commitFailure(e: Extract<LoopbackEvent, { kind: 'commit-failed' }>): Pg
   }
   if (e.status === 403) return new PgError(SqlState.insufficientPrivilege, `permission denied for table ${e.table.name}`);
   return new PgError(SqlState.ioError, `the catalog refused the commit to ${dotted(e.table)}`, { detail: e.message });
-}
-
-/** A catalog error of a catalog call the session made, in PostgreSQL's words. */
-function catalogFailure(e: unknown, what: { kind: 'table' | 'view' | 'schema'; name: string }): unknown {
-  if (!(e instanceof CatalogError)) return e;
-  switch (e.kind) {
-    case 'forbidden':
-      return new PgError(SqlState.insufficientPrivilege, `permission denied for ${what.kind} ${what.name}`);
-    case 'not-found':
-      return what.kind === 'schema'
-        ? new PgError(SqlState.invalidSchemaName, `schema "${what.name}" does not exist`)
-        : new PgError(SqlState.undefinedTable, `relation "${what.name}" does not exist`);
-    case 'conflict':
-      if (e.type === 'CommitFailedException') {
-        return new PgError(SqlState.serializationFailure, 'could not serialize access due to concurrent update', { hint: 'Run the transaction again.' });
-      }
-      if (e.type === 'NamespaceNotEmptyException') {
-        return new PgError(SqlState.dependentObjectsStillExist, `cannot drop schema ${what.name} because other objects depend on it`, {
-          hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
-        });
-      }
-      return what.kind === 'schema'
-        ? new PgError(SqlState.duplicateSchema, `schema "${what.name}" already exists`)
-        : new PgError(SqlState.duplicateTable, `relation "${what.name}" already exists`);
-    default:
-      return e;
-  }
 }
 
 export class SessionWrites {
@@ -238,7 +209,7 @@ export class SessionWrites {
       this.afterCommit();
       if (this.block) {
         if (plan.tag === 'CREATE TABLE') this.undo.push({ kind: 'drop-table', namespace: plan.target.namespace, name: plan.target.name });
-        else if (before?.raw) this.undo.push(this.schemaBack(plan.target, before.raw));
+        else if (before?.raw) this.undo.push(schemaBack(plan.target, before.raw));
       }
       if (plan.created) this.queueProperties(plan.target, Object.fromEntries(plan.created.filter((c) => c.tags?.length).map((c) => [c.name, c.tags!])), Object.fromEntries(plan.created.filter((c) => c.pgType).map((c) => [c.name, c.pgType!])));
       if (plan.columnTags) this.queueProperties(plan.target, plan.columnTags, {});
@@ -340,156 +311,16 @@ export class SessionWrites {
     }
     if (temp) throw PgError.featureNotSupported('COMMENT ON a temporary table is not supported by lakegate');
     await this.commitData();
-    await this.catalogOp(op, conn);
-    return { tag: plan.tag, notices, rows: null };
-  }
-
-  private async catalogOp(op: CatalogOp, conn: EngineConnection): Promise<void> {
-    const caller = this.caller();
-    const catalog = this.deps.catalog;
-    switch (op.op) {
-      case 'nothing':
-        return;
-      case 'create-schema': {
-        try {
-          await catalog.createNamespace(caller, op.namespace);
-        } catch (e) {
-          if (op.ifNotExists && e instanceof CatalogError && e.kind === 'conflict') return;
-          throw catalogFailure(e, { kind: 'schema', name: op.namespace.join('.') });
-        }
-        this.deps.service.changed(op.namespace);
-        if (this.block) this.undo.push({ kind: 'drop-namespace', namespace: op.namespace });
-        return;
-      }
-      case 'drop-schema': {
-        if (op.cascade) {
-          for (const v of await catalog.listViews(caller, op.namespace).catch(() => [] as string[])) await catalog.dropView(caller, op.namespace, v);
-          for (const t of await catalog.listTables(caller, op.namespace).catch(() => [] as string[])) {
-            await catalog.dropTable(caller, op.namespace, t, { purge: true });
-          }
-        }
-        try {
-          await catalog.dropNamespace(caller, op.namespace);
-        } catch (e) {
-          if (op.ifExists && e instanceof CatalogError && e.kind === 'not-found') return;
-          throw catalogFailure(e, { kind: 'schema', name: op.namespace.join('.') });
-        }
-        this.deps.service.changed(op.namespace);
-        return;
-      }
-      case 'create-view': {
-        const probe = await conn.prepare(op.probeSql);
-        let columns: { name: string; type: DuckDBType }[];
-        try {
-          if (probe.columnCount !== op.columnNames.length) throw new PgError(SqlState.syntaxError, 'CREATE VIEW specifies too many column names');
-          columns = op.columnNames.map((name, c) => ({ name, type: probe.columnType(c) }));
-        } finally {
-          probe.destroy();
-        }
-        const view: ViewDefinition = { schema: icebergSchema(columns), sql: op.viewSql, defaultNamespace: op.defaultNamespace };
-        const target = { kind: 'view' as const, name: op.name };
-        let previous: LoadedView | null = null;
-        if (op.orReplace) previous = await catalog.loadView(caller, op.namespace, op.name).catch(() => null);
-        try {
-          if (previous) await catalog.replaceView(caller, op.namespace, op.name, view);
-          else await catalog.createView(caller, op.namespace, op.name, view);
-        } catch (e) {
-          throw catalogFailure(e, target);
-        }
-        this.deps.service.changed(op.namespace, op.name);
-        if (this.block) {
-          this.undo.push(previous ? { kind: 'replace-view', namespace: op.namespace, name: op.name, view: viewDefinitionOf(previous) } : { kind: 'drop-view', namespace: op.namespace, name: op.name });
-        }
-        return;
-      }
-      case 'drop':
-        for (const t of op.targets) {
-          if (t.kind === 'temp') {
-            await conn.run(`DROP TABLE ${t.engineName}`);
-            await this.refreshTemps(conn);
-            continue;
-          }
-          try {
-            if (op.what === 'view') {
-              const saved = this.block ? await catalog.loadView(caller, t.namespace, t.name) : null;
-              await catalog.dropView(caller, t.namespace, t.name);
-              if (saved) this.undo.push({ kind: 'create-view', namespace: t.namespace, name: t.name, view: viewDefinitionOf(saved) });
-            } else if (this.block) {
-              // out of the way now, purged at COMMIT, renamed back by ROLLBACK
-              const aside = { namespace: t.namespace, name: `${t.name.slice(0, 40)}__lg_dropped_${Date.now().toString(36)}` };
-              await catalog.renameTable(caller, t, aside);
-              this.undo.push({ kind: 'rename', what: 'table', from: t, to: aside });
-              this.purgeAtCommit.push(aside);
-            } else {
-              await catalog.dropTable(caller, t.namespace, t.name, { purge: true });
-            }
-          } catch (e) {
-            throw catalogFailure(e, { kind: op.what, name: t.name });
-          }
-          this.deps.service.changed(t.namespace, t.name);
-        }
-        return;
-      case 'rename': {
-        const to = { namespace: op.to.namespace, name: op.to.name };
-        try {
-          if (op.what === 'view') await catalog.renameView(caller, op.from, to);
-          else await catalog.renameTable(caller, op.from, to);
-        } catch (e) {
-          throw catalogFailure(e, { kind: op.what, name: op.to.name });
-        }
-        this.deps.service.changed(op.from.namespace, op.from.name);
-        this.deps.service.changed(to.namespace, to.name);
-        if (this.block) this.undo.push({ kind: 'rename', what: op.what, from: op.from, to });
-        return;
-      }
-      case 'comment':
-        await this.comment(op);
-        return;
-    }
-  }
-
-  private async comment(op: Extract<CatalogOp, { op: 'comment' }>): Promise<void> {
-    const caller = this.caller();
-    const catalog = this.deps.catalog;
-    const t = op.target;
-    if (op.what === 'view' || (op.what === 'column' && (await catalog.loadView(caller, t.namespace, t.name).then(() => true, () => false)))) {
-      const loaded = await catalog.loadView(caller, t.namespace, t.name).catch((e: unknown) => {
-        throw catalogFailure(e, { kind: 'view', name: t.name });
-      });
-      const before = viewDefinitionOf(loaded);
-      const next: ViewDefinition = op.what === 'view' ? { ...before, properties: withComment(before.properties ?? {}, op.text) } : { ...before, schema: schemaWithDoc(before.schema, op.column!, op.text, display(t)) };
-      await catalog.replaceView(caller, t.namespace, t.name, next);
-      this.deps.service.changed(t.namespace, t.name);
-      if (this.block) this.undo.push({ kind: 'replace-view', namespace: t.namespace, name: t.name, view: before });
-      return;
-    }
-    const loaded = await catalog.loadTable(caller, t.namespace, t.name).catch((e: unknown) => {
-      throw catalogFailure(e, { kind: 'table', name: t.name });
+    await runCatalogOp(op, {
+      catalog: this.deps.catalog,
+      caller: this.caller(),
+      service: this.deps.service,
+      conn,
+      undo: this.block ? this.undo : null,
+      purgeAtCommit: this.purgeAtCommit,
+      refreshTemps: () => this.refreshTemps(conn),
     });
-    const raw = loaded.raw!;
-    let committed;
-    try {
-      committed = await commentOn(catalog, caller, t.namespace, t.name, op.what === 'column' ? { column: op.column! } : {}, op.text);
-    } catch (e) {
-      throw catalogFailure(e, { kind: 'table', name: t.name });
-    }
-    this.deps.service.changed(t.namespace, t.name);
-    if (this.block) {
-      if (op.what === 'column') this.undo.push(this.schemaBack(t, raw, committed.metadata));
-      else {
-        const old = (raw['properties'] as Record<string, string> | undefined)?.[COMMENT_PROPERTY];
-        this.undo.push({
-          kind: 'commit',
-          namespace: t.namespace,
-          name: t.name,
-          what: 'the comment',
-          commit: {
-            requirements: [{ type: 'assert-table-uuid', uuid: raw['table-uuid'] }],
-            updates: [old === undefined ? { action: 'remove-properties', removals: [COMMENT_PROPERTY] } : { action: 'set-properties', updates: { [COMMENT_PROPERTY]: old } }],
-          },
-        });
-      }
-    }
+    return { tag: plan.tag, notices, rows: null };
   }
 
   // ---- engine transaction and the catalog endpoint ----------------------------
@@ -565,21 +396,6 @@ export class SessionWrites {
     return e;
   }
 
-  /** The inverse of a schema change: the table's current schema set back to the one before (guarded by the new one). */
-  private schemaBack(t: Ident, before: JsonObject, after?: JsonObject): UndoStep {
-    const guard = after ? [{ type: 'assert-current-schema-id', 'current-schema-id': after['current-schema-id'] }] : [];
-    return {
-      kind: 'commit',
-      namespace: t.namespace,
-      name: t.name,
-      what: 'the schema change',
-      commit: {
-        requirements: [{ type: 'assert-table-uuid', uuid: before['table-uuid'] }, ...guard],
-        updates: [{ action: 'set-current-schema', 'schema-id': before['current-schema-id'] }],
-      },
-    };
-  }
-
   /** Tags a temporary table's columns take on (merged, never removed). */
   private tagTemp(name: string, tags: Record<string, string[]> | undefined): void {
     if (!tags || Object.keys(tags).length === 0) return;
@@ -653,40 +469,4 @@ function parseJsonRecord<T>(text: string | undefined): Record<string, T> {
     // an unreadable property is replaced by what the write computed
   }
   return {};
-}
-
-function withComment(properties: Record<string, string>, text: string | null): Record<string, string> {
-  const out = { ...properties };
-  if (text === null || text === '') delete out[COMMENT_PROPERTY];
-  else out[COMMENT_PROPERTY] = text;
-  return out;
-}
-
-function schemaWithDoc(schema: JsonObject, column: string, text: string | null, where: string): JsonObject {
-  const fields = (schema['fields'] as JsonObject[] | undefined) ?? [];
-  if (!fields.some((f) => f['name'] === column)) throw new PgError(SqlState.undefinedColumn, `column "${column}" of relation "${where}" does not exist`);
-  return {
-    ...schema,
-    fields: fields.map((f) => {
-      if (f['name'] !== column) return f;
-      const { doc: _old, ...rest } = f;
-      return text === null || text === '' ? rest : { ...rest, doc: text };
-    }),
-  };
-}
-
-/** A view's current version as a definition to write again (ROLLBACK, COMMENT). */
-function viewDefinitionOf(loaded: LoadedView): ViewDefinition {
-  const meta = loaded.metadata;
-  const version = meta.versions.find((v) => v['version-id'] === meta['current-version-id'])!;
-  const raw = loaded.raw;
-  const rawSchemas = (raw?.['schemas'] as JsonObject[] | undefined) ?? [];
-  const schema = rawSchemas.find((s) => s['schema-id'] === version['schema-id']) ?? { type: 'struct', 'schema-id': 0, fields: [] };
-  const sql = version.representations.find((r) => r.type === 'sql' && (r.dialect ?? '').toLowerCase() === 'postgresql') ?? version.representations[0]!;
-  return {
-    schema,
-    sql: sql.sql ?? '',
-    defaultNamespace: version['default-namespace'],
-    properties: { ...((raw?.['properties'] as Record<string, string> | undefined) ?? {}) },
-  };
 }

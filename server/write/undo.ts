@@ -7,7 +7,7 @@
  * dropped table is renamed out of the way and purged then), so nothing here
  * needs to bring data back from nowhere.
  */
-import type { Caller, Namespace, TableCommit, ViewDefinition, WritableCatalog } from '../../catalog/iceberg/api.js';
+import type { Caller, JsonObject, Namespace, TableCommit, ViewDefinition, WritableCatalog } from '../../catalog/iceberg/api.js';
 
 export type UndoStep =
   | { kind: 'drop-table'; namespace: Namespace; name: string }
@@ -53,4 +53,19 @@ export async function undoStep(catalog: WritableCatalog, caller: Caller, step: U
     const what = step.kind === 'commit' ? step.what : step.kind;
     return `could not take back ${what} of ${target}: ${(e as Error).message}`;
   }
+}
+
+/** The inverse of a schema change: the table's current schema set back to the one before (guarded by the new one). */
+export function schemaBack(t: { namespace: Namespace; name: string }, before: JsonObject, after?: JsonObject): UndoStep {
+  const guard = after ? [{ type: 'assert-current-schema-id', 'current-schema-id': after['current-schema-id'] }] : [];
+  return {
+    kind: 'commit',
+    namespace: t.namespace,
+    name: t.name,
+    what: 'the schema change',
+    commit: {
+      requirements: [{ type: 'assert-table-uuid', uuid: before['table-uuid'] }, ...guard],
+      updates: [{ action: 'set-current-schema', 'schema-id': before['current-schema-id'] }],
+    },
+  };
 }
