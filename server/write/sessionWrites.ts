@@ -67,24 +67,49 @@ const key = (t: Ident) => JSON.stringify([t.namespace, t.name]);
 const dotted = (t: Ident) => [...t.namespace, t.name].join('.');
 const display = (t: WriteTarget) => (t.kind === 'temp' ? t.name : dotted(t));
 
-/** 40001 for a concurrent change, 42501 for a write the catalog refused: what a failed DuckDB statement or commit means. */
-function commitFailure(e: Extract<LoopbackEvent, { kind: 'commit-failed' }>): PgError {
+/**
+ * 40001 for a concurrent change, 42501 for a write the catalog refused: what a failed DuckDB statement or commit means.
+ * A refused ALTER is worded as PostgreSQL refuses a non-owner.
+ */
+function commitFailure(e: Extract<LoopbackEvent, { kind: 'commit-failed' }>, plan: WritePlan | undefined): PgError {
   if (e.conflict) {
     return new PgError(SqlState.serializationFailure, 'could not serialize access due to concurrent update', {
       detail: `Another transaction committed to ${dotted(e.table)} first; nothing of this one was committed to it.`,
       hint: 'Run the transaction again.',
     });
   }
-  if (e.status === 403) return new PgError(SqlState.insufficientPrivilege, `permission denied for table ${e.table.name}`);
+  if (e.status === 403) {
+    const altering = plan?.kind === 'engine' && plan.ddl && plan.tag === 'ALTER TABLE';
+    return new PgError(SqlState.insufficientPrivilege, altering ? `must be owner of table ${e.table.name}` : `permission denied for table ${e.table.name}`);
+  }
   return new PgError(SqlState.ioError, `the catalog refused the commit to ${dotted(e.table)}`, { detail: e.message });
 }
 
-/** A catalog error of a catalog call the session made, in PostgreSQL's words. */
-function catalogFailure(e: unknown, what: { kind: 'table' | 'view' | 'schema'; name: string }): unknown {
+/** A table DuckDB asked the catalog to create and the catalog refused, in PostgreSQL's words for the same case. */
+function createFailure(e: Extract<LoopbackEvent, { kind: 'create-failed' }>): PgError {
+  const schema = e.table.namespace.join('.');
+  switch (e.status) {
+    case 403:
+      return new PgError(SqlState.insufficientPrivilege, `permission denied for schema ${schema}`);
+    case 404:
+      return new PgError(SqlState.invalidSchemaName, `schema "${schema}" does not exist`);
+    case 409:
+      return new PgError(SqlState.duplicateTable, `relation "${e.table.name}" already exists`);
+    default:
+      return new PgError(SqlState.ioError, `the catalog refused to create ${dotted(e.table)}`, { detail: e.message });
+  }
+}
+
+/**
+ * A catalog error of a catalog call the session made, in PostgreSQL's words;
+ * `denied`: how PostgreSQL words the refusal of this statement (a non-owner's
+ * DROP or ALTER, a CREATE where the schema allows none).
+ */
+function catalogFailure(e: unknown, what: { kind: 'table' | 'view' | 'schema'; name: string; denied?: string }): unknown {
   if (!(e instanceof CatalogError)) return e;
   switch (e.kind) {
     case 'forbidden':
-      return new PgError(SqlState.insufficientPrivilege, `permission denied for ${what.kind} ${what.name}`);
+      return new PgError(SqlState.insufficientPrivilege, what.denied ?? `permission denied for ${what.kind} ${what.name}`);
     case 'not-found':
       return what.kind === 'schema'
         ? new PgError(SqlState.invalidSchemaName, `schema "${what.name}" does not exist`)
@@ -163,7 +188,7 @@ export class SessionWrites {
           break;
       }
     } catch (e) {
-      const err = this.explain(e);
+      const err = this.explain(e, plan);
       plan.audit?.({ rows: null, error: { code: err instanceof PgError ? err.code : 'XX000', message: (err as Error).message } });
       throw err;
     }
@@ -355,7 +380,7 @@ export class SessionWrites {
           await catalog.createNamespace(caller, op.namespace);
         } catch (e) {
           if (op.ifNotExists && e instanceof CatalogError && e.kind === 'conflict') return;
-          throw catalogFailure(e, { kind: 'schema', name: op.namespace.join('.') });
+          throw catalogFailure(e, { kind: 'schema', name: op.namespace.join('.'), denied: `permission denied for database ${this.deps.catalogName}` });
         }
         this.deps.service.changed(op.namespace);
         if (this.block) this.undo.push({ kind: 'drop-namespace', namespace: op.namespace });
@@ -363,16 +388,22 @@ export class SessionWrites {
       }
       case 'drop-schema': {
         if (op.cascade) {
-          for (const v of await catalog.listViews(caller, op.namespace).catch(() => [] as string[])) await catalog.dropView(caller, op.namespace, v);
+          for (const v of await catalog.listViews(caller, op.namespace).catch(() => [] as string[])) {
+            await catalog.dropView(caller, op.namespace, v).catch((e: unknown) => {
+              throw catalogFailure(e, { kind: 'view', name: v, denied: `must be owner of view ${v}` });
+            });
+          }
           for (const t of await catalog.listTables(caller, op.namespace).catch(() => [] as string[])) {
-            await catalog.dropTable(caller, op.namespace, t, { purge: true });
+            await catalog.dropTable(caller, op.namespace, t, { purge: true }).catch((e: unknown) => {
+              throw catalogFailure(e, { kind: 'table', name: t, denied: `must be owner of table ${t}` });
+            });
           }
         }
         try {
           await catalog.dropNamespace(caller, op.namespace);
         } catch (e) {
           if (op.ifExists && e instanceof CatalogError && e.kind === 'not-found') return;
-          throw catalogFailure(e, { kind: 'schema', name: op.namespace.join('.') });
+          throw catalogFailure(e, { kind: 'schema', name: op.namespace.join('.'), denied: `must be owner of schema ${op.namespace.join('.')}` });
         }
         this.deps.service.changed(op.namespace);
         return;
@@ -387,14 +418,13 @@ export class SessionWrites {
           probe.destroy();
         }
         const view: ViewDefinition = { schema: icebergSchema(columns), sql: op.viewSql, defaultNamespace: op.defaultNamespace };
-        const target = { kind: 'view' as const, name: op.name };
         let previous: LoadedView | null = null;
         if (op.orReplace) previous = await catalog.loadView(caller, op.namespace, op.name).catch(() => null);
         try {
           if (previous) await catalog.replaceView(caller, op.namespace, op.name, view);
           else await catalog.createView(caller, op.namespace, op.name, view);
         } catch (e) {
-          throw catalogFailure(e, target);
+          throw catalogFailure(e, { kind: 'view', name: op.name, denied: previous ? `must be owner of view ${op.name}` : `permission denied for schema ${op.namespace.join('.')}` });
         }
         this.deps.service.changed(op.namespace, op.name);
         if (this.block) {
@@ -424,7 +454,7 @@ export class SessionWrites {
               await catalog.dropTable(caller, t.namespace, t.name, { purge: true });
             }
           } catch (e) {
-            throw catalogFailure(e, { kind: op.what, name: t.name });
+            throw catalogFailure(e, { kind: op.what, name: t.name, denied: `must be owner of ${op.what} ${t.name}` });
           }
           this.deps.service.changed(t.namespace, t.name);
         }
@@ -435,7 +465,7 @@ export class SessionWrites {
           if (op.what === 'view') await catalog.renameView(caller, op.from, to);
           else await catalog.renameTable(caller, op.from, to);
         } catch (e) {
-          throw catalogFailure(e, { kind: op.what, name: op.to.name });
+          throw catalogFailure(e, { kind: op.what, name: op.to.name, denied: `must be owner of ${op.what} ${op.from.name}` });
         }
         this.deps.service.changed(op.from.namespace, op.from.name);
         this.deps.service.changed(to.namespace, to.name);
@@ -458,7 +488,9 @@ export class SessionWrites {
       });
       const before = viewDefinitionOf(loaded);
       const next: ViewDefinition = op.what === 'view' ? { ...before, properties: withComment(before.properties ?? {}, op.text) } : { ...before, schema: schemaWithDoc(before.schema, op.column!, op.text, display(t)) };
-      await catalog.replaceView(caller, t.namespace, t.name, next);
+      await catalog.replaceView(caller, t.namespace, t.name, next).catch((e: unknown) => {
+        throw catalogFailure(e, { kind: 'view', name: t.name, denied: `must be owner of ${op.what === 'column' ? 'relation' : 'view'} ${t.name}` });
+      });
       this.deps.service.changed(t.namespace, t.name);
       if (this.block) this.undo.push({ kind: 'replace-view', namespace: t.namespace, name: t.name, view: before });
       return;
@@ -471,7 +503,7 @@ export class SessionWrites {
     try {
       committed = await commentOn(catalog, caller, t.namespace, t.name, op.what === 'column' ? { column: op.column! } : {}, op.text);
     } catch (e) {
-      throw catalogFailure(e, { kind: 'table', name: t.name });
+      throw catalogFailure(e, { kind: 'table', name: t.name, denied: `must be owner of ${op.what === 'column' ? 'relation' : 'table'} ${t.name}` });
     }
     this.deps.service.changed(t.namespace, t.name);
     if (this.block) {
@@ -560,8 +592,11 @@ export class SessionWrites {
   }
 
   /** A failed engine statement or commit, in PostgreSQL's words when the endpoint says what happened. */
-  private explain(e: unknown): unknown {
-    for (const ev of this.opened?.takeEvents() ?? []) if (ev.kind === 'commit-failed') return commitFailure(ev);
+  private explain(e: unknown, plan?: WritePlan): unknown {
+    for (const ev of this.opened?.takeEvents() ?? []) {
+      if (ev.kind === 'commit-failed') return commitFailure(ev, plan);
+      if (ev.kind === 'create-failed') return createFailure(ev);
+    }
     return e;
   }
 
