@@ -307,7 +307,9 @@ export class SessionWrites {
         await conn.run('BEGIN');
         this.duck = conn;
       }
-      const changed = await conn.run(`CREATE TEMP TABLE ${plan.target.engineName} AS ${source}`, params);
+      await conn.run(`CREATE TEMP TABLE ${plan.target.engineName} AS ${source}`, params);
+      // DuckDB counts no rows for a CREATE TABLE AS: the new table holds exactly the rows it made
+      const changed = plan.withData ? Number((await conn.rows(`SELECT count(*) AS n FROM ${plan.target.engineName}`))[0]?.['n'] ?? 0) : 0;
       this.tempTags.delete(plan.target.name);
       this.tagTemp(plan.target.name, plan.columnTags);
       await this.refreshTemps(conn);
