@@ -144,7 +144,7 @@ export function copySource(stmt: ParsedStatement): { query: ParsedStatement; opt
       });
     }
     throw new PgError(SqlState.insufficientPrivilege, 'permission denied: COPY FROM is not allowed through lakegate', {
-      detail: 'lakegate serves read-only queries; data and definitions change through the catalog.',
+      detail: 'COPY FROM is not supported: write rows with INSERT (… VALUES or … SELECT).',
     });
   }
   if (f['is_program']) throw programCopy();

@@ -26,6 +26,7 @@ import {
   renewingOnce,
   type Caller,
   type CommittedTable,
+  type CreatedTable,
   type JsonObject,
   type Namespace,
   type TableCommit,
@@ -69,6 +70,7 @@ export type LoopbackEvent =
   | { kind: 'table-staged'; table: TableIdent; location: string }
   | { kind: 'table-committed'; table: TableIdent; created: boolean; metadataLocation: string; snapshots: SnapshotSummary[]; schemaChanged: boolean }
   | { kind: 'commit-failed'; table: TableIdent; status: number | undefined; type: string | undefined; message: string; conflict: boolean; removedFiles: number }
+  | { kind: 'create-failed'; table: TableIdent; status: number | undefined; type: string | undefined; message: string }
   | { kind: 'table-dropped'; table: TableIdent; purge: boolean }
   | { kind: 'renamed'; what: 'table' | 'view'; from: TableIdent; to: TableIdent }
   | { kind: 'view-dropped'; view: TableIdent };
@@ -294,14 +296,21 @@ export class LoopbackSession {
     const table = { namespace, name: body.name };
     await this.gate({ operation: stage ? 'CREATE_TABLE_STAGED' : 'CREATE_TABLE_DIRECT', kind: 'table', namespace, name: body.name });
     // The location is the catalog's to pin (unique to this table): a client's is not taken.
-    const created = await this.catalog.createTable(this.caller, namespace, {
-      name: body.name,
-      schema: body.schema,
-      ...(body['partition-spec'] ? { partitionSpec: body['partition-spec'] } : {}),
-      ...(body['write-order'] ? { writeOrder: body['write-order'] } : {}),
-      ...(body.properties ? { properties: body.properties } : {}),
-      stageCreate: stage,
-    });
+    let created: CreatedTable;
+    try {
+      created = await this.catalog.createTable(this.caller, namespace, {
+        name: body.name,
+        schema: body.schema,
+        ...(body['partition-spec'] ? { partitionSpec: body['partition-spec'] } : {}),
+        ...(body['write-order'] ? { writeOrder: body['write-order'] } : {}),
+        ...(body.properties ? { properties: body.properties } : {}),
+        stageCreate: stage,
+      });
+    } catch (e) {
+      // DuckDB reports a refused create in its own words: the SQL side answers from this event
+      if (e instanceof CatalogError) this.emit({ kind: 'create-failed', table, status: e.status, type: e.type, message: e.message });
+      throw e;
+    }
     const location = String(created.metadata['location']);
     this.locations.set(key(table), location);
     // DuckDB writes data and manifests before the create commits (CREATE TABLE AS): the folders must exist.

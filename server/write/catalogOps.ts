@@ -17,6 +17,8 @@ import { schemaBack, type UndoStep } from './undo.js';
 
 export interface CatalogOpHost {
   catalog: WritableCatalog;
+  /** The catalog's name (the PostgreSQL database): what a refused CREATE SCHEMA names. */
+  catalogName: string;
   caller: Caller;
   /** Every user's catalog answers: forgotten for what changed. */
   service: CatalogService;
@@ -31,12 +33,16 @@ export interface CatalogOpHost {
 
 const display = (t: WriteTarget) => (t.kind === 'temp' ? t.name : [...t.namespace, t.name].join('.'));
 
-/** A catalog error of a catalog call the session made, in PostgreSQL's words. */
-function catalogFailure(e: unknown, what: { kind: 'table' | 'view' | 'schema'; name: string }): unknown {
+/**
+ * A catalog error of a catalog call the session made, in PostgreSQL's words;
+ * `denied`: how PostgreSQL words the refusal of this statement (a non-owner's
+ * DROP or ALTER, a CREATE where the schema allows none).
+ */
+function catalogFailure(e: unknown, what: { kind: 'table' | 'view' | 'schema'; name: string; denied?: string }): unknown {
   if (!(e instanceof CatalogError)) return e;
   switch (e.kind) {
     case 'forbidden':
-      return new PgError(SqlState.insufficientPrivilege, `permission denied for ${what.kind} ${what.name}`);
+      return new PgError(SqlState.insufficientPrivilege, what.denied ?? `permission denied for ${what.kind} ${what.name}`);
     case 'not-found':
       return what.kind === 'schema'
         ? new PgError(SqlState.invalidSchemaName, `schema "${what.name}" does not exist`)
@@ -69,7 +75,7 @@ const { caller, catalog, service, conn } = h;
         await catalog.createNamespace(caller, op.namespace);
       } catch (e) {
         if (op.ifNotExists && e instanceof CatalogError && e.kind === 'conflict') return;
-        throw catalogFailure(e, { kind: 'schema', name: op.namespace.join('.') });
+        throw catalogFailure(e, { kind: 'schema', name: op.namespace.join('.'), denied: `permission denied for database ${h.catalogName}` });
       }
       service.changed(op.namespace);
       h.undo?.push({ kind: 'drop-namespace', namespace: op.namespace });
@@ -77,16 +83,22 @@ const { caller, catalog, service, conn } = h;
     }
     case 'drop-schema': {
       if (op.cascade) {
-        for (const v of await catalog.listViews(caller, op.namespace).catch(() => [] as string[])) await catalog.dropView(caller, op.namespace, v);
+        for (const v of await catalog.listViews(caller, op.namespace).catch(() => [] as string[])) {
+          await catalog.dropView(caller, op.namespace, v).catch((e: unknown) => {
+            throw catalogFailure(e, { kind: 'view', name: v, denied: `must be owner of view ${v}` });
+          });
+        }
         for (const t of await catalog.listTables(caller, op.namespace).catch(() => [] as string[])) {
-          await catalog.dropTable(caller, op.namespace, t, { purge: true });
+          await catalog.dropTable(caller, op.namespace, t, { purge: true }).catch((e: unknown) => {
+            throw catalogFailure(e, { kind: 'table', name: t, denied: `must be owner of table ${t}` });
+          });
         }
       }
       try {
         await catalog.dropNamespace(caller, op.namespace);
       } catch (e) {
         if (op.ifExists && e instanceof CatalogError && e.kind === 'not-found') return;
-        throw catalogFailure(e, { kind: 'schema', name: op.namespace.join('.') });
+        throw catalogFailure(e, { kind: 'schema', name: op.namespace.join('.'), denied: `must be owner of schema ${op.namespace.join('.')}` });
       }
       service.changed(op.namespace);
       return;
@@ -101,14 +113,13 @@ const { caller, catalog, service, conn } = h;
         probe.destroy();
       }
       const view: ViewDefinition = { schema: icebergSchema(columns), sql: op.viewSql, defaultNamespace: op.defaultNamespace };
-      const target = { kind: 'view' as const, name: op.name };
       let previous: LoadedView | null = null;
       if (op.orReplace) previous = await catalog.loadView(caller, op.namespace, op.name).catch(() => null);
       try {
         if (previous) await catalog.replaceView(caller, op.namespace, op.name, view);
         else await catalog.createView(caller, op.namespace, op.name, view);
       } catch (e) {
-        throw catalogFailure(e, target);
+        throw catalogFailure(e, { kind: 'view', name: op.name, denied: previous ? `must be owner of view ${op.name}` : `permission denied for schema ${op.namespace.join('.')}` });
       }
       service.changed(op.namespace, op.name);
       if (h.undo) {
@@ -138,7 +149,7 @@ const { caller, catalog, service, conn } = h;
             await catalog.dropTable(caller, t.namespace, t.name, { purge: true });
           }
         } catch (e) {
-          throw catalogFailure(e, { kind: op.what, name: t.name });
+          throw catalogFailure(e, { kind: op.what, name: t.name, denied: `must be owner of ${op.what} ${t.name}` });
         }
         service.changed(t.namespace, t.name);
       }
@@ -149,7 +160,7 @@ const { caller, catalog, service, conn } = h;
         if (op.what === 'view') await catalog.renameView(caller, op.from, to);
         else await catalog.renameTable(caller, op.from, to);
       } catch (e) {
-        throw catalogFailure(e, { kind: op.what, name: op.to.name });
+        throw catalogFailure(e, { kind: op.what, name: op.to.name, denied: `must be owner of ${op.what} ${op.from.name}` });
       }
       service.changed(op.from.namespace, op.from.name);
       service.changed(to.namespace, to.name);
@@ -171,7 +182,9 @@ const { caller, catalog, service } = h;
     });
     const before = viewDefinitionOf(loaded);
     const next: ViewDefinition = op.what === 'view' ? { ...before, properties: withComment(before.properties ?? {}, op.text) } : { ...before, schema: schemaWithDoc(before.schema, op.column!, op.text, display(t)) };
-    await catalog.replaceView(caller, t.namespace, t.name, next);
+    await catalog.replaceView(caller, t.namespace, t.name, next).catch((e: unknown) => {
+      throw catalogFailure(e, { kind: 'view', name: t.name, denied: `must be owner of ${op.what === 'column' ? 'relation' : 'view'} ${t.name}` });
+    });
     service.changed(t.namespace, t.name);
     h.undo?.push({ kind: 'replace-view', namespace: t.namespace, name: t.name, view: before });
     return;
@@ -184,7 +197,7 @@ const { caller, catalog, service } = h;
   try {
     committed = await commentOn(catalog, caller, t.namespace, t.name, op.what === 'column' ? { column: op.column! } : {}, op.text);
   } catch (e) {
-    throw catalogFailure(e, { kind: 'table', name: t.name });
+    throw catalogFailure(e, { kind: 'table', name: t.name, denied: `must be owner of ${op.what === 'column' ? 'relation' : 'table'} ${t.name}` });
   }
   service.changed(t.namespace, t.name);
   if (h.undo) {

@@ -65,16 +65,37 @@ interface Ident {
 const key = (t: Ident) => JSON.stringify([t.namespace, t.name]);
 const dotted = (t: Ident) => [...t.namespace, t.name].join('.');
 
-/** 40001 for a concurrent change, 42501 for a write the catalog refused: what a failed DuckDB statement or commit means. */
-function commitFailure(e: Extract<LoopbackEvent, { kind: 'commit-failed' }>): PgError {
+/**
+ * 40001 for a concurrent change, 42501 for a write the catalog refused: what a failed DuckDB statement or commit means.
+ * A refused ALTER is worded as PostgreSQL refuses a non-owner.
+ */
+function commitFailure(e: Extract<LoopbackEvent, { kind: 'commit-failed' }>, plan: WritePlan | undefined): PgError {
   if (e.conflict) {
     return new PgError(SqlState.serializationFailure, 'could not serialize access due to concurrent update', {
       detail: `Another transaction committed to ${dotted(e.table)} first; nothing of this one was committed to it.`,
       hint: 'Run the transaction again.',
     });
   }
-  if (e.status === 403) return new PgError(SqlState.insufficientPrivilege, `permission denied for table ${e.table.name}`);
+  if (e.status === 403) {
+    const altering = plan?.kind === 'engine' && plan.ddl && plan.tag === 'ALTER TABLE';
+    return new PgError(SqlState.insufficientPrivilege, altering ? `must be owner of table ${e.table.name}` : `permission denied for table ${e.table.name}`);
+  }
   return new PgError(SqlState.ioError, `the catalog refused the commit to ${dotted(e.table)}`, { detail: e.message });
+}
+
+/** A table DuckDB asked the catalog to create and the catalog refused, in PostgreSQL's words for the same case. */
+function createFailure(e: Extract<LoopbackEvent, { kind: 'create-failed' }>): PgError {
+  const schema = e.table.namespace.join('.');
+  switch (e.status) {
+    case 403:
+      return new PgError(SqlState.insufficientPrivilege, `permission denied for schema ${schema}`);
+    case 404:
+      return new PgError(SqlState.invalidSchemaName, `schema "${schema}" does not exist`);
+    case 409:
+      return new PgError(SqlState.duplicateTable, `relation "${e.table.name}" already exists`);
+    default:
+      return new PgError(SqlState.ioError, `the catalog refused to create ${dotted(e.table)}`, { detail: e.message });
+  }
 }
 
 export class SessionWrites {
@@ -134,7 +155,7 @@ export class SessionWrites {
           break;
       }
     } catch (e) {
-      const err = this.explain(e);
+      const err = this.explain(e, plan);
       plan.audit?.({ rows: null, error: { code: err instanceof PgError ? err.code : 'XX000', message: (err as Error).message } });
       throw err;
     }
@@ -253,7 +274,9 @@ export class SessionWrites {
         await conn.run('BEGIN');
         this.duck = conn;
       }
-      const changed = await conn.run(`CREATE TEMP TABLE ${plan.target.engineName} AS ${source}`, params);
+      await conn.run(`CREATE TEMP TABLE ${plan.target.engineName} AS ${source}`, params);
+      // DuckDB counts no rows for a CREATE TABLE AS: the new table holds exactly the rows it made
+      const changed = plan.withData ? Number((await conn.rows(`SELECT count(*) AS n FROM ${plan.target.engineName}`))[0]?.['n'] ?? 0) : 0;
       this.tempTags.delete(plan.target.name);
       this.tagTemp(plan.target.name, plan.columnTags);
       await this.refreshTemps(conn);
@@ -313,6 +336,7 @@ export class SessionWrites {
     await this.commitData();
     await runCatalogOp(op, {
       catalog: this.deps.catalog,
+      catalogName: this.deps.catalogName,
       caller: this.caller(),
       service: this.deps.service,
       conn,
@@ -391,8 +415,11 @@ export class SessionWrites {
   }
 
   /** A failed engine statement or commit, in PostgreSQL's words when the endpoint says what happened. */
-  private explain(e: unknown): unknown {
-    for (const ev of this.opened?.takeEvents() ?? []) if (ev.kind === 'commit-failed') return commitFailure(ev);
+  private explain(e: unknown, plan?: WritePlan): unknown {
+    for (const ev of this.opened?.takeEvents() ?? []) {
+      if (ev.kind === 'commit-failed') return commitFailure(ev, plan);
+      if (ev.kind === 'create-failed') return createFailure(ev);
+    }
     return e;
   }
 

@@ -51,6 +51,23 @@ describe("PostgreSQL's meaning in VALUES, SET and WHERE", () => {
     expect(await runWrite(conn, plan('delete from sales.t where n % 2 = -1'))).toBe(1);
   });
 
+  it("an array column takes PostgreSQL's array text, as interpolating clients send lists (VALUES and SET); anything else is 22P02 as in PostgreSQL", async () => {
+    await conn.run('CREATE TABLE demo.sales.arrays (id INTEGER, tags VARCHAR[], ns INTEGER[])');
+    catalog = await loadDuckDbCatalog(duckSql(conn), 'demo');
+    expect(await runWrite(conn, plan(`insert into sales.arrays values (1, '{a,"b c",NULL}', '{1, 2}'), (2, '{}', '{}')`))).toBe(2);
+    expect(await runWrite(conn, plan("update sales.arrays set tags = '{x}', ns = '{3}' where id = 2"))).toBe(1);
+    // control: an ARRAY constructor is written as it is
+    expect(await runWrite(conn, plan('insert into sales.arrays (id, ns) values (3, array[4, 5])'))).toBe(1);
+    expect(await read('SELECT id, tags::VARCHAR, ns::VARCHAR FROM demo.sales.arrays ORDER BY id')).toEqual([
+      [1, '[a, b c, NULL]', '[1, 2]'],
+      [2, '[x]', '[3]'],
+      [3, null, '[4, 5]'],
+    ]);
+    for (const bad of ["insert into sales.arrays (id, tags) values (4, '{a')", "update sales.arrays set tags = '{\"a}'", "insert into sales.arrays (id, ns) values (4, '[1, 2]')"]) {
+      expect([bad, refusal(bad).code]).toEqual([bad, '22P02']);
+    }
+  });
+
   it('parameters stay parameters ($n), typed by the engine from their target', () => {
     const p = plan('insert into sales.t (id, v) values ($1, $2)');
     expect(p).toMatchObject({ kind: 'engine', sql: 'INSERT INTO demo.sales.t (id, v) VALUES ($1, $2)' });
