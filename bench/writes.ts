@@ -21,7 +21,7 @@
  *          [--rows 10000000] [--reps 3] [--inserts 200] [--no-dbt]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -76,7 +76,7 @@ interface CtasRun {
 }
 const ctasRuns: CtasRun[] = [];
 const checks: Record<string, Record<string, string>> = {};
-const diagnostics: Record<string, number> = {};
+const diagnostics: Record<string, { ms: number; cpuS: number; files?: number; mb?: number }> = {};
 /** What DuckDB's Iceberg writer wrote: the Parquet codec and row groups of the reference's first copy. */
 let parquetInfo = { codec: 'snappy', rowGroups: 0 };
 
@@ -313,29 +313,42 @@ for (let round = 0; round < reps; round++) {
   }
 }
 
-// Where the engine's time goes, once each after the rounds: the source alone read (every column decoded), in-process and
-// through lakegate (the second of two runs); DuckDB's Parquet writer alone (COPY … TO, no Iceberg), with the codec its
-// Iceberg writer used and uncompressed.
+// Where the engine's time goes, once each after the rounds (wall ms and CPU s of the process that ran it): the source
+// alone read with every column decoded, in-process and through lakegate (the second of two runs); DuckDB's Parquet
+// writer alone (COPY … TO one file, the codec its Iceberg writer used, no Iceberg); and DuckDB's Iceberg writer into a
+// table created with `write.target-file-size-bytes` at Iceberg's default of 512 MiB (DuckDB's own default is 8 MiB:
+// the rounds' copies are files of one row group each).
+async function diagnose(name: string, pid: number, fn: () => Promise<unknown>): Promise<void> {
+  spawnSync('sync');
+  const c0 = treeCpu(pid);
+  const s = performance.now();
+  await fn();
+  const c1 = treeCpu(pid);
+  diagnostics[name] = { ms: performance.now() - s, cpuS: c1.own + c1.children - c0.own - c0.children };
+}
 const readAll = `SELECT ${LINEITEM_COLUMNS.map((c) => `max(${c})`).join(', ')}`;
 for (let i = 0; i < 2; i++) {
-  let s = performance.now();
-  await ref.run(`${readAll} FROM ${scan}`);
-  diagnostics['duckdb read'] = performance.now() - s;
-  s = performance.now();
-  await bob.query(`${readAll} FROM ${SOURCE}`);
-  diagnostics['lakegate read'] = performance.now() - s;
+  await diagnose('DuckDB in-process: read the source, every column decoded', process.pid, () => ref.run(`${readAll} FROM ${scan}`));
+  await diagnose('lakegate: the same read (bob, node-postgres)', gateway.pid, () => bob.query(`${readAll} FROM ${SOURCE}`));
 }
-const diagDir = join(warehouse, 'diagnostics');
-mkdirSync(diagDir, { recursive: true });
-for (const codec of [...new Set([parquetInfo.codec.toLowerCase(), 'uncompressed'])]) {
-  spawnSync('sync');
-  const file = join(diagDir, `${codec}.parquet`);
-  const s = performance.now();
-  await ref.run(`COPY (SELECT * FROM ${scan}) TO '${file}' (FORMAT parquet, COMPRESSION ${codec})`);
-  diagnostics[`duckdb COPY TO parquet, ${codec}`] = performance.now() - s;
-  diagnostics[`duckdb COPY TO parquet, ${codec}, MB`] = statSync(file).size / 1e6;
-}
-rmSync(diagDir, { recursive: true, force: true });
+const diagFile = join(warehouse, 'diagnostics.parquet');
+await diagnose(`DuckDB in-process: COPY (SELECT * …) TO one Parquet file, ${parquetInfo.codec.toLowerCase()}`, process.pid, () =>
+  ref.run(`COPY (SELECT * FROM ${scan}) TO '${diagFile}' (FORMAT parquet, COMPRESSION ${parquetInfo.codec.toLowerCase()})`),
+);
+rmSync(diagFile, { force: true });
+const BIG_FILES = 'copy_512mib';
+await ref.run(`CREATE TABLE lake.analytics.${BIG_FILES} (${refColumns})`);
+const created = await refCatalog.writer.loadTable({ user: 'bob' }, ['analytics'], BIG_FILES);
+await refCatalog.writer.commitTable({ user: 'bob' }, ['analytics'], BIG_FILES, {
+  requirements: [{ type: 'assert-table-uuid', uuid: created.raw!['table-uuid'] }],
+  updates: [{ action: 'set-properties', updates: { 'write.target-file-size-bytes': String(512 * 2 ** 20) } }],
+});
+const bigStart = Date.now();
+const bigName = 'DuckDB in-process: INSERT … SELECT * into an Iceberg table with write.target-file-size-bytes 512 MiB';
+await diagnose(bigName, process.pid, () => ref.run(`INSERT INTO lake.analytics.${BIG_FILES} SELECT * FROM ${scan}`));
+const bigFiles = writeFiles(nsDir, BIG_FILES, bigStart - 60_000);
+if (bigFiles) Object.assign(diagnostics[bigName]!, { files: bigFiles.dataFiles, mb: bigFiles.dataBytes / 1e6 });
+await refDrop(BIG_FILES);
 
 // ------------------------------------------------------------------ 3. one-row INSERT latency, psql in autocommit
 

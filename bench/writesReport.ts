@@ -39,7 +39,7 @@ interface Results {
   pgVersion: string;
   pgSettings: Record<string, string>;
   ctasRuns: CtasRun[];
-  diagnostics: Record<string, number>;
+  diagnostics: Record<string, { ms: number; cpuS: number; files?: number; mb?: number }>;
   insertStats: Record<'lakegate' | 'postgres', Stats>;
   dbt: { target: string; wallS: number; modelsS: number; runs: string[] }[];
   load: { phase: string; min: number; median: number; max: number }[];
@@ -106,9 +106,9 @@ say(`| data files, MB | ${fl?.dataFiles ?? '–'}, ${fl ? (fl.dataBytes / 1e6).t
 say();
 say(`DuckDB's Iceberg writer wrote Parquet with ${r.parquetInfo.codec} in ${r.parquetInfo.rowGroups} row groups. Engine: ${r.threads} threads, memory_limit ${r.engineMemory} (lakegate's per-user default), for both.`);
 say();
-say('| the engine alone, in-process, once each | ms |');
-say('|---|---:|');
-for (const [k, v] of Object.entries(r.diagnostics)) say(`| ${k} | ${k.endsWith('MB') ? v.toFixed(0) : v.toFixed(0)} |`);
+say('| the engine alone, once each after the rounds | ms | CPU s | data files, MB |');
+say('|---|---:|---:|---:|');
+for (const [k, v] of Object.entries(r.diagnostics)) say(`| ${k} | ${v.ms.toFixed(0)} | ${v.cpuS.toFixed(1)} | ${v.files === undefined ? '' : `${v.files}, ${v.mb!.toFixed(0)}`} |`);
 say();
 
 const i = r.insertStats;
