@@ -357,27 +357,40 @@ const insertRow = (table: string, i: number) =>
   `INSERT INTO ${table} VALUES (${i}, 155190, 7706, 1, 17.00, 21168.23, 0.04, 0.02, 'N', 'O', DATE '1996-03-13', DATE '1996-02-12', DATE '1996-03-22', 'DELIVER IN PERSON', 'TRUCK', 'egular courts above the')`;
 await bob.query(POSTGRES_DDL('analytics.one_row'));
 await pgc.query(POSTGRES_DDL('one_row'));
+await ref.run(`CREATE TABLE lake.analytics.one_row_ref (${refColumns})`);
 const psqlLg = new PsqlTimer({ host: '127.0.0.1', port: gateway.port, user: 'bob', password: 'bob', database: 'demo' });
 const psqlPg = new PsqlTimer({ host: server.host, port: server.port, user: 'postgres', database: 'postgres' });
-const insertMs: Record<'lakegate' | 'postgres', number[]> = { lakegate: [], postgres: [] };
+type InsertTarget = 'lakegate' | 'postgres' | 'duckdb';
+// DuckDB in-process: the same INSERT through its loopback endpoint, timed around the call (no wire, no psql): the engine's
+// and the Iceberg commit's share of lakegate's latency.
+const inProcess = async (sql: string) => {
+  const s = performance.now();
+  await ref.run(sql);
+  return performance.now() - s;
+};
+const insertMs: Record<InsertTarget, number[]> = { lakegate: [], postgres: [], duckdb: [] };
 const WARM_INSERTS = 5;
 for (let i = 0; i < inserts + WARM_INSERTS; i++) {
-  const pair: ['lakegate' | 'postgres', PsqlTimer, string][] = [
-    ['lakegate', psqlLg, 'analytics.one_row'],
-    ['postgres', psqlPg, 'one_row'],
+  const turn: [InsertTarget, (sql: string) => Promise<number>, string][] = [
+    ['lakegate', (sql) => psqlLg.time(sql), 'analytics.one_row'],
+    ['postgres', (sql) => psqlPg.time(sql), 'one_row'],
+    ['duckdb', inProcess, 'lake.analytics.one_row_ref'],
   ];
-  if (i % 2) pair.reverse();
-  for (const [name, session, table] of pair) {
-    const ms = await session.time(insertRow(table, i));
+  for (let k = 0; k < turn.length; k++) {
+    const [name, time, table] = turn[(i + k) % turn.length]!;
+    const ms = await time(insertRow(table, i));
     if (i >= WARM_INSERTS) insertMs[name].push(ms);
   }
 }
 await psqlLg.close();
 await psqlPg.close();
-const lgRows = Number((await bob.query('SELECT count(*) AS n FROM analytics.one_row')).rows[0].n);
-const pgRows = Number((await pgc.query('SELECT count(*) AS n FROM one_row')).rows[0].n);
-if (lgRows !== inserts + WARM_INSERTS || pgRows !== inserts + WARM_INSERTS) throw new Error(`one_row holds ${lgRows} rows through lakegate, ${pgRows} in PostgreSQL; expected ${inserts + WARM_INSERTS}`);
-log(`one-row INSERT: ${inserts} each after ${WARM_INSERTS} warm-up, both tables hold ${lgRows} rows`);
+const written = {
+  lakegate: Number((await bob.query('SELECT count(*) AS n FROM analytics.one_row')).rows[0].n),
+  postgres: Number((await pgc.query('SELECT count(*) AS n FROM one_row')).rows[0].n),
+  duckdb: Number((await ref.runAndReadAll('SELECT count(*) FROM lake.analytics.one_row_ref')).getRows()[0]![0]),
+};
+if (Object.values(written).some((n) => n !== inserts + WARM_INSERTS)) throw new Error(`one-row tables hold ${JSON.stringify(written)} rows; expected ${inserts + WARM_INSERTS} each`);
+log(`one-row INSERT: ${inserts} each after ${WARM_INSERTS} warm-up, each table holds ${written.lakegate} rows`);
 
 await bob.end();
 await gateway.stop();

@@ -40,7 +40,7 @@ interface Results {
   pgSettings: Record<string, string>;
   ctasRuns: CtasRun[];
   diagnostics: Record<string, { ms: number; cpuS: number; files?: number; mb?: number }>;
-  insertStats: Record<'lakegate' | 'postgres', Stats>;
+  insertStats: Record<'lakegate' | 'postgres' | 'duckdb', Stats>;
   dbt: { target: string; wallS: number; modelsS: number; runs: string[] }[];
   load: { phase: string; min: number; median: number; max: number }[];
 }
@@ -112,15 +112,22 @@ for (const [k, v] of Object.entries(r.diagnostics)) say(`| ${k} | ${v.ms.toFixed
 say();
 
 const i = r.insertStats;
-say(`### One-row INSERT, psql in autocommit, ${i.lakegate.n} each, interleaved statement by statement (psql's \\timing)`);
+say(`### One-row INSERT in autocommit, ${i.lakegate.n} each, interleaved statement by statement`);
 say();
 say('| target | p50 ms | p90 ms | p99 ms | min ms | max ms |');
 say('|---|---:|---:|---:|---:|---:|');
-for (const [t, name] of [['lakegate', 'lakegate (bob, `analytics.one_row`)'], ['postgres', `PostgreSQL ${r.pgVersion}`]] as const) {
+const insertLabel = {
+  lakegate: 'lakegate (psql as bob, `analytics.one_row`; psql\'s `\\timing`)',
+  postgres: `PostgreSQL ${r.pgVersion} (psql; psql's \`\\timing\`)`,
+  duckdb: 'DuckDB in-process through its loopback endpoint (timed around the call: no wire, no psql)',
+};
+for (const t of ['lakegate', 'postgres', 'duckdb'] as const) {
   const s = i[t];
-  say(`| ${name} | ${s.p50.toFixed(2)} | ${s.p90.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.min.toFixed(2)} | ${s.max.toFixed(2)} |`);
+  if (!s) continue;
+  say(`| ${insertLabel[t]} | ${s.p50.toFixed(2)} | ${s.p90.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.min.toFixed(2)} | ${s.max.toFixed(2)} |`);
 }
 say(`| lakegate ÷ PostgreSQL | ${x2(i.lakegate.p50 / i.postgres.p50)} | | ${x2(i.lakegate.p99 / i.postgres.p99)} | | |`);
+if (i.duckdb) say(`| lakegate ÷ DuckDB in-process | ${x2(i.lakegate.p50 / i.duckdb.p50)} | | ${x2(i.lakegate.p99 / i.duckdb.p99)} | | |`);
 say();
 
 if (r.dbt.length > 0) {
