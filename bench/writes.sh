@@ -27,7 +27,7 @@ trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$OUT"
 START=$(date +%s)
 UPTIME_START=$(uptime)
-# Bounded: the whole run at most 40 minutes (a full run takes about 13 on 2 shared cores).
+# Bounded: the whole run at most 40 minutes (a full run takes 7–10 on 2 shared cores).
 timeout --signal=TERM 2400 node_modules/.bin/tsx bench/writes.ts --bin dist/bin/lakegate.js --work "$WORK" --out "$OUT" ${PASS[@]+"${PASS[@]}"}
 {
   node_modules/.bin/tsx bench/writesReport.ts --in "$OUT/results.json"

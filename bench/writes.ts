@@ -53,6 +53,9 @@ const inserts = Number(arg('inserts', '200'));
 const withDbt = !process.argv.includes('--no-dbt');
 const threads = availableParallelism();
 
+// A signal (writes.sh's timeout, Ctrl-C) ends the run through process.exit, so the servers' exit handlers stop them.
+process.once('SIGTERM', () => process.exit(143));
+process.once('SIGINT', () => process.exit(130));
 const log = (s: string) => process.stderr.write(`[writes ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 const loadavg = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 const load: { phase: string; samples: number[] }[] = [];
@@ -160,6 +163,9 @@ async function startDemo(): Promise<Gateway> {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LAKEGATE_LOG_LEVEL: 'info', NODE_OPTIONS: '' },
   });
+  // never outlive the bench, whatever ends it
+  const reap = () => child.kill('SIGKILL');
+  process.once('exit', reap);
   let text = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`lakegate demo did not start:\n${text}`)), 120_000);
@@ -185,6 +191,7 @@ async function startDemo(): Promise<Gateway> {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
+      process.off('exit', reap);
       logFile.end();
     },
   };
