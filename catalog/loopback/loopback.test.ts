@@ -10,7 +10,7 @@
  * table told it does not exist, as for a missing one).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { defaultExtensionDirectory } from '../../server/extensions.js';
@@ -167,6 +167,24 @@ describe('DuckDB writing through the endpoint, pyiceberg reading back', () => {
     expect(existsSync(folder)).toBe(false);
     expect(new Set(readdirSync(join(lake.dir, 'sales')))).toEqual(new Set([...before].filter((n) => n !== folder.split('/').pop())));
     carol = await sessionFor('carol');
+  });
+
+  test("a created table takes Iceberg's default target file size: a CREATE TABLE AS of more than DuckDB's own 8 MiB target is one data file", async () => {
+    const { conn, session } = carol;
+    await conn.run('BEGIN');
+    await conn.run('CREATE TABLE lake.sales.wide (n BIGINT, a VARCHAR, b VARCHAR)');
+    // ~26 MB of incompressible text: at DuckDB's default target, several files
+    await conn.run("INSERT INTO lake.sales.wide SELECT range, md5(range::VARCHAR) || md5((range + 1)::VARCHAR), md5((-range)::VARCHAR) FROM range(300000)");
+    await conn.run('COMMIT');
+    const created = committed(session.takeEvents()).find((e) => e.table.name === 'wide')!;
+    const folder = join(created.metadataLocation.replace(/^file:\/\//, ''), '..', '..');
+    const files = readdirSync(join(folder, 'data'), { recursive: true }).map(String).filter((f) => f.endsWith('.parquet'));
+    const bytes = files.reduce((sum, f) => sum + statSync(join(folder, 'data', f)).size, 0);
+    expect(bytes).toBeGreaterThan(8 * 2 ** 20);
+    expect(files).toHaveLength(1);
+    const metadata = JSON.parse(readFileSync(created.metadataLocation.replace(/^file:\/\//, ''), 'utf8')) as { properties: Record<string, string> };
+    expect(metadata.properties['write.target-file-size-bytes']).toBe(String(512 * 2 ** 20));
+    await conn.run('DROP TABLE lake.sales.wide');
   });
 
   test('a rolled-back create whose name is created again: the first folder goes at once', async () => {
