@@ -13,7 +13,7 @@ import {
   PUBLIC_NSP_OID,
 } from '../sql/emulation.js';
 import { namespaceOid, relationOid } from '../sql/regTypes.js';
-import { PG_BASE_TYPES, pgTypeForDuckDB } from '../sql/pgTypes.js';
+import { PG_BASE_TYPES, PG_JSONB, pgTypeForDuckDB, type PgTypeInfo } from '../sql/pgTypes.js';
 import type { CatalogTable } from './catalog.js';
 
 export type Value = string | number | boolean | null | readonly (string | number)[];
@@ -48,14 +48,14 @@ const PG_ONLY_TYPES: readonly { oid: number; typname: string; formatted: string;
 const CATEGORY: Record<string, string> = {
   bool: 'B', int2: 'N', int4: 'N', int8: 'N', float4: 'N', float8: 'N', numeric: 'N', oid: 'N', text: 'S',
   varchar: 'S', name: 'S', date: 'D', time: 'D', timetz: 'D', timestamp: 'D', timestamptz: 'D', interval: 'T',
-  bit: 'V', varbit: 'V', bytea: 'U', json: 'U', uuid: 'U',
+  bit: 'V', varbit: 'V', bytea: 'U', json: 'U', jsonb: 'U', uuid: 'U',
 };
 /** pg_type.typispreferred: the preferred type of each category. */
 const PREFERRED = new Set(['bool', 'text', 'oid', 'float8', 'timestamptz', 'interval', 'varbit']);
 /** typalign where it does not follow from typlen. */
 const ALIGN: Record<string, string> = { name: 'c', uuid: 'c', interval: 'd', timetz: 'd' };
 const UNDERSCORED_IO = new Set([
-  'json', 'date', 'time', 'timetz', 'timestamp', 'timestamptz', 'interval', 'bit', 'varbit', 'numeric', 'uuid', 'record', 'void',
+  'json', 'jsonb', 'date', 'time', 'timetz', 'timestamp', 'timestamptz', 'interval', 'bit', 'varbit', 'numeric', 'uuid', 'record', 'void',
   'pg_node_tree',
 ]);
 /** Types PostgreSQL has no binary I/O for (typreceive and typsend are '-'). */
@@ -207,11 +207,13 @@ export function authMemberRows(owner: string, who?: RoleIdentity): Value[][] {
   return names.map((r) => [stableOid('role', 'membership', r, who.user), roleOid(r), roleOid(who.user), OWNER_OID, false, true, true]);
 }
 
+const JSONB_INFO: PgTypeInfo = { oid: PG_JSONB.oid, len: -1, typmod: -1, formatted: PG_JSONB.formatted, typname: PG_JSONB.typname };
+
 export function attributeRows(tables: UserRelation[]): Value[][] {
   const rows: Value[][] = [];
   for (const t of tables) {
     t.columns.forEach((c, i) => {
-      const pg = pgTypeForDuckDB(c.duckType);
+      const pg = c.pgType === 'jsonb' ? JSONB_INFO : pgTypeForDuckDB(c.duckType);
       const isArray = pg.typname.startsWith('_');
       const base = isArray ? pg.typname.slice(1) : pg.typname;
       const align = isArray ? 'i' : alignOf(pg.typname, pg.len);

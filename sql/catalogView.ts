@@ -22,6 +22,12 @@ export interface CatalogColumn {
   policyName?: string | null;
   /** COMMENT ON COLUMN (the Iceberg field's doc): col_description, psql's \d+. */
   comment?: string;
+  /**
+   * A PostgreSQL json / jsonb column kept as an Iceberg string (the table's
+   * `lakegate.pg-types`): its duckType is JSON, the scan reads text, and the
+   * column is presented as this type.
+   */
+  pgType?: 'json' | 'jsonb';
 }
 
 /** The name the policies decide a column by (its current name); null: restricted, no policy applies. */

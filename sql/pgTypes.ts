@@ -44,6 +44,8 @@ export const PG_INT4 = base(23, 4, 'int4', 'integer', 1007);
 export const PG_TEXT = base(25, -1, 'text', 'text', 1009);
 export const PG_OID = base(26, 4, 'oid', 'oid', 1028);
 export const PG_JSON = base(114, -1, 'json', 'json', 199);
+/** Only as a column's kept type (CatalogColumn.pgType) and in pg_type: values are DuckDB JSON presented by the planner. */
+export const PG_JSONB = base(3802, -1, 'jsonb', 'jsonb', 3807);
 export const PG_FLOAT4 = base(700, 4, 'float4', 'real', 1021);
 export const PG_FLOAT8 = base(701, 8, 'float8', 'double precision', 1022);
 export const PG_VARCHAR = base(1043, -1, 'varchar', 'character varying', 1015);
@@ -64,7 +66,7 @@ export const PG_NUMERIC = base(1700, -1, 'numeric', 'numeric', 1231);
 export const PG_UUID = base(2950, 16, 'uuid', 'uuid', 2951);
 
 export const PG_BASE_TYPES: readonly BaseType[] = [
-  PG_BOOL, PG_BYTEA, PG_NAME, PG_INT8, PG_INT2, PG_INT4, PG_TEXT, PG_OID, PG_JSON, PG_FLOAT4, PG_FLOAT8,
+  PG_BOOL, PG_BYTEA, PG_NAME, PG_INT8, PG_INT2, PG_INT4, PG_TEXT, PG_OID, PG_JSON, PG_JSONB, PG_FLOAT4, PG_FLOAT8,
   PG_VARCHAR, PG_DATE, PG_TIME, PG_TIMESTAMP, PG_TIMESTAMPTZ, PG_INTERVAL, PG_TIMETZ, PG_BIT, PG_VARBIT, PG_NUMERIC, PG_UUID,
 ];
 

@@ -17,7 +17,19 @@ const catalog: RelationCatalog = {
           resource: { database: schema, table: name },
           scan: () => ({ RangeVar: { catalogname: 'demo', schemaname: schema, relname: name, inh: true, relpersistence: 'p' } }),
         }
-      : undefined,
+      : schema === 'sales' && name === 'docs'
+        ? {
+            schema,
+            name,
+            columns: [
+              { name: 'id', duckType: 'INTEGER', nullable: true },
+              { name: 'j', duckType: 'JSON', nullable: true, pgType: 'json' as const },
+              { name: 'b', duckType: 'JSON', nullable: true, pgType: 'jsonb' as const },
+            ],
+            resource: { database: schema, table: name },
+            scan: () => parseStatements(`SELECT * FROM iceberg_scan('/wh/docs/metadata/1.metadata.json')`)[0]!.node['SelectStmt']!['fromClause'][0],
+          }
+        : undefined,
 };
 
 const ctx: QueryContext = {
@@ -59,8 +71,9 @@ describe('result columns of types DuckDB lacks', () => {
     expect(oids('select * from (select n.nspname, n.oid, n.nspname || \'\' as t from pg_namespace n) s', ['nspname', 'oid', 't'])).toEqual([19, 26, undefined]);
     // pgJDBC's getColumns shape: a star over a derived table over catalog joins
     expect(oids('select * from (select n.nspname, c.relname, a.attname, a.atttypid from pg_namespace n join pg_class c on c.relnamespace = n.oid join pg_attribute a on a.attrelid = c.oid) c where true', ['nspname', 'relname', 'attname', 'atttypid'])).toEqual([19, 19, 19, 26]);
-    // a star inside the derived table: its columns are not known by name
-    expect(oids('select s.relname from (select * from pg_class) s', ['relname'])).toEqual([undefined]);
+    // a star inside the derived table brings the columns of what it covers, when they are known
+    expect(oids('select s.relname from (select * from pg_class) s', ['relname'])).toEqual([19]);
+    expect(oids('select s.relname from (select * from pg_class c, orders o) s', ['relname'])).toEqual([undefined]);
   });
 
   it('reads through a CTE as through a derived table, but not a recursive one or one with column names', () => {
@@ -143,5 +156,11 @@ describe('jsonb result columns (carried as DuckDB JSON, printed as jsonb_out by 
     expect(oids(`select case when true then 'a' end, coalesce('{}'::json, null)`, ['a', 'b'])).toEqual([undefined, undefined]);
     expect(oids(`select * from json_each('{}')`, ['key', 'value'])).toEqual([undefined, undefined]);
     expect(oids(`select relname from orders union select relname from orders`, ['relname'])).toEqual([undefined]);
+  });
+  it("types a table's jsonb column (its kept type) as jsonb: by name, qualified, under a star, renamed by an alias list, and what jsonb operators make of it", () => {
+    expect(oids(`select * from docs`, ['id', 'j', 'b'])).toEqual([undefined, undefined, 3802]);
+    expect(oids(`select d.b, b -> 'a' as x, j from docs d`, ['b', 'x', 'j'])).toEqual([3802, 3802, undefined]);
+    expect(oids(`select y from docs as d(x, z, y)`, ['y'])).toEqual([3802]);
+    expect(oids(`select b from (select * from docs) s`, ['b'])).toEqual([3802]);
   });
 });

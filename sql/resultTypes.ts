@@ -21,6 +21,7 @@ import { sizedBitProbe } from './numericTypes.js';
 import { PRESENTED_TYPES, presentedOidOf, type PresentedAs } from './pgTypes.js';
 import { AGGREGATE_FUNCTIONS, expressionKey as shape, names, nodeKind, walk, type Fields, type PgNode } from './walk.js';
 import { ownRecord, ownTable } from './ownNames.js';
+import type { TableReference } from './resolve.js';
 
 /** Result column types by position: `star` stands for the columns one `*` expands to, typed by their names. */
 export interface ResultTypes {
@@ -87,14 +88,39 @@ interface FromItem {
 interface Scope {
   ctes: ReadonlyMap<string, Fields>;
   expanding: ReadonlySet<string>;
+  /** the user tables' scans (the FROM items resolution made of them) and their columns' types */
+  tables: TableScans;
 }
+
+/** A user table's scan node (the RangeVar's or RangeFunction's fields) → its columns' names and types, in order. */
+export type TableScans = ReadonlyMap<object, { names: readonly string[]; types: readonly PresentedAs[] }>;
+
+/** The scans of the resolved table references: a jsonb column is typed by its kept type (CatalogColumn.pgType). */
+export function tableScans(tables: readonly TableReference[]): TableScans {
+  const out = new Map<object, { names: string[]; types: PresentedAs[] }>();
+  for (const t of tables) {
+    const inner = (t.node as Fields)['RangeVar'] ?? (t.node as Fields)['RangeFunction'];
+    if (!inner || !t.table.columns.some((c) => c.pgType === 'jsonb')) continue;
+    out.set(inner, { names: t.table.columns.map((c) => c.name), types: t.table.columns.map((c) => (c.pgType === 'jsonb' ? JSONB : 0)) });
+  }
+  return out;
+}
+
+/** A table's columns under its alias: a column alias list renames the first columns (the scan's own list names them all). */
+function scanColumns(f: Fields, scan: { names: readonly string[]; types: readonly PresentedAs[] }): Columns {
+  const renamed = ((f['alias']?.colnames ?? []) as unknown[]).map((c) => names([c])[0]!);
+  const columns: Record<string, PresentedAs> = ownRecord();
+  scan.names.forEach((n, i) => (columns[renamed[i] ?? n] = scan.types[i]!));
+  return columns;
+}
+const NO_TABLES: TableScans = new Map();
 
 function withCtes(select: Fields, scope: Scope): Scope {
   const list = (select['withClause']?.ctes ?? []) as Fields[];
   if (list.length === 0) return scope;
   const ctes = new Map(scope.ctes);
   for (const c of list) if (c['CommonTableExpr']) ctes.set(String(c['CommonTableExpr'].ctename), c['CommonTableExpr']);
-  return { ctes, expanding: scope.expanding };
+  return { ctes, expanding: scope.expanding, tables: scope.tables };
 }
 
 function fromItems(items: unknown[], out: FromItem[], scope: Scope): void {
@@ -109,6 +135,11 @@ function fromItems(items: unknown[], out: FromItem[], scope: Scope): void {
       continue;
     }
     const alias = String(f['alias']?.aliasname ?? f['relname'] ?? '');
+    const scan = scope.tables.get(f);
+    if (scan) {
+      out.push({ alias, columns: scanColumns(f, scan) });
+      continue;
+    }
     if (kind === 'RangeFunction') {
       out.push(functionItem(f, scope));
       continue;
@@ -193,7 +224,20 @@ function derivedColumns(subquery: unknown, outer: Scope): Columns | undefined {
   const columns: Record<string, PresentedAs> = ownRecord();
   for (const target of (select['targetList'] ?? []) as Fields[]) {
     const rt = target['ResTarget'];
-    if (!rt || isStar(rt.val)) return undefined;
+    if (!rt) return undefined;
+    if (isStar(rt.val)) {
+      // every column the star brings, when each FROM item it covers has known columns
+      const qualifier = names(rt.val['ColumnRef']['fields']).slice(0, -1);
+      const covered = qualifier.length === 1 ? items.filter((i) => i.alias === qualifier[0]) : qualifier.length === 0 ? items : [];
+      if (covered.length === 0 || covered.some((i) => !i.columns)) return undefined;
+      for (const item of covered) {
+        for (const [name, type] of Object.entries(item.columns!)) {
+          if (Object.hasOwn(columns, name)) return undefined;
+          columns[name] = type;
+        }
+      }
+      continue;
+    }
     // an output name, or a column reference's own name; other unnamed columns cannot be referenced by a typed name
     const ref = names(rt.val?.['ColumnRef']?.['fields']);
     const name = (rt.name as string | undefined) ?? ref[ref.length - 1];
@@ -334,11 +378,11 @@ const isStar = (val: unknown): boolean => {
  * Result types of a SELECT (after resolveRelations, before the dialect pass),
  * or undefined where nothing is known (set operations, VALUES, two stars).
  */
-export function resultTypes(tree: PgNode): ResultTypes | undefined {
+export function resultTypes(tree: PgNode, tables: TableScans = NO_TABLES): ResultTypes | undefined {
   const select = tree['SelectStmt'];
-  if (select && select['op'] !== 'SETOP_NONE') return setOperationTypes(select);
+  if (select && select['op'] !== 'SETOP_NONE') return setOperationTypes(select, tables);
   if (!select || select['op'] !== 'SETOP_NONE' || select['valuesLists']) return undefined;
-  const scope = withCtes(select, { ctes: new Map(), expanding: new Set() });
+  const scope = withCtes(select, { ctes: new Map(), expanding: new Set(), tables });
   const items: FromItem[] = [];
   fromItems((select['fromClause'] ?? []) as unknown[], items, scope);
   const result: ResultTypes = { before: [], after: [] };
@@ -358,8 +402,8 @@ export function resultTypes(tree: PgNode): ResultTypes | undefined {
 }
 
 /** UNION / INTERSECT / EXCEPT: a column is jsonb where an arm's is and the others' say nothing else (no stars). */
-function setOperationTypes(select: Fields): ResultTypes | undefined {
-  const arms = [select['larg'], select['rarg']].map((a) => (a ? resultTypes({ SelectStmt: a } as PgNode) : undefined));
+function setOperationTypes(select: Fields, tables: TableScans): ResultTypes | undefined {
+  const arms = [select['larg'], select['rarg']].map((a) => (a ? resultTypes({ SelectStmt: a } as PgNode, tables) : undefined));
   const [l, r] = arms;
   const width = (t: ResultTypes | undefined) => (t && !t.star ? t.before.length : undefined);
   const n = width(l) ?? width(r);
@@ -396,18 +440,18 @@ const byValue = (arg: PgNode): PgNode => ({
  * ON the targets, the jsonb ones wrapped (the row kept prints as written).
  * GROUP BY of a jsonb is left comparing the text (README). Run before the dialect pass.
  */
-export function jsonbByValue(tree: PgNode): void {
+export function jsonbByValue(tree: PgNode, tables: TableScans = NO_TABLES): void {
   // every SELECT of the statement, each in its own scope (a CTE of an outer one is not seen: left as it is)
   const selects: Fields[] = [];
   walk(tree, (v) => {
     if (v.kind === 'SelectStmt') selects.push(v.fields);
   });
-  for (const s of selects) selectByValue(s);
+  for (const s of selects) selectByValue(s, tables);
 }
 
-function selectByValue(select: Fields): void {
+function selectByValue(select: Fields, tables: TableScans): void {
   if (select['op'] !== 'SETOP_NONE' || select['valuesLists']) return;
-  const scope = withCtes(select, { ctes: new Map(), expanding: new Set() });
+  const scope = withCtes(select, { ctes: new Map(), expanding: new Set(), tables });
   const items: FromItem[] = [];
   fromItems((select['fromClause'] ?? []) as unknown[], items, scope);
   const isJsonb = (n: unknown): boolean => expressionType(items, n, scope) === JSONB;

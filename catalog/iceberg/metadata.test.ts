@@ -3,7 +3,7 @@
  * (current, by id, by ref, as of a time), DuckDB types of Iceberg types, and
  * column tags by field id (a rename keeps them; what cannot be read is null).
  */
-import { chooseSnapshot, columnsDecidedByCurrent, columnTagsByFieldId, columnTagsFor, duckType, schemaById, TableMetadataSchema } from './metadata.js';
+import { chooseSnapshot, columnsDecidedByCurrent, columnsOf, columnTagsByFieldId, columnTagsFor, duckType, pgTypesByFieldId, schemaById, TableMetadataSchema } from './metadata.js';
 
 const meta = (over: Record<string, unknown> = {}) =>
   TableMetadataSchema.parse({
@@ -70,6 +70,26 @@ describe('column tags', () => {
     expect(columnTagsFor(meta({ properties: {} }), current)).toBeUndefined();
     for (const bad of ['{', '{"name": "PII"}', '["name"]', '{"ghost": ["PII"]}']) {
       expect([bad, columnTagsFor(meta({ properties: { 'sqe.column-tags': bad } }), current)]).toEqual([bad, null]);
+    }
+  });
+});
+
+describe('kept PostgreSQL types (lakegate.pg-types)', () => {
+  it('a string column written as jsonb reads as JSON presented as jsonb, by field id through a rename, in every snapshot', () => {
+    const m = meta({ properties: { 'lakegate.pg-types': '{"name": "jsonb"}' } });
+    const types = pgTypesByFieldId(m);
+    expect(types).toEqual(new Map([[2, 'jsonb']]));
+    const current = chooseSnapshot(m, { kind: 'current' }).schema;
+    expect(columnsOf(current, types)[1]).toMatchObject({ name: 'label', duckType: 'JSON', pgType: 'jsonb' });
+    const old = chooseSnapshot(m, { kind: 'id', id: 10n }).schema;
+    expect(columnsDecidedByCurrent(old, current, types)[1]).toMatchObject({ name: 'name', duckType: 'JSON', pgType: 'jsonb', policyName: 'label' });
+    expect(columnsOf(current)[1]).toEqual({ name: 'label', duckType: 'VARCHAR', nullable: true, fieldId: 2 });
+  });
+  it('only a type, never a policy input: what cannot be read leaves the column as it is stored', () => {
+    const current = chooseSnapshot(meta(), { kind: 'current' }).schema;
+    for (const bad of ['{', '["label"]', '{"label": "xml"}', '{"ghost": "json"}', '{"id": "jsonb"}']) {
+      const types = pgTypesByFieldId(meta({ properties: { 'lakegate.pg-types': bad } }));
+      expect([bad, columnsOf(current, types).map((c) => c.duckType)]).toEqual([bad, ['BIGINT', 'VARCHAR']]);
     }
   });
 });

@@ -170,8 +170,22 @@ export function schemaById(meta: TableMetadata, id: number | undefined): Iceberg
   throw new MetadataError('the table metadata has no schema');
 }
 
-export function columnsOf(schema: IcebergSchema): CatalogColumn[] {
-  return schema.fields.map((f) => ({ name: f.name, duckType: duckType(f.type), nullable: !f.required, fieldId: f.id, ...(f.doc ? { comment: f.doc } : {}) }));
+/**
+ * The columns of a schema. `pgTypes` (pgTypesByFieldId): the string fields
+ * written as PostgreSQL json or jsonb, presented as such (DuckDB's JSON).
+ */
+export function columnsOf(schema: IcebergSchema, pgTypes?: ReadonlyMap<number, 'json' | 'jsonb'>): CatalogColumn[] {
+  return schema.fields.map((f) => {
+    const pgType = f.type === 'string' ? pgTypes?.get(f.id) : undefined;
+    return {
+      name: f.name,
+      duckType: pgType ? 'JSON' : duckType(f.type),
+      nullable: !f.required,
+      fieldId: f.id,
+      ...(f.doc ? { comment: f.doc } : {}),
+      ...(pgType ? { pgType } : {}),
+    };
+  });
 }
 
 /**
@@ -180,9 +194,9 @@ export function columnsOf(schema: IcebergSchema): CatalogColumn[] {
  * columns): `policyName` is set where the names differ, null where the
  * field is gone from the current schema (dropped).
  */
-export function columnsDecidedByCurrent(read: IcebergSchema, current: IcebergSchema): CatalogColumn[] {
+export function columnsDecidedByCurrent(read: IcebergSchema, current: IcebergSchema, pgTypes?: ReadonlyMap<number, 'json' | 'jsonb'>): CatalogColumn[] {
   const currentName = new Map(current.fields.map((f) => [f.id, f.name]));
-  return columnsOf(read).map((c) => {
+  return columnsOf(read, pgTypes).map((c) => {
     const now = currentName.get(c.fieldId!);
     if (now === c.name) return c;
     return { ...c, policyName: now ?? null };
@@ -264,16 +278,52 @@ export function columnTagsByFieldId(meta: TableMetadata): Map<number, string[]> 
   }
   const shape = z.record(z.string(), z.array(z.string())).safeParse(parsed);
   if (!shape.success) return null;
-  const schemas = meta.schemas && meta.schemas.length > 0 ? [...meta.schemas] : meta.schema ? [meta.schema] : [];
-  const current = meta['current-schema-id'];
-  schemas.sort((a, b) => (a['schema-id'] === current ? -1 : b['schema-id'] === current ? 1 : b['schema-id'] - a['schema-id']));
+  const fieldOf = fieldByName(meta);
   const out = new Map<number, string[]>();
   // The parsed JSON's own entries, not zod's copy: the copy loses a key named `__proto__` (a column may be called that).
   for (const [name, tags] of Object.entries(parsed as Record<string, string[]>)) {
-    const field = schemas.map((s) => s.fields.find((f) => f.name === name)).find((f) => f !== undefined);
+    const id = fieldOf(name);
     // A name no schema ever had cannot be placed: the tags are unreadable, not absent.
-    if (!field) return null;
-    out.set(field.id, [...(out.get(field.id) ?? []), ...tags]);
+    if (id === undefined) return null;
+    out.set(id, [...(out.get(id) ?? []), ...tags]);
+  }
+  return out;
+}
+
+/**
+ * A column name of a property (tags, kept types) as a field id: the newest
+ * schema holding a column of that name, the current schema first.
+ */
+function fieldByName(meta: TableMetadata): (name: string) => number | undefined {
+  const schemas = meta.schemas && meta.schemas.length > 0 ? [...meta.schemas] : meta.schema ? [meta.schema] : [];
+  const current = meta['current-schema-id'];
+  schemas.sort((a, b) => (a['schema-id'] === current ? -1 : b['schema-id'] === current ? 1 : b['schema-id'] - a['schema-id']));
+  return (name) => schemas.map((s) => s.fields.find((f) => f.name === name)).find((f) => f !== undefined)?.id;
+}
+
+/** Where lakegate keeps the PostgreSQL type of a column Iceberg holds as another: JSON `{"column": "jsonb"}`. */
+export const PG_TYPES_PROPERTY = 'lakegate.pg-types';
+
+/**
+ * The json and jsonb columns of a table, by field id (names placed as for
+ * tags). Only a type, never a policy input: an entry that cannot be read
+ * leaves its column a string.
+ */
+export function pgTypesByFieldId(meta: TableMetadata): Map<number, 'json' | 'jsonb'> {
+  const out = new Map<number, 'json' | 'jsonb'>();
+  const raw = Object.hasOwn(meta.properties, PG_TYPES_PROPERTY) ? meta.properties[PG_TYPES_PROPERTY] : undefined;
+  if (raw === undefined) return out;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return out;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return out;
+  const fieldOf = fieldByName(meta);
+  for (const [name, type] of Object.entries(parsed as Record<string, unknown>)) {
+    const id = fieldOf(name);
+    if (id !== undefined && (type === 'json' || type === 'jsonb')) out.set(id, type);
   }
   return out;
 }

@@ -11,7 +11,7 @@ import type { CatalogTable, CatalogView } from '../../sql/catalogView.js';
 import { notSupported, SqlError } from '../../sql/errors.js';
 import type { PgNode } from '../../sql/walk.js';
 import type { LoadedTable, LoadedView, Namespace } from './api.js';
-import { chooseSnapshot, columnsDecidedByCurrent, columnsOf, columnTagsFor, MetadataError, schemaById, type SnapshotSelector } from './metadata.js';
+import { chooseSnapshot, columnsDecidedByCurrent, columnsOf, columnTagsFor, MetadataError, pgTypesByFieldId, schemaById, type SnapshotSelector } from './metadata.js';
 
 const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
@@ -41,7 +41,8 @@ export function catalogTable(ns: Namespace, name: string, loaded: LoadedTable, s
   let current;
   try {
     current = schemaById(loaded.metadata, undefined);
-    columns = chosen.schema === current ? columnsOf(current) : columnsDecidedByCurrent(chosen.schema, current);
+    const pgTypes = pgTypesByFieldId(loaded.metadata);
+    columns = chosen.schema === current ? columnsOf(current, pgTypes) : columnsDecidedByCurrent(chosen.schema, current, pgTypes);
   } catch (e) {
     if (e instanceof MetadataError) throw notSupported(`${[...ns, name].join('.')}: ${e.message}`);
     throw e;

@@ -125,8 +125,14 @@ function maskExpression(c: ColumnDecision, mask: MaskDecision, scope: Expression
   if (mask.type === 'CUSTOM') text = mask.valueExpr ?? 'NULL';
   else if (mask.transformer) text = mask.transformer;
   else throw new PolicyExpressionError(`mask type ${mask.type} is not defined by the service`);
-  return castTo(compilePolicyExpression(text, scope, c.policyName ?? c.name), c.duckType);
+  const value = compilePolicyExpression(text, scope, c.policyName ?? c.name);
+  // A json / jsonb column's mask is its text as a JSON string (a hash or a redaction is no JSON document).
+  if (c.pgType) return { FuncCall: { funcname: [{ String: { sval: 'to_json' } }], args: [castTo(value, 'VARCHAR')], funcformat: 'COERCE_EXPLICIT_CALL' } };
+  return castTo(value, c.duckType);
 }
+
+/** The column as stored: a json / jsonb column's text read as DuckDB's JSON, which the planner presents as json or jsonb. */
+const storedValue = (c: ColumnDecision): PgNode => (c.pgType ? castTo(qualified(SOURCE_ALIAS, c.name), 'JSON') : qualified(SOURCE_ALIAS, c.name));
 
 function and(filters: PgNode[]): PgNode {
   return filters.length === 1 ? filters[0]! : { BoolExpr: { boolop: 'AND_EXPR', args: filters } };
@@ -187,7 +193,7 @@ export function compileTable(table: CatalogTable, d: Visible, scope: ExpressionS
       values.push(masked);
     } else {
       columns.push({ name: c.name, state: 'raw' });
-      values.push(qualified(SOURCE_ALIAS, c.name));
+      values.push(storedValue(c));
     }
   }
   const condition = noRows ? falseConst() : filters.length > 0 ? and(filters) : null;

@@ -61,6 +61,8 @@ export interface ColumnDecision {
   /** the column the policies decided it as (its current name); null: no longer in the table, restricted */
   policyName: string | null;
   duckType: string;
+  /** A json / jsonb column kept as an Iceberg string (CatalogColumn.pgType). */
+  pgType?: 'json' | 'jsonb';
   /** false: the column is restricted (a typed NULL in its place). */
   readable: boolean;
   /** The policy that denied it (when one did; -1 when nothing allowed it). */
@@ -226,14 +228,15 @@ export function decideTable(
 
   const columns: ColumnDecision[] = table.columns.map((c) => {
     const policyName = policyNameOf(c);
+    const kept = c.pgType ? { pgType: c.pgType } : {};
     if (policyName === null) {
       // A field the table no longer has (an older snapshot's dropped column): no policy names it, so none may allow it.
-      return { name: c.name, policyName, duckType: c.duckType, readable: false, denyPolicy: null, mask: null, restriction: DROPPED };
+      return { name: c.name, policyName, duckType: c.duckType, ...kept, readable: false, denyPolicy: null, mask: null, restriction: DROPPED };
     }
     const colReq = reqs.column(policyName, tagsOf(tagsOfColumn(policyName), 'SELF'));
     const colAccess = engine.isAccessAllowed(colReq);
     if (!colAccess.isAllowed) {
-      return { name: c.name, policyName, duckType: c.duckType, readable: false, denyPolicy: ref(engine, colAccess.policyId), audited: colAccess.isAudited, mask: null };
+      return { name: c.name, policyName, duckType: c.duckType, ...kept, readable: false, denyPolicy: ref(engine, colAccess.policyId), audited: colAccess.isAudited, mask: null };
     }
     const won = combine(engine.evalDataMask(colReq, 'resource'), engine.evalDataMask(colReq, 'tag'), (m) => m.maskType !== null, opts.maskPrecedence);
     const mask: MaskDecision | null = won
@@ -245,7 +248,7 @@ export function decideTable(
           audited: won.result.isAudited,
         }
       : null;
-    return { name: c.name, policyName, duckType: c.duckType, readable: true, denyPolicy: null, mask };
+    return { name: c.name, policyName, duckType: c.duckType, ...kept, readable: true, denyPolicy: null, mask };
   });
 
   const admin = engine.isAccessAllowed({ ...reqs.table('_admin', []), resourceMatchingScope: 'SELF' }).isAllowed;

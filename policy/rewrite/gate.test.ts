@@ -9,6 +9,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import pino from 'pino';
 import { duckSql } from '../../catalog/fixtures/demoEngine.js';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
+import type { CatalogColumn } from '../../sql/catalogView.js';
 import { parseStatements } from '../../sql/parse.js';
 import { planQuery } from '../../sql/query.js';
 import { P, rangerRoles, servicePolicies } from '../../tests/support/rangerPolicies.js';
@@ -65,8 +66,13 @@ beforeAll(async () => {
   await conn.run(`INSERT INTO demo.sales.visits VALUES (1, TIMESTAMPTZ '2023-12-31 20:00:00+00'), (2, TIMESTAMPTZ '2024-01-01 03:00:00+00'), (3, TIMESTAMPTZ '2024-01-02 00:00:00+00')`);
   await conn.run('CREATE TABLE demo.sales.secret (id INTEGER)');
   await conn.run('INSERT INTO demo.sales.secret VALUES (42)');
+  await conn.run('CREATE TABLE demo.sales.docs (id INTEGER, doc VARCHAR)');
+  await conn.run(`INSERT INTO demo.sales.docs VALUES (1, '{"k": "Ab1"}')`);
   await installGateMacros(conn, KEY);
   catalog = await loadDuckDbCatalog(duckSql(conn), 'demo');
+  // as an Iceberg table whose lakegate.pg-types says doc is jsonb (catalog/iceberg/metadata.ts columnsOf)
+  const docs = catalog.getTable('sales', 'docs')!;
+  (docs.columns as CatalogColumn[])[1] = { ...docs.columns[1]!, duckType: 'JSON', pgType: 'jsonb' };
 });
 
 afterAll(() => {
@@ -300,6 +306,19 @@ describe('mask types through policies', () => {
     expect(await rows('SELECT name, salary, owner FROM sales.people', 'alice', s)).toEqual([[null, null, null], [null, null, null]]);
     const states = statement.applied[0]!.compiled.columns.map((c) => [c.name, c.state]);
     expect(states).toEqual(expect.arrayContaining([['name', 'restricted'], ['salary', 'masked'], ['owner', 'restricted']]));
+  });
+
+  it('a jsonb column (an Iceberg string with its type kept) reads as JSON; masked, it is the mask\'s text as a JSON string, never a document', async () => {
+    const docs = (type: string) => ({ engine: engineOf(demoPolicies([P.mask(`doc ${type}`, 'sales', 'docs', 'doc', [[{ users: ['alice'] }, type]])])) });
+    const s = docs('MASK');
+    // Hive's mask: upper X, lower x, digits n, the rest kept
+    expect(await rows('SELECT doc FROM sales.docs', 'alice', s)).toEqual([[JSON.stringify('{"x": "Xxn"}')]]);
+    expect(await rows('SELECT doc FROM sales.docs', 'carol', s)).toEqual([['{"k": "Ab1"}']]);
+    for (const user of ['alice', 'carol']) {
+      const { plan } = planFor('SELECT doc FROM sales.docs', user, s);
+      expect([user, (await conn.runAndReadAll(`DESCRIBE ${plan.sql}`)).getRows()[0]![1]]).toEqual([user, 'JSON']);
+    }
+    expect(await rows('SELECT doc FROM sales.docs', 'alice', docs('MASK_NULL'))).toEqual([[null]]);
   });
 
   it('MASK_HASH without a configured key restricts the column (never the raw value)', async () => {

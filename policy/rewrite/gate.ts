@@ -228,7 +228,8 @@ export class StatementGate {
     // Policy expressions name columns as the policies do (an older snapshot's columns by their current names).
     const decided = decision.columns.filter((c): c is typeof c & { policyName: string } => c.policyName !== null);
     const compiled = compileTable(table, decision, {
-      columns: new Map(decided.map((c) => [c.policyName, c.duckType])),
+      // as the scan holds them: a json / jsonb column is the string it is stored as
+      columns: new Map(decided.map((c) => [c.policyName, c.pgType ? 'VARCHAR' : c.duckType])),
       sourceNames: new Map(decided.filter((c) => c.policyName !== c.name).map((c) => [c.policyName, c.name])),
       source: SOURCE_ALIAS,
       user: this.subject.user,

@@ -23,7 +23,7 @@
 import type { Logger } from 'pino';
 import type { DuckDBType } from '@duckdb/node-api';
 import type { Caller, Namespace, TableCommit, WritableCatalog } from '../../catalog/iceberg/api.js';
-import { COLUMN_TAGS_PROPERTY } from '../../catalog/iceberg/metadata.js';
+import { COLUMN_TAGS_PROPERTY, PG_TYPES_PROPERTY } from '../../catalog/iceberg/metadata.js';
 import type { LoopbackCatalog, OpenedSession } from '../../catalog/loopback/server.js';
 import type { LoopbackEvent } from '../../catalog/loopback/session.js';
 import type { CatalogService } from '../../catalog/userCatalog.js';
@@ -38,7 +38,6 @@ import { schemaBack, undoStep, type UndoStep } from './undo.js';
 import { runCatalogOp } from './catalogOps.js';
 
 /** The table property that keeps each column's PostgreSQL type where the engine's does not say it (jsonb stored as a string). */
-export const PG_TYPES_PROPERTY = 'lakegate.pg-types';
 
 export interface WriteDeps {
   loopback: LoopbackCatalog;
@@ -299,7 +298,8 @@ export class SessionWrites {
     if (this.block) this.undo.push({ kind: 'drop-table', namespace: plan.target.namespace, name: plan.target.name });
     const pgTypes: Record<string, string> = {};
     plan.columnNames.forEach((n, i) => {
-      const t = plan.pgTypes[i];
+      // the planner says jsonb; DuckDB's JSON is PostgreSQL's json
+      const t = plan.pgTypes[i] ?? (duckTypeName(types[i]!) === 'JSON' ? 'json' : undefined);
       if (t === 'json' || t === 'jsonb') pgTypes[n] = t;
     });
     this.queueProperties(plan.target, plan.columnTags ?? {}, pgTypes);

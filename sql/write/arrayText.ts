@@ -10,7 +10,7 @@
 import { parseArrayLiteral } from '../arrayLiteral.js';
 import { arrayOf } from '../dialect.js';
 import { SqlError, pos } from '../errors.js';
-import type { Fields } from '../walk.js';
+import { names, type Fields, type PgNode } from '../walk.js';
 
 /** The value to write into a column of `duckType`: an array literal's text as an ARRAY node, anything else as it is. */
 export function arrayTextAsArray(value: unknown, duckType: string | undefined): unknown {
@@ -24,11 +24,33 @@ export function arrayTextAsArray(value: unknown, duckType: string | undefined): 
   return arrayOf(elements);
 }
 
+/** A column written to: its engine type and, for json / jsonb kept as a string, its PostgreSQL type. */
+export interface WrittenColumn {
+  duckType: string;
+  pgType?: 'json' | 'jsonb';
+}
+
+/**
+ * The value to write into a column. Into a json / jsonb column (an Iceberg
+ * string) it is cast to that type as PostgreSQL reads an untyped value for
+ * it: JSON is checked (22P02) and a jsonb is written in jsonb's text, which
+ * reads back as PostgreSQL prints it. NULL and DEFAULT stay as they are.
+ */
+export function valueForColumn(value: unknown, column: WrittenColumn | undefined): unknown {
+  if (!column) return value;
+  if (!column.pgType) return arrayTextAsArray(value, column.duckType);
+  const v = value as Fields | undefined;
+  if (!v || v['SetToDefault'] || v['A_Const']?.isnull) return value;
+  const cast = v['TypeCast'] as Fields | undefined;
+  if (cast && !cast['typeName']?.['arrayBounds'] && names(cast['typeName']?.['names']).pop() === column.pgType) return value;
+  return { TypeCast: { arg: value as PgNode, typeName: { names: [{ String: { sval: column.pgType } }], typemod: -1 } } };
+}
+
 /** Every value of a VALUES list, by the column it is written into. */
-export function arrayTextsInValues(valuesLists: readonly Fields[], columnTypes: readonly (string | undefined)[]): void {
+export function valuesForColumns(valuesLists: readonly Fields[], columns: readonly (WrittenColumn | undefined)[]): void {
   for (const list of valuesLists) {
     const items = list['List']?.['items'] as unknown[] | undefined;
     if (!items) continue;
-    items.forEach((v, i) => (items[i] = arrayTextAsArray(v, columnTypes[i])));
+    items.forEach((v, i) => (items[i] = valueForColumn(v, columns[i])));
   }
 }

@@ -6,7 +6,7 @@
  */
 import { SqlError, notSupported, pos } from '../errors.js';
 import type { Fields } from '../walk.js';
-import { arrayTextAsArray } from './arrayText.js';
+import { valueForColumn } from './arrayText.js';
 import { targetColumn, type DmlTarget } from './dmlTarget.js';
 
 /** Checks the assignments and writes multiple assignments out; returns the columns set, in order. */
@@ -27,7 +27,7 @@ export function checkAssignments(targets: Fields[], t: DmlTarget): string[] {
     const name = targetColumn(t, String(rt['name']), rt['location']);
     if (seen.has(name)) throw new SqlError('42601', `multiple assignments to same column "${name}"`, pos(rt['location']));
     seen.add(name);
-    out.push({ ResTarget: { ...rt, val: arrayTextAsArray(val, t.columns.find((c) => c.name === name)?.duckType) } });
+    out.push({ ResTarget: { ...rt, val: valueForColumn(val, t.columns.find((c) => c.name === name)) } });
   }
   targets.splice(0, targets.length, ...out);
   return [...seen];

@@ -11,7 +11,7 @@
 import { SqlError, notSupported, pos } from '../errors.js';
 import type { ParsedStatement } from '../parse.js';
 import { PRESENTED_TYPES, presentedOidOf } from '../pgTypes.js';
-import { jsonbByValue, resultTypeOids, resultTypes } from '../resultTypes.js';
+import { jsonbByValue, resultTypeOids, resultTypes, tableScans } from '../resultTypes.js';
 import { cloneTree, names, type Fields, type PgNode } from '../walk.js';
 import { rewriteWithTies } from '../withTies.js';
 import type { WriteContext } from './context.js';
@@ -45,12 +45,13 @@ export function planQueryForWrite(query: PgNode, ctx: WriteContext, stars?: Writ
         const sources = new ColumnSources(tables);
         sources.expandStars(select, stars);
         outputs = sources.outputs(select);
-        const presented = resultTypeOids(resultTypes(tree), outputs.map((o) => o.name));
+        const scans = tableScans(tables);
+        const presented = resultTypeOids(resultTypes(tree, scans), outputs.map((o) => o.name));
         pgTypes = outputs.map((_, i) => {
           const p = presented[i];
           return p === undefined ? undefined : PRESENTED_TYPES[presentedOidOf(p)]?.name;
         });
-        jsonbByValue(tree);
+        jsonbByValue(tree, scans);
         rewriteWithTies(tree);
       },
     },

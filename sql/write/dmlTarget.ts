@@ -22,7 +22,7 @@ export interface DmlTarget {
   target: WriteTarget;
   written: WrittenName;
   /** the target's columns, in order */
-  columns: readonly Pick<CatalogColumn, 'name' | 'duckType' | 'nullable'>[];
+  columns: readonly Pick<CatalogColumn, 'name' | 'duckType' | 'nullable' | 'pgType'>[];
   /** the Iceberg table (undefined for a temporary one) */
   table?: CatalogTable;
   /** the temporary table (undefined for an Iceberg one) */

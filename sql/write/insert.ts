@@ -12,7 +12,7 @@ import type { WriteContext } from './context.js';
 import { dmlTarget, targetColumn, type DmlTarget } from './dmlTarget.js';
 import { engineRangeVar, planWriteTree } from './pipeline.js';
 import type { EngineWrite } from './plan.js';
-import { arrayTextsInValues } from './arrayText.js';
+import { valuesForColumns } from './arrayText.js';
 import { refuseReturning } from './refusals.js';
 import { ColumnSources, type OutputColumn } from './sources.js';
 
@@ -79,7 +79,7 @@ export function planInsert(stmt: ParsedStatement, ctx: WriteContext): EngineWrit
   const columns = insertColumns(ins, t);
   const cols = (ins['cols'] ?? []) as Fields[];
   const rows = ins['selectStmt']?.['SelectStmt'] as Fields | undefined;
-  if (rows?.['valuesLists']) arrayTextsInValues(rows['valuesLists'] as Fields[], columns.names.map((n) => t.columns.find((c) => c.name === n)?.duckType));
+  if (rows?.['valuesLists']) valuesForColumns(rows['valuesLists'] as Fields[], columns.names.map((n) => t.columns.find((c) => c.name === n)));
   let outputs: OutputColumn[] = [];
   const { sql } = planWriteTree(tree, ctx, {
     afterResolve: (tables) => {

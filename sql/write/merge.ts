@@ -9,6 +9,7 @@ import { SqlError, notSupported, pos } from '../errors.js';
 import type { ParsedStatement } from '../parse.js';
 import { cloneTree, type Fields } from '../walk.js';
 import { checkAssignments } from './assignments.js';
+import { valueForColumn } from './arrayText.js';
 import type { WriteContext } from './context.js';
 import { dmlTarget, targetColumn, targetLineageItem, type DmlTarget } from './dmlTarget.js';
 import { engineRangeVar, planWriteTree, shortenTargetReferences } from './pipeline.js';
@@ -31,7 +32,9 @@ function insertAction(clause: Fields, t: DmlTarget): { column: string; value: un
   }) : t.columns.map((c) => c.name);
   if (values.length > names.length) throw new SqlError('42601', 'INSERT has more expressions than target columns');
   if (cols.length > 0 && values.length < names.length && clause['values']) throw new SqlError('42601', 'INSERT has more target columns than expressions');
-  return values.map((value, i) => ({ column: names[i]!, value }));
+  const written = values.map((value, i) => valueForColumn(value, t.columns.find((c) => c.name === names[i])));
+  if (clause['values']) clause['values'] = written;
+  return written.map((value, i) => ({ column: names[i]!, value }));
 }
 
 export function planMerge(stmt: ParsedStatement, ctx: WriteContext): EngineWrite {

@@ -109,6 +109,35 @@ SELECT id, name, amount, day FROM analytics.w_psql ORDER BY id;
     ]);
   });
 
+  test('json and jsonb columns: written as Iceberg strings with the type kept, read back as json and jsonb — output, types and errors as PostgreSQL prints them', async () => {
+    const script = `\\set VERBOSITY sqlstate
+CREATE TABLE analytics.w_json (id integer, j json, b jsonb);
+INSERT INTO analytics.w_json VALUES (1, '{"b":1,  "a":[1,2]}', '{"b":1,"a":[1, 2.50], "a":3}'), (2, NULL, '"x"'), (3, '[]', NULL);
+UPDATE analytics.w_json SET b = '{"z": {"y":1, "x":2}}' WHERE id = 2;
+INSERT INTO analytics.w_json VALUES (4, '{bad', NULL);
+INSERT INTO analytics.w_json VALUES (5, NULL, '{bad');
+SELECT id, j, b FROM analytics.w_json ORDER BY id;
+SELECT * FROM analytics.w_json \\gdesc
+SELECT id, b -> 'a' AS ba, b ->> 'b' AS bb, j -> 'a' AS ja, j::text AS jt, b::text AS bt FROM analytics.w_json ORDER BY id;
+SELECT count(DISTINCT b) FROM analytics.w_json;
+\\d analytics.w_json
+CREATE TABLE analytics.w_json2 AS SELECT id, j, b FROM analytics.w_json;
+SELECT * FROM analytics.w_json2 \\gdesc
+SELECT * FROM analytics.w_json2 ORDER BY id;
+`;
+    fs.writeFileSync(path.join(tmp, 'json.sql'), script);
+    const [ours, theirs] = [await psql('lakegate', 'bob', ['-f', 'json.sql']), await psql('postgres', 'bob', ['-f', 'json.sql'])];
+    expect({ stdout: ours.stdout, stderr: ours.stderr, code: ours.code }).toEqual({ stdout: theirs.stdout, stderr: theirs.stderr, code: theirs.code });
+    expect(theirs.stderr.split('\n').filter((l) => l !== '').map((l) => l.replace(/^psql:json\.sql:\d+: /, ''))).toEqual(['ERROR:  22P02', 'ERROR:  22P02']);
+    // what the Iceberg table holds: strings, jsonb in jsonb's text, the PostgreSQL types in lakegate.pg-types
+    const t = await written('analytics.w_json');
+    expect(t.fields.map((f) => [f.name, f.type])).toEqual([['id', 'int'], ['j', 'string'], ['b', 'string']]);
+    expect(JSON.parse(t.properties['lakegate.pg-types']!)).toEqual({ j: 'json', b: 'jsonb' });
+    const pgRows = await pg.admin.query<{ id: number; j: string | null; b: string | null }>('select id, j::text as j, b::text as b from analytics.w_json order by id');
+    expect(t.rows).toEqual(pgRows.rows.map((r) => [r.id, r.j, r.b]));
+    expect(JSON.parse((await written('analytics.w_json2')).properties['lakegate.pg-types']!)).toEqual({ j: 'json', b: 'jsonb' });
+  });
+
   test('several statements in one -c are one implicit block: a failure takes back the statements before it', async () => {
     const ok = "INSERT INTO analytics.w_psql VALUES (20, 'twenty', NULL, NULL); UPDATE analytics.w_psql SET name = 'changed' WHERE id = 2";
     const bad = "INSERT INTO analytics.w_psql VALUES (21, 'lost', NULL, NULL); INSERT INTO analytics.w_psql VALUES (22, 'bad', 'x', NULL)";
