@@ -100,11 +100,11 @@ export class PlanSnapshot implements Catalog {
 }
 
 /**
- * Waits for a catalog answer unless the statement is canceled first. The load
- * itself goes on (another session of the same user may share it) and is
- * bounded by the catalog client's own timeouts.
+ * Waits for `p` unless the statement is stopped first. What `p` stands for goes
+ * on: a catalog load (another session of the same user may share it, bounded
+ * by the catalog client's own timeouts), an engine connection being made.
  */
-function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return p;
   signal.throwIfAborted();
   return new Promise<T>((resolve, reject) => {

@@ -51,6 +51,7 @@ import { SessionWrites, type WriteDeps } from './write/sessionWrites.js';
 import { describeWrite, runWrite, type WriteHost, type WritePlanner } from './write/statement.js';
 import type { PlanContext } from './query.js';
 import { walk } from '../sql/walk.js';
+import { abortable } from '../catalog/planSnapshot.js';
 
 export interface SessionDeps {
   engine: Engine;
@@ -106,6 +107,8 @@ export class Session implements QuerySession {
   private implicitBlock = false;
   /** The connection statements run on; a suspended portal takes it with it. */
   private conn: EngineConnection | null = null;
+  /** An engine connection on its way (the user's engine may be starting). */
+  private connecting: Promise<EngineConnection> | null = null;
   /** The statement in progress: from its first message to its completion (or Sync), with its timer. */
   private run: StatementRun | null = null;
   /** A message is being worked on now (a CancelRequest only stops work in progress, as in PostgreSQL). */
@@ -331,8 +334,8 @@ export class Session implements QuerySession {
 
   /** Plan and prepare a statement's query without running it (errors show at Parse / PREPARE, as in PostgreSQL). */
   private async describeQuery(prepared: Prepared): Promise<void> {
-    const conn = await this.connection();
     const run = this.statement();
+    const conn = await this.connection();
     await this.planning(prepared, () => run.inEngine(conn, () => prepared.query!.describe(conn, () => run.check())));
   }
 
@@ -530,8 +533,8 @@ export class Session implements QuerySession {
   }
 
   private async bindQuery(prepared: Prepared, req: BindRequest): Promise<Portal> {
-    const conn = await this.connection();
     const run = this.statement();
+    const conn = await this.connection();
     return this.planning(prepared, () =>
       run.inEngine(conn, () =>
         prepared.query!.bind(conn, req, { timeZone: this.settings.get('TimeZone') }, this.deps.limits.maxRowBytes, () => run.check()),
@@ -603,8 +606,25 @@ export class Session implements QuerySession {
       // Nothing of the session's lived there but prepared forms, which are made again.
       this.conn = null;
     }
-    this.conn ??= await this.deps.engine.connect(this.user);
-    return this.conn;
+    if (this.conn) return this.conn;
+    // Waiting for an engine (one may be starting for this user) is part of the statement: its
+    // timeout or cancel ends the wait. The connection still arrives and is kept for the next one.
+    this.connecting ??= this.deps.engine.connect(this.user).then(
+      (c) => {
+        this.connecting = null;
+        if (this.ended) {
+          c.close();
+          throw new PgError(SqlState.adminShutdown, 'session has ended');
+        }
+        this.conn = c;
+        return c;
+      },
+      (e: unknown) => {
+        this.connecting = null;
+        throw e;
+      },
+    );
+    return abortable(this.connecting, this.run?.signal);
   }
 
   // ---- gateway commands ----------------------------------------------------

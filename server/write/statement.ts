@@ -73,6 +73,7 @@ async function engineParamTypes(conn: EngineConnection, sql: string): Promise<(D
 export async function describeWrite(host: WriteHost, stmt: ParsedStatement, clientOids: number[], count: number): Promise<number[]> {
   if (count === 0) return [];
   if (clientOids.length >= count && clientOids.every((o) => o !== 0)) return clientOids.slice(0, count);
+  host.statement();
   const conn = await host.connection();
   const p = await plan(host, stmt);
   const sql = parameterized(p);
@@ -86,9 +87,9 @@ export async function runWrite(host: WriteHost, stmt: ParsedStatement, out: Outp
     throw new PgError(SqlState.readOnlySqlTransaction, `cannot execute ${commandName(stmt.kind)} in a read-only transaction`);
   }
   const writes = host.writes();
+  const run = host.statement();
   const conn = await host.connection();
   const p = await plan(host, stmt);
-  const run = host.statement();
   if (host.inBlock() && !writes.inBlock) writes.beginBlock();
   const params = await run.inEngine(conn, () => bound(conn, p, bind, paramOids, host.timeZone()));
   const outcome = await run.inEngine(conn, () => writes.run(p, conn, params));
