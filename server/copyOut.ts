@@ -33,13 +33,13 @@ function optionText(el: Fields, name: string): string {
   throw syntax(`${name} requires a parameter`);
 }
 
-function optionBool(el: Fields, name: string): boolean {
+function optionBool(el: Fields, name: string, from = false): boolean {
   const arg = el['arg'] as PgNode | undefined;
   if (!arg) return true;
   const v = optionText(el, name).toLowerCase();
   if (['true', 'on', '1'].includes(v)) return true;
   if (['false', 'off', '0'].includes(v)) return false;
-  if (v === 'match') throw new PgError(SqlState.featureNotSupported, 'cannot use "match" with HEADER in COPY TO');
+  if (v === 'match') throw new PgError(SqlState.featureNotSupported, from ? 'HEADER MATCH is not supported by lakegate' : 'cannot use "match" with HEADER in COPY TO');
   throw syntax(`${name} requires a Boolean value`);
 }
 
@@ -49,8 +49,8 @@ function oneByte(value: string, what: string): number {
   return b[0]!;
 }
 
-/** PostgreSQL's checks of COPY's options (ProcessCopyOptions), for COPY TO. */
-export function copyOptions(options: PgNode[] | undefined): CopyOptions {
+/** PostgreSQL's checks of COPY's options (ProcessCopyOptions), for COPY TO or (`from`) COPY FROM. */
+export function copyOptions(options: PgNode[] | undefined, from = false): CopyOptions {
   const seen = new Set<string>();
   let format: CopyOptions['format'] = 'text';
   let header = false;
@@ -72,7 +72,7 @@ export function copyOptions(options: PgNode[] | undefined): CopyOptions {
         break;
       }
       case 'header':
-        header = optionBool(el, name);
+        header = optionBool(el, name, from);
         break;
       case 'delimiter':
         delimiter = optionText(el, name);
@@ -87,6 +87,7 @@ export function copyOptions(options: PgNode[] | undefined): CopyOptions {
         escape = optionText(el, name);
         break;
       case 'force_quote': {
+        if (from) throw new PgError(SqlState.featureNotSupported, 'COPY force quote only available using COPY TO');
         const arg = el['arg'] as PgNode | undefined;
         if (arg?.['A_Star']) forceQuote = '*';
         else forceQuote = new Set(((arg?.['List']?.['items'] as PgNode[] | undefined) ?? []).map((n) => String(n['String']?.['sval'])));
@@ -101,6 +102,7 @@ export function copyOptions(options: PgNode[] | undefined): CopyOptions {
       case 'force_not_null':
       case 'force_null':
       case 'default':
+        if (from) throw new PgError(SqlState.featureNotSupported, `COPY ${name.toUpperCase().replace('_', ' ')} is not supported by lakegate`);
         throw new PgError(SqlState.featureNotSupported, `COPY ${name.toUpperCase().replace('_', ' ')} only available using COPY FROM`);
       default:
         throw syntax(`option "${name}" not recognized`);
