@@ -103,7 +103,9 @@ export async function copyFrom(deps: CopyFromDeps, stmt: ParsedStatement, out: O
   const relName = String((relation as Fields)['relname']);
   const attlist = (f['attlist'] as PgNode[] | undefined) ?? [];
   // Planned before CopyInResponse: the table, the columns named and the user's right to write are checked first.
-  const probe = await plan(host, insertOf(stmt, relation, attlist, null));
+  // (a column list takes a row of NULLs: `INSERT … (cols) DEFAULT VALUES` is no statement; the probe is never run)
+  const nulls: CopyRow[] | null = attlist.length ? [{ line: 0, raw: '', fields: attlist.map(() => null) }] : null;
+  const probe = await plan(host, insertOf(stmt, relation, attlist, nulls));
   const columns = (probe as EngineWrite).columns ?? [];
   const writes = host.writes();
   const conn = await host.connection();
@@ -205,8 +207,10 @@ async function writeBatch(
     const at = typeof message === 'string' ? failingValue(message, rows, columns) : null;
     if (at) {
       // PostgreSQL's message names the value; the engine's mapping leaves values out, this one is the client's own
-      const named = /^invalid input syntax for type [^:]+$/.test(err.message) ? `${err.message}: "${at.value}"` : err.message;
-      throw new PgError(err.code, named, { detail: err.detail, hint: err.hint, where: `COPY ${relName}, line ${at.row.line}, column ${at.column}: "${display(at.value)}"` });
+      const pgWords = /^invalid input syntax for type [^:]+$/.test(err.message);
+      const named = pgWords ? `${err.message}: "${at.value}"` : err.message;
+      // with the value named the message is PostgreSQL's own: no reference to the server log is needed
+      throw new PgError(err.code, named, { detail: pgWords ? undefined : err.detail, hint: err.hint, where: `COPY ${relName}, line ${at.row.line}, column ${at.column}: "${display(at.value)}"` });
     }
     throw rows.length === 1 ? withContext(err, `COPY ${relName}, line ${rows[0]!.line}: "${display(rows[0]!.raw)}"`) : err;
   }

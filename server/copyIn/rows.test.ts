@@ -1,0 +1,57 @@
+import { describe, expect, test } from '@jest/globals';
+import { CopyRowReader, type CopyFormat } from './rows.js';
+
+const TEXT: CopyFormat = { format: 'text', header: false, delimiter: 0x09, nullText: Buffer.from('\\N'), quote: 0x22, escape: 0x22 };
+const CSV: CopyFormat = { format: 'csv', header: true, delimiter: 0x2c, nullText: Buffer.from(''), quote: 0x22, escape: 0x22 };
+
+/** Every row of `input`, fed in chunks of `size` bytes (so records, escapes and characters are split anywhere). */
+function rows(f: CopyFormat, input: string, size: number) {
+  const reader = new CopyRowReader(f);
+  const bytes = Buffer.from(input, 'utf8');
+  const out = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(...reader.push(bytes.subarray(i, i + size)));
+  out.push(...reader.end());
+  return out.map((r) => [r.line, r.fields]);
+}
+
+describe('text format', () => {
+  const input = 'a\\tb\t\\N\t\\\\N\n\\101\\x42\\x7\\b\\f\\n\\r\\v\\q\tü✓\r\n\t\n\\.\nignored\n';
+  test.each([1, 2, 3, 7, 1000])('escapes, NULL compared before escapes, CRLF, the end marker (chunks of %i bytes)', (size) => {
+    expect(rows(TEXT, input, size)).toEqual([
+      [1, ['a\tb', null, '\\N']],
+      [2, ['AB\x07\b\f\n\r\vq', 'ü✓']],
+      [3, ['', '']],
+    ]);
+  });
+
+  test('a last line without a newline is a row', () => {
+    expect(rows(TEXT, '1\tx', 4)).toEqual([[1, ['1', 'x']]]);
+  });
+
+  test('bad UTF-8 is 22021', () => {
+    const reader = new CopyRowReader(TEXT);
+    expect(() => reader.push(Buffer.from([0x61, 0xff, 0x0a]))).toThrow(expect.objectContaining({ code: '22021' }));
+  });
+});
+
+describe('CSV', () => {
+  const input = 'id,name\n1,"a,b"\n2,,""\n3,"multi\nline ""q"""\n4,\\N\n';
+  test.each([1, 3, 1000])('header skipped, quotes, doubled quotes, NULL only unquoted, quoted newlines (chunks of %i bytes)', (size) => {
+    expect(rows(CSV, input, size)).toEqual([
+      [2, ['1', 'a,b']],
+      [3, ['2', null, '']],
+      [4, ['3', 'multi\nline "q"']],
+      [5, ['4', '\\N']],
+    ]);
+  });
+
+  test('an escape character other than the quote', () => {
+    expect(rows({ ...CSV, header: false, escape: 0x5c }, '"a\\"b\\\\c",d\n', 2)).toEqual([[1, ['a"b\\c', 'd']]]);
+  });
+
+  test('an unterminated quoted field is 22P04', () => {
+    const reader = new CopyRowReader({ ...CSV, header: false });
+    reader.push(Buffer.from('1,"open\n'));
+    expect(() => reader.end()).toThrow(expect.objectContaining({ code: '22P04', message: 'unterminated CSV quoted field' }));
+  });
+});
