@@ -65,7 +65,9 @@ class SocketOutput implements Output {
         case 0x53: // Sync
           continue;
         default:
-          throw new PgError(SqlState.protocolViolation, `unexpected message type 0x${frame.type.toString(16).toUpperCase().padStart(2, '0')} during COPY from stdin`);
+          // PostgreSQL's two answers: the statement's ERROR, then FATAL, as the message it began to read is lost
+          be.errorResponse(this.writer, new PgError(SqlState.protocolViolation, `unexpected message type 0x${frame.type.toString(16).toUpperCase().padStart(2, '0')} during COPY from stdin`));
+          throw new PgError(SqlState.protocolViolation, 'terminating connection because protocol synchronization was lost', { severity: 'FATAL' });
       }
     }
   }

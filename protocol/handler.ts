@@ -39,7 +39,8 @@ export interface Output {
   /**
    * COPY FROM STDIN: send CopyInResponse for `columns` text columns, then
    * yield each CopyData's bytes until CopyDone. CopyFail is thrown as
-   * PostgreSQL's 57014; Flush and Sync are ignored, any other message is 08P01.
+   * PostgreSQL's 57014; Flush and Sync are ignored, any other message is 08P01
+   * and ends the connection (as in PostgreSQL).
    */
   copyIn(columns: number): AsyncIterable<Buffer>;
 }

@@ -24,6 +24,7 @@ import { compileJava, runJava } from '../support/java.js';
 import { REPO_ROOT, startLakegate, type Lakegate } from '../support/lakegate.js';
 import { venvPython } from '../support/pytest.js';
 import { tableState, type TableState } from '../support/writableLake.js';
+import { fe, frame, parseError, RawConn, type BackendMessage } from '../support/wire.js';
 
 let lg: Lakegate;
 let pg: ReferenceDemo;
@@ -39,7 +40,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(tmp, 'rows.tsv'), TSV);
   fs.writeFileSync(path.join(tmp, 'rows.csv'), CSV);
   for (const server of ['lakegate', 'postgres'] as const) {
-    const made = await psql(server, 'bob', ['-v', 'ON_ERROR_STOP=1', '-c', 'CREATE TABLE analytics.cp (id integer, name text, amount numeric(10,2), day date)', '-c', 'CREATE TABLE analytics.cp_clients (id integer, name text)']);
+    const made = await psql(server, 'bob', ['-v', 'ON_ERROR_STOP=1', '-c', 'CREATE TABLE analytics.cp (id integer, name text, amount numeric(10,2), day date)', '-c', 'CREATE TABLE analytics.cp_clients (id integer, name text)', '-c', 'CREATE TABLE analytics.cp_raw (id integer, name text)']);
     expect(made.stderr).toBe('');
   }
 }, 300_000);
@@ -200,5 +201,88 @@ describe('drivers', () => {
     expect(theirs).toBe('COPY 3\nERROR 22P02\nCOPY 1\n');
     const t = await written('analytics.cp_clients');
     expect(t.rows).toEqual(await held('analytics.cp_clients', 'id, name'));
+  });
+});
+
+describe('the wire, message by message (a raw socket, as bob)', () => {
+  const copyData = (text: string) => frame('d', Buffer.from(text, 'utf8'));
+  const copyDone = () => frame('c');
+  const copyFail = (reason: string) => frame('f', Buffer.from(`${reason}\0`, 'utf8'));
+  /** Each message as its type, an error as its SQLSTATE and message, a completion as its tag, CopyInResponse with its formats. */
+  const shown = (ms: BackendMessage[]) =>
+    ms.map((m) => (m.type === 'E' ? `E ${parseError(m.body).code} ${parseError(m.body).message}` : m.type === 'C' ? `C ${m.body.toString('utf8', 0, m.body.length - 1)}` : m.type === 'G' ? `G ${m.body.toString('hex')}` : m.type === 'Z' ? `Z ${String.fromCharCode(m.body[0]!)}` : m.type));
+
+  async function session(server: Server, steps: (c: RawConn) => Promise<BackendMessage[]>): Promise<string[]> {
+    const { host, port } = address(server);
+    const c = await RawConn.connect(host, port);
+    try {
+      await c.startup('bob', 'demo', 'bob');
+      return shown(await steps(c));
+    } finally {
+      c.socket.destroy();
+    }
+  }
+
+  /** The same exchange with both servers: lakegate must answer what PostgreSQL answers. */
+  async function sameExchange(steps: (c: RawConn) => Promise<BackendMessage[]>): Promise<string[]> {
+    const [ours, theirs] = [await session('lakegate', steps), await session('postgres', steps)];
+    expect(ours).toEqual(theirs);
+    return theirs;
+  }
+
+  const sentUntilCopyIn = async (c: RawConn, first: Buffer) => {
+    c.send(first);
+    return c.until((m) => m.type === 'G' || m.type === 'Z');
+  };
+
+  test("CopyFail: Flush and Sync in copy-in mode ignored, the client's reason in PostgreSQL's 57014, nothing written, the session goes on", async () => {
+    const before = await written('analytics.cp_raw');
+    const out = await sameExchange(async (c) => {
+      const ms = await sentUntilCopyIn(c, fe.query('COPY analytics.cp_raw FROM STDIN'));
+      c.send(Buffer.concat([copyData('1\tone\n'), fe.flush(), fe.sync(), copyData('2\ttwo\n'), copyFail('the client gave up')]));
+      ms.push(...(await c.untilReady()));
+      c.send(copyData('3\tdropped\n'));
+      c.send(copyDone());
+      ms.push(...(await c.simple('SELECT 1')));
+      return ms;
+    });
+    expect(out).toEqual(['G 00000200000000', 'E 57014 COPY from stdin failed: the client gave up', 'Z I', 'T', 'D', 'C SELECT 1', 'Z I']);
+    expect((await written('analytics.cp_raw')).currentSnapshotId).toBe(before.currentSnapshotId);
+  });
+
+  test('another message in copy-in mode is 08P01 and ends the connection, as PostgreSQL answers it', async () => {
+    const out = await sameExchange(async (c) => {
+      const ms = await sentUntilCopyIn(c, fe.query('COPY analytics.cp_raw FROM STDIN'));
+      c.send(Buffer.concat([copyData('1\tone\n'), fe.query('SELECT 1')]));
+      ms.push(...(await c.drainUntilClosed()));
+      return ms;
+    });
+    expect(out).toEqual(['G 00000200000000', 'E 08P01 unexpected message type 0x51 during COPY from stdin', 'E 08P01 terminating connection because protocol synchronization was lost']);
+  });
+
+  test('from an extended-protocol Execute: the Sync sent with it is ignored, CopyDone then Sync completes it; the rows are what PostgreSQL holds', async () => {
+    const out = await sameExchange(async (c) => {
+      const ms = await sentUntilCopyIn(c, Buffer.concat([fe.parse('', 'COPY analytics.cp_raw (id, name) FROM STDIN (FORMAT csv)'), fe.bind('', '', []), fe.describe('P', ''), fe.execute(''), fe.sync()]));
+      c.send(Buffer.concat([copyData('10,"ten'), copyData(' ✓"\n11,\n'), copyDone(), fe.sync()]));
+      ms.push(...(await c.untilReady()));
+      return ms;
+    });
+    expect(out).toEqual(['1', '2', 'n', 'G 00000200000000', 'C COPY 2', 'Z I']);
+    const t = await written('analytics.cp_raw');
+    expect(t.rows).toEqual(await held('analytics.cp_raw', 'id, name'));
+    expect(t.rows).toEqual([[10, 'ten ✓'], [11, null]]);
+  });
+
+  test('statement_timeout stops a COPY waiting for its data (57014; PostgreSQL reports it only once data arrives); the data sent late is dropped', async () => {
+    const out = await session('lakegate', async (c) => {
+      const ms = await c.simple('SET statement_timeout = 300');
+      ms.push(...(await sentUntilCopyIn(c, fe.query('COPY analytics.cp_raw FROM STDIN'))));
+      ms.push(...(await c.untilReady(15_000)));
+      c.send(Buffer.concat([copyData('20\tlate\n'), copyDone()]));
+      ms.push(...(await c.simple('SELECT 1')));
+      return ms;
+    });
+    expect(out).toEqual(['C SET', 'Z I', 'G 00000200000000', 'E 57014 canceling statement due to statement timeout', 'Z I', 'T', 'D', 'C SELECT 1', 'Z I']);
+    expect((await written('analytics.cp_raw')).rows.map((r) => r[0])).toEqual([10, 11]);
   });
 });
