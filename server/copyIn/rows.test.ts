@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { CopyRowReader, type CopyFormat } from './rows.js';
+import { CopyRowReader, MAX_RECORD_BYTES, type CopyFormat } from './rows.js';
 
 const TEXT: CopyFormat = { format: 'text', header: false, delimiter: 0x09, nullText: Buffer.from('\\N'), quote: 0x22, escape: 0x22 };
 const CSV: CopyFormat = { format: 'csv', header: true, delimiter: 0x2c, nullText: Buffer.from(''), quote: 0x22, escape: 0x22 };
@@ -54,4 +54,17 @@ describe('CSV', () => {
     reader.push(Buffer.from('1,"open\n'));
     expect(() => reader.end()).toThrow(expect.objectContaining({ code: '22P04', message: 'unterminated CSV quoted field' }));
   });
+});
+
+test('a record longer than the bound is 54000, a long one within it is one row', () => {
+  const reader = new CopyRowReader({ ...CSV, header: false });
+  const mb = Buffer.alloc(1024 * 1024, 0x61);
+  reader.push(Buffer.from('1,"'));
+  for (let i = 0; i < 16; i++) reader.push(mb);
+  const [row] = reader.push(Buffer.from('"\n'));
+  expect(row!.fields.map((f) => f!.length)).toEqual([1, 16 * 1024 * 1024]);
+  const over = new CopyRowReader(TEXT);
+  expect(() => {
+    for (let i = 0; i <= MAX_RECORD_BYTES / mb.length; i++) over.push(mb);
+  }).toThrow(expect.objectContaining({ code: '54000' }));
 });

@@ -126,52 +126,79 @@ export function csvFields(record: Buffer, f: CopyFormat): (string | null)[] {
   }
 }
 
+/** A record longer than this is refused (PostgreSQL's bound is 1 GB; a gateway keeps memory smaller). */
+export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
 /**
  * Splits the stream into records. push() takes a chunk and returns the
  * complete rows in it; end() the last one. `\.` alone on a line ends the
- * data (what follows is ignored, as PostgreSQL ignores it).
+ * data (what follows is ignored, as PostgreSQL ignores it). A record not yet
+ * complete is kept as the chunks it arrived in, with where the scan for its
+ * end stopped, so a long one costs no more than its bytes.
  */
 export class CopyRowReader {
-  private pending: Buffer = Buffer.alloc(0);
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  /** CSV: the scan of the incomplete record stopped inside quotes / right after an escape character. */
+  private inQuote = false;
+  private skipNext = false;
   private line = 0;
   private done = false;
 
   constructor(private readonly f: CopyFormat) {}
 
   push(chunk: Buffer): CopyRow[] {
-    if (this.done) return [];
-    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
     const rows: CopyRow[] = [];
     let from = 0;
-    for (;;) {
-      const end = this.recordEnd(from);
-      if (end < 0) break;
-      const next = end + 1;
-      const record = this.pending.subarray(from, end > from && this.pending[end - 1] === CR ? end - 1 : end);
-      from = next;
-      const row = this.record(record);
-      if (this.done) break;
+    while (!this.done && from < chunk.length) {
+      const end = this.recordEnd(chunk, from);
+      if (end < 0) {
+        this.keep(chunk.subarray(from));
+        break;
+      }
+      const record = this.take(chunk.subarray(from, end));
+      from = end + 1;
+      const row = this.record(record[record.length - 1] === CR ? record.subarray(0, -1) : record);
       if (row) rows.push(row);
     }
-    this.pending = this.done ? Buffer.alloc(0) : Buffer.from(this.pending.subarray(from));
     return rows;
   }
 
   end(): CopyRow[] {
-    if (this.done || this.pending.length === 0) return [];
-    if (this.f.format === 'csv' && this.recordEnd(0) < 0 && this.openQuote(this.pending)) {
+    if (this.done || this.partBytes === 0) return [];
+    if (this.f.format === 'csv' && this.inQuote) {
       this.line++;
       throw new PgError(SqlState.badCopyFileFormat, 'unterminated CSV quoted field');
     }
-    const record = this.pending[this.pending.length - 1] === CR ? this.pending.subarray(0, -1) : this.pending;
-    this.pending = Buffer.alloc(0);
-    const row = this.record(record);
+    const record = this.take(Buffer.alloc(0));
+    const row = this.record(record[record.length - 1] === CR ? record.subarray(0, -1) : record);
     return row ? [row] : [];
   }
 
   /** The line number of the record read last (CONTEXT of an error in it). */
   get lineNumber(): number {
     return this.line;
+  }
+
+  private keep(part: Buffer): void {
+    this.partBytes += part.length;
+    if (this.partBytes > MAX_RECORD_BYTES) {
+      throw new PgError(SqlState.programLimitExceeded, `COPY record is too long: more than ${MAX_RECORD_BYTES / (1024 * 1024)} MB in one line`, {
+        hint: 'Split the data into smaller rows, or write the value with INSERT.',
+      });
+    }
+    // a copy: the chunk's buffer may be reused by the reader of the socket
+    this.parts.push(Buffer.from(part));
+  }
+
+  /** The record: what was kept of it and its last piece; the scan starts afresh. */
+  private take(last: Buffer): Buffer {
+    const record = this.parts.length ? Buffer.concat([...this.parts, last]) : last;
+    this.parts = [];
+    this.partBytes = 0;
+    this.inQuote = false;
+    this.skipNext = false;
+    return record;
   }
 
   private record(record: Buffer): CopyRow | null {
@@ -186,34 +213,24 @@ export class CopyRowReader {
     return { line: this.line, raw, fields };
   }
 
-  /** Where the record starting at `from` ends (its newline), -1 if not yet in the buffer. */
-  private recordEnd(from: number): number {
-    const buf = this.pending;
-    if (this.f.format === 'text') return buf.indexOf(NL, from);
-    let inQuote = false;
-    for (let i = from; i < buf.length; i++) {
-      const b = buf[i]!;
-      if (inQuote) {
-        if (b === this.f.escape && this.f.escape !== this.f.quote && i + 1 < buf.length) {
-          i++;
-          continue;
-        }
-        if (b === this.f.quote) inQuote = false;
+  /** Where in `chunk` the current record ends (its newline), -1 if not in this chunk; the scan's state carries over. */
+  private recordEnd(chunk: Buffer, from: number): number {
+    if (this.f.format === 'text') return chunk.indexOf(NL, from);
+    const { quote, escape } = this.f;
+    for (let i = from; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (this.skipNext) {
+        this.skipNext = false;
         continue;
       }
-      if (b === this.f.quote) inQuote = true;
+      if (this.inQuote) {
+        if (b === escape && escape !== quote) this.skipNext = true;
+        else if (b === quote) this.inQuote = false;
+        continue;
+      }
+      if (b === quote) this.inQuote = true;
       else if (b === NL) return i;
     }
     return -1;
-  }
-
-  private openQuote(buf: Buffer): boolean {
-    let inQuote = false;
-    for (let i = 0; i < buf.length; i++) {
-      const b = buf[i]!;
-      if (inQuote && b === this.f.escape && this.f.escape !== this.f.quote) i++;
-      else if (b === this.f.quote) inQuote = !inQuote;
-    }
-    return inQuote;
   }
 }

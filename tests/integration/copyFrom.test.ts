@@ -142,6 +142,20 @@ describe('psql \\copy … from', () => {
     expect((await written('analytics.cp')).currentSnapshotId).toBe(before.currentSnapshotId);
   });
 
+  test('25,000 rows (three batches to the engine) are one catalog commit, the rows PostgreSQL holds', async () => {
+    const many = Array.from({ length: 25_000 }, (_, i) => `${100_000 + i}\trow ${i}\t${i % 1000}.25\t2024-07-01\n`).join('');
+    fs.writeFileSync(path.join(tmp, 'many.tsv'), many);
+    const before = await written('analytics.cp');
+    const out = await same('bob', ['-c', "\\copy analytics.cp from 'many.tsv'"]);
+    expect(out.stdout).toBe('COPY 25000\n');
+    const after = await written('analytics.cp');
+    // one catalog commit (one new metadata file), holding one snapshot per batch of at most 10,000 rows
+    const metadataFiles = (t: TableState) => t.files.filter((f) => f.endsWith('.metadata.json')).length;
+    expect(metadataFiles(after)).toBe(metadataFiles(before) + 1);
+    expect(after.snapshots.length).toBe(before.snapshots.length + 3);
+    expect(after.rows.filter((r) => Number(r[0]) >= 100_000)).toEqual(await held('analytics.cp where id >= 100000', 'id, name, amount::text, day::text'));
+  });
+
   test('inside BEGIN … ROLLBACK nothing is left; inside BEGIN … COMMIT the rows are the block\'s', async () => {
     fs.writeFileSync(path.join(tmp, 'block.tsv'), '30\tthirty\t30\t2024-05-01\n31\tthirty-one\t31\t2024-05-02\n');
     const before = await written('analytics.cp');
