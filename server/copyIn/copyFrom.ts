@@ -207,7 +207,8 @@ async function writeBatch(
     const at = typeof message === 'string' ? failingValue(message, rows, columns) : null;
     if (at) {
       // PostgreSQL's message names the value; the engine's mapping leaves values out, this one is the client's own
-      const pgWords = /^invalid input syntax for type [^:]+$/.test(err.message);
+      // (PostgreSQL names the value for every type but json / jsonb, whose DETAIL names the token instead)
+      const pgWords = /^invalid input syntax for type (?!jsonb?$)[^:]+$/.test(err.message);
       const named = pgWords ? `${err.message}: "${at.value}"` : err.message;
       // with the value named the message is PostgreSQL's own: no reference to the server log is needed
       throw new PgError(err.code, named, { detail: pgWords ? undefined : err.detail, hint: err.hint, where: `COPY ${relName}, line ${at.row.line}, column ${at.column}: "${display(at.value)}"` });
