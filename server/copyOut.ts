@@ -19,6 +19,9 @@ export interface CopyOptions {
   escape: number;
   /** Columns whose non-NULL values are always quoted (CSV), by name; '*' for all. */
   forceQuote: Set<string> | '*';
+  /** COPY FROM (CSV): columns whose NULL string is read as that text, and whose quoted NULL string is NULL. */
+  forceNotNull: string[];
+  forceNull: string[];
 }
 
 const syntax = (message: string) => new PgError(SqlState.syntaxError, message);
@@ -59,6 +62,8 @@ export function copyOptions(options: PgNode[] | undefined, from = false): CopyOp
   let quote: string | undefined;
   let escape: string | undefined;
   let forceQuote: CopyOptions['forceQuote'] = new Set();
+  let forceNotNull: string[] = [];
+  let forceNull: string[] = [];
   for (const opt of options ?? []) {
     const el = opt['DefElem'] as Fields;
     const name = el['defname'] as string;
@@ -98,9 +103,16 @@ export function copyOptions(options: PgNode[] | undefined, from = false): CopyOp
         if (!/^(utf-?8|unicode)$/i.test(enc)) throw new PgError(SqlState.featureNotSupported, `conversion between UTF8 and ${enc} is not supported`);
         break;
       }
-      case 'freeze':
       case 'force_not_null':
       case 'force_null':
+        if (from) {
+          const names = ((el['arg'] as PgNode | undefined)?.['List']?.['items'] as PgNode[] | undefined ?? []).map((n) => String(n['String']?.['sval']));
+          if (name === 'force_null') forceNull = names;
+          else forceNotNull = names;
+          break;
+        }
+        throw new PgError(SqlState.featureNotSupported, `COPY ${name.toUpperCase().replace('_', ' ')} only available using COPY FROM`);
+      case 'freeze':
       case 'default':
         if (from) throw new PgError(SqlState.featureNotSupported, `COPY ${name.toUpperCase().replace('_', ' ')} is not supported by lakegate`);
         throw new PgError(SqlState.featureNotSupported, `COPY ${name.toUpperCase().replace('_', ' ')} only available using COPY FROM`);
@@ -117,6 +129,8 @@ export function copyOptions(options: PgNode[] | undefined, from = false): CopyOp
     if (escape !== undefined) throw new PgError(SqlState.featureNotSupported, 'COPY ESCAPE requires CSV mode');
     if (seen.has('force_quote')) throw new PgError(SqlState.featureNotSupported, 'COPY FORCE_QUOTE requires CSV mode');
   }
+  if (format !== 'csv' && forceNotNull.length > 0) throw new PgError(SqlState.featureNotSupported, 'COPY force not null available only in CSV mode');
+  if (format !== 'csv' && forceNull.length > 0) throw new PgError(SqlState.featureNotSupported, 'COPY force null available only in CSV mode');
   if (header && format === 'binary') throw new PgError(SqlState.featureNotSupported, 'cannot specify HEADER in BINARY mode');
   const delim = oneByte(delimiter ?? (format === 'csv' ? ',' : '\t'), 'delimiter');
   const nul = nullText ?? (format === 'csv' ? '' : '\\N');
@@ -129,7 +143,7 @@ export function copyOptions(options: PgNode[] | undefined, from = false): CopyOp
   if (format === 'text' && /[a-zA-Z0-9.\\]/.test(String.fromCharCode(delim))) {
     throw new PgError(SqlState.featureNotSupported, `COPY delimiter cannot be "${String.fromCharCode(delim)}"`);
   }
-  return { format, header, delimiter: delim, nullText: Buffer.from(nul, 'utf8'), quote: q, escape: e, forceQuote };
+  return { format, header, delimiter: delim, nullText: Buffer.from(nul, 'utf8'), quote: q, escape: e, forceQuote, forceNotNull, forceNull };
 }
 
 const BINARY_SIGNATURE = Buffer.from([0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00]);

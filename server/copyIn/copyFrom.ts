@@ -47,11 +47,12 @@ const withContext = (e: PgError, where: string): PgError =>
   new PgError(e.code, e.message, { severity: e.severity, detail: e.detail, hint: e.hint, where });
 
 /** The CopyStmt's options as PostgreSQL checks them for COPY FROM, and what lakegate does not take. */
-function copyFormat(f: Fields): CopyFormat {
+function copyFormat(f: Fields): CopyFormat & { forceNotNull: string[]; forceNull: string[] } {
   const opts = copyOptions(f['options'] as PgNode[] | undefined, true);
   if (opts.format === 'binary') throw PgError.featureNotSupported('COPY FROM STDIN in binary format is not supported by lakegate');
   if (f['whereClause']) throw PgError.featureNotSupported('COPY FROM … WHERE is not supported by lakegate');
-  return { format: opts.format, header: opts.header, delimiter: opts.delimiter, nullText: opts.nullText, quote: opts.quote, escape: opts.escape };
+  const { format, header, delimiter, nullText, quote, escape, forceNotNull, forceNull } = opts;
+  return { format, header, delimiter, nullText, quote, escape, forceNotNull, forceNull };
 }
 
 /** INSERT INTO relation (columns) VALUES (…), … as the parser would give it: each field an untyped literal or NULL. */
@@ -107,6 +108,7 @@ export async function copyFrom(deps: CopyFromDeps, stmt: ParsedStatement, out: O
   const nulls: CopyRow[] | null = attlist.length ? [{ line: 0, raw: '', fields: attlist.map(() => null) }] : null;
   const probe = await plan(host, insertOf(stmt, relation, attlist, nulls));
   const columns = (probe as EngineWrite).columns ?? [];
+  const forced = await forcedColumns(host, stmt, relation, format, columns, relName);
   const writes = host.writes();
   const conn = await host.connection();
   // Outside a block the COPY is its own transaction: one commit at its end.
@@ -127,6 +129,7 @@ export async function copyFrom(deps: CopyFromDeps, stmt: ParsedStatement, out: O
     const take = async (rows: CopyRow[]) => {
       for (const row of rows) {
         checkWidth(row, columns, relName);
+        forced?.(row);
         batch.push(row);
         batchBytes += row.raw.length;
         if (batch.length >= BATCH_ROWS || batchBytes >= BATCH_BYTES) await flush();
@@ -164,6 +167,39 @@ async function stoppable<T>(host: WriteHost, next: Promise<T>): Promise<T> {
   } finally {
     signal.removeEventListener('abort', onAbort!);
   }
+}
+
+/**
+ * FORCE_NOT_NULL / FORCE_NULL (CSV) as PostgreSQL applies them to a row's
+ * fields: a NULL becomes the NULL string's text, a quoted NULL string NULL.
+ * Each column named must be one the COPY writes (42P10), of the table (42703).
+ */
+async function forcedColumns(
+  host: WriteHost,
+  stmt: ParsedStatement,
+  relation: PgNode,
+  format: ReturnType<typeof copyFormat>,
+  columns: readonly string[],
+  relName: string,
+): Promise<((row: CopyRow) => void) | null> {
+  if (format.forceNotNull.length === 0 && format.forceNull.length === 0) return null;
+  const all = ((await plan(host, insertOf(stmt, relation, [], null))) as EngineWrite).columns ?? [];
+  const positions = (names: string[], option: string) =>
+    names.map((name) => {
+      if (!all.includes(name)) throw new PgError(SqlState.undefinedColumn, `column "${name}" of relation "${relName}" does not exist`);
+      const i = columns.indexOf(name);
+      if (i < 0) throw new PgError(SqlState.invalidColumnReference, `${option} column "${name}" not referenced by COPY`);
+      return i;
+    });
+  const notNull = positions(format.forceNotNull, 'FORCE_NOT_NULL');
+  const toNull = positions(format.forceNull, 'FORCE_NULL');
+  const nullText = format.nullText.toString('utf8');
+  return (row) => {
+    row.fields.forEach((v, i) => {
+      if (v === null && notNull.includes(i)) row.fields[i] = nullText;
+      else if (v === nullText && toNull.includes(i)) row.fields[i] = null;
+    });
+  };
 }
 
 /** A malformed record (an unterminated quote, bad UTF-8) with CONTEXT naming its line. */

@@ -170,6 +170,24 @@ describe('psql \\copy … from', () => {
     expect(t.rows.map((r) => [r[0], r[1], r[2]])).toEqual(await held('analytics.cp_types', 'id, j::text, b::text'));
   });
 
+  test('FORCE_NOT_NULL and FORCE_NULL (CSV): values and refusals as PostgreSQL', async () => {
+    const made = await same('bob', ['-c', 'CREATE TABLE analytics.cp_force (id integer, a text, b text)']);
+    expect(made.stderr).toBe('');
+    fs.writeFileSync(path.join(tmp, 'force.csv'), '1,,""\n2,x,"y"\n3,"",\n');
+    for (const options of ['(format csv, force_not_null (a), force_null (b))', '(format csv, force_not_null (a, b), force_null (a, b))', "(format csv, null 'x', force_null (a))"]) {
+      await same('bob', ['-c', `\\copy analytics.cp_force from 'force.csv' ${options}`]);
+    }
+    await same('bob', ['-c', "\\copy analytics.cp_force (id, a) from 'force.csv' (format csv, force_null (b))"]);
+    await same('bob', ['-c', "\\copy analytics.cp_force from 'force.csv' (format csv, force_not_null (nosuch))"]);
+    await same('bob', ['-c', "\\copy analytics.cp_force from 'force.csv' (force_not_null (a))"]);
+    const out = await same('bob', ['-c', "SELECT id, coalesce(a, '<null>') AS a, coalesce(b, '<null>') AS b FROM analytics.cp_force ORDER BY id, a, b"]);
+    expect(out.stdout).toContain('<null>');
+    const sorted = (rows: unknown[][]) => rows.map((r) => JSON.stringify(r)).sort();
+    const t = await written('analytics.cp_force');
+    expect(sorted(t.rows)).toEqual(sorted(await held('analytics.cp_force', 'id, a, b')));
+    expect(t.rows).toHaveLength(9);
+  });
+
   test('inside BEGIN … ROLLBACK nothing is left; inside BEGIN … COMMIT the rows are the block\'s', async () => {
     fs.writeFileSync(path.join(tmp, 'block.tsv'), '30\tthirty\t30\t2024-05-01\n31\tthirty-one\t31\t2024-05-02\n');
     const before = await written('analytics.cp');
