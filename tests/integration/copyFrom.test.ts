@@ -258,9 +258,13 @@ describe('the wire, message by message (a raw socket, as bob)', () => {
   const shown = (ms: BackendMessage[]) =>
     ms.map((m) => (m.type === 'E' ? `E ${parseError(m.body).code} ${parseError(m.body).message}` : m.type === 'C' ? `C ${m.body.toString('utf8', 0, m.body.length - 1)}` : m.type === 'G' ? `G ${m.body.toString('hex')}` : m.type === 'Z' ? `Z ${String.fromCharCode(m.body[0]!)}` : m.type));
 
+  /** Which server each raw connection talks to (a cancel goes to the same one). */
+  const serverOf = new Map<RawConn, Server>();
+
   async function session(server: Server, steps: (c: RawConn) => Promise<BackendMessage[]>): Promise<string[]> {
     const { host, port } = address(server);
     const c = await RawConn.connect(host, port);
+    serverOf.set(c, server);
     try {
       await c.startup('bob', 'demo', 'bob');
       return shown(await steps(c));
@@ -317,6 +321,25 @@ describe('the wire, message by message (a raw socket, as bob)', () => {
     const t = await written('analytics.cp_raw');
     expect(t.rows).toEqual(await held('analytics.cp_raw', 'id, name'));
     expect(t.rows).toEqual([[10, 'ten ✓'], [11, null]]);
+  });
+
+  test('a CancelRequest during COPY FROM is 57014 and nothing is written; what the client still sends is dropped, as by PostgreSQL', async () => {
+    const before = await written('analytics.cp_raw');
+    await sameExchange(async (c) => {
+      const ms = await sentUntilCopyIn(c, fe.query('COPY analytics.cp_raw FROM STDIN'));
+      c.send(copyData('30\tbefore the cancel\n'));
+      const { host, port } = address(serverOf.get(c)!);
+      const canceller = await RawConn.connect(host, port);
+      canceller.socket.end(fe.cancel(c.pid, c.secret));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // PostgreSQL acts on the cancel when it next reads data; lakegate at once
+      c.send(Buffer.concat([copyData('31\tafter the cancel\n'), copyDone()]));
+      ms.push(...(await c.untilReady()));
+      ms.push(...(await c.simple('SELECT 1')));
+      expect(shown(ms)).toEqual(['G 00000200000000', 'E 57014 canceling statement due to user request', 'Z I', 'T', 'D', 'C SELECT 1', 'Z I']);
+      return ms;
+    });
+    expect((await written('analytics.cp_raw')).currentSnapshotId).toBe(before.currentSnapshotId);
   });
 
   test('statement_timeout stops a COPY waiting for its data (57014; PostgreSQL reports it only once data arrives); the data sent late is dropped', async () => {
