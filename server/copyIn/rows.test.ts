@@ -15,13 +15,27 @@ function rows(f: CopyFormat, input: string, size: number) {
 }
 
 describe('text format', () => {
-  const input = 'a\\tb\t\\N\t\\\\N\n\\101\\x42\\x7\\b\\f\\n\\r\\v\\q\tü✓\r\n\t\n\\.\nignored\n';
-  test.each([1, 2, 3, 7, 1000])('escapes, NULL compared before escapes, CRLF, the end marker (chunks of %i bytes)', (size) => {
+  const input = 'a\\tb\t\\N\t\\\\N\n\\101\\x42\\x7\\b\\f\\n\\r\\v\\q\tü✓\n\t\n\\.\nignored\n';
+  test.each([1, 2, 3, 7, 1000])('escapes, NULL compared before escapes, the end marker (chunks of %i bytes)', (size) => {
     expect(rows(TEXT, input, size)).toEqual([
       [1, ['a\tb', null, '\\N']],
       [2, ['AB\x07\b\f\n\r\vq', 'ü✓']],
       [3, ['', '']],
     ]);
+  });
+
+  test.each([1, 1000])('\\r\\n line ends throughout (chunks of %i bytes)', (size) => {
+    expect(rows(TEXT, '1\tx\r\n2\ty\r\n', size)).toEqual([[1, ['1', 'x']], [2, ['2', 'y']]]);
+  });
+
+  test.each([
+    ['1\tx\n2\ty\r\n', 'literal carriage return found in data', 2],
+    ['1\tx\r\n2\ty\n', 'literal newline found in data', 2],
+    ['1\ta\rb\n', 'literal carriage return found in data', 1],
+  ])('a line end other than the first line\'s is 22P04 (%j)', (input, message, line) => {
+    const reader = new CopyRowReader(TEXT);
+    expect(() => reader.push(Buffer.from(input))).toThrow(expect.objectContaining({ code: '22P04', message }));
+    expect(reader.lineNumber).toBe(line);
   });
 
   test('a last line without a newline is a row', () => {
@@ -43,6 +57,11 @@ describe('CSV', () => {
       [4, ['3', 'multi\nline "q"']],
       [5, ['4', '\\N']],
     ]);
+  });
+
+  test('a carriage return inside quotes is data; outside them, on a \\n file, 22P04', () => {
+    expect(rows({ ...CSV, header: false }, '1,"a\rb"\n', 1)).toEqual([[1, ['1', 'a\rb']]]);
+    expect(() => new CopyRowReader({ ...CSV, header: false }).push(Buffer.from('1,a\rb\n'))).toThrow(expect.objectContaining({ code: '22P04', message: 'unquoted carriage return found in data' }));
   });
 
   test('an escape character other than the quote', () => {

@@ -144,6 +144,8 @@ export class CopyRowReader {
   private skipNext = false;
   private line = 0;
   private done = false;
+  /** The data's line end, as its first line ends. */
+  private eol: 'lf' | 'crlf' | undefined;
 
   constructor(private readonly f: CopyFormat) {}
 
@@ -158,7 +160,7 @@ export class CopyRowReader {
       }
       const record = this.take(chunk.subarray(from, end));
       from = end + 1;
-      const row = this.record(record[record.length - 1] === CR ? record.subarray(0, -1) : record);
+      const row = this.record(record, true);
       if (row) rows.push(row);
     }
     return rows;
@@ -171,7 +173,7 @@ export class CopyRowReader {
       throw new PgError(SqlState.badCopyFileFormat, 'unterminated CSV quoted field');
     }
     const record = this.take(Buffer.alloc(0));
-    const row = this.record(record[record.length - 1] === CR ? record.subarray(0, -1) : record);
+    const row = this.record(record, false);
     return row ? [row] : [];
   }
 
@@ -201,8 +203,12 @@ export class CopyRowReader {
     return record;
   }
 
-  private record(record: Buffer): CopyRow | null {
+  /** The record's bytes without its line end, once the line end is checked as PostgreSQL checks it. */
+  private record(withEnd: Buffer, newline: boolean): CopyRow | null {
     this.line++;
+    const crlf = withEnd[withEnd.length - 1] === CR;
+    const record = crlf ? withEnd.subarray(0, -1) : withEnd;
+    this.checkLineEnd(record, newline ? crlf : null);
     if (record.length === 2 && record[0] === BACKSLASH && record[1] === 0x2e) {
       this.done = true;
       return null;
@@ -211,6 +217,45 @@ export class CopyRowReader {
     const raw = record.toString('utf8');
     const fields = this.f.format === 'text' ? textFields(record, this.f) : csvFields(record, this.f);
     return { line: this.line, raw, fields };
+  }
+
+  /**
+   * PostgreSQL takes the first line's end (\n or \r\n) for every line: a
+   * carriage return elsewhere, or the other line end, is 22P04 (in CSV only
+   * outside quotes). `crlf`: how this line ended (null: the data's last line,
+   * without a line end).
+   */
+  private checkLineEnd(record: Buffer, crlf: boolean | null): void {
+    if (crlf !== null) this.eol ??= crlf ? 'crlf' : 'lf';
+    const csv = this.f.format === 'csv';
+    if (crlf === false && this.eol === 'crlf') {
+      throw new PgError(SqlState.badCopyFileFormat, csv ? 'unquoted newline found in data' : 'literal newline found in data', {
+        hint: csv ? 'Use quoted CSV field to represent newline.' : 'Use "\\n" to represent newline.',
+      });
+    }
+    const crBeforeNewline = crlf === true && this.eol === 'lf';
+    if (!crBeforeNewline && (!record.includes(CR) || this.firstBareCr(record) < 0)) return;
+    throw new PgError(SqlState.badCopyFileFormat, csv ? 'unquoted carriage return found in data' : 'literal carriage return found in data', {
+      hint: csv ? 'Use quoted CSV field to represent carriage return.' : 'Use "\\r" to represent carriage return.',
+    });
+  }
+
+  /** Where the first carriage return outside an escape (text) or quotes (CSV) is, -1 if none. */
+  private firstBareCr(record: Buffer): number {
+    const csv = this.f.format === 'csv';
+    let inQuote = false;
+    for (let i = 0; i < record.length; i++) {
+      const b = record[i]!;
+      if (!csv) {
+        if (b === BACKSLASH) i++;
+        else if (b === CR) return i;
+        continue;
+      }
+      if (inQuote && b === this.f.escape && this.f.escape !== this.f.quote) i++;
+      else if (b === this.f.quote) inQuote = !inQuote;
+      else if (b === CR && !inQuote) return i;
+    }
+    return -1;
   }
 
   /** Where in `chunk` the current record ends (its newline), -1 if not in this chunk; the scan's state carries over. */

@@ -126,6 +126,8 @@ describe('psql \\copy … from', () => {
     fs.writeFileSync(path.join(tmp, 'extra.csv'), '22,x,1,2024-04-02,surplus\n');
     fs.writeFileSync(path.join(tmp, 'badvalue.tsv'), '23\tok\t1\t2024-04-03\n24\tbad\tnot a number\t2024-04-04\n25\tok\t1\t2024-04-05\n');
     fs.writeFileSync(path.join(tmp, 'badint.tsv'), '26\tok\t1\t2024-04-06\nx26\tbad\t1\t2024-04-07\n');
+    fs.writeFileSync(path.join(tmp, 'mixed.tsv'), '27\tok\t1\t2024-04-08\n28\tcr\t1\t2024-04-09\r\n');
+    fs.writeFileSync(path.join(tmp, 'mixed.csv'), '27,ok,1,2024-04-08\r\n28,lf,1,2024-04-09\n');
     const before = await written('analytics.cp');
     for (const copy of [
       "\\copy analytics.cp from 'missing.tsv'",
@@ -133,6 +135,8 @@ describe('psql \\copy … from', () => {
       "\\copy analytics.cp from 'badvalue.tsv'",
       "\\copy analytics.cp from 'badint.tsv'",
       "\\copy analytics.cp (id, nosuch) from 'missing.tsv'",
+      "\\copy analytics.cp from 'mixed.tsv'",
+      "\\copy analytics.cp from 'mixed.csv' (format csv)",
     ]) {
       await same('bob', ['-c', copy]);
       await same('bob', ['-v', 'VERBOSITY=sqlstate', '-c', copy]);
@@ -140,6 +144,14 @@ describe('psql \\copy … from', () => {
     const words = await psql('postgres', 'bob', ['-c', "\\copy analytics.cp from 'badvalue.tsv'"]);
     expect(words.stderr).toBe('ERROR:  invalid input syntax for type numeric: "not a number"\nCONTEXT:  COPY cp, line 2, column amount: "not a number"\n');
     expect((await written('analytics.cp')).currentSnapshotId).toBe(before.currentSnapshotId);
+  });
+
+  test('\\r\\n line ends throughout are taken, in text and CSV, as by PostgreSQL', async () => {
+    fs.writeFileSync(path.join(tmp, 'crlf.tsv'), '60\tcrlf\t1\t2024-08-01\r\n61\t\\N\t\\N\t\\N\r\n');
+    fs.writeFileSync(path.join(tmp, 'crlf.csv'), 'id,name,amount,day\r\n62,"two\r\nlines",2,2024-08-02\r\n');
+    const out = await same('bob', ['-c', "\\copy analytics.cp from 'crlf.tsv'", '-c', "\\copy analytics.cp from 'crlf.csv' (format csv, header)"]);
+    expect(out.stdout).toBe('COPY 2\nCOPY 1\n');
+    expect((await written('analytics.cp')).rows.filter((r) => [60, 61, 62].includes(Number(r[0])))).toEqual(await held('analytics.cp where id in (60, 61, 62)', 'id, name, amount::text, day::text'));
   });
 
   test('25,000 rows (three batches to the engine) are one catalog commit, the rows PostgreSQL holds', async () => {
