@@ -79,7 +79,15 @@ function fields(w: MessageWriter, e: PgError | NoticeFields): void {
   if (e.detail) w.byte(0x44).cstring(e.detail);
   if (e.hint) w.byte(0x48).cstring(e.hint);
   if (e.position !== undefined) w.byte(0x50).cstring(String(e.position));
+  if ('where' in e && e.where) w.byte(0x57).cstring(e.where); // W: context
   w.byte(0);
+}
+
+/** CopyInResponse: every column in text (COPY FROM STDIN takes text and CSV only). */
+export function copyInResponse(w: MessageWriter, columns: number): void {
+  w.begin('G').byte(0).int16(columns);
+  for (let i = 0; i < columns; i++) w.int16(0);
+  w.end();
 }
 
 export function errorResponse(w: MessageWriter, e: PgError): void {

@@ -38,7 +38,39 @@ export interface ConnectionOptions {
 
 class SocketOutput implements Output {
   readonly writer = new MessageWriter();
-  constructor(public socket: Duplex) {}
+  constructor(
+    public socket: Duplex,
+    private readonly frames: FrameStream,
+  ) {}
+
+  async *copyIn(columns: number): AsyncIterable<Buffer> {
+    be.copyInResponse(this.writer, columns);
+    await this.flush();
+    for (;;) {
+      const frame = await this.frames.next(false);
+      if (!frame) throw new PgError(SqlState.connectionFailure, 'unexpected EOF on client connection with an open transaction', { severity: 'FATAL' });
+      switch (frame.type) {
+        case 0x64: // CopyData
+          yield frame.body;
+          continue;
+        case 0x63: // CopyDone
+          return;
+        case 0x66: {
+          // CopyFail
+          const end = frame.body.indexOf(0);
+          const reason = frame.body.toString('utf8', 0, end < 0 ? frame.body.length : end);
+          throw new PgError(SqlState.queryCanceled, `COPY from stdin failed: ${reason}`);
+        }
+        case 0x48: // Flush
+        case 0x53: // Sync
+          continue;
+        default:
+          // PostgreSQL's two answers: the statement's ERROR, then FATAL, as the message it began to read is lost
+          be.errorResponse(this.writer, new PgError(SqlState.protocolViolation, `unexpected message type 0x${frame.type.toString(16).toUpperCase().padStart(2, '0')} during COPY from stdin`));
+          throw new PgError(SqlState.protocolViolation, 'terminating connection because protocol synchronization was lost', { severity: 'FATAL' });
+      }
+    }
+  }
 
   async flush(): Promise<void> {
     if (this.writer.length === 0) return;
@@ -93,7 +125,7 @@ export class PgConnection<I> {
     this.socket = raw;
     raw.setNoDelay(true);
     this.frames = new FrameStream(raw, opts.maxMessageBytes);
-    this.out = new SocketOutput(raw);
+    this.out = new SocketOutput(raw, this.frames);
     // A client that hangs up stops its statement in every phase, rows flowing or not.
     raw.once('close', () => this.session?.interrupt('disconnect'));
   }
@@ -378,6 +410,10 @@ export class PgConnection<I> {
       await this.out.flush();
       return;
     }
+    if (msg.type === 'Unsupported' && (msg.code === 'd' || msg.code === 'c' || msg.code === 'f')) {
+      // What a client still sends of a COPY FROM STDIN that failed: dropped, as PostgreSQL drops it.
+      return;
+    }
     if (msg.type === 'Query') {
       this.skipToSync = false;
       await this.guard(session, () => session.simpleQuery(msg.sql, this.out));
@@ -420,9 +456,6 @@ export class PgConnection<I> {
       case 'Password':
         throw PgError.protocol('unexpected password message after authentication');
       case 'Unsupported':
-        if (msg.code === 'd' || msg.code === 'c' || msg.code === 'f') {
-          throw PgError.protocol('unexpected COPY message: no COPY is in progress');
-        }
         throw PgError.protocol(`invalid frontend message type ${msg.code.charCodeAt(0)}`);
       default:
         return;

@@ -28,6 +28,7 @@ export const SqlState = {
   invalidParameterValue: '22023',
   cantChangeRuntimeParam: '55P02',
   invalidTextRepresentation: '22P02',
+  badCopyFileFormat: '22P04',
   invalidBinaryRepresentation: '22P03',
   numericValueOutOfRange: '22003',
   nullValueNotAllowed: '22004',
@@ -85,6 +86,8 @@ export interface PgErrorFields {
   hint?: string;
   /** 1-based character position in the statement text, as PostgreSQL reports it. */
   position?: number;
+  /** CONTEXT: where the error happened (COPY's `COPY t, line 2`). */
+  where?: string;
 }
 
 export class PgError extends Error {
@@ -93,6 +96,7 @@ export class PgError extends Error {
   readonly detail?: string;
   readonly hint?: string;
   readonly position?: number;
+  readonly where?: string;
 
   constructor(code: SqlStateCode, message: string, fields: PgErrorFields = {}) {
     super(message);
@@ -102,6 +106,7 @@ export class PgError extends Error {
     this.detail = fields.detail;
     this.hint = fields.hint;
     this.position = fields.position;
+    this.where = fields.where;
   }
 
   static protocol(message: string): PgError {

@@ -36,6 +36,13 @@ export interface Output {
   flush(): Promise<void>;
   /** flush() only once enough is buffered to be worth a write (for long results). */
   maybeFlush(): Promise<void>;
+  /**
+   * COPY FROM STDIN: send CopyInResponse for `columns` text columns, then
+   * yield each CopyData's bytes until CopyDone. CopyFail is thrown as
+   * PostgreSQL's 57014; Flush and Sync are ignored, any other message is 08P01
+   * and ends the connection (as in PostgreSQL).
+   */
+  copyIn(columns: number): AsyncIterable<Buffer>;
 }
 
 export interface BindRequest {

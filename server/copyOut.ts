@@ -19,6 +19,9 @@ export interface CopyOptions {
   escape: number;
   /** Columns whose non-NULL values are always quoted (CSV), by name; '*' for all. */
   forceQuote: Set<string> | '*';
+  /** COPY FROM (CSV): columns whose NULL string is read as that text, and whose quoted NULL string is NULL. */
+  forceNotNull: string[];
+  forceNull: string[];
 }
 
 const syntax = (message: string) => new PgError(SqlState.syntaxError, message);
@@ -33,13 +36,13 @@ function optionText(el: Fields, name: string): string {
   throw syntax(`${name} requires a parameter`);
 }
 
-function optionBool(el: Fields, name: string): boolean {
+function optionBool(el: Fields, name: string, from = false): boolean {
   const arg = el['arg'] as PgNode | undefined;
   if (!arg) return true;
   const v = optionText(el, name).toLowerCase();
   if (['true', 'on', '1'].includes(v)) return true;
   if (['false', 'off', '0'].includes(v)) return false;
-  if (v === 'match') throw new PgError(SqlState.featureNotSupported, 'cannot use "match" with HEADER in COPY TO');
+  if (v === 'match') throw new PgError(SqlState.featureNotSupported, from ? 'HEADER MATCH is not supported by lakegate' : 'cannot use "match" with HEADER in COPY TO');
   throw syntax(`${name} requires a Boolean value`);
 }
 
@@ -49,8 +52,8 @@ function oneByte(value: string, what: string): number {
   return b[0]!;
 }
 
-/** PostgreSQL's checks of COPY's options (ProcessCopyOptions), for COPY TO. */
-export function copyOptions(options: PgNode[] | undefined): CopyOptions {
+/** PostgreSQL's checks of COPY's options (ProcessCopyOptions), for COPY TO or (`from`) COPY FROM. */
+export function copyOptions(options: PgNode[] | undefined, from = false): CopyOptions {
   const seen = new Set<string>();
   let format: CopyOptions['format'] = 'text';
   let header = false;
@@ -59,6 +62,8 @@ export function copyOptions(options: PgNode[] | undefined): CopyOptions {
   let quote: string | undefined;
   let escape: string | undefined;
   let forceQuote: CopyOptions['forceQuote'] = new Set();
+  let forceNotNull: string[] = [];
+  let forceNull: string[] = [];
   for (const opt of options ?? []) {
     const el = opt['DefElem'] as Fields;
     const name = el['defname'] as string;
@@ -72,7 +77,7 @@ export function copyOptions(options: PgNode[] | undefined): CopyOptions {
         break;
       }
       case 'header':
-        header = optionBool(el, name);
+        header = optionBool(el, name, from);
         break;
       case 'delimiter':
         delimiter = optionText(el, name);
@@ -87,6 +92,7 @@ export function copyOptions(options: PgNode[] | undefined): CopyOptions {
         escape = optionText(el, name);
         break;
       case 'force_quote': {
+        if (from) throw new PgError(SqlState.featureNotSupported, 'COPY force quote only available using COPY TO');
         const arg = el['arg'] as PgNode | undefined;
         if (arg?.['A_Star']) forceQuote = '*';
         else forceQuote = new Set(((arg?.['List']?.['items'] as PgNode[] | undefined) ?? []).map((n) => String(n['String']?.['sval'])));
@@ -97,10 +103,18 @@ export function copyOptions(options: PgNode[] | undefined): CopyOptions {
         if (!/^(utf-?8|unicode)$/i.test(enc)) throw new PgError(SqlState.featureNotSupported, `conversion between UTF8 and ${enc} is not supported`);
         break;
       }
-      case 'freeze':
       case 'force_not_null':
       case 'force_null':
+        if (from) {
+          const names = ((el['arg'] as PgNode | undefined)?.['List']?.['items'] as PgNode[] | undefined ?? []).map((n) => String(n['String']?.['sval']));
+          if (name === 'force_null') forceNull = names;
+          else forceNotNull = names;
+          break;
+        }
+        throw new PgError(SqlState.featureNotSupported, `COPY ${name.toUpperCase().replace('_', ' ')} only available using COPY FROM`);
+      case 'freeze':
       case 'default':
+        if (from) throw new PgError(SqlState.featureNotSupported, `COPY ${name.toUpperCase().replace('_', ' ')} is not supported by lakegate`);
         throw new PgError(SqlState.featureNotSupported, `COPY ${name.toUpperCase().replace('_', ' ')} only available using COPY FROM`);
       default:
         throw syntax(`option "${name}" not recognized`);
@@ -115,6 +129,8 @@ export function copyOptions(options: PgNode[] | undefined): CopyOptions {
     if (escape !== undefined) throw new PgError(SqlState.featureNotSupported, 'COPY ESCAPE requires CSV mode');
     if (seen.has('force_quote')) throw new PgError(SqlState.featureNotSupported, 'COPY FORCE_QUOTE requires CSV mode');
   }
+  if (format !== 'csv' && forceNotNull.length > 0) throw new PgError(SqlState.featureNotSupported, 'COPY force not null available only in CSV mode');
+  if (format !== 'csv' && forceNull.length > 0) throw new PgError(SqlState.featureNotSupported, 'COPY force null available only in CSV mode');
   if (header && format === 'binary') throw new PgError(SqlState.featureNotSupported, 'cannot specify HEADER in BINARY mode');
   const delim = oneByte(delimiter ?? (format === 'csv' ? ',' : '\t'), 'delimiter');
   const nul = nullText ?? (format === 'csv' ? '' : '\\N');
@@ -127,7 +143,7 @@ export function copyOptions(options: PgNode[] | undefined): CopyOptions {
   if (format === 'text' && /[a-zA-Z0-9.\\]/.test(String.fromCharCode(delim))) {
     throw new PgError(SqlState.featureNotSupported, `COPY delimiter cannot be "${String.fromCharCode(delim)}"`);
   }
-  return { format, header, delimiter: delim, nullText: Buffer.from(nul, 'utf8'), quote: q, escape: e, forceQuote };
+  return { format, header, delimiter: delim, nullText: Buffer.from(nul, 'utf8'), quote: q, escape: e, forceQuote, forceNotNull, forceNull };
 }
 
 const BINARY_SIGNATURE = Buffer.from([0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00]);

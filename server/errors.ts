@@ -100,6 +100,8 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Invalid Input Error: value overflows numeric format$/, () => e(SqlState.numericValueOutOfRange, 'value overflows numeric format', true)],
   [/^Invalid Input Error: (path element at position \d+ is not an integer: "[^]*")$/, (m) => e(SqlState.invalidTextRepresentation, m[1]!, true)],
   [/^Invalid Input Error: More than one row returned by a subquery/, () => e(SqlState.cardinalityViolation, 'more than one row returned by a subquery used as an expression', true)],
+  // a text value into a numeric column (an untyped literal on INSERT, a COPY FROM field): PostgreSQL's words exactly
+  [/^Conversion Error: Could not convert string "([^"]*)" to (DECIMAL\(\d+,\s*\d+\))/, (m) => e(SqlState.invalidTextRepresentation, `invalid input syntax for type ${pgType(m[2]!)}${quoted(m[1])}`, true)],
   [/^Conversion Error: Could not convert string '([^]*)' to ([A-Z0-9_ ]+)/, (m) => e(SqlState.invalidTextRepresentation, `invalid input syntax for type ${pgType(m[2]!)}${quoted(m[1])}`)],
   [/^Conversion Error: Type \S+ with value .* can't be cast because the value is out of range for the destination type ([A-Z0-9_]+)/, (m) => e(SqlState.numericValueOutOfRange, `${pgType(m[1]!)} out of range`, true)],
   [/^Conversion Error: Could not cast value .* to ([A-Z0-9_]+)/, (m) => e(SqlState.numericValueOutOfRange, `${pgType(m[1]!)} out of range`)],

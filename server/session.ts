@@ -48,6 +48,7 @@ import type { StatementParser } from './statementParser.js';
 import { dataRowText, writeTextResult, type TextResult } from './textResult.js';
 import { TransactionState } from './transaction.js';
 import { SessionWrites, type WriteDeps } from './write/sessionWrites.js';
+import { copyFrom, isCopyFromStdin } from './copyIn/copyFrom.js';
 import { describeWrite, runWrite, type WriteHost, type WritePlanner } from './write/statement.js';
 import type { PlanContext } from './query.js';
 import { walk } from '../sql/walk.js';
@@ -482,14 +483,14 @@ export class Session implements QuerySession {
       this.deps.audit?.refused(this.auditSubject, this.database, stmt.text, commandName(stmt.kind), r.error);
       throw r.error;
     }
-    if (r.kind === 'write' && !this.deps.writes) {
+    if ((r.kind === 'write' || (r.kind === 'copy' && isCopyFromStdin(stmt))) && !this.deps.writes) {
       const refused = readOnlyRefusal(stmt.kind);
       this.deps.audit?.refused(this.auditSubject, this.database, stmt.text, commandName(stmt.kind), refused);
       throw refused;
     }
     const prepared: Prepared = { text, parsed: stmt, route: r };
     if (r.kind === 'sessionFunction') prepared.paramOids = sessionParamOids(sessionCalls(stmt.node[stmt.kind]!, this.processId)!, paramOids);
-    const query = r.kind === 'query' ? stmt : r.kind === 'declare' ? cursorDeclaration(stmt).query : r.kind === 'copy' ? copySource(stmt).query : null;
+    const query = r.kind === 'query' ? stmt : r.kind === 'declare' ? cursorDeclaration(stmt).query : r.kind === 'copy' && !isCopyFromStdin(stmt) ? copySource(stmt).query : null;
     if (query && query !== stmt) {
       // The query a cursor or COPY wraps is routed like one typed on its own (SELECT … INTO is a write).
       const inner = route(query);
@@ -744,6 +745,10 @@ export class Session implements QuerySession {
       case 'closeCursor':
         return closeCursor(this.cursorHost, node, w);
       case 'copy':
+        if (isCopyFromStdin(prepared.parsed!)) {
+          this.tx.checkNotAborted();
+          return copyFrom({ host: this.writeHost, onInternalError: this.deps.onInternalError }, prepared.parsed!, out);
+        }
         return copyOut(this.cursorHost, prepared, prepared.parsed!, out, bind);
       case 'write':
         this.tx.checkNotAborted();

@@ -133,7 +133,7 @@ export function forwardStep(f: CursorFetch, st: ForwardState): ForwardStep {
 
 export const noSuchCursor = (name: string) => new PgError(SqlState.invalidCursorName, `cursor "${name}" does not exist`);
 
-/** COPY TO STDOUT's query: `COPY (query)` as is, `COPY table [(columns)]` as `SELECT columns FROM table`. */
+/** COPY TO STDOUT's query (COPY FROM a file or a program refused in PostgreSQL's words): `COPY (query)` as is, `COPY table [(columns)]` as `SELECT columns FROM table`. */
 export function copySource(stmt: ParsedStatement): { query: ParsedStatement; options: PgNode[] | undefined } {
   const f = stmt.node['CopyStmt']!;
   if (f['is_from']) {
@@ -143,9 +143,8 @@ export function copySource(stmt: ParsedStatement): { query: ParsedStatement; opt
         hint: "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.",
       });
     }
-    throw new PgError(SqlState.insufficientPrivilege, 'permission denied: COPY FROM is not allowed through lakegate', {
-      detail: 'COPY FROM is not supported: write rows with INSERT (… VALUES or … SELECT).',
-    });
+    // COPY FROM STDIN is a write (server/copyIn/), not a query
+    throw new PgError(SqlState.internalError, 'COPY FROM STDIN has no query');
   }
   if (f['is_program']) throw programCopy();
   if (f['filename']) {

@@ -47,7 +47,8 @@ function parameterized(plan: WritePlan): string | null {
   return null;
 }
 
-async function plan(host: WriteHost, stmt: ParsedStatement): Promise<WritePlan> {
+/** Plan a write as the session's user, under the statement's timeout. */
+export async function plan(host: WriteHost, stmt: ParsedStatement): Promise<WritePlan> {
   const planWrite = host.planner.planWrite?.bind(host.planner);
   if (!planWrite) throw new PgError(SqlState.insufficientPrivilege, `permission denied: ${commandName(stmt.kind)} is not allowed through lakegate`);
   const writes = host.writes();

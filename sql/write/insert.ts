@@ -100,6 +100,6 @@ export function planInsert(stmt: ParsedStatement, ctx: WriteContext): EngineWrit
   // Each written column takes on the tags of the values given for it (by position).
   const byColumn = outputs.map((o, i) => ({ name: columns.names[i] ?? o.name, sources: o.sources }));
   const columnTags = ctx.policy.tagsOf(byColumn.filter((c) => columns.names.includes(c.name)));
-  return { kind: 'engine', tag: 'INSERT', sql, counts: true, target: t.target, ddl: false, ...(Object.keys(columnTags).length > 0 ? { columnTags } : {}) };
+  return { kind: 'engine', tag: 'INSERT', sql, counts: true, target: t.target, ddl: false, columns: columns.names, ...(Object.keys(columnTags).length > 0 ? { columnTags } : {}) };
 }
 

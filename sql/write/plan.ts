@@ -61,6 +61,8 @@ export interface EngineWrite {
   created?: WriteColumn[];
   /** Tags the target's columns take on from what the statement reads (INSERT … SELECT, MERGE): merged into its `sqe.column-tags`. */
   columnTags?: Record<string, string[]>;
+  /** An INSERT's columns, in the order its values are given (COPY FROM reads its rows' fields in this order). */
+  columns?: string[];
 }
 
 export interface TableAsWrite {

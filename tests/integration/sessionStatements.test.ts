@@ -141,7 +141,7 @@ describe('COPY … TO STDOUT, as PostgreSQL prints it', () => {
     expect(fs.existsSync('/tmp/lakegate-copy-out')).toBe(false);
   });
 
-  test('COPY FROM STDIN is refused with 42501 before any row is read', async () => {
+  test('COPY FROM STDIN into a table the user may not write is refused with 42501 before any row is read', async () => {
     const r = await lg(['-v', 'VERBOSITY=sqlstate', '-c', 'COPY sales.orders FROM STDIN']);
     expect(r.stderr.trim()).toBe('ERROR:  42501');
   });

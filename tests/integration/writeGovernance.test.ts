@@ -17,7 +17,7 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
-import { connect, rawTypes, rejection } from '../support/clients.js';
+import { connect, psqlEnv, rawTypes, rejection, run } from '../support/clients.js';
 import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
 import { P, servicePolicies } from '../support/rangerPolicies.js';
 import { ORDERS } from '../support/target.js';
@@ -244,5 +244,21 @@ describe('the catalog gate has the last word', () => {
     await expect(state('analytics.erins')).rejects.toThrow(/NoSuchTable|does not exist/);
     // she still reads it (the demo lets analysts read analytics), through the PII tag's mask
     expect((await text(as('erin'), 'select count(*) from analytics.people'))[0]).toEqual([String(before.rows.length)]);
+  });
+
+  test("COPY FROM STDIN passes the same gates: erin's rows refused by the catalog gate at commit in PostgreSQL's words, nothing committed; carol (control) writes the same rows, tagged as before", async () => {
+    fs.writeFileSync(path.join(gw.dir, 'people.tsv'), '90\t999-99-9999\tEU\n91\t\\N\tUS\n');
+    const copy = (user: string) =>
+      run('psql', ['-X', '-w', '-c', "\\copy analytics.people from 'people.tsv'"], { env: psqlEnv(gw.dir, '127.0.0.1', gw.server.port, user, user), cwd: gw.dir, timeoutMs: 60_000 });
+    const before = await state('analytics.people');
+    const erin = await copy('erin');
+    expect([erin.stdout, erin.stderr]).toEqual(['', 'ERROR:  permission denied for table people\n']);
+    expect((await state('analytics.people')).metadataLocation).toBe(before.metadataLocation);
+    const carol = await copy('carol');
+    expect([carol.stdout, carol.stderr]).toEqual(['COPY 2\n', '']);
+    const after = await state('analytics.people');
+    expect(after.rows.filter((r) => Number(r[0]) >= 90).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([[90, '999-99-9999', 'EU'], [91, null, 'US']]);
+    // literal values bring no tags: the table keeps its own
+    expect(tagsOf(after)).toEqual({ ssn: ['PII'] });
   });
 });
