@@ -17,6 +17,7 @@ import type { Output } from '../../protocol/handler.js';
 import type { ParsedStatement } from '../../sql/parse.js';
 import type { EngineWrite } from '../../sql/write/plan.js';
 import type { Fields, PgNode } from '../../sql/walk.js';
+import { abortable } from '../../catalog/planSnapshot.js';
 import { copyOptions } from '../copyOut.js';
 import { toPgError, type ErrorLog } from '../errors.js';
 import { plan, type WriteHost } from '../write/statement.js';
@@ -153,20 +154,10 @@ export async function copyFrom(deps: CopyFromDeps, stmt: ParsedStatement, out: O
 }
 
 /** The client's next message, unless the statement is stopped (cancel, statement_timeout) while it is awaited. */
-async function stoppable<T>(host: WriteHost, next: Promise<T>): Promise<T> {
+function stoppable<T>(host: WriteHost, next: Promise<T>): Promise<T> {
   const run = host.statement();
   run.check();
-  const signal = run.signal;
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([next, stopped]);
-  } finally {
-    signal.removeEventListener('abort', onAbort!);
-  }
+  return abortable(next, run.signal);
 }
 
 /**
