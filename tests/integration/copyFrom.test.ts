@@ -32,11 +32,7 @@ let tmp: string;
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-copy-from-'));
-  [lg, pg] = await Promise.all([startLakegate(), startReferenceDemo(), compileJava('JdbcCopyIn')]).then(([l, p]) => [l, p] as const);
-  await pg.admin.query('create schema analytics');
-  await pg.admin.query('grant usage on schema analytics to analyst, engineer');
-  await pg.admin.query('grant create on schema analytics to engineer');
-  await pg.admin.query('alter default privileges for role bob in schema analytics grant select on tables to analyst');
+  [lg, pg] = await Promise.all([startLakegate(), startReferenceDemo({ analyticsSchema: true }), compileJava('JdbcCopyIn')]).then(([l, p]) => [l, p] as const);
   fs.writeFileSync(path.join(tmp, 'rows.tsv'), TSV);
   fs.writeFileSync(path.join(tmp, 'rows.csv'), CSV);
   for (const server of ['lakegate', 'postgres'] as const) {

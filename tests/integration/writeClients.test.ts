@@ -32,12 +32,7 @@ let tmp: string;
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-write-clients-'));
-  [lg, pg] = await Promise.all([startLakegate(), startReferenceDemo(), compileJava('JdbcWrites')]).then(([l, p]) => [l, p] as const);
-  // PostgreSQL's side of the demo's schema analytics: engineers create and write there, analysts read what bob makes
-  await pg.admin.query('create schema analytics');
-  await pg.admin.query('grant usage on schema analytics to analyst, engineer');
-  await pg.admin.query('grant create on schema analytics to engineer');
-  await pg.admin.query('alter default privileges for role bob in schema analytics grant select on tables to analyst');
+  [lg, pg] = await Promise.all([startLakegate(), startReferenceDemo({ analyticsSchema: true }), compileJava('JdbcWrites')]).then(([l, p]) => [l, p] as const);
 }, 300_000);
 
 afterAll(async () => {

@@ -381,10 +381,11 @@ export interface ReferenceDemo {
  * A real PostgreSQL 15 holding what `lakegate demo` holds: its users (with their passwords, though
  * the test server trusts loopback), database `demo`, `sales.orders` with the demo's two rows, role
  * analyst reading sales, and role engineer (bob, carol) allowed to create schemas in demo, as the
- * demo's namespace analytics allows engineers to create and write. statementLog turns on
+ * demo's namespace analytics allows engineers to create and write (analyticsSchema: that schema
+ * made already, as the demo has it). statementLog turns on
  * log_statement = 'all' into a csvlog (one record per message, multi-line statements intact).
  */
-export async function startReferenceDemo(opts: { statementLog?: boolean } = {}): Promise<ReferenceDemo> {
+export async function startReferenceDemo(opts: { statementLog?: boolean; analyticsSchema?: boolean } = {}): Promise<ReferenceDemo> {
   const server = await startPostgres({
     settings: opts.statementLog
       ? [
@@ -421,6 +422,13 @@ export async function startReferenceDemo(opts: { statementLog?: boolean } = {}):
     await admin.query('grant usage on schema sales to analyst');
     await admin.query('grant select on all tables in schema sales to analyst');
     await admin.query('grant create on database demo to engineer');
+    if (opts.analyticsSchema) {
+      // the demo's schema analytics made beforehand: engineers create and write there, analysts read what bob makes
+      await admin.query('create schema analytics');
+      await admin.query('grant usage on schema analytics to analyst, engineer');
+      await admin.query('grant create on schema analytics to engineer');
+      await admin.query('alter default privileges for role bob in schema analytics grant select on tables to analyst');
+    }
     let statementLogFile: string | null = null;
     if (opts.statementLog) {
       const dataDir = (await admin.query<{ data_directory: string }>('show data_directory')).rows[0]!.data_directory;
