@@ -21,7 +21,7 @@
  *          [--rows 10000000] [--reps 3] [--inserts 200] [--no-dbt]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -42,7 +42,8 @@ import { phasesOf, writeFiles, type WriteFiles, type WritePhases } from './lib/i
 import { checksumSql, LINEITEM_COLUMNS, LINEITEM_FIELDS, lineitemSelect, POSTGRES_DDL } from './lib/lineitem.js';
 import { cpuSeconds, parentPid, treeCpu } from './lib/procCpu.js';
 import { PsqlTimer } from './lib/psqlTimer.js';
-import { arg, median, percentile } from './lib/util.js';
+import { LoadSampler } from './lib/loadSampler.js';
+import { arg, percentile } from './lib/util.js';
 
 const bin = arg('bin');
 const work = arg('work');
@@ -57,15 +58,8 @@ const threads = availableParallelism();
 process.once('SIGTERM', () => process.exit(143));
 process.once('SIGINT', () => process.exit(130));
 const log = (s: string) => process.stderr.write(`[writes ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
-const loadavg = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-const load: { phase: string; samples: number[] }[] = [];
-let phase = { phase: 'start', samples: [loadavg()] };
-load.push(phase);
-const sampler = setInterval(() => phase.samples.push(loadavg()), 5000);
-const enter = (name: string) => {
-  phase = { phase: name, samples: [loadavg()] };
-  load.push(phase);
-};
+const load = new LoadSampler();
+const enter = (name: string) => load.enter(name);
 
 type Target = 'lakegate' | 'duckdb' | 'postgres';
 interface CtasRun {
@@ -431,8 +425,7 @@ if (withDbt) {
   }
 }
 
-clearInterval(sampler);
-const loadSummary = load.map((p) => ({ phase: p.phase, min: Math.min(...p.samples), median: median(p.samples), max: Math.max(...p.samples) }));
+const loadSummary = load.stop();
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const insertStats = Object.fromEntries(
   Object.entries(insertMs).map(([k, xs]) => {

@@ -29,7 +29,8 @@ import { createPlanner } from '../../server/planner.js';
 import type { QueryPlanner } from '../../server/query.js';
 import { loadParser, parseStatements, parseStatementsUncached } from '../../sql/parse.js';
 import { startPostgres } from '../../tests/support/realPostgres.js';
-import { arg, median, percentile } from '../lib/util.js';
+import { LoadSampler } from '../lib/loadSampler.js';
+import { arg, percentile } from '../lib/util.js';
 import { maskHashThroughput } from './hash.js';
 import { difference, loadPostgres, masked, MASK_KEY, policySet, startLakegate, USER, type Lakegate } from './setup.js';
 
@@ -59,15 +60,8 @@ const timings: Timing[] = [];
 const results = new Map<string, { columns: string[]; rows: Rows }>();
 const mismatches: { target: string; nr: number; detail: string }[] = [];
 
-const loadavg = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-const load: { phase: string; samples: number[] }[] = [];
-let phase = { phase: 'start', samples: [loadavg()] };
-load.push(phase);
-const sampler = setInterval(() => phase.samples.push(loadavg()), 5000);
-const enter = (name: string) => {
-  phase = { phase: name, samples: [loadavg()] };
-  load.push(phase);
-};
+const load = new LoadSampler();
+const enter = (name: string) => load.enter(name);
 
 // ------------------------------------------------------------------ targets
 
@@ -318,7 +312,6 @@ enter('mask_hash');
 log(`MASK_HASH: ${hashRows} rows in-process, checked against Node's crypto`);
 const hash = await maskHashThroughput(hashRows);
 
-clearInterval(sampler);
-const loadSummary = load.map((p) => ({ phase: p.phase, min: Math.min(...p.samples), median: median(p.samples), max: Math.max(...p.samples) }));
+const loadSummary = load.stop();
 writeFileSync(join(out, 'results.json'), JSON.stringify({ sf, reps, pgReps, pgVersion, pgSettings, timings, mismatches, fencedQueries, planning, hash, load: loadSummary }, null, 1));
 log(`done: ${mismatches.length} result mismatches`);
