@@ -116,7 +116,8 @@ export class PolicyEngine {
         denyEnabled: tagDef.options['enableDenyAndExceptionsInPolicies'] !== 'false',
         conditionOptions,
         mapAccess: (t) => accessTypeForComponent(t, component),
-        mapMaskType: (t) => accessTypeForComponent(t, component),
+        // Another component's mask type stays as named: a mask this component cannot apply, never "no mask".
+        mapMaskType: (t) => accessTypeForComponent(t, component) ?? t,
         ...tz,
       });
     };
@@ -418,6 +419,26 @@ export class PolicyEngine {
       policyPriority: found?.policy.priority ?? 0,
       isAudited: found?.audited ?? false,
     };
+  }
+
+  /**
+   * Mask policies that match the request's resource (or lie below it) with an
+   * exclusion list on `resourceName` (`isExcludes`), whose policy conditions
+   * hold and one of whose mask items applies to the requester: the ones a
+   * caller that does not honour such an exclusion must fail closed on.
+   */
+  maskPoliciesExcluding(req: AccessRequest, resourceName: string): { policyId: number; isAudited: boolean }[] {
+    const accessType = req.accessType === '' ? ANY_ACCESS : req.accessType;
+    const tags = this.tagsFor(req, accessType === ANY_ACCESS);
+    const ev = prepareRequest(req, this.rolesOf(req), accessType, tags, this.userStore);
+    const out: { policyId: number; isAudited: boolean }[] = [];
+    for (const policy of this.reposFor(req, accessType).resource.candidates(ev, 1)) {
+      if (policy.policy.resources[resourceName]?.isExcludes !== true) continue;
+      if (!policy.isApplicable(ev.accessTime) || policy.matchType(ev) === 'NONE') continue;
+      if (!policy.matchesPolicyConditions(ev) || !policy.matchingMask(ev, accessType)) continue;
+      out.push({ policyId: policy.id, isAudited: policy.isAuditEnabled });
+    }
+    return out;
   }
 
   /**

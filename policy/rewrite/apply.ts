@@ -122,7 +122,10 @@ function maskExpression(c: ColumnDecision, mask: MaskDecision, scope: Expression
   if (NO_MASK.has(mask.type)) return null;
   if (mask.type === 'MASK_NULL') return typedNull(c);
   let text: string | null;
-  if (mask.type === 'CUSTOM') text = mask.valueExpr ?? 'NULL';
+  if (mask.type === 'CUSTOM') {
+    if ((mask.valueExpr ?? '').trim() === '') throw new PolicyExpressionError('a CUSTOM mask needs an expression');
+    text = mask.valueExpr!;
+  }
   else if (mask.transformer) text = mask.transformer;
   else throw new PolicyExpressionError(`mask type ${mask.type} is not defined by the service`);
   const value = compilePolicyExpression(text, scope, c.policyName ?? c.name);

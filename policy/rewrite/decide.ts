@@ -91,8 +91,10 @@ export type TableDecision =
       access: AccessAudit;
       /** AND-ed together. */
       rowFilters: RowFilterDecision[];
-      /** Set when no row may be shown whatever the filters say (tag state unknown). */
+      /** Set when no row may be shown whatever the filters say (tag state unknown, a mask policy lakegate cannot honour). */
       noRows: string | null;
+      /** The policy that made no row showable, when one did. */
+      noRowsPolicy?: { policy: PolicyRef; audited: boolean };
       columns: ColumnDecision[];
       /** The user holds delegated admin on the table (or is a super user): may see filter text. */
       admin: boolean;
@@ -155,6 +157,21 @@ function ref(engine: PolicyEngine, id: number, tag?: string): PolicyRef {
 }
 
 /**
+ * A mask this gate can apply as the service def defines it: a type the def
+ * lists (a tag policy's `hive:` prefix already stripped), and for CUSTOM an
+ * expression. Not usable: CUSTOM without an expression, another component's
+ * type (`trino:MASK_NULL`), a type the def does not list.
+ */
+function usableMask(engine: PolicyEngine, m: DataMaskResult): boolean {
+  const type = m.maskType;
+  if (type === null) return false;
+  const defined = engine.serviceDef.dataMaskDef?.maskTypes.some((t) => t.name === type) ?? false;
+  if (!defined) return false;
+  if (type === 'CUSTOM') return (m.maskedValue ?? '').trim() !== '';
+  return type === 'MASK_NULL' || type === 'MASK_NONE' || m.transformer !== null;
+}
+
+/**
  * Resource and tag answers combined: with `tag` precedence exactly Ranger's
  * rule (the tag policy wins unless the resource policy has a strictly higher
  * priority); with `resource` precedence a resource decision, MASK_NONE
@@ -165,12 +182,16 @@ function combine<T extends DataMaskResult | RowFilterResult>(
   tag: T,
   decided: (r: T) => boolean,
   precedence: MaskPrecedence,
+  usable: (r: T) => boolean = () => true,
 ): { result: T; fromTag: boolean } | null {
   const r = decided(resource);
   const t = decided(tag);
   if (!r && !t) return null;
   if (!t) return { result: resource, fromTag: false };
   if (!r) return { result: tag, fromTag: true };
+  // SQE's rewriter: an unusable winner gives way to a usable loser, whichever precedence; both unusable, the winner stays (and restricts).
+  const ru = usable(resource);
+  if (ru !== usable(tag)) return ru ? { result: resource, fromTag: false } : { result: tag, fromTag: true };
   if (precedence === 'resource') return { result: resource, fromTag: false };
   return resource.policyPriority > tag.policyPriority ? { result: resource, fromTag: false } : { result: tag, fromTag: true };
 }
@@ -185,6 +206,9 @@ function deciding(engine: PolicyEngine, policyId: number, req: AccessRequest, ki
   }
   return undefined;
 }
+
+/** Why no row is shown when a mask policy excludes columns. */
+export const EXCLUDING_MASK = 'a mask policy on the table excludes columns (isExcludes on its column resource): no row is shown rather than the excluded columns unmasked';
 
 /** Why an older snapshot's column that the current schema no longer has is restricted. */
 export const DROPPED = 'the column is no longer in the table (dropped since this snapshot)';
@@ -238,7 +262,13 @@ export function decideTable(
     if (!colAccess.isAllowed) {
       return { name: c.name, policyName, duckType: c.duckType, ...kept, readable: false, denyPolicy: ref(engine, colAccess.policyId), audited: colAccess.isAudited, mask: null };
     }
-    const won = combine(engine.evalDataMask(colReq, 'resource'), engine.evalDataMask(colReq, 'tag'), (m) => m.maskType !== null, opts.maskPrecedence);
+    const won = combine(
+      engine.evalDataMask(colReq, 'resource'),
+      engine.evalDataMask(colReq, 'tag'),
+      (m) => m.maskType !== null,
+      opts.maskPrecedence,
+      (m) => usableMask(engine, m),
+    );
     const mask: MaskDecision | null = won
       ? {
           type: won.result.maskType!,
@@ -252,13 +282,18 @@ export function decideTable(
   });
 
   const admin = engine.isAccessAllowed({ ...reqs.table('_admin', []), resourceMatchingScope: 'SELF' }).isAllowed;
+  // A mask policy naming the columns it does not mask: SQE fails closed on it (no row), where Ranger would mask
+  // every other column and leave the excluded ones raw.
+  const excluding = engine.maskPoliciesExcluding(tableReq, 'column')[0];
+  const noRows = columnTags === null ? 'the column tags of the table could not be read' : excluding ? EXCLUDING_MASK : null;
   return {
     visible: true,
     resource,
     accessPolicy: access.policyId >= 0 ? ref(engine, access.policyId) : null,
     access: accessAudit,
     rowFilters,
-    noRows: columnTags === null ? 'the column tags of the table could not be read' : null,
+    noRows,
+    ...(excluding && columnTags !== null ? { noRowsPolicy: { policy: ref(engine, excluding.policyId), audited: excluding.isAudited } } : {}),
     columns,
     admin,
   };

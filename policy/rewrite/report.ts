@@ -36,7 +36,7 @@ export function reportRows(applied: readonly AppliedTable[]): ReportRow[] {
     for (const f of d.rowFilters) {
       rows.push([rel, null, 'row filter applied', ...policyCells(f.policy), join([f.policy.tag ? `tag ${f.policy.tag}` : null, d.admin ? `filter: ${f.expr}` : null])]);
     }
-    if (d.noRows !== null) rows.push([rel, null, 'no rows', null, null, d.noRows]);
+    if (d.noRows !== null) rows.push([rel, null, 'no rows', ...policyCells(d.noRowsPolicy?.policy ?? null), d.noRows]);
     if (compiled.filterErrors.length > 0) rows.push([rel, null, 'no rows', null, null, 'a row filter cannot be applied']);
     d.columns.forEach((c, i) => {
       const outcome = compiled.columns[i]!;

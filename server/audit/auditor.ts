@@ -255,6 +255,19 @@ export class Auditor {
           tags,
         });
       }
+      if (d.noRowsPolicy?.audited) {
+        // A policy lakegate fails closed on: recorded as the row filter it became (no row).
+        this.emit({
+          ...read,
+          access: 'ROW_FILTER',
+          resource: tablePath,
+          resType: '@table',
+          allowed: true,
+          policyId: d.noRowsPolicy.policy.id,
+          reason: `${d.noRows}`,
+          tags: [],
+        });
+      }
       for (const f of d.rowFilters) {
         if (!f.audited) continue;
         this.emit({
