@@ -4,6 +4,7 @@
  * PostgreSQL's own is checked against a real PostgreSQL in pgCatalog.diff.test.ts.)
  */
 import { ALLOWED_FUNCTION_NAMES, isAllowedFunction } from '../sql/functions.js';
+import { SET_RETURNING_FUNCTIONS } from '../sql/setReturning.js';
 import { PG_KEYWORDS, PG_PROC_ROWS } from './pgBuiltins.js';
 
 /** Allowed names PostgreSQL has no pg_proc row for: SQL syntax, and lakegate's own output helpers. */
@@ -29,6 +30,15 @@ describe('pg_proc rows', () => {
       expect(r[18].length).toBe(r[15]); // proargtypes has pronargs entries
       expect(typeof r[23]).toBe('string'); // pg_get_function_result
     }
+  });
+
+  it("sql/setReturning.ts's set-returning functions are exactly the rows with proretset (regenerate both together)", () => {
+    const retset = new Set(PG_PROC_ROWS.filter((r) => r[12]).map((r) => r[1]));
+    expect([...SET_RETURNING_FUNCTIONS].sort()).toEqual([...retset].sort());
+    // a name is set-returning in every row or in none: the placement check goes by name
+    expect(PG_PROC_ROWS.filter((r) => !r[12] && retset.has(r[1])).map((r) => r[1])).toEqual([]);
+    // control: a scalar function is not among them
+    expect(SET_RETURNING_FUNCTIONS.has('regexp_replace')).toBe(false);
   });
 
   it('keywords: PostgreSQL 15 has about 460, and select is reserved', () => {

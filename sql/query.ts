@@ -16,6 +16,7 @@ import type { ParsedStatement } from './parse.js';
 import { resolveRelations, type TableReference } from './resolve.js';
 import { jsonbByValue, resultTypes, tableScans, type ResultTypes } from './resultTypes.js';
 import { settingsRelation } from './settings.js';
+import { checkSetReturningPlacement } from './setReturning.js';
 import type { TempScope } from './tempTables.js';
 import { cloneTree, nodeKind, replaceNode, walk, type PgNode } from './walk.js';
 
@@ -125,6 +126,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   const tree = cloneTree(original);
   const { kind } = innerQuery(tree);
   authorize(tree, (schema) => ctx.catalog.listSchemas().includes(schema));
+  checkSetReturningPlacement(tree);
   if (kind === 'explain') dropExplainDetail(tree);
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);
