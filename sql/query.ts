@@ -125,8 +125,10 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   // Plans mutate the tree; the caller's parse result stays intact for logging and re-planning.
   const tree = cloneTree(original);
   const { kind } = innerQuery(tree);
-  authorize(tree, (schema) => ctx.catalog.listSchemas().includes(schema));
+  // Before the allowlist: PostgreSQL refuses the placement of a set-returning function it knows before anything lakegate
+  // admits it in (jsonb_array_elements only in FROM), and the check reads the tree only.
   checkSetReturningPlacement(tree);
+  authorize(tree, (schema) => ctx.catalog.listSchemas().includes(schema));
   if (kind === 'explain') dropExplainDetail(tree);
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);

@@ -56,6 +56,20 @@ const REFUSED: [string, string, number, string | null][] = [
   ['select (select 1) from t where id between generate_series(1,2) and 3', 'set-returning functions are not allowed in WHERE', 43, null],
   ['select id from t where not (unnest(a) > 0)', 'set-returning functions are not allowed in WHERE', 29, null],
   ['select id from t where unnest(a) is null', 'set-returning functions are not allowed in WHERE', 24, null],
+  // write statements
+  ['update t set id = 1 where unnest(a) > 0', 'set-returning functions are not allowed in WHERE', 27, null],
+  ['update t set id = generate_series(1,2)', 'set-returning functions are not allowed in UPDATE', 19, null],
+  ['update t set id = 1 from t t2 where generate_series(1,2) = t2.id', 'set-returning functions are not allowed in WHERE', 37, null],
+  ['delete from t where generate_series(1,2) = id', 'set-returning functions are not allowed in WHERE', 21, null],
+  ['delete from t using t t2 where t2.id = t.id and unnest(t2.a) = 1', 'set-returning functions are not allowed in WHERE', 49, null],
+  ['insert into t (id) values (generate_series(1,2)), (3)', 'set-returning functions are not allowed in VALUES', 28, null],
+  ['insert into t (id) select id from t where unnest(a) > 0', 'set-returning functions are not allowed in WHERE', 43, null],
+  ['merge into t using t s on s.id = t.id and unnest(s.a) > 0 when matched then do nothing', 'set-returning functions are not allowed in JOIN conditions', 43, null],
+  ['merge into t using t s on s.id = t.id when matched and generate_series(1,2) > 0 then do nothing', 'set-returning functions are not allowed in MERGE WHEN conditions', 56, null],
+  ['merge into t using t s on s.id = t.id when matched then update set id = generate_series(1,2)', 'set-returning functions are not allowed in UPDATE', 73, null],
+  ['merge into t using t s on s.id = t.id when not matched then insert (id) values (generate_series(1,2))', 'set-valued function called in context that cannot accept a set', 81, null],
+  ['create table t2 as select id from t where unnest(a) > 0', 'set-returning functions are not allowed in WHERE', 43, null],
+  ['update t set id = 1 returning generate_series(1,2)', 'set-returning functions are not allowed in RETURNING', 31, null],
 ];
 
 /** PostgreSQL 15 plans these. */
@@ -78,6 +92,8 @@ const ALLOWED = [
   'select * from generate_series(1, 3)',
   'select * from t, unnest(t.a) u',
   "select * from t cross join lateral regexp_matches(t.ssn, '[0-9]') m",
+  'insert into t (id) values (generate_series(1,2))',
+  'insert into t (id) select generate_series(1,2)',
 ];
 
 describe('set-returning calls PostgreSQL refuses', () => {

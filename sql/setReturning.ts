@@ -43,7 +43,17 @@ function isAggregateCall(f: Fields): boolean {
 }
 
 /** The clause a step leads into, where PostgreSQL refuses a set-returning call in it. */
-function refusingClause(step: PathStep): string | null {
+function refusingClause(step: PathStep, outer: PathStep | undefined): string | null {
+  if (step.kind === 'UpdateStmt' || step.kind === 'DeleteStmt' || step.kind === 'InsertStmt') {
+    if (step.key === 'whereClause') return 'WHERE';
+    if (step.key === 'returningClause' || step.key === 'returningList') return 'RETURNING';
+    return step.kind === 'UpdateStmt' && step.key === 'targetList' ? 'UPDATE' : null;
+  }
+  if (step.kind === 'MergeStmt') return step.key === 'joinCondition' ? 'JOIN conditions' : null;
+  if (step.kind === 'MergeWhenClause') {
+    if (step.key === 'condition') return 'MERGE WHEN conditions';
+    return step.key === 'targetList' ? 'UPDATE' : null;
+  }
   if (step.kind === 'SelectStmt') {
     switch (step.key) {
       case 'whereClause':
@@ -55,7 +65,8 @@ function refusingClause(step: PathStep): string | null {
       case 'limitOffset':
         return 'OFFSET';
       case 'valuesLists':
-        return 'VALUES';
+        // An INSERT's one VALUES row may hold one (each value makes a row); more rows may not.
+        return outer?.kind === 'InsertStmt' && outer.key === 'selectStmt' && (step.holder['valuesLists'] as unknown[]).length === 1 ? null : 'VALUES';
       default:
         return null;
     }
@@ -65,9 +76,11 @@ function refusingClause(step: PathStep): string | null {
   return null;
 }
 
-/** The step that ends the search for a call's clause: its SELECT, join, FILTER or FROM function. */
+const STATEMENTS: ReadonlySet<string> = new Set(['SelectStmt', 'UpdateStmt', 'DeleteStmt', 'InsertStmt', 'MergeStmt', 'MergeWhenClause', 'RangeFunction']);
+
+/** The step that ends the search for a call's clause: its statement or MERGE action, join, FILTER or FROM function. */
 function isClauseBoundary(step: PathStep): boolean {
-  return step.kind === 'SelectStmt' || (step.kind === 'JoinExpr' && step.key === 'quals') || (step.kind === 'FuncCall' && step.key === 'agg_filter') || step.kind === 'RangeFunction';
+  return STATEMENTS.has(step.kind ?? '') || (step.kind === 'JoinExpr' && step.key === 'quals') || (step.kind === 'FuncCall' && step.key === 'agg_filter');
 }
 
 /** PostgreSQL's refusal of one set-returning call at `path`, or null where it is allowed. */
@@ -85,7 +98,11 @@ function refusal(call: Fields, path: readonly PathStep[]): SqlError | null {
     if (inTableFunctionPosition(path)) return null;
     return new SqlError('0A000', 'set-returning functions must appear at top level of FROM', at);
   }
-  const clause = clauseStep ? refusingClause(clauseStep) : null;
+  if (clauseStep?.kind === 'MergeWhenClause' && clauseStep.key === 'values') {
+    // PostgreSQL's own words here come from its executor, not its parser.
+    return new SqlError('0A000', 'set-valued function called in context that cannot accept a set', at);
+  }
+  const clause = clauseStep ? refusingClause(clauseStep, path[boundary - 1]) : null;
   if (clause) return new SqlError('0A000', `set-returning functions are not allowed in ${clause}`, at);
   // Allowed by its clause: the innermost aggregate, window function, CASE or COALESCE around it refuses it.
   for (let i = path.length - 1; i > boundary; i--) {

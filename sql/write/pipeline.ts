@@ -11,6 +11,7 @@
  * The caller puts the engine's name for it back (`attachTarget`) just before
  * printing; that node is built by the planner and trusted.
  */
+import { checkSetReturningPlacement } from '../setReturning.js';
 import { authorize } from '../authorize.js';
 import { nameTargets } from '../colnames.js';
 import { toDuckDbSql } from '../deparse.js';
@@ -92,6 +93,7 @@ function refuseEmulationReads(tree: PgNode, ctx: WriteContext): void {
  */
 export function planWriteTree(tree: PgNode, ctx: WriteContext, hooks: PipelineHooks = {}, query = false): { sql: string; tables: TableReference[] } {
   const schemaExists = (schema: string) => ctx.catalog.listSchemas().includes(schema);
+  checkSetReturningPlacement(tree);
   authorize(tree, schemaExists, { write: !query });
   nameOutputs(tree);
   const tables = resolveRelations(tree, ctx);
