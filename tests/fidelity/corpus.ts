@@ -950,6 +950,32 @@ const correlated: string[] = [
   "select o_orderkey, x.q from tpch.orders o cross join lateral (select o.o_totalprice / 7 as q) x order by 1 limit 2",
 ];
 
+// ---------------------------------------------------------------- set-returning functions where PostgreSQL refuses them (0A000) and allows them
+const setReturning = [
+  "select r_regionkey from tpch.region where regexp_matches(r_name, '^A') is not null",
+  "select r_regionkey from tpch.region where string_to_table(r_name, 'A') = 'SI'",
+  'select id from tpch.events where jsonb_array_elements(payload::jsonb) is not null',
+  'select n_name from tpch.region r join tpch.nation n on generate_series(0, 1) = n.n_regionkey',
+  'select sum(generate_series(1, r_regionkey)) from tpch.region',
+  "select count(unnest(string_to_array(r_comment, ' '))) from tpch.region",
+  'select case when r_regionkey > 0 then generate_series(1, 2) end from tpch.region',
+  'select coalesce(unnest(array[r_regionkey]), 0) from tpch.region',
+  'select lag(unnest(array[r_regionkey])) over () from tpch.region',
+  'select r_name from tpch.region limit generate_series(1, 2)',
+  'select r_name from tpch.region offset generate_series(1, 2)',
+  'select r_name from tpch.region group by r_name having generate_series(1, 2) > 0',
+  'select count(*) filter (where unnest(array[r_regionkey]) > 0) from tpch.region',
+  'values (generate_series(1, 2))',
+  'select * from generate_series(1, generate_series(1, 2))',
+  // where PostgreSQL allows them
+  'select r_regionkey, unnest(array[1, 2]) from tpch.region order by 1, 2',
+  'select r_name from tpch.region order by generate_series(1, 2), 1',
+  'select greatest(unnest(array[r_regionkey, 3]), 1) from tpch.region',
+  "select id, json_object_keys(payload::json) from tpch.events where payload like '{%' order by 1, 2 limit 3",
+  'select count(*) from tpch.region group by generate_series(1, 2)',
+  'select row_number() over (partition by unnest(array[1, 2])) from tpch.region',
+];
+
 export const CORPUS: readonly CorpusEntry[] = [
   ...TPCH_QUERIES.map((sql) => ({ group: 'tpch', sql })),
   ...e('arithmetic', [...arithmetic, ...moreArithmetic]),
@@ -980,4 +1006,5 @@ export const CORPUS: readonly CorpusEntry[] = [
   ...e('misc', realsAndRegexps),
   ...e('session zones', sessionZones, { ordered: true }),
   ...e('correlated', correlated),
+  ...e('set-returning', setReturning),
 ];
