@@ -79,6 +79,16 @@ describe('the corpus answers as PostgreSQL does', () => {
     }
   });
 
+  test("issue 20's set-returning refusals carry PostgreSQL's words, position and hint (control: the allowed placements answer rows on both sides)", () => {
+    const group = outcomes.filter((o) => o.entry.group === 'set-returning');
+    const refused = group.filter((o) => o.pg.error);
+    expect(refused.length).toBeGreaterThanOrEqual(15);
+    for (const o of refused) expect([o.entry.sql, o.lakegate.error]).toEqual([o.entry.sql, o.pg.error]);
+    const allowed = group.filter((o) => !o.pg.error && !KNOWN_DIFFERENCES[o.entry.sql]);
+    expect(allowed.length).toBeGreaterThanOrEqual(4);
+    for (const o of allowed) expect([o.entry.sql, o.verdict]).toEqual([o.entry.sql, 'identical']);
+  });
+
   test("issue 10's wrong answers are gone: integer division, exact numeric, sum(int) is bigint, errors keep their SQLSTATE", () => {
     const at = (sql: string) => outcomes.find((o) => o.entry.sql === sql);
     for (const sql of [

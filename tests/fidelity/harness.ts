@@ -25,7 +25,8 @@ import { fidelityTables, icebergFields, NAMESPACE, postgresDdl, valuesSql } from
 export interface Answer {
   oids?: number[];
   rows?: (string | null)[][];
-  error?: { code: string; message: string };
+  /** position and hint where the server sent them (the verdict compares the code only) */
+  error?: { code: string; message: string; position?: string; hint?: string };
 }
 
 export interface Outcome {
@@ -45,9 +46,9 @@ async function ask(client: pg.Client, sql: string): Promise<Answer> {
     const last = Array.isArray(res) ? (res as pg.QueryResult<(string | null)[]>[]).at(-1)! : res;
     return { oids: last.fields.map((f) => f.dataTypeID), rows: last.rows };
   } catch (e) {
-    const err = e as { code?: string; message?: string };
+    const err = e as { code?: string; message?: string; position?: string; hint?: string };
     if (!err.code) throw e;
-    return { error: { code: err.code, message: String(err.message) } };
+    return { error: { code: err.code, message: String(err.message), ...(err.position ? { position: err.position } : {}), ...(err.hint ? { hint: err.hint } : {}) } };
   }
 }
 
