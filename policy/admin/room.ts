@@ -73,6 +73,11 @@ export interface AdminNotice {
   hint?: string;
 }
 
+export const SHOW_TAGS_COLUMNS: NonNullable<AdminResult['columns']> = [
+  { name: 'column', type: 'text' },
+  { name: 'tag', type: 'text' },
+];
+
 export interface AdminResult {
   tag: string;
   columns?: { name: string; type: 'text' | 'bool' | 'timestamptz' }[];
@@ -139,7 +144,7 @@ export class AdminRoom {
       });
     try {
       const result = await this.dispatch(stmt, caller, trail);
-      event(true, commandTag(stmt) === 'SELECT' ? stmt.kind.toUpperCase().replace('-', ' ') : commandTag(stmt), 'done');
+      event(true, commandTag(stmt) === 'SELECT' || stmt.kind === 'set-tag' || stmt.kind === 'unset-tag' ? stmt.kind.toUpperCase().replace('-', ' ') : commandTag(stmt), 'done');
       return trail.notices.length > 0 ? { ...result, notices: trail.notices } : result;
     } catch (e) {
       event(false, stmt.kind.toUpperCase().replace('-', ' '), e instanceof Error ? e.message : String(e));
@@ -190,7 +195,33 @@ export class AdminRoom {
       case 'unset-tag':
         await this.tag(stmt.kind === 'set-tag', stmt.tag, stmt.column, caller, trail.resources);
         return { tag: commandTag(stmt) };
+      case 'show-tags':
+        return this.showTags(stmt.table, caller, trail.resources);
     }
+  }
+
+  /**
+   * SHOW TAGS ON t (sqe's): one row per column and tag, ordered by both. As
+   * sqe, whoever may load the table may read its tags (the catalog gate
+   * decides, asked as the caller); a table the caller may not load is missing.
+   */
+  private async showTags(parts: string[], caller: AdminCaller, resources: string[]): Promise<AdminResult> {
+    const read = this.o.objects.columnTags;
+    if (!read) throw new SqlError('0A000', 'SHOW TAGS is not available: the catalog cannot read table properties');
+    const object: ObjectRef = { kind: 'table', parts };
+    const t = resolveTarget(object, this.ctx(caller));
+    const written = parts.slice(-2).join('.');
+    resources.push([this.o.catalog, ...t.namespace, t.table].join('.'));
+    const found = await this.o.objects.relation(caller, t.namespace, t.table!);
+    if (found === null) throw new SqlError('42P01', `relation "${written}" does not exist`);
+    if (found !== 'table') throw new SqlError('42809', `"${written}" is not a table`, undefined, { hint: 'Tags are set on the columns of a table.' });
+    const tags = await read(caller, t.namespace, t.table!);
+    // fail closed: tags that cannot be read are not reported as none
+    if (tags === null) throw new SqlError('XX000', `the column tags of "${written}" cannot be read (its sqe.column-tags property is not valid)`);
+    const rows = Object.entries(tags)
+      .flatMap(([column, ts]) => ts.map((tag) => [column, tag]))
+      .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : a[1]! < b[1]! ? -1 : a[1]! > b[1]! ? 1 : 0));
+    return { tag: `SELECT ${rows.length}`, columns: SHOW_TAGS_COLUMNS, rows };
   }
 
   /** PostgreSQL's CREATE ON DATABASE is the right to create schemas. */
@@ -429,6 +460,11 @@ export class AdminRoom {
     if (!commit) throw new SqlError('0A000', `${verb} is not available: the catalog cannot commit table properties`);
     if (parts.length === 4 && parts[0] !== this.o.catalog) {
       throw new SqlError('0A000', `cross-database references are not implemented: "${parts[0]}" is not the connected catalog "${this.o.catalog}"`);
+    }
+    // ALTER TABLE t ALTER COLUMN c names the table as PostgreSQL does: unqualified, in the first schema of search_path
+    if (parts.length === 2) {
+      if (!caller.defaultSchema) throw new SqlError('3F000', 'no schema has been selected to create in', undefined, { hint: 'Qualify the name: schema.table.' });
+      parts = [caller.defaultSchema, ...parts];
     }
     const [ns, table, column] = parts.slice(-3) as [string, string, string];
     const display = `${this.o.catalog}.${ns}.${table}.${column}`;
