@@ -17,7 +17,7 @@ import { noAdminAudit, type AdminAudit, type AdminOrigin } from './audit.js';
 import { delegatedRefusal, granteeSubject, holds, needsAdmin, type GrantAuthority, type Subject } from './authority.js';
 import { checkAccess } from './checkAccess.js';
 import { DATA_GATE_TYPES, holdsOnDataGate, planDataGate, type DataGateWrites } from './dataGateWrites.js';
-import { applyGrant, applyRevoke, findPolicy, POLARIS_TYPES, type Json, type TypeRules } from './merge.js';
+import { applyGrant, applyRevoke, findPolicy, holdsAt, POLARIS_TYPES, type Json, type TypeRules } from './merge.js';
 import { missingForGrant, missingForReading, type LoadableObjects } from './objects.js';
 import { planGrant, planOwnLevel, planRevoke, refuseWildcardNames, resolveTarget, type LevelWrite, type PlanContext, type Target } from './plan.js';
 import { dataGateTypes, isWritePrivilege, PRIVILEGE_TEXT, type Privilege } from './privileges.js';
@@ -258,8 +258,10 @@ export class AdminRoom {
         else
           for (const w of definedBy(engine, planGrant(p, target, ctx, stmt.kind === 'deny'))) {
             if (w.types.length === 0) throw new SqlError('0A000', `the catalog's service definition has none of the access types ${PRIVILEGE_TEXT[p]} needs on the ${w.level} level`);
-            // A traversal level the grantee already holds is not written again.
-            if (w.traversal && engine && holds(engine, granteeSubject(grantee), w, w.types, this.o.requestRealm)) continue;
+            // ranger-delegate: a traversal level the grantee already holds (through any policy) is not
+            // written, as README says: a delegated grantor holds no grant option above its object.
+            // An administrator's GRANT writes every level (merge skips only what is already there).
+            if (w.traversal && !admin && engine && holds(engine, granteeSubject(grantee), w, w.types, this.o.requestRealm)) continue;
             if (!writes.some((x) => x.traversal && w.traversal && x.display === w.display)) writes.push(w);
           }
       }
@@ -313,7 +315,8 @@ export class AdminRoom {
         for (const [i, w] of writes.entries()) {
           trail.resources.push(w.display);
           try {
-            await store.grantRevoke(stmt.kind === 'revoke' ? 'revoke' : 'grant', { grantor: caller.user, resource: w.resource, grantee, accessTypes: w.types, delegateAdmin: stmt.grantOption });
+            // WITH GRANT OPTION on the object named only: the grantee gains no authority over the traversal above it
+            await store.grantRevoke(stmt.kind === 'revoke' ? 'revoke' : 'grant', { grantor: caller.user, resource: w.resource, grantee, accessTypes: w.types, delegateAdmin: stmt.grantOption && !w.traversal });
           } catch (e) {
             if (e instanceof PolicyStoreError && e.status === 403) {
               throw delegatedRefusal(caller.user, writes.slice(i).map((x) => ({ write: x, adminStatement: adminStatementFor(stmt.kind, x, grantee.type, grantee.name) })), e.message);
@@ -359,6 +362,8 @@ export class AdminRoom {
     const now = this.now();
     for (const { grantee, writes } of work)
       for (const w of writes) {
+        // sqe's skip: a traversal level the grantee holds at exactly this resource is a no-op write
+        if (stmt.kind === 'grant' && w.traversal && holdsAt(all, w.resource, grantee, w.types)) continue;
         resources.push(w.display);
         if (stmt.kind === 'revoke') {
           const r = applyRevoke(all, w, grantee, now, rules);
@@ -367,7 +372,8 @@ export class AdminRoom {
           }
           if (r.empty && r.policy) deleted.push(r.policy);
         } else {
-          applyGrant(all, { write: w, grantee, effect: stmt.kind === 'deny' ? 'deny' : 'allow', delegateAdmin: stmt.grantOption, grantor: caller.user }, now, () => `lakegate-grant-${now}-${++this.seq}`);
+          // WITH GRANT OPTION on the object named only: the grantee gains no authority over the traversal above it
+          applyGrant(all, { write: w, grantee, effect: stmt.kind === 'deny' ? 'deny' : 'allow', delegateAdmin: stmt.grantOption && !w.traversal, grantor: caller.user }, now, () => `lakegate-grant-${now}-${++this.seq}`);
         }
       }
     const created = all.filter((p) => !before.has(p));
