@@ -60,7 +60,7 @@ try {
   const base = await demoConfig({ host: '127.0.0.1', port: 0, dataDir: join(dir, 'data') });
   const config = parseConfig({ ...base, engine: { threads }, catalog: { ...base.catalog!, cacheTtlMs: 2000 } });
   const gateway = await startGateway(config, pino({ level: 'silent' }), async (admin, cfg, deps) => {
-    service = deps.catalog;
+    service = deps.catalog ?? null;
     return createPlanner(admin, cfg, deps);
   });
   const client = new pg.Client({ host: '127.0.0.1', port: gateway.port, user: 'alice', password: 'alice', database: 'demo' });

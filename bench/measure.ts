@@ -16,6 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, createWriteStream, readdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeBenchConfig } from './lib/benchGateway.js';
 import { COLUMNS, sampleSql, tableName } from './lib/dataset.js';
 import { arg, median, percentile, procStatusKb } from './lib/util.js';
 
@@ -67,7 +68,8 @@ function runProcess(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv
 // ------------------------------------------------------------------ lakegate process
 /**
  * lakegate runs as a child of this script: `node --import lib/signal-log.mjs
- * dist/bin/lakegate.js demo --port P --data-dir D`, output appended to its log. If it
+ * dist/bin/lakegate.js serve --config F`, F the demo plus a grant on bench.*
+ * (lib/benchGateway.ts), output appended to its log. If it
  * exits during the run, the exit (code or signal, time) is recorded as a note and it
  * is started again (at most 3 times) for the remaining points, which are marked.
  */
@@ -81,7 +83,9 @@ async function startLakegate(): Promise<boolean> {
   const [port, dataDir, logFile, srcDir] = lakegateSpec.split('|');
   lakegateLog ??= createWriteStream(logFile, { flags: 'a' });
   const preload = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'lib', 'signal-log.mjs')).href;
-  const child = spawn(process.execPath, ['--import', preload, 'dist/bin/lakegate.js', 'demo', '--port', port, '--data-dir', dataDir], {
+  const configFile = join(dataDir, 'lakegate-bench.json');
+  await writeBenchConfig(dataDir, Number(port), configFile);
+  const child = spawn(process.execPath, ['--import', preload, 'dist/bin/lakegate.js', 'serve', '--config', configFile], {
     cwd: srcDir,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },

@@ -109,3 +109,18 @@ if (lat.length) {
 }
 
 process.stdout.write(lines.join('\n') + '\n');
+
+// --check (the CI smoke run): a target that stops answering or a result that differs fails the run; timings are not judged.
+if (process.argv.includes('--check')) {
+  const failures = [
+    ...of('data-check').filter((c) => !c.equal).map((c) => `${c.rows} rows: PostgreSQL and DuckDB data differ`),
+    ...of('sample').filter((x) => !x.equal).map((x) => `${x.rows} rows: lakegate's text differs from PostgreSQL's`),
+    ...[...streams, ...lat].filter((x) => x.error).map((x) => `${x.target} ${x.client ?? `${x.clients} clients ${x.mode}`}: ${x.error}`),
+    ...of('note').filter((n) => /did not start|exited during the run|not measured/.test(n.text)).map((n) => n.text),
+  ];
+  const targets = new Set([...streams, ...lat].map((x) => x.target));
+  if (!targets.has('lakegate')) failures.push('lakegate was not measured');
+  for (const f of failures) process.stderr.write(`check: ${f}\n`);
+  process.stderr.write(`check: ${failures.length === 0 ? 'every target answered and every result matched' : `${failures.length} failures`}\n`);
+  if (failures.length > 0) process.exitCode = 3;
+}

@@ -4,8 +4,9 @@
 #
 #   bash bench/run.sh            # full run: 1M and 10M rows, 20 s per latency point
 #   bash bench/run.sh --quick    # smoke run: 100k rows, 3 s per latency point
+#   bash bench/run.sh --quick --check   # CI: exit non-zero when a target stops answering or a result differs
 #
-# Options: --quick, --no-lakegate (PostgreSQL half only), --rows N[,N…], --latency-seconds S,
+# Options: --quick, --check, --no-lakegate (PostgreSQL half only), --rows N[,N…], --latency-seconds S,
 #          --reps N, --keep (keep the temp dir),
 #          --worktree (measure the working tree instead of a clean export of the last commit),
 #          --no-build (with --worktree: use its dist/ as it is)
@@ -24,9 +25,11 @@ BUILD=1
 LAKEGATE=1
 KEEP=0
 WORKTREE=0
+CHECK=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1; ROWS="100000"; LAT_SECONDS=3 ;;
+    --check) CHECK=(--check) ;;
     --no-build) BUILD=0 ;;
     --no-lakegate) LAKEGATE=0 ;;
     --rows) ROWS="$2"; shift ;;
@@ -34,7 +37,7 @@ while [ $# -gt 0 ]; do
     --reps) REPS="$2"; shift ;;
     --keep) KEEP=1 ;;
     --worktree) WORKTREE=1 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "unknown option: $1" >&2; exit 2 ;;
   esac
   shift
@@ -275,5 +278,7 @@ step "${TSX[@]}" "$HERE/measure.ts" --targets "$TARGETS" --lakegate "$LG_SPEC" -
 {
   echo "{\"kind\":\"machine\",\"nproc\":$(nproc),\"memMiB\":$(free -m | awk '/^Mem:/{print $2}'),\"cpu\":\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//; s/"//g')\",\"postgres\":\"$("$PGBIN/postgres" --version | awk '{print $3}')\",\"pgbouncer\":\"$PGB_VERSION\",\"node\":\"$(node --version)\",\"commit\":\"$LG_COMMIT\",\"loadStart\":\"$LOAD_START\",\"loadEnd\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"quick\":$QUICK,\"elapsedSec\":$(( $(date +%s) - START_EPOCH ))}"
 } >> "$RESULTS"
-"${TSX[@]}" "$HERE/report.ts" --in "$RESULTS" > "$OUTDIR/report.md"
+RC=0
+"${TSX[@]}" "$HERE/report.ts" --in "$RESULTS" ${CHECK[@]+"${CHECK[@]}"} > "$OUTDIR/report.md" || RC=$?
 cat "$OUTDIR/report.md"
+exit $RC

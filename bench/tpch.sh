@@ -3,9 +3,10 @@
 # policies as views), lakegate with no policies, with row filters and masks (leakproof pushdown, and
 # every filtered table fenced), PostgreSQL 15 (JIT on and off), in one run.
 #   bash bench/tpch.sh [--sf 1] [--reps 3] [--pg-reps 1] [--pg-timeout-s 60] [--lg-timeout-s 120]
-#                      [--no-postgres] [--materialized] [--hash-rows 5000000]
+#                      [--no-postgres] [--materialized] [--hash-rows 5000000] [--check]
+# --check (the CI smoke run): exit non-zero when a result differs or a target stops answering.
 # Data: DuckDB's tpch extension from PyPI (duckdb==1.5.5, duckdb-extension-tpch==1.5.5) in
-# .tools/tpch-venv, generated once per scale factor into bench/out/tpch-data-sf<SF>/ (kept).
+# .venv (scripts/setup-python.sh) or .tools/tpch-venv, generated once per scale factor into bench/out/tpch-data-sf<SF>/ (kept).
 # Measures the working tree (builds dist/ with tsc first). Output: bench/out/tpch-<UTC>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +15,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --sf) SF=$2; shift 2 ;;
     --reps|--pg-reps|--pg-timeout-s|--lg-timeout-s|--hash-rows) PASS+=("$1" "$2"); shift 2 ;;
-    --no-postgres|--materialized) PASS+=("$1"); shift ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --no-postgres|--materialized|--check) PASS+=("$1"); shift ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "tpch.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -23,7 +24,9 @@ done
 command -v psql >/dev/null || { echo "tpch.sh: psql not found (apt-get install postgresql-client)" >&2; exit 1; }
 log() { printf '[tpch %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
-VENV=.tools/tpch-venv
+# The tests' .venv has both when scripts/setup-python.sh made it; else a venv of the bench's own.
+VENV=.venv
+"$VENV/bin/python" -c 'import duckdb, duckdb_extension_tpch' 2>/dev/null || VENV=.tools/tpch-venv
 DATA=bench/out/tpch-data-sf$SF
 if [ ! -f "$DATA/tpch.duckdb" ] || [ ! -f "$DATA/queries.json" ]; then
   if ! "$VENV/bin/python" -c 'import duckdb, duckdb_extension_tpch; assert duckdb.__version__ == "1.5.5"' 2>/dev/null; then
@@ -44,9 +47,12 @@ mkdir -p "$OUT"
 START=$(date +%s)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 # Bounded: every query has a timeout (lakegate --lg-timeout-s, PostgreSQL --pg-timeout-s); the whole run at most 90 minutes.
-timeout --signal=TERM 5400 node_modules/.bin/tsx bench/tpch/run.ts --data "$DATA" --bin dist/bin/lakegate.js --work "$WORK" --out "$OUT" ${PASS[@]+"${PASS[@]}"}
+RC=0
+timeout --signal=TERM 5400 node_modules/.bin/tsx bench/tpch/run.ts --data "$DATA" --bin dist/bin/lakegate.js --work "$WORK" --out "$OUT" ${PASS[@]+"${PASS[@]}"} || RC=$?
+[ -f "$OUT/results.json" ] || exit $(( RC == 0 ? 1 : RC ))
 {
   node_modules/.bin/tsx bench/tpch/report.ts --in "$OUT/results.json"
   echo
   echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/^Mem:/{print $2}') GiB; node $(node --version); lakegate $(git rev-parse --short HEAD)$(git diff --quiet || echo ' + working tree'); load average at the start $LOAD_START, at the end $(cut -d' ' -f1-3 /proc/loadavg); $(( $(date +%s) - START )) s."
 } | tee "$OUT/report.md"
+exit $RC

@@ -20,7 +20,7 @@ command -v psql >/dev/null || { echo "writes.sh: psql not found (apt-get install
 log() { printf '[writes %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 log "building lakegate (tsc)"
 npx tsc -p tsconfig.json
-npx tsc -p bench/tsconfig.writes.json   # the bench itself, type-checked
+npx tsc -p bench/tsconfig.json   # the bench itself, type-checked
 OUT=bench/out/writes-$(date -u +%Y%m%dT%H%M%SZ)
 WORK=$(mktemp -d /tmp/lakegate-writes.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT

@@ -7,7 +7,8 @@
 #    Iceberg test tables);
 #  - DuckDB 1.5.5 with its signed iceberg / avro / httpfs extensions from their PyPI wheels
 #    (a test-only privileged DuckDB that reads the test tables the way lakegate's does);
-#  - check-jsonschema, which ships the compose-spec JSON schema (tests/compose).
+#  - check-jsonschema, which ships the compose-spec JSON schema (tests/compose);
+#  - DuckDB's tpch extension (bench/tpch.sh generates its data with it; CI's smoke run).
 # .venv-dbt/ (its own: dbt-core pins many shared libraries):
 #  - dbt-core 1.11 and dbt-postgres 1.11 (tests/integration/dbt.test.ts).
 set -euo pipefail
@@ -16,10 +17,10 @@ PKGS=(
   psycopg2-binary 'psycopg[binary]>=3.2,<4' pytest
   'sqlalchemy>=2,<3' 'pandas>=2'
   'pyiceberg[sql-sqlite,pyarrow]==0.12.0'
-  duckdb==1.5.5 duckdb-extension-iceberg==1.5.5 duckdb-extension-avro==1.5.5 duckdb-extension-httpfs==1.5.5
+  duckdb==1.5.5 duckdb-extension-iceberg==1.5.5 duckdb-extension-avro==1.5.5 duckdb-extension-httpfs==1.5.5 duckdb-extension-tpch==1.5.5
   check-jsonschema==0.39.0
 )
-CHECK='import psycopg2, psycopg, pytest, pyiceberg, pyarrow, sqlalchemy, pandas, duckdb, duckdb_extension_iceberg, duckdb_extension_avro, duckdb_extension_httpfs, check_jsonschema
+CHECK='import psycopg2, psycopg, pytest, pyiceberg, pyarrow, sqlalchemy, pandas, duckdb, duckdb_extension_iceberg, duckdb_extension_avro, duckdb_extension_httpfs, duckdb_extension_tpch, check_jsonschema
 assert pyiceberg.__version__ == "0.12.0", pyiceberg.__version__
 assert duckdb.__version__ == "1.5.5", duckdb.__version__
 assert sqlalchemy.__version__.startswith("2."), sqlalchemy.__version__'

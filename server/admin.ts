@@ -162,6 +162,13 @@ function loadableObjects(service: CatalogService): LoadableObjects {
       const { tables, views } = (await user.listing(caller(a))).value;
       return [...tables, ...views].map((r) => ({ namespace: namespaces.find((n) => n.join('.') === r.schema) ?? [r.schema], name: r.name }));
     },
+    columnTags: async (a, namespace, name) => {
+      const found = (await service.forUser(a.user).lookup(caller(a), namespace.join('.'), name)).value;
+      if (!found || found.kind !== 'table' || found.name !== name) return null;
+      // undefined: the table has no tags; null: its property cannot be read
+      const tags = found.table.columnTags;
+      return tags === undefined ? {} : tags;
+    },
   };
 }
 
@@ -175,6 +182,7 @@ export function adminFields(stmt: AdminStatement): PgField[] | null {
       ...(n === 'granted_at' ? { typeOid: TYPE_OID.timestamptz, typeLen: 8 } : {}),
     }));
   }
+  if (stmt.kind === 'show-tags') return [textField('column'), textField('tag')];
   if (stmt.kind === 'check-access') return [{ ...textField('allowed'), typeOid: TYPE_OID.bool, typeLen: 1 }, textField('reason')];
   return null;
 }

@@ -2,7 +2,7 @@ import type { RelationCatalog } from './catalogView.js';
 import type { PgNode } from './walk.js';
 import { SqlError } from './errors.js';
 import { loadParser, parseStatements } from './parse.js';
-import { PlanCache, planQuery, type QueryContext } from './query.js';
+import { planQuery, type QueryContext } from './query.js';
 import { toDuckDbSql } from './deparse.js';
 
 const catalog: RelationCatalog = {
@@ -265,16 +265,6 @@ describe('planQuery: policy hook', () => {
       },
     });
     expect(p.sql).toMatch(/FROM iceberg_scan\('\/wh\/m\.json'\) AS lg_src \) AS o$/);
-  });
-});
-
-describe('PlanCache', () => {
-  it('reuses a plan for the same text and context, and re-plans when search_path changes', () => {
-    const cache = new PlanCache();
-    const stmt = parseStatements('SELECT id FROM orders')[0]!;
-    const a = cache.plan(stmt, ctx(), '');
-    expect(cache.plan(stmt, ctx(), '')).toBe(a);
-    expect(() => cache.plan(stmt, ctx({ searchPath: ['public'] }), '')).toThrow(SqlError);
   });
 });
 

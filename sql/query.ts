@@ -159,20 +159,3 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
     ...(zeroColumns ? { zeroColumns } : {}),
   };
 }
-
-/** Plans repeat (catalog queries, prepared statements): cache by text and everything the plan folded in. */
-export class PlanCache {
-  private readonly entries = new Map<string, QueryPlan>();
-  constructor(private readonly max = 500) {}
-
-  /** `settingsKey`: the settings the plan may have folded (current_setting, pg_settings), e.g. a version counter. */
-  plan(stmt: ParsedStatement, ctx: QueryContext, settingsKey: string): QueryPlan {
-    const key = JSON.stringify([stmt.text, ctx.database, ctx.user, ctx.searchPath, ctx.backendPid, settingsKey]);
-    const hit = this.entries.get(key);
-    if (hit) return hit;
-    const plan = planQuery(stmt, ctx);
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, plan);
-    return plan;
-  }
-}

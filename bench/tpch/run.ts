@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import pg from 'pg';
 import pino from 'pino';
+import { duckSql } from '../../catalog/fixtures/demoEngine.js';
 import { compileSnapshot } from '../../policy/ranger/compile.js';
 import { parseServicePolicies } from '../../policy/ranger/model.js';
 import { parseConfig } from '../../server/config.js';
@@ -44,6 +45,8 @@ const pgTimeoutS = Number(arg('pg-timeout-s', '60'));
 const lgTimeoutS = Number(arg('lg-timeout-s', '120'));
 const withPostgres = !process.argv.includes('--no-postgres');
 const withMaterialized = process.argv.includes('--materialized');
+/** A smoke run (CI): exit 3 when a result differs or a target stops answering; timings are not judged. */
+const check = process.argv.includes('--check');
 const hashRows = Number(arg('hash-rows', '5000000'));
 const db = join(data, 'tpch.duckdb');
 const { queries, sf } = JSON.parse(readFileSync(join(data, 'queries.json'), 'utf8')) as { sf: number; queries: { nr: number; sql: string }[] };
@@ -83,7 +86,7 @@ const planContext = { database: 'tpch', user: USER, roles: [], groups: [], searc
 async function inProcessPlanner(admin: DuckDBConnection, kind: 'policies' | 'open', planCacheSize: number): Promise<QueryPlanner> {
   const config = parseConfig({ databases: { tpch: db }, usersFile: 'unused', dataGate: { maskKey: MASK_KEY } });
   const engine = policyEngine(kind); // one policy set for the planner's life: its plans stay valid
-  return createPlanner(admin, config, { policies: { current: () => engine }, log: pino({ level: 'silent' }), planCacheSize });
+  return createPlanner(duckSql(admin), config, { policies: { current: () => engine }, log: pino({ level: 'silent' }), planCacheSize });
 }
 
 async function duckdbDirect(): Promise<{ target: Target; close(): void }> {
@@ -315,3 +318,11 @@ const hash = await maskHashThroughput(hashRows);
 const loadSummary = load.stop();
 writeFileSync(join(out, 'results.json'), JSON.stringify({ sf, reps, pgReps, pgVersion, pgSettings, timings, mismatches, fencedQueries, planning, hash, load: loadSummary }, null, 1));
 log(`done: ${mismatches.length} result mismatches`);
+if (check) {
+  const failed = timings.filter((t) => t.error);
+  for (const t of failed) log(`check: ${t.target} Q${t.nr} failed: ${t.error}`);
+  if (mismatches.length > 0 || failed.length > 0) {
+    log(`check FAILED: ${mismatches.length} mismatches, ${failed.length} failed queries`);
+    process.exitCode = 3;
+  }
+}

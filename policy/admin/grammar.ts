@@ -11,6 +11,9 @@
  *   SHOW GRANTS [ON object | TO grantee]
  *   CHECK ACCESS priv ON object FOR USER name
  *   SET TAG tag ON COLUMN [catalog.]schema.table.column    (UNSET TAG likewise)
+ *   SHOW TAGS ON [[catalog.]schema.]table                  (sqe's)
+ *   ALTER TABLE [[catalog.]schema.]table {ALTER [COLUMN] | MODIFY COLUMN} column
+ *     SET TAG tag [= value] | UNSET TAG tag                (sqe's; the value is not kept, as sqe keeps none)
  *
  *   privs    := ALL [PRIVILEGES] | MANAGE | priv {, priv}
  *   priv     := SELECT | INSERT | UPDATE | DELETE | TRUNCATE | ALTER | DROP | USAGE
@@ -43,7 +46,7 @@ export function meaningOf(written: readonly WrittenPrivilege[], object: ObjectRe
 
 interface Token {
   /** 'word' (unquoted, upper-cased in `upper`), 'ident' (quoted), 'string', or the punctuation itself */
-  type: 'word' | 'ident' | 'string' | '.' | ',' | ';' | 'end';
+  type: 'word' | 'ident' | 'string' | '.' | ',' | ';' | '=' | 'end';
   text: string;
   upper: string;
   /** 0-based character offset */
@@ -93,7 +96,7 @@ export function tokenize(sql: string): Token[] {
       const word = sql.slice(start, i);
       // PostgreSQL folds unquoted identifiers to lower case.
       out.push({ type: 'word', text: word.toLowerCase(), upper: word.toUpperCase(), at: start });
-    } else if (c === '.' || c === ',' || c === ';') {
+    } else if (c === '.' || c === ',' || c === ';' || c === '=') {
       out.push({ type: c, text: c, upper: c, at: i });
       i++;
     } else {
@@ -165,6 +168,11 @@ class Parser {
     if (this.accept('DENY')) return this.grant('deny');
     if (this.accept('REVOKE')) return this.grant('revoke');
     if (this.accept('SHOW')) {
+      if (this.accept('TAGS')) {
+        this.expect('ON');
+        this.accept('TABLE');
+        return { kind: 'show-tags', table: this.qualified(3) };
+      }
       this.expect('GRANTS');
       if (this.accept('ON')) return { kind: 'show-grants', on: this.object() };
       if (this.accept('TO')) return { kind: 'show-grants', to: this.grantee() };
@@ -180,14 +188,12 @@ class Parser {
       // one privilege is checked: a bare CREATE on a schema asks for tables (CREATE VIEW is asked by name)
       return { kind: 'check-access', privilege: meaningOf([written], object)[0]!, object, user: this.name() };
     }
+    if (this.accept('ALTER')) return this.alterTableTag();
     const unset = this.isWord('UNSET');
     if (unset || this.isWord('SET')) {
       this.i++;
       this.expect('TAG');
-      const tok = this.peek();
-      if (tok.type !== 'word' && tok.type !== 'ident' && tok.type !== 'string') this.fail();
-      this.i++;
-      const tag = checkName(tok.type === 'word' ? tok.upper : tok.text, tok.at);
+      const tag = this.tagName();
       this.expect('ON');
       this.expect('COLUMN');
       const at = this.peek();
@@ -196,6 +202,39 @@ class Parser {
       return { kind: unset ? 'unset-tag' : 'set-tag', tag, column };
     }
     this.fail();
+  }
+
+  /** A tag as SET TAG names it: unquoted words upper-cased (PII and pii are one tag), quoted as written. */
+  private tagName(): string {
+    const tok = this.peek();
+    if (tok.type !== 'word' && tok.type !== 'ident' && tok.type !== 'string') this.fail();
+    this.i++;
+    return checkName(tok.type === 'word' ? tok.upper : tok.text, tok.at);
+  }
+
+  /** sqe's column-tag DDL: the same statement as SET / UNSET TAG … ON COLUMN. */
+  private alterTableTag(): AdminStatement {
+    this.expect('TABLE');
+    const table = this.qualified(3);
+    if (this.accept('MODIFY')) this.expect('COLUMN');
+    else {
+      this.expect('ALTER');
+      this.accept('COLUMN');
+    }
+    const column = this.name();
+    const unset = this.accept('UNSET');
+    if (!unset) this.expect('SET');
+    this.expect('TAG');
+    const tag = this.tagName();
+    // sqe reads `name = 'value'` and keeps the name only; so does the Iceberg property both write
+    if (!unset && this.peek().type === '=') {
+      this.i++;
+      const v = this.peek();
+      if (v.type !== 'string' && v.type !== 'word' && v.type !== 'ident') this.fail();
+      this.i++;
+    }
+    if (this.peek().type === ',') throw new SqlError('0A000', `${unset ? 'UNSET' : 'SET'} TAG names one tag per statement in lakegate`, this.peek().at + 1, { hint: 'Write one ALTER TABLE statement per tag.' });
+    return { kind: unset ? 'unset-tag' : 'set-tag', tag, column: [...table, column], alterTable: true };
   }
 
   private grant(kind: 'grant' | 'revoke' | 'deny'): AdminStatement {
@@ -279,6 +318,18 @@ export function parseAdminGrammar(sql: string): AdminStatement {
   return new Parser(tokenize(sql)).statement();
 }
 
+const IDENT = '(?:"(?:[^"]|"")+"|[A-Za-z_\\u0080-\\uffff][A-Za-z0-9_$\\u0080-\\uffff]*)';
+/**
+ * sqe's `ALTER TABLE t {ALTER [COLUMN] | MODIFY COLUMN} c {SET | UNSET} TAG`:
+ * PostgreSQL's grammar has no TAG there, so no ALTER TABLE of PostgreSQL's is
+ * taken for it (an ALTER TABLE this does not match goes to PostgreSQL's grammar).
+ */
+const LEADING_NOISE = /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/;
+const ALTER_COLUMN_TAG = new RegExp(
+  `^\\s*ALTER\\s+TABLE\\s+${IDENT}(?:\\s*\\.\\s*${IDENT}){0,2}\\s+(?:ALTER(?:\\s+COLUMN)?|MODIFY\\s+COLUMN)\\s+${IDENT}\\s+(?:UN)?SET\\s+TAG(?![A-Za-z0-9_$])`,
+  'i',
+);
+
 /**
  * Whether a message is an access-control statement (its first words), so the
  * session parses it here instead of with PostgreSQL's grammar. A message that
@@ -295,7 +346,9 @@ export function isAdminText(sql: string): boolean {
     case 'DENY':
       return true;
     case 'SHOW':
-      return w1 === 'GRANTS';
+      return w1 === 'GRANTS' || w1 === 'TAGS';
+    case 'ALTER':
+      return w1 === 'TABLE' && ALTER_COLUMN_TAG.test(sql.slice(0, 2048).replace(LEADING_NOISE, ''));
     case 'CHECK':
       return w1 === 'ACCESS';
     case 'SET':

@@ -1,7 +1,8 @@
 /** Ranger's grant merge and the labelled, non-cascading revoke, on plain policy JSON. */
 import { DATA_GATE_TYPES, planDataGate } from './dataGateWrites.js';
-import { applyGrant, applyRevoke, findPolicy, type Json } from './merge.js';
-import { planGrant, planRevoke, resolveTarget, type PlanContext } from './plan.js';
+import { applyGrant, applyRevoke, findPolicy, holdsAt, type Json } from './merge.js';
+import { parseGrantorLabel, planGrant, planRevoke, resolveTarget, type PlanContext } from './plan.js';
+import { showGrants } from './showGrants.js';
 import type { Privilege } from './privileges.js';
 import type { Grantee } from './statement.js';
 
@@ -116,7 +117,7 @@ describe('write privileges: REVOKE keeps what a remaining privilege needs', () =
     const r = applyRevoke(all, planRevoke('INSERT', table, ctx), dave, 2000);
     expect(r.removed).toEqual([]);
     expect(tableTypes(all)).toEqual(insert);
-    expect(findPolicy(all, tableRes)!['policyLabels']).toEqual(['chm-grantor:carol', 'chm:USER:dave:UPDATE']);
+    expect(findPolicy(all, tableRes)!['policyLabels']).toEqual(['chm-grantor:USER:dave:carol', 'chm:USER:dave:UPDATE']);
     expect(applyRevoke(all, planRevoke('UPDATE', table, ctx), dave, 3000).empty).toBe(true);
   });
   it('REVOKE ALTER keeps the commit types INSERT shares and takes the three INSERT leaves out (location, uuid, format version)', () => {
@@ -150,7 +151,7 @@ describe('DENY INSERT', () => {
     expect(denied).toContain('table-data-write');
     expect(denied).toContain('table-properties-write');
     expect(denied.filter((t) => ['table-data-read', 'table-list', 'table-properties-read'].includes(t))).toEqual([]);
-    expect(findPolicy(all, tableRes)!['policyLabels']).toEqual(['chm:USER:dave:SELECT', 'chm-grantor:carol', 'chm:USER:dave:DENY_INSERT']);
+    expect(findPolicy(all, tableRes)!['policyLabels']).toEqual(['chm:USER:dave:SELECT', 'chm-grantor:USER:dave:carol', 'chm:USER:dave:DENY_INSERT']);
   });
   it('REVOKE INSERT takes the deny away; a DENY SELECT of the same grantee keeps its own deny', () => {
     const all: Json[] = [];
@@ -189,5 +190,88 @@ describe('the data gate\'s policies (projectWrites): the same labels and merge, 
     expect(applyRevoke(all, hive, dave, 2000, DATA_GATE_TYPES).removed).toEqual([]);
     expect(applyRevoke(all, planDataGate('UPDATE', table)!, dave, 2000, DATA_GATE_TYPES).removed).toEqual(['update']);
     expect(itemTypes(findPolicy(all, hiveRes), 'dave')).toEqual(['alter']);
+  });
+});
+
+describe("grantor labels: sqe's chm-grantor:<KIND>:<grantee>:<grantor>, and lakegate's earlier chm-grantor:<grantor>", () => {
+  const erin: Grantee = { type: 'USER', name: 'erin' };
+  const analysts: Grantee = { type: 'ROLE', name: 'analyst' };
+  /** A policy as sqe writes it: two grantees on one table, each with its grantor. */
+  const sqeShared = (): Json => ({
+    id: 9,
+    name: 'sqe-grant-lake-sales-orders',
+    policyType: 0,
+    resources: { root: { values: ['*'] }, catalog: { values: ['lake'] }, namespace: { values: ['sales'] }, table: { values: ['orders'] } },
+    policyItems: [
+      { accesses: ['table-data-read', 'table-list', 'table-properties-read'].map((type) => ({ type, isAllowed: true })), users: [], roles: ['analyst'], groups: [] },
+      { accesses: ['table-data-read', 'table-list', 'table-properties-read'].map((type) => ({ type, isAllowed: true })), users: ['erin'], roles: [], groups: [] },
+    ],
+    policyLabels: ['chm:ROLE:analyst:SELECT', 'chm-grantor:ROLE:analyst:carol', 'chm:USER:erin:SELECT', 'chm-grantor:USER:erin:bob'],
+  });
+
+  it('a grant writes the grantee kind and name with the grantor; a group as the role of its name', () => {
+    const all: Json[] = [];
+    grant(all, 'SELECT');
+    grant(all, 'SELECT', { type: 'GROUP', name: 'ws-sales' });
+    expect(findPolicy(all, tableRes)!['policyLabels']).toEqual(['chm:USER:dave:SELECT', 'chm-grantor:USER:dave:carol', 'chm:GROUP:ws-sales:SELECT', 'chm-grantor:ROLE:ws-sales:carol']);
+  });
+
+  it("REVOKE from one grantee of sqe's shared policy takes its types and its grantor, and leaves the other's", () => {
+    const all = [sqeShared()];
+    const r = applyRevoke(all, planRevoke('SELECT', table, ctx), erin, 2000);
+    expect([r.removed.sort(), r.unlabelled, r.empty]).toEqual([['table-data-read', 'table-list', 'table-properties-read'], false, false]);
+    expect(itemTypes(all[0], 'analyst')).toEqual(['table-data-read', 'table-list', 'table-properties-read']);
+    expect(itemTypes(all[0], 'erin')).toEqual([]);
+    expect(all[0]!['policyLabels']).toEqual(['chm:ROLE:analyst:SELECT', 'chm-grantor:ROLE:analyst:carol']);
+    expect(applyRevoke(all, planRevoke('SELECT', table, ctx), analysts, 3000).empty).toBe(true);
+  });
+
+  it("a grantee's grantor stays while it holds something there; an earlier label naming no grantee stays", () => {
+    const all: Json[] = [];
+    grant(all, 'SELECT');
+    grant(all, 'INSERT');
+    const p = findPolicy(all, tableRes)!;
+    p['policyLabels'] = [...(p['policyLabels'] as string[]), 'chm-grantor:carol'];
+    applyRevoke(all, planRevoke('INSERT', table, ctx), dave, 2000);
+    expect(p['policyLabels']).toEqual(['chm:USER:dave:SELECT', 'chm-grantor:USER:dave:carol', 'chm-grantor:carol']);
+  });
+
+  it('parses both forms; a grantee name may hold ":"', () => {
+    expect(parseGrantorLabel('chm-grantor:ROLE:analyst:carol')).toEqual({ grantee: { field: 'roles', name: 'analyst' }, grantor: 'carol' });
+    expect(parseGrantorLabel('chm-grantor:USER:a:b:erin')).toEqual({ grantee: { field: 'users', name: 'a:b' }, grantor: 'erin' });
+    expect(parseGrantorLabel('chm-grantor:GROUP:ws:carol')).toEqual({ grantee: { field: 'roles', name: 'ws' }, grantor: 'carol' });
+    expect(parseGrantorLabel('chm-grantor:carol')).toEqual({ grantee: null, grantor: 'carol' });
+    expect(parseGrantorLabel('chm:ROLE:analyst:SELECT')).toBeNull();
+    expect(parseGrantorLabel('chm-grantor:')).toBeNull();
+  });
+
+  it("SHOW GRANTS: each grantee's row names its own grantors, and every grantor an earlier label names", () => {
+    const p = sqeShared();
+    p['policyLabels'] = [...(p['policyLabels'] as string[]), 'chm-grantor:frank'];
+    const rows = showGrants([p], {}).rows!.filter((r) => r[0] === 'table-data-read').map((r) => [r[2], r[3], r[5]]);
+    expect(rows).toEqual([
+      ['ROLE', 'analyst', 'carol,frank'],
+      ['USER', 'erin', 'bob,frank'],
+    ]);
+  });
+});
+
+describe('holdsAt: a level the grantee holds at exactly this resource', () => {
+  const catalogRes = { root: '*', catalog: 'lake' };
+  const policy = (resources: Record<string, string[]>, item: Json, extra: Json = {}): Json => ({
+    policyType: 0,
+    resources: Object.fromEntries(Object.entries(resources).map(([k, v]) => [k, { values: v }])),
+    policyItems: [item],
+    ...extra,
+  });
+  const item = (who: Json, types = ['namespace-list']): Json => ({ accesses: types.map((type) => ({ type, isAllowed: true })), users: [], roles: [], groups: [], ...who });
+  it('the exact resource and the grantee named: held; a wildcard, a role of the user, a condition, a disabled policy or a deny: not', () => {
+    expect(holdsAt([policy({ root: ['*'], catalog: ['lake'] }, item({ users: ['dave', 'erin'] }))], catalogRes, dave, ['namespace-list'])).toBe(true);
+    expect(holdsAt([policy({ root: ['*'], catalog: ['*'] }, item({ users: ['dave'] }))], catalogRes, dave, ['namespace-list'])).toBe(false);
+    expect(holdsAt([policy({ root: ['*'], catalog: ['lake'] }, item({ roles: ['dave'] }))], catalogRes, dave, ['namespace-list'])).toBe(false);
+    expect(holdsAt([policy({ root: ['*'], catalog: ['lake'] }, item({ users: ['dave'], conditions: [{ type: 'ip-range', values: ['10.*'] }] }))], catalogRes, dave, ['namespace-list'])).toBe(false);
+    expect(holdsAt([policy({ root: ['*'], catalog: ['lake'] }, item({ users: ['dave'] }), { isEnabled: false })], catalogRes, dave, ['namespace-list'])).toBe(false);
+    expect(holdsAt([policy({ root: ['*'], catalog: ['lake'] }, item({ users: ['dave'] }), { denyPolicyItems: [item({ users: ['dave'] })] })], catalogRes, dave, ['namespace-list'])).toBe(false);
+    expect(holdsAt([policy({ root: ['*'], catalog: ['lake'] }, item({ users: ['dave'] }))], catalogRes, dave, ['namespace-list', 'namespace-create'])).toBe(false);
   });
 });

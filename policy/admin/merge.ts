@@ -13,7 +13,7 @@
  * falls back to removing the named types, and the caller logs it.
  */
 import { denyTypes, ownTypes, type Level, type Privilege, type TargetKind } from './privileges.js';
-import { grantLabel, parseLabel, type LevelWrite } from './plan.js';
+import { grantLabel, grantorLabel, parseGrantorLabel, parseLabel, type LevelWrite } from './plan.js';
 import type { Grantee } from './statement.js';
 
 export type Json = Record<string, unknown>;
@@ -66,6 +66,28 @@ const onlyGrantee = (item: Item, g: Grantee): boolean => {
   return (item[field] ?? []).length === 1 && item[field]![0] === g.name && (item[other] ?? []).length === 0 && (item.groups ?? []).length === 0 && (item.conditions ?? []).length === 0;
 };
 
+/**
+ * Whether the policy on exactly this resource already gives the grantee every
+ * one of these types, in an allow item naming it (users for a user, roles for
+ * a role or group) without conditions, and no deny item of it takes one away:
+ * writing them again would change nothing. Another policy covering the
+ * resource (a wildcard, a role the user is in) does not count: a grant must
+ * not depend on a policy it did not write staying there.
+ */
+export function holdsAt(policies: Json[], resource: Record<string, string>, grantee: Grantee, types: readonly string[]): boolean {
+  const policy = findPolicy(policies, resource);
+  if (!policy || policy['isEnabled'] === false) return false;
+  const field = granteeField(grantee);
+  const theirs = (list: string) => ((policy[list] as Item[] | undefined) ?? []).filter((i) => (i[field] ?? []).includes(grantee.name));
+  const held = new Set(
+    theirs('policyItems')
+      .filter((i) => (i.conditions ?? []).length === 0)
+      .flatMap((i) => (i.accesses ?? []).filter((a) => a.isAllowed !== false).map((a) => a.type)),
+  );
+  const denied = new Set(theirs('denyPolicyItems').flatMap((i) => (i.accesses ?? []).map((a) => a.type)));
+  return types.every((t) => held.has(t) && !denied.has(t));
+}
+
 const labelsOf = (p: Json): string[] => ((p['policyLabels'] as string[] | undefined) ?? []).slice();
 
 /** Merges one level's grant into the policy list; returns the policy written (new or changed). */
@@ -103,7 +125,7 @@ export function applyGrant(policies: Json[], c: Change, now: number, newName: ()
   item.delegateAdmin = (item.delegateAdmin ?? false) || c.delegateAdmin;
   policy[listName] = items;
   const labels = labelsOf(policy);
-  for (const l of [grantLabel(c.grantee, c.write.privilege, c.write.kind, c.effect === 'deny'), `chm-grantor:${c.grantor}`]) if (!labels.includes(l)) labels.push(l);
+  for (const l of [grantLabel(c.grantee, c.write.privilege, c.write.kind, c.effect === 'deny'), grantorLabel(c.grantee, c.grantor)]) if (!labels.includes(l)) labels.push(l);
   policy['policyLabels'] = labels;
   policy['updateTime'] = now;
   return policy;
@@ -189,7 +211,15 @@ export function applyRevoke(policies: Json[], write: LevelWrite, grantee: Grante
       (i) => (i.accesses ?? []).length > 0 && (i.users ?? []).length + (i.roles ?? []).length + (i.groups ?? []).length > 0,
     );
   }
-  policy['policyLabels'] = labelsOf(policy).filter((l) => !mine.some((x) => x.l === l && revoked(x.p!)));
+  const field = granteeField(grantee);
+  // The grantee's grantors go with the last thing it held here; another grantee's, and an unattributed
+  // (earlier lakegate) grantor label, stay.
+  const stillHeld = ITEM_LISTS.some((k) => ((policy[k] as Item[] | undefined) ?? []).some((i) => (i[field] ?? []).includes(grantee.name)));
+  policy['policyLabels'] = labelsOf(policy).filter((l) => {
+    if (mine.some((x) => x.l === l && revoked(x.p!))) return false;
+    const g = parseGrantorLabel(l)?.grantee;
+    return stillHeld || !g || g.field !== field || g.name !== grantee.name;
+  });
   policy['updateTime'] = now;
   out.policy = policy;
   out.empty = ITEM_LISTS.every((k) => ((policy[k] as unknown[] | undefined) ?? []).length === 0);

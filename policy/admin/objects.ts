@@ -31,6 +31,11 @@ export interface LoadableObjects {
   namespaces(asker: CatalogAsker): Promise<string[][]>;
   /** Every table and view this user may load, as the catalog emulation lists them (loads them all: costly). */
   relations(asker: CatalogAsker): Promise<LoadableRelation[]>;
+  /**
+   * The table's column tags (`sqe.column-tags`) as this user loads it: column → tags; `{}` when
+   * it has none; null when they cannot be read. Absent: SHOW TAGS is not available.
+   */
+  columnTags?(asker: CatalogAsker, namespace: readonly string[], name: string): Promise<Readonly<Record<string, readonly string[]>> | null>;
 }
 
 /** By its PostgreSQL schema name (the levels joined with dots), as a SELECT resolves it. */

@@ -27,6 +27,13 @@ describe('recognising an access-control statement by its first words', () => {
     ['SET search_path = x', false],
     ['SELECT 1', false],
     ['UNSET TAG x', true],
+    ['SHOW TAGS ON lake.sales.orders', true],
+    ["ALTER TABLE t ALTER COLUMN c SET TAG pii = 'yes'", true],
+    ['/* sqe */ alter table "My T".x modify column "C c" unset tag pii', true],
+    ['ALTER TABLE lake.sales.orders ALTER ssn UNSET TAG PII', true],
+    ['ALTER TABLE t ALTER COLUMN tag SET DEFAULT 1', false],
+    ['ALTER TABLE t ALTER COLUMN c SET TAGS', false],
+    ['ALTER TABLE t ADD COLUMN c int', false],
   ])('%s → %s', (sql, expected) => expect(isAdminText(sql)).toBe(expected));
 });
 
@@ -105,6 +112,16 @@ describe('our grammar', () => {
     });
     expect(parseAdmin("SET TAG 'PII' ON COLUMN sales.orders.ssn")).toEqual({ kind: 'set-tag', tag: 'PII', column: ['sales', 'orders', 'ssn'] });
     expect(parseAdmin('UNSET TAG pii ON COLUMN lake.sales.orders.ssn')).toEqual({ kind: 'unset-tag', tag: 'PII', column: ['lake', 'sales', 'orders', 'ssn'] });
+  });
+  it("sqe's tag statements: SHOW TAGS ON, ALTER TABLE … ALTER COLUMN … SET / UNSET TAG", () => {
+    expect(parseAdmin('SHOW TAGS ON lake.sales.orders')).toEqual({ kind: 'show-tags', table: ['lake', 'sales', 'orders'] });
+    expect(parseAdmin('show tags on orders;')).toEqual({ kind: 'show-tags', table: ['orders'] });
+    expect(parseAdmin("ALTER TABLE lake.sales.orders ALTER COLUMN ssn SET TAG pii = 'true'")).toEqual({ kind: 'set-tag', tag: 'PII', column: ['lake', 'sales', 'orders', 'ssn'], alterTable: true });
+    expect(parseAdmin('ALTER TABLE orders MODIFY COLUMN "Ssn" SET TAG "Pii"')).toEqual({ kind: 'set-tag', tag: 'Pii', column: ['orders', 'Ssn'], alterTable: true });
+    expect(parseAdmin('alter table sales.orders alter ssn unset tag pii')).toEqual({ kind: 'unset-tag', tag: 'PII', column: ['sales', 'orders', 'ssn'], alterTable: true });
+    expect(fail("ALTER TABLE t ALTER COLUMN c SET TAG a = 'x', b = 'y'")).toMatchObject({ code: '0A000' });
+    expect(fail('ALTER TABLE t ALTER COLUMN c UNSET TAG a = 1')).toMatchObject({ code: '42601' });
+    expect(fail('SHOW TAGS ON a.b.c.d')).toMatchObject({ code: '42601' });
   });
   it('42601 with the position of the offending token', () => {
     expect(fail('DENY SELECT ON t TO')).toEqual({ code: '42601', message: 'syntax error at end of input', position: 20 });

@@ -172,3 +172,28 @@ export function parseLabel(label: string): { grantee: Grantee; privilege: Privil
   if (!m) return null;
   return { grantee: { type: m[1] as Grantee['type'], name: m[2]! }, deny: m[3] !== undefined, kind: m[4] ? 'view' : 'table', privilege: m[5] as Privilege };
 }
+
+/**
+ * `chm-grantor:<KIND>:<grantee>:<grantor>` (sqe's form): who granted this
+ * grantee on the policy. KIND is USER or ROLE (a group is the Ranger role of its
+ * name, as sqe labels it), so REVOKE can drop one grantee's grantor and SHOW
+ * GRANTS can tell each grantee's row its own.
+ */
+export function grantorLabel(g: Grantee, grantor: string): string {
+  return `chm-grantor:${g.type === 'USER' ? 'USER' : 'ROLE'}:${g.name}:${grantor}`;
+}
+
+const GRANTOR_LABEL = /^chm-grantor:(USER|ROLE|GROUP):(.+):([^:]+)$/;
+
+/**
+ * A grantor label: sqe's (the grantee named; a name may hold `:`, the grantor
+ * is after the last one) or lakegate's earlier `chm-grantor:<grantor>`, which
+ * names no grantee (`grantee` null: it is every grantee's on that policy).
+ */
+export function parseGrantorLabel(label: string): { grantee: { field: 'users' | 'roles'; name: string } | null; grantor: string } | null {
+  if (!label.startsWith('chm-grantor:')) return null;
+  const m = GRANTOR_LABEL.exec(label);
+  if (m) return { grantee: { field: m[1] === 'USER' ? 'users' : 'roles', name: m[2]! }, grantor: m[3]! };
+  const grantor = label.slice('chm-grantor:'.length);
+  return grantor === '' ? null : { grantee: null, grantor };
+}

@@ -104,7 +104,7 @@ describe('projectWrites: a write privilege written to both gates', () => {
       [
         { database: { values: ['sales'], isExcludes: false, isRecursive: false }, table: { values: ['orders'], isExcludes: false, isRecursive: false }, column: { values: ['*'], isExcludes: false, isRecursive: false } },
         [{ accesses: [{ type: 'update', isAllowed: true }], users: ['dave'], groups: [], roles: [], conditions: [], delegateAdmin: false }],
-        ['chm:USER:dave:INSERT', 'chm-grantor:carol'],
+        ['chm:USER:dave:INSERT', 'chm-grantor:USER:dave:carol'],
       ],
     ]);
     // the demo's own data-gate policies are kept, ids and all (masks and the row filter included)
@@ -190,15 +190,15 @@ describe('projectWrites: a write privilege written to both gates', () => {
     const davesTypes = (p: Record<string, unknown>) => (p['policyItems'] as { users?: string[]; accesses: { type: string }[] }[]).filter((i) => i.users?.includes('dave')).map((i) => i.accesses.map((a) => a.type));
     // the demo's policy 1 is on exactly {sales, *, *}: dave's item is merged into it, as Ranger's grant merges
     expect(mine.map((p) => [p['id'], shape(p), davesTypes(p), p['policyLabels']])).toEqual([
-      [1, { database: 'sales', table: '*', column: '*' }, [['create']], ['chm:USER:dave:CREATE', 'chm-grantor:carol', 'chm:USER:dave:CREATE_VIEW']],
-      [6, { database: 'sales' }, [['drop']], ['chm:USER:dave:DROP', 'chm-grantor:carol']],
+      [1, { database: 'sales', table: '*', column: '*' }, [['create']], ['chm:USER:dave:CREATE', 'chm-grantor:USER:dave:carol', 'chm:USER:dave:CREATE_VIEW']],
+      [6, { database: 'sales' }, [['drop']], ['chm:USER:dave:DROP', 'chm-grantor:USER:dave:carol']],
     ]);
     // REVOKE CREATE TABLE keeps create: CREATE VIEW still needs it
     await run(r, 'REVOKE CREATE TABLE ON SCHEMA sales FROM dave');
     expect(davesTypes(policies('ranger').find((p) => p['id'] === 1)!)).toEqual([['create']]);
     await run(r, 'REVOKE CREATE VIEW ON SCHEMA sales FROM dave');
     expect(davesTypes(policies('ranger').find((p) => p['id'] === 1)!)).toEqual([]);
-    expect(policies('ranger').find((p) => p['id'] === 1)!['policyLabels']).toEqual(['chm-grantor:carol']);
+    expect(policies('ranger').find((p) => p['id'] === 1)!['policyLabels']).toEqual([]) // dave holds nothing there any more: his grantor goes with it;
   });
 });
 
@@ -252,5 +252,75 @@ describe('CHECK ACCESS of the write privileges', () => {
     expect(await check('CHECK ACCESS ALTER ON sales.orders FOR USER dave')).toEqual(['f', 'No matching grant for dave table-format-version-upgrade on demo.sales.orders']);
     await run(r, 'REVOKE INSERT ON sales.orders FROM dave');
     expect((await check('CHECK ACCESS INSERT ON sales.orders FOR USER dave'))[0]).toBe('f');
+  });
+});
+
+describe("sqe's tag statements: the same statement as SET TAG, and SHOW TAGS", () => {
+  const events: { action: string; resources: string[]; allowed: boolean }[] = [];
+  const commits: unknown[] = [];
+  let tags: Record<string, string[]> | null = {};
+  const tagRoom = () =>
+    new AdminRoom({
+      store: new LocalPolicyFileStore({ folder: folder('polaris'), serviceName: 'polaris' }),
+      engine: () => engineOn('polaris'),
+      objects: { ...salesOrders, columnTags: async () => tags },
+      flush: async () => undefined,
+      catalog: 'demo',
+      realmValue: '*',
+      requestRealm: 'POLARIS',
+      grantAuthority: 'admin-role',
+      adminRoles: ['sqe_admin'],
+      audit: { statement: (e) => void events.push({ action: e.action, resources: e.resources, allowed: e.allowed }) },
+      log: pino({ level: 'silent' }),
+      columnTags: async (c) => {
+        commits.push(c);
+        return { rollback: async () => undefined };
+      },
+    });
+  beforeEach(() => {
+    events.length = 0;
+    commits.length = 0;
+  });
+
+  it('ALTER TABLE … SET / UNSET TAG commits and audits what SET / UNSET TAG … ON COLUMN does; its command tag is ALTER TABLE', async () => {
+    const r = tagRoom();
+    const inSales = { ...carol, defaultSchema: 'sales' };
+    expect(await run(r, "ALTER TABLE orders ALTER COLUMN ssn SET TAG pii = 'yes'", inSales)).toEqual({ tag: 'ALTER TABLE' });
+    expect(await run(r, 'SET TAG PII ON COLUMN sales.orders.ssn')).toEqual({ tag: 'SET TAG' });
+    expect(await run(r, 'ALTER TABLE demo.sales.orders ALTER ssn UNSET TAG pii')).toEqual({ tag: 'ALTER TABLE' });
+    expect(await run(r, 'UNSET TAG PII ON COLUMN sales.orders.ssn')).toEqual({ tag: 'UNSET TAG' });
+    expect(commits).toEqual([
+      { namespace: ['sales'], table: 'orders', column: 'ssn', tag: 'PII', add: true },
+      { namespace: ['sales'], table: 'orders', column: 'ssn', tag: 'PII', add: true },
+      { namespace: ['sales'], table: 'orders', column: 'ssn', tag: 'PII', add: false },
+      { namespace: ['sales'], table: 'orders', column: 'ssn', tag: 'PII', add: false },
+    ]);
+    const setTag = { action: 'SET TAG', resources: ['demo.sales.orders.ssn'], allowed: true };
+    const unsetTag = { ...setTag, action: 'UNSET TAG' };
+    expect(events).toEqual([setTag, setTag, unsetTag, unsetTag]);
+    // the same refusal for a user who is not an administrator, audited alike
+    const alice: AdminCaller = { user: 'alice', roles: new Set(['analyst']), defaultSchema: 'sales' };
+    for (const sql of ['ALTER TABLE orders ALTER COLUMN ssn SET TAG PII', 'SET TAG PII ON COLUMN sales.orders.ssn']) {
+      expect(await sqlError(run(r, sql, alice))).toEqual({ code: '42501', message: 'permission denied: SET TAG needs the administrator role (sqe_admin)' });
+    }
+    expect(events.slice(4).map((e) => [e.action, e.allowed])).toEqual([['SET TAG', false], ['SET TAG', false]]);
+    // an unqualified table with no schema selected
+    expect((await sqlError(run(r, 'ALTER TABLE orders ALTER COLUMN ssn SET TAG PII'))).code).toBe('3F000');
+    expect(commits).toHaveLength(4);
+  });
+
+  it('SHOW TAGS: one row per column and tag, ordered; unreadable tags fail; a table the caller may not load is missing', async () => {
+    const r = tagRoom();
+    tags = { ssn: ['PII', 'GDPR'], amount: ['FIN'] };
+    const alice: AdminCaller = { user: 'alice', roles: new Set(['analyst']), defaultSchema: null };
+    expect(await run(r, 'SHOW TAGS ON demo.sales.orders', alice)).toEqual({
+      tag: 'SELECT 3',
+      columns: [{ name: 'column', type: 'text' }, { name: 'tag', type: 'text' }],
+      rows: [['amount', 'FIN'], ['ssn', 'GDPR'], ['ssn', 'PII']],
+    });
+    tags = null;
+    expect((await sqlError(run(r, 'SHOW TAGS ON sales.orders', alice))).code).toBe('XX000');
+    expect(await sqlError(run(r, 'SHOW TAGS ON sales.nope', alice))).toEqual({ code: '42P01', message: 'relation "sales.nope" does not exist' });
+    expect(events.map((e) => [e.action, e.allowed])).toEqual([['SHOW TAGS', true], ['SHOW TAGS', false], ['SHOW TAGS', false]]);
   });
 });

@@ -17,7 +17,7 @@ import { noAdminAudit, type AdminAudit, type AdminOrigin } from './audit.js';
 import { delegatedRefusal, granteeSubject, holds, needsAdmin, type GrantAuthority, type Subject } from './authority.js';
 import { checkAccess } from './checkAccess.js';
 import { DATA_GATE_TYPES, holdsOnDataGate, planDataGate, type DataGateWrites } from './dataGateWrites.js';
-import { applyGrant, applyRevoke, findPolicy, POLARIS_TYPES, type Json, type TypeRules } from './merge.js';
+import { applyGrant, applyRevoke, findPolicy, holdsAt, POLARIS_TYPES, type Json, type TypeRules } from './merge.js';
 import { missingForGrant, missingForReading, type LoadableObjects } from './objects.js';
 import { planGrant, planOwnLevel, planRevoke, refuseWildcardNames, resolveTarget, type LevelWrite, type PlanContext, type Target } from './plan.js';
 import { dataGateTypes, isWritePrivilege, PRIVILEGE_TEXT, type Privilege } from './privileges.js';
@@ -72,6 +72,11 @@ export interface AdminNotice {
   message: string;
   hint?: string;
 }
+
+export const SHOW_TAGS_COLUMNS: NonNullable<AdminResult['columns']> = [
+  { name: 'column', type: 'text' },
+  { name: 'tag', type: 'text' },
+];
 
 export interface AdminResult {
   tag: string;
@@ -139,7 +144,7 @@ export class AdminRoom {
       });
     try {
       const result = await this.dispatch(stmt, caller, trail);
-      event(true, commandTag(stmt) === 'SELECT' ? stmt.kind.toUpperCase().replace('-', ' ') : commandTag(stmt), 'done');
+      event(true, commandTag(stmt) === 'SELECT' || stmt.kind === 'set-tag' || stmt.kind === 'unset-tag' ? stmt.kind.toUpperCase().replace('-', ' ') : commandTag(stmt), 'done');
       return trail.notices.length > 0 ? { ...result, notices: trail.notices } : result;
     } catch (e) {
       event(false, stmt.kind.toUpperCase().replace('-', ' '), e instanceof Error ? e.message : String(e));
@@ -190,7 +195,33 @@ export class AdminRoom {
       case 'unset-tag':
         await this.tag(stmt.kind === 'set-tag', stmt.tag, stmt.column, caller, trail.resources);
         return { tag: commandTag(stmt) };
+      case 'show-tags':
+        return this.showTags(stmt.table, caller, trail.resources);
     }
+  }
+
+  /**
+   * SHOW TAGS ON t (sqe's): one row per column and tag, ordered by both. As
+   * sqe, whoever may load the table may read its tags (the catalog gate
+   * decides, asked as the caller); a table the caller may not load is missing.
+   */
+  private async showTags(parts: string[], caller: AdminCaller, resources: string[]): Promise<AdminResult> {
+    const read = this.o.objects.columnTags;
+    if (!read) throw new SqlError('0A000', 'SHOW TAGS is not available: the catalog cannot read table properties');
+    const object: ObjectRef = { kind: 'table', parts };
+    const t = resolveTarget(object, this.ctx(caller));
+    const written = parts.slice(-2).join('.');
+    resources.push([this.o.catalog, ...t.namespace, t.table].join('.'));
+    const found = await this.o.objects.relation(caller, t.namespace, t.table!);
+    if (found === null) throw new SqlError('42P01', `relation "${written}" does not exist`);
+    if (found !== 'table') throw new SqlError('42809', `"${written}" is not a table`, undefined, { hint: 'Tags are set on the columns of a table.' });
+    const tags = await read(caller, t.namespace, t.table!);
+    // fail closed: tags that cannot be read are not reported as none
+    if (tags === null) throw new SqlError('XX000', `the column tags of "${written}" cannot be read (its sqe.column-tags property is not valid)`);
+    const rows = Object.entries(tags)
+      .flatMap(([column, ts]) => ts.map((tag) => [column, tag]))
+      .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : a[1]! < b[1]! ? -1 : a[1]! > b[1]! ? 1 : 0));
+    return { tag: `SELECT ${rows.length}`, columns: SHOW_TAGS_COLUMNS, rows };
   }
 
   /** PostgreSQL's CREATE ON DATABASE is the right to create schemas. */
@@ -227,8 +258,10 @@ export class AdminRoom {
         else
           for (const w of definedBy(engine, planGrant(p, target, ctx, stmt.kind === 'deny'))) {
             if (w.types.length === 0) throw new SqlError('0A000', `the catalog's service definition has none of the access types ${PRIVILEGE_TEXT[p]} needs on the ${w.level} level`);
-            // A traversal level the grantee already holds is not written again.
-            if (w.traversal && engine && holds(engine, granteeSubject(grantee), w, w.types, this.o.requestRealm)) continue;
+            // ranger-delegate: a traversal level the grantee already holds (through any policy) is not
+            // written, as README says: a delegated grantor holds no grant option above its object.
+            // An administrator's GRANT writes every level (merge skips only what is already there).
+            if (w.traversal && !admin && engine && holds(engine, granteeSubject(grantee), w, w.types, this.o.requestRealm)) continue;
             if (!writes.some((x) => x.traversal && w.traversal && x.display === w.display)) writes.push(w);
           }
       }
@@ -282,7 +315,8 @@ export class AdminRoom {
         for (const [i, w] of writes.entries()) {
           trail.resources.push(w.display);
           try {
-            await store.grantRevoke(stmt.kind === 'revoke' ? 'revoke' : 'grant', { grantor: caller.user, resource: w.resource, grantee, accessTypes: w.types, delegateAdmin: stmt.grantOption });
+            // WITH GRANT OPTION on the object named only: the grantee gains no authority over the traversal above it
+            await store.grantRevoke(stmt.kind === 'revoke' ? 'revoke' : 'grant', { grantor: caller.user, resource: w.resource, grantee, accessTypes: w.types, delegateAdmin: stmt.grantOption && !w.traversal });
           } catch (e) {
             if (e instanceof PolicyStoreError && e.status === 403) {
               throw delegatedRefusal(caller.user, writes.slice(i).map((x) => ({ write: x, adminStatement: adminStatementFor(stmt.kind, x, grantee.type, grantee.name) })), e.message);
@@ -328,6 +362,8 @@ export class AdminRoom {
     const now = this.now();
     for (const { grantee, writes } of work)
       for (const w of writes) {
+        // sqe's skip: a traversal level the grantee holds at exactly this resource is a no-op write
+        if (stmt.kind === 'grant' && w.traversal && holdsAt(all, w.resource, grantee, w.types)) continue;
         resources.push(w.display);
         if (stmt.kind === 'revoke') {
           const r = applyRevoke(all, w, grantee, now, rules);
@@ -336,7 +372,8 @@ export class AdminRoom {
           }
           if (r.empty && r.policy) deleted.push(r.policy);
         } else {
-          applyGrant(all, { write: w, grantee, effect: stmt.kind === 'deny' ? 'deny' : 'allow', delegateAdmin: stmt.grantOption, grantor: caller.user }, now, () => `lakegate-grant-${now}-${++this.seq}`);
+          // WITH GRANT OPTION on the object named only: the grantee gains no authority over the traversal above it
+          applyGrant(all, { write: w, grantee, effect: stmt.kind === 'deny' ? 'deny' : 'allow', delegateAdmin: stmt.grantOption && !w.traversal, grantor: caller.user }, now, () => `lakegate-grant-${now}-${++this.seq}`);
         }
       }
     const created = all.filter((p) => !before.has(p));
@@ -429,6 +466,11 @@ export class AdminRoom {
     if (!commit) throw new SqlError('0A000', `${verb} is not available: the catalog cannot commit table properties`);
     if (parts.length === 4 && parts[0] !== this.o.catalog) {
       throw new SqlError('0A000', `cross-database references are not implemented: "${parts[0]}" is not the connected catalog "${this.o.catalog}"`);
+    }
+    // ALTER TABLE t ALTER COLUMN c names the table as PostgreSQL does: unqualified, in the first schema of search_path
+    if (parts.length === 2) {
+      if (!caller.defaultSchema) throw new SqlError('3F000', 'no schema has been selected to create in', undefined, { hint: 'Qualify the name: schema.table.' });
+      parts = [caller.defaultSchema, ...parts];
     }
     const [ns, table, column] = parts.slice(-3) as [string, string, string];
     const display = `${this.o.catalog}.${ns}.${table}.${column}`;

@@ -3,10 +3,12 @@
  * the polaris service, allow and deny items both (sqe's columns:
  * privilege, resource, grantee_type, grantee_name, effect, granted_by,
  * granted_at). `resource` is catalog.namespace.table with the root left out;
- * ON matches on dot boundaries; TO matches the grantee.
+ * ON matches on dot boundaries; TO matches the grantee. `granted_by` is
+ * the grantee's own grantors (sqe's `chm-grantor:<KIND>:<grantee>:<grantor>`)
+ * and any grantor an earlier `chm-grantor:<grantor>` names without a grantee.
  */
 import type { Json } from './merge.js';
-import { parseLabel } from './plan.js';
+import { parseGrantorLabel, parseLabel } from './plan.js';
 import type { AdminResult } from './room.js';
 import type { Grantee } from './statement.js';
 
@@ -50,7 +52,12 @@ export function policyRows(p: Json, filter: { on?: string; to?: Grantee }): (str
   const resource = dotted(p['resources']);
   if (filter.on !== undefined && resource.toLowerCase() !== filter.on.toLowerCase() && !resource.toLowerCase().startsWith(`${filter.on.toLowerCase()}.`)) return rows;
   const labels = (p['policyLabels'] as string[] | undefined) ?? [];
-  const grantors = labels.filter((l) => l.startsWith('chm-grantor:')).map((l) => l.slice('chm-grantor:'.length));
+  const grantorLabels = labels.map(parseGrantorLabel).filter((g) => g !== null);
+  const grantorsOf = (type: string, name: string): string | null => {
+    const field = type === 'USER' ? 'users' : 'roles';
+    const all = grantorLabels.filter((g) => g.grantee === null || (g.grantee.field === field && g.grantee.name === name)).map((g) => g.grantor);
+    return all.length > 0 ? [...new Set(all)].join(',') : null;
+  };
   const groups = new Set(labels.map(parseLabel).filter((l) => l?.grantee.type === 'GROUP').map((l) => l!.grantee.name));
   const at = typeof p['updateTime'] === 'number' ? pgTimestamptz(p['updateTime']) : null;
   for (const [list, effect] of [['policyItems', 'ALLOW'], ['denyPolicyItems', 'DENY']] as const) {
@@ -62,9 +69,10 @@ export function policyRows(p: Json, filter: { on?: string; to?: Grantee }): (str
       ];
       for (const [type, name] of who) {
         if (filter.to && !(filter.to.name === name && (filter.to.type === type || (filter.to.type !== 'USER' && type !== 'USER')))) continue;
+        const grantedBy = grantorsOf(type, name);
         for (const a of item.accesses ?? []) {
           if (a.isAllowed === false) continue;
-          rows.push([a.type, resource, type, name, effect, grantors.length > 0 ? grantors.join(',') : null, at]);
+          rows.push([a.type, resource, type, name, effect, grantedBy, at]);
         }
       }
     }

@@ -40,11 +40,20 @@ export interface CheckAccessStatement {
 export interface TagStatement {
   kind: 'set-tag' | 'unset-tag';
   tag: string;
-  /** [catalog.]schema.table.column */
+  /** [catalog.]schema.table.column; sqe's ALTER TABLE form may name table.column (the schema from search_path) */
   column: string[];
+  /** `ALTER TABLE t ALTER COLUMN c SET TAG …` (sqe's form): answered with ALTER TABLE's command tag */
+  alterTable?: true;
 }
 
-export type AdminStatement = GrantStatement | ShowGrantsStatement | CheckAccessStatement | TagStatement;
+/** SHOW TAGS ON [catalog.]schema.table: the table's `sqe.column-tags`, one row per column and tag. */
+export interface ShowTagsStatement {
+  kind: 'show-tags';
+  /** [[catalog.]schema.]table as written */
+  table: string[];
+}
+
+export type AdminStatement = GrantStatement | ShowGrantsStatement | CheckAccessStatement | TagStatement | ShowTagsStatement;
 
 /** The command tag PostgreSQL-style clients see. */
 export function commandTag(s: AdminStatement): string {
@@ -56,10 +65,11 @@ export function commandTag(s: AdminStatement): string {
     case 'deny':
       return 'DENY';
     case 'set-tag':
-      return 'SET TAG';
+      return s.alterTable ? 'ALTER TABLE' : 'SET TAG';
     case 'unset-tag':
-      return 'UNSET TAG';
+      return s.alterTable ? 'ALTER TABLE' : 'UNSET TAG';
     case 'show-grants':
+    case 'show-tags':
     case 'check-access':
       return 'SELECT';
   }

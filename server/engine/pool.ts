@@ -14,7 +14,8 @@
  * and a watchdog reads every engine's resident memory, because not all of it
  * is DuckDB's to account for (a constant-folded 1 GB string is not): past its
  * bound an engine's statements are stopped with 53200; an engine far past it,
- * or that does not come down, is killed. Past the bound on all engines
+ * or that does not come down, is killed, and one past it with no statement
+ * running (memory its allocator kept) is recycled before the next one starts. Past the bound on all engines
  * together, the largest one's statements are stopped.
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -299,6 +300,13 @@ export class EnginePool implements Engine {
           return;
         }
         s.overSince ??= now;
+        if (s.users.size > 0 && ![...s.connections].some((c) => c.stopper)) {
+          // Past its bound with no statement running: what it holds is retained memory, not a statement's.
+          // Recycled now, between statements; waiting would only make the next statement to start the one stopped.
+          this.opts.log.warn({ engine: s.proc.id, users: [...s.users], rss: bytes, limit }, 'engine process recycled: past its bound with no statement running');
+          s.proc.killForMemory();
+          return;
+        }
         if (bytes > limit * 1.5 || now - s.overSince > OVER_GRACE_MS) {
           this.opts.log.error({ engine: s.proc.id, users: [...s.users], rss: bytes, limit }, 'engine process killed: its memory stayed past its bound');
           s.proc.killForMemory();

@@ -114,7 +114,10 @@ function judge(input: string, e: ErrorFields): void {
 }
 
 test(`random SQL for ${SECONDS} s: the server stays up, a bystander answers, every error is clean`, async () => {
-  const bystander = await connected(g);
+  // The bystander is another user: a user's sessions share that user's engine and its memory bound
+  // (README, engine), so a statement the fuzz drives past the bound may stop alice's other statements too.
+  const bystander = await connected(g, 'bob');
+  await ping(bystander); // bob's engine is started before the clock runs
   // A bound for each statement, as an operator would set one: the fuzz may call pg_sleep(2147483647).
   const login = async () => {
     const c = await RawConn.connect(g.host, g.port);

@@ -116,9 +116,9 @@ describe('GRANT and REVOKE, seen by the grantee at the next statement', () => {
       labels: p['policyLabels'],
     }));
     expect(shape).toEqual([
-      { id: 1, resources: { root: ['*'], catalog: ['lake'] }, types: [[['dave'], ['namespace-list']]], labels: ['chm:USER:dave:USAGE', 'chm-grantor:carol'] },
-      { id: 2, resources: { root: ['*'], catalog: ['lake'], namespace: ['sales'] }, types: [[['dave'], ['namespace-list', 'namespace-properties-read']]], labels: ['chm:USER:dave:USAGE', 'chm-grantor:carol'] },
-      { id: 6, resources: { root: ['*'], catalog: ['lake'], namespace: ['sales'], table: ['orders'] }, types: [[['dave'], ['table-data-read', 'table-list', 'table-properties-read']]], labels: ['chm:USER:dave:SELECT', 'chm-grantor:carol'] },
+      { id: 1, resources: { root: ['*'], catalog: ['lake'] }, types: [[['dave'], ['namespace-list']]], labels: ['chm:USER:dave:USAGE', 'chm-grantor:USER:dave:carol'] },
+      { id: 2, resources: { root: ['*'], catalog: ['lake'], namespace: ['sales'] }, types: [[['dave'], ['namespace-list', 'namespace-properties-read']]], labels: ['chm:USER:dave:USAGE', 'chm-grantor:USER:dave:carol'] },
+      { id: 6, resources: { root: ['*'], catalog: ['lake'], namespace: ['sales'], table: ['orders'] }, types: [[['dave'], ['table-data-read', 'table-list', 'table-properties-read']]], labels: ['chm:USER:dave:SELECT', 'chm-grantor:USER:dave:carol'] },
     ]);
     // the analysts' items are as they were
     expect((policiesOnDisk().find((p) => p['id'] === 2)!['policyItems'] as { roles: string[] }[])[0]!.roles).toEqual(['analyst']);
@@ -166,7 +166,7 @@ describe('GRANT and REVOKE, seen by the grantee at the next statement', () => {
     await carol.query('REVOKE INSERT ON TABLE sales.orders FROM USER dave');
     // INSERT carries table-data-read, table-list and table-properties-read too: SELECT's label holds them back
     expect(types()).toEqual(['table-data-read', 'table-list', 'table-properties-read']);
-    expect(table()['policyLabels']).toEqual(['chm:USER:dave:SELECT', 'chm-grantor:carol']);
+    expect(table()['policyLabels']).toEqual(['chm:USER:dave:SELECT', 'chm-grantor:USER:dave:carol']);
     expect(await rows(dave, ORDERS)).toEqual(scan('sales.orders'));
   });
 
@@ -244,6 +244,8 @@ describe('DENY, wildcards, groups', () => {
     expect((table['policyItems'] as { users: string[] }[]).map((i) => i.users[0]).sort()).toEqual([...grantees].sort());
     await Promise.all(grantees.map((u, i) => (i % 2 === 0 ? carol2 : carol).query(`REVOKE DROP ON TABLE sales.orders FROM USER ${u}`)));
     expect(policiesOnDisk().some((p) => JSON.stringify(p['resources']).includes('"orders"'))).toBe(false);
+    // the traversal the grants wrote for the analysts (they held it through their role only) is cleared as REVOKE USAGE clears it
+    for (const u of ['bob', 'erin', 'alice']) for (const s of ['SCHEMA sales', 'DATABASE lake']) await carol.query(`REVOKE USAGE ON ${s} FROM USER ${u}`);
     await carol2.end();
   });
 
@@ -255,7 +257,7 @@ describe('DENY, wildcards, groups', () => {
     await carol.query('GRANT SELECT ON VIEW hr.eu_pay TO USER dave');
     const view = policiesOnDisk().find((p) => JSON.stringify(p['resources']).includes('"eu_pay"'))!;
     expect((view['policyItems'] as { accesses: { type: string }[] }[])[0]!.accesses.map((a) => a.type)).toEqual(['view-properties-read', 'view-list']);
-    expect(view['policyLabels']).toEqual(['chm:USER:dave:VIEW_SELECT', 'chm-grantor:carol']);
+    expect(view['policyLabels']).toEqual(['chm:USER:dave:VIEW_SELECT', 'chm-grantor:USER:dave:carol']);
     // dave may load the view now; its base table does not exist for him (a view is not a security boundary)
     expect(await err(dave.query(VIEW))).toEqual(missing('hr.salaries'));
     await carol.query('GRANT SELECT ON TABLE hr.salaries TO USER dave');
@@ -366,8 +368,8 @@ describe('a GRANT names an object: a name, never a pattern, and one that exists 
 describe('SHOW GRANTS and CHECK ACCESS name only what the asker may load', () => {
   const alicesGrants = async (asker: pg.Client) =>
     (await rows(asker, 'SHOW GRANTS TO USER alice')).map((r) => [r['privilege'], r['resource'], r['effect']].join(' '));
-  // the catalog level is not written: alice holds namespace-list there through her role (analyst)
-  const traversal = ['namespace-list lake.hr ALLOW', 'namespace-properties-read lake.hr ALLOW'];
+  // the catalog level is written too: alice holds namespace-list there only through her role (analyst)
+  const traversal = ['namespace-list lake ALLOW', 'namespace-list lake.hr ALLOW', 'namespace-properties-read lake.hr ALLOW'];
   const wildcard = ['table-data-read lake.hr.* ALLOW', 'table-list lake.hr.* ALLOW', 'table-properties-read lake.hr.* ALLOW'];
   const denied = ['table-data-read lake.hr.salaries DENY', 'table-list lake.hr.salaries DENY', 'table-properties-read lake.hr.salaries DENY'];
   let alice: pg.Client;
@@ -406,6 +408,7 @@ describe('SHOW GRANTS and CHECK ACCESS name only what the asker may load', () =>
       await carol.query('REVOKE SELECT ON hr.salaries FROM alice');
       await carol.query('REVOKE SELECT ON ALL TABLES IN SCHEMA hr FROM alice');
       await carol.query('REVOKE USAGE ON SCHEMA hr FROM alice');
+      await carol.query('REVOKE USAGE ON DATABASE lake FROM alice');
     }
     expect(await alicesGrants(carol)).toEqual([]);
   });
@@ -520,7 +523,7 @@ describe('grant_authority = ranger-delegate', () => {
     expect((await alice.query('GRANT SELECT ON TABLE sales.orders TO USER dave')).command).toBe('GRANT');
     expect(await rows(davE, ORDERS)).toEqual(scan('sales.orders'));
     const table = policiesOnDisk().find((p) => JSON.stringify(p['resources']).includes('"orders"'))!;
-    expect(table['policyLabels']).toEqual(['chm:USER:alice:SELECT', 'chm-grantor:carol', 'chm:USER:dave:SELECT', 'chm-grantor:alice']);
+    expect(table['policyLabels']).toEqual(['chm:USER:alice:SELECT', 'chm-grantor:USER:alice:carol', 'chm:USER:dave:SELECT', 'chm-grantor:USER:dave:alice']);
     // a table alice may load but holds no grant option on: the refusal names the level
     expect(await err(alice.query('GRANT SELECT ON TABLE sales.evolved TO USER dave'))).toEqual({
       code: '42501',

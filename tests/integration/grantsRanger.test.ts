@@ -103,7 +103,7 @@ describe('admin-role: the public policy API', () => {
     expect(writes.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /service/public/v2/api/policy 200', 'PUT /service/public/v2/api/policy/1 200', 'PUT /service/public/v2/api/policy/2 200']);
     expect(ranger.store.policyVersion).toBe(version + 3);
     const t = onOrders()!;
-    expect(t['policyLabels']).toEqual(['chm:USER:dave:SELECT', 'chm-grantor:carol']);
+    expect(t['policyLabels']).toEqual(['chm:USER:dave:SELECT', 'chm-grantor:USER:dave:carol']);
     expect(t['createdBy']).toBe(ADMIN.username);
     expect((ranger.store.getPolicy(2)!['policyItems'] as { roles: string[]; users: string[] }[]).map((i) => [i.roles, i.users])).toEqual([[['analyst'], []], [[], ['dave']]]);
   });

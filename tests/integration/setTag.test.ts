@@ -120,3 +120,61 @@ describe('SET TAG', () => {
     expect(await rows(alice, ORDERS)).toEqual(raw());
   });
 });
+
+describe("sqe's tag statements: ALTER TABLE … ALTER COLUMN … SET / UNSET TAG, SHOW TAGS ON", () => {
+  /** SHOW TAGS' rows as sqe gives them, computed from the property pyiceberg reads: (column, tag) ordered. */
+  const tagRows = (property: string | undefined) =>
+    Object.entries(property === undefined ? {} : (JSON.parse(property) as Record<string, string[]>))
+      .flatMap(([column, tags]) => tags.map((tag) => ({ column, tag })))
+      .sort((a, b) => (a.column + '\u0000' + a.tag < b.column + '\u0000' + b.tag ? -1 : 1));
+
+  it('control: nothing is tagged; alice reads region; SHOW TAGS answers no rows, with its two columns', async () => {
+    expect((await pyicebergView()).properties['sqe.column-tags']).toBeUndefined();
+    expect(await rows(alice, ORDERS)).toEqual(raw());
+    const shown = await alice.query('SHOW TAGS ON lake.sales.orders');
+    expect([shown.fields.map((f) => [f.name, f.dataTypeID]), shown.rows]).toEqual([[['column', 25], ['tag', 25]], []]);
+  });
+
+  it("ALTER TABLE … SET TAG name = 'value' is SET TAG: the property committed, the tag store written, alice's column masked", async () => {
+    const r = await carol.query("ALTER TABLE lake.sales.orders ALTER COLUMN region SET TAG pii = 'true'");
+    expect(r.command).toBe('ALTER'); // node-postgres keeps the first word of the tag "ALTER TABLE"
+    expect(await rows(alice, ORDERS)).toEqual(regionHidden());
+    expect(await rows(carol, ORDERS)).toEqual(raw());
+    const seen = await pyicebergView();
+    expect(JSON.parse(seen.properties['sqe.column-tags']!)).toEqual({ region: ['PII'] });
+    const tagFile = JSON.parse(fs.readFileSync(path.join(rangerDir, 'lakehouse_tag.json'), 'utf8'));
+    const resource = tagFile.serviceResources.find((x: { resourceElements: Record<string, { values: string[] }> }) => x.resourceElements['column']?.values[0] === 'region');
+    expect(tagFile.resourceToTagIds[String(resource.id)].map((id: number) => tagFile.tags[String(id)].type)).toEqual(['PII']);
+  });
+
+  it('SHOW TAGS ON: one row per column and tag, for whoever may load the table; a table dave may not load is missing, as for SELECT', async () => {
+    const expected = tagRows((await pyicebergView()).properties['sqe.column-tags']);
+    expect(expected).toEqual([{ column: 'region', tag: 'PII' }]);
+    expect(await rows(alice, 'SHOW TAGS ON lake.sales.orders')).toEqual(expected);
+    expect(await rows(carol, 'show tags on sales.orders')).toEqual(expected);
+    const dave = await as('dave');
+    try {
+      const select = await rejection(dave.query('SELECT * FROM sales.orders'));
+      const show = await rejection(dave.query('SHOW TAGS ON sales.orders'));
+      expect([show.code, show.message]).toEqual([select.code, select.message]);
+      expect([show.code, show.message]).toEqual(['42P01', 'relation "sales.orders" does not exist']);
+    } finally {
+      await dave.end();
+    }
+  });
+
+  it("the same checks as SET TAG: an administrator's statement, a column the table has", async () => {
+    const e = await rejection(alice.query('ALTER TABLE sales.orders ALTER COLUMN region UNSET TAG PII'));
+    expect(e.code).toBe('42501');
+    const c = await rejection(carol.query('ALTER TABLE sales.orders ALTER COLUMN nosuch SET TAG PII'));
+    expect([c.code, c.message]).toEqual(['42703', 'column "nosuch" of relation "sales.orders" does not exist']);
+    expect(await rows(alice, ORDERS)).toEqual(regionHidden());
+  });
+
+  it('ALTER TABLE … UNSET TAG: alice reads region again; SHOW TAGS is empty', async () => {
+    expect((await carol.query('ALTER TABLE sales.orders ALTER COLUMN region UNSET TAG PII')).command).toBe('ALTER');
+    expect(await rows(alice, ORDERS)).toEqual(raw());
+    expect((await pyicebergView()).properties['sqe.column-tags']).toBeUndefined();
+    expect(await rows(alice, 'SHOW TAGS ON sales.orders')).toEqual([]);
+  });
+});
