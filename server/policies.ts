@@ -5,13 +5,25 @@
  * asks) no access.
  */
 import type { Logger } from 'pino';
+import { checkPolicyBundle, PolicyBundleError } from '../policy/ranger/bundle.js';
 import { PolicyCache } from '../policy/ranger/cache.js';
 import { compileSnapshot } from '../policy/ranger/compile.js';
 import type { PolicyEngine } from '../policy/ranger/engine.js';
 import { RangerAdminClient } from '../policy/ranger/sources/adminClient.js';
 import { LocalPolicySource } from '../policy/ranger/sources/localSource.js';
-import type { PolicySource } from '../policy/ranger/sources/source.js';
+import type { PolicySnapshot, PolicySource } from '../policy/ranger/sources/source.js';
 import type { RangerConfig } from './config.js';
+
+/** Bundles refused at load (checked against their service def), per policy source, since start. */
+const refusedBundles = new Map<string, number>();
+
+/**
+ * How many policy bundles each source has had refused (labels: `ranger` for the data
+ * gate's, `polaris` for the catalog gate's, …), for the metrics endpoint to read.
+ */
+export function policyBundlesRefused(): ReadonlyMap<string, number> {
+  return refusedBundles;
+}
 
 export interface GatewayPolicies {
   current(): PolicyEngine | null;
@@ -20,7 +32,13 @@ export interface GatewayPolicies {
   stop(): void;
 }
 
-export async function startPolicies(cfg: RangerConfig | undefined, log: Logger): Promise<GatewayPolicies> {
+/**
+ * Starts the policy set of one source. `label` names it in logs and in
+ * policyBundlesRefused(). A first bundle refused by its service def is a start-up
+ * error (there is no good set to keep); a source that cannot be reached is not:
+ * the gateway starts denying everything and keeps trying.
+ */
+export async function startPolicies(cfg: RangerConfig | undefined, log: Logger, label = 'ranger'): Promise<GatewayPolicies> {
   if (!cfg) {
     log.warn({ event: 'ranger', state: 'not-configured' }, 'no Ranger policy source configured: no roles, no access');
     return { current: () => null, flush: async () => undefined, stop: () => undefined };
@@ -40,7 +58,7 @@ export async function startPolicies(cfg: RangerConfig | undefined, log: Logger):
         });
   const cache = new PolicyCache<PolicyEngine>({
     source,
-    compile: (snapshot) => compileSnapshot(snapshot),
+    compile: (snapshot) => compileSnapshot(checkedSnapshot(snapshot, label, log)),
     ttlMs: cfg.refreshMs,
     maxStalenessMs: cfg.maxStalenessMs,
     logger: log.child({ component: 'ranger' }),
@@ -48,5 +66,30 @@ export async function startPolicies(cfg: RangerConfig | undefined, log: Logger):
   // The first load is awaited so logins right after start see roles; a failure
   // leaves the cache never-loaded (deny) and the background refresh keeps trying.
   await cache.start();
+  if (cache.state === 'never-loaded' && cache.lastError instanceof PolicyBundleError) {
+    cache.stop();
+    throw new Error(`cannot start: ${cache.lastError.message}`);
+  }
   return { current: () => cache.current(), flush: () => cache.flush(), stop: () => cache.stop() };
+}
+
+/** The snapshot with its bundle checked (stub defs replaced by Ranger's); a refusal is logged and counted. */
+function checkedSnapshot(snapshot: PolicySnapshot, label: string, log: Logger): PolicySnapshot {
+  const service = snapshot.policies.serviceName;
+  try {
+    const checked = checkPolicyBundle(snapshot.policies);
+    for (const type of checked.replacedStubs) {
+      log.warn(
+        { event: 'policy-bundle', source: label, service, serviceType: type, state: 'stub-def-replaced' },
+        `policy bundle of service "${service}" carries a stub "${type}" service definition (no resources): using Apache Ranger's ${type} service definition (lakegate's copy)`,
+      );
+    }
+    return { ...snapshot, policies: checked.policies };
+  } catch (e) {
+    if (e instanceof PolicyBundleError) {
+      refusedBundles.set(label, (refusedBundles.get(label) ?? 0) + 1);
+      log.error({ event: 'policy-bundle', source: label, service, state: 'refused', problems: e.problems }, e.message);
+    }
+    throw e;
+  }
 }
