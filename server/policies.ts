@@ -4,6 +4,8 @@
  * section there is no policy set at all — no roles, and (once the data gate
  * asks) no access.
  */
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { checkPolicyBundle, PolicyBundleError } from '../policy/ranger/bundle.js';
 import { PolicyCache } from '../policy/ranger/cache.js';
@@ -12,7 +14,7 @@ import type { PolicyEngine } from '../policy/ranger/engine.js';
 import { RangerAdminClient } from '../policy/ranger/sources/adminClient.js';
 import { LocalPolicySource } from '../policy/ranger/sources/localSource.js';
 import type { PolicySnapshot, PolicySource } from '../policy/ranger/sources/source.js';
-import type { RangerConfig } from './config.js';
+import type { Config, RangerConfig } from './config.js';
 
 /** Bundles refused at load (checked against their service def), per policy source, since start. */
 const refusedBundles = new Map<string, number>();
@@ -92,4 +94,54 @@ function checkedSnapshot(snapshot: PolicySnapshot, label: string, log: Logger): 
     }
     throw e;
   }
+}
+
+/** Where one gate's policies and roles are read from, for check-config. */
+export interface PolicySourceDescription {
+  gate: string;
+  policies: string;
+  roles: string;
+}
+
+/**
+ * Each Ranger service lakegate reads, with the one roles file (or Ranger Admin's role
+ * download) its decisions use: the data gate's roles also give every login its roles;
+ * the embedded catalog gate decides with the roles of its own polaris service.
+ */
+export function describePolicySources(config: Config): PolicySourceDescription[] {
+  const out: PolicySourceDescription[] = [];
+  const add = (gate: string, cfg: RangerConfig) => out.push({ gate, ...describeRangerSource(cfg) });
+  if (config.ranger) add('data gate and login roles (ranger)', config.ranger);
+  else out.push({ gate: 'data gate and login roles (ranger)', policies: 'none configured: no table is readable', roles: 'none: every login has no roles' });
+  const source = config.catalog?.source;
+  if (source?.kind === 'embedded') add('catalog gate (catalog.source.policies)', source.policies);
+  else if (source?.kind === 'rest') {
+    out.push({ gate: 'catalog gate', policies: `decided by the catalog at ${source.uri} (Polaris)`, roles: 'the catalog\'s own (Polaris\'s Ranger service)' });
+  }
+  const ac = config.accessControl.ranger;
+  if (ac) {
+    out.push({
+      gate: 'GRANT / REVOKE (accessControl.ranger)',
+      policies: `Ranger Admin ${ac.url}, service ${ac.serviceName}`,
+      roles: `Ranger Admin ${ac.url}, roles of service ${ac.serviceName}`,
+    });
+  }
+  return out;
+}
+
+function describeRangerSource(cfg: RangerConfig): { policies: string; roles: string } {
+  const s = cfg.source;
+  if (s.kind === 'admin') {
+    return { policies: `Ranger Admin ${s.url}, service ${s.serviceName}`, roles: `Ranger Admin ${s.url}, roles of service ${s.serviceName}` };
+  }
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(s.path).isDirectory();
+  } catch {
+    return { policies: `${s.path} (missing)`, roles: 'unknown until the policy path exists' };
+  }
+  if (!isFolder) return { policies: s.path, roles: 'none: a single policy file carries no roles (use a folder with <service>_roles.json beside <service>.json)' };
+  if (!s.serviceName) return { policies: `${s.path} (a folder needs serviceName)`, roles: 'unknown: the folder needs serviceName' };
+  const roles = join(s.path, `${s.serviceName}_roles.json`);
+  return { policies: join(s.path, `${s.serviceName}.json`), roles: existsSync(roles) ? roles : `${roles} (missing: no roles)` };
 }
