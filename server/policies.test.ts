@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { capturedLogger } from '../tests/fixtures/rangerAdmin/capturedLogger.js';
+import { startRangerAdmin } from '../tests/fixtures/rangerAdmin/server.js';
 import { authorizePolaris, polarisPath } from '../catalog/polaris/authorization.js';
 import type { PolicyEngine } from '../policy/ranger/engine.js';
 import { policyBundlesRefused, startPolicies, type GatewayPolicies } from './policies.js';
@@ -132,4 +133,51 @@ test('a refused first bundle is a start-up error naming the policy; an unreachab
 
   running = await startPolicies(config(join(dir, 'missing.json')), logger);
   expect(running.current()).toBeNull();
+});
+
+test('Ranger Admin: a stub def served is replaced; a policy on an unknown resource type refused at the next refresh, the previous set deciding, asked for in full again; removing it (control) is taken', async () => {
+  const demo = demoBundle();
+  // The test server serves { "name": "hive" } as the serviceDef unless told otherwise.
+  const admin = await startRangerAdmin({
+    serviceName: 'lakehouse',
+    users: { lakegate: { password: 'pw' } },
+    downloadUsers: ['lakegate'],
+    policies: (demo['policies'] as Json[]).map(({ id: _id, ...p }) => p),
+    roles: ((JSON.parse(readFileSync(join(import.meta.dirname, '..', 'demo', 'ranger', 'lakehouse_roles.json'), 'utf8')) as Json)['rangerRoles'] as Json[]),
+  });
+  try {
+    const { logger, records } = capturedLogger();
+    running = await startPolicies(
+      { source: { kind: 'admin', url: admin.url, serviceName: 'lakehouse', username: 'lakegate', password: 'pw', timeoutMs: 5000, retries: 0, tagService: false }, refreshMs: 60_000, maxStalenessMs: 300_000 },
+      logger,
+      'ranger-admin-test',
+    );
+    const before = running.current();
+    expect(reads(before)).toBe(true);
+    expect(before!.evalDataMask(alice('ssn')).maskType).toBe('MASK_SHOW_LAST_4');
+    expect(records().find((r) => r['event'] === 'policy-bundle')).toMatchObject({ state: 'stub-def-replaced', serviceType: 'hive' });
+
+    const bad = admin.store.createPolicy(
+      { service: 'lakehouse', name: 'by schema', resources: { schema: { values: ['sales'] } }, policyItems: [{ users: ['dave'], accesses: [{ type: 'select' }] }] },
+      'admin',
+    );
+    await running.flush();
+    expect(running.current()).toBe(before);
+    expect(policyBundlesRefused().get('ranger-admin-test')).toBe(1);
+    expect(records().find((r) => r['state'] === 'refused')?.['msg']).toBe(
+      `policy bundle of service "lakehouse" refused (the set in force stays): policy ${String(bad['id'])} "by schema": resource type "schema" not in service def hive`,
+    );
+    await running.flush();
+    const asked = admin.requestsTo('/service/plugins/secure/policies/download/lakehouse').map((r) => r.query.get('lastKnownVersion'));
+    expect(asked.at(-1)).toBe('-1');
+    expect(policyBundlesRefused().get('ranger-admin-test')).toBe(2);
+    expect(running.current()).toBe(before);
+
+    admin.store.deletePolicy(bad['id'] as number);
+    await running.flush();
+    expect(running.current()).not.toBe(before);
+    expect(reads(running.current())).toBe(true);
+  } finally {
+    await admin.close();
+  }
 });
