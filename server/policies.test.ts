@@ -103,7 +103,7 @@ test('a rewritten file with an unknown resource type is refused: the previous se
   const refusal = records().find((r) => r['event'] === 'policy-bundle' && r['state'] === 'refused');
   expect(refusal?.['level']).toBe(50);
   expect(refusal?.['msg']).toBe(
-    `policy bundle of service "lakehouse" refused (the set in force stays): policy ${String(policies[0]!['id'])} "${String(policies[0]!['name'])}": resource type "schema" not in service def hive`,
+    `policy bundle of service "lakehouse" refused: policy ${String(policies[0]!['id'])} "${String(policies[0]!['name'])}": resource type "schema" not in service def hive (the policy set in force stays)`,
   );
 
   await running.flush();
@@ -127,7 +127,7 @@ test('a refused first bundle is a start-up error naming the policy; an unreachab
   policies[1] = { ...policies[1], policyItems: [{ users: ['alice'], accesses: [{ type: 'read-data' }] }] };
   const { logger } = capturedLogger();
   await expect(startPolicies(config(write(bad)), logger, 'ranger-start-test')).rejects.toThrow(
-    `cannot start: policy bundle of service "lakehouse" refused (the set in force stays): policy ${String(policies[1]!['id'])} "${String(policies[1]!['name'])}": access type "read-data" not in service def hive`,
+    `cannot start without a valid first policy set: policy bundle of service "lakehouse" refused: policy ${String(policies[1]!['id'])} "${String(policies[1]!['name'])}": access type "read-data" not in service def hive`,
   );
   expect(policyBundlesRefused().get('ranger-start-test')).toBe(1);
 
@@ -165,7 +165,7 @@ test('Ranger Admin: a stub def served is replaced; a policy on an unknown resour
     expect(running.current()).toBe(before);
     expect(policyBundlesRefused().get('ranger-admin-test')).toBe(1);
     expect(records().find((r) => r['state'] === 'refused')?.['msg']).toBe(
-      `policy bundle of service "lakehouse" refused (the set in force stays): policy ${String(bad['id'])} "by schema": resource type "schema" not in service def hive`,
+      `policy bundle of service "lakehouse" refused: policy ${String(bad['id'])} "by schema": resource type "schema" not in service def hive (the policy set in force stays)`,
     );
     await running.flush();
     const asked = admin.requestsTo('/service/plugins/secure/policies/download/lakehouse').map((r) => r.query.get('lastKnownVersion'));

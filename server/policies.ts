@@ -58,9 +58,9 @@ export async function startPolicies(cfg: RangerConfig | undefined, log: Logger, 
           retries: s.retries,
           tagService: s.tagService,
         });
-  const cache = new PolicyCache<PolicyEngine>({
+  const cache: PolicyCache<PolicyEngine> = new PolicyCache<PolicyEngine>({
     source,
-    compile: (snapshot) => compileSnapshot(checkedSnapshot(snapshot, label, log)),
+    compile: (snapshot): PolicyEngine => compileSnapshot(checkedSnapshot(snapshot, label, log, () => cache.current() !== null)),
     ttlMs: cfg.refreshMs,
     maxStalenessMs: cfg.maxStalenessMs,
     logger: log.child({ component: 'ranger' }),
@@ -70,13 +70,13 @@ export async function startPolicies(cfg: RangerConfig | undefined, log: Logger, 
   await cache.start();
   if (cache.state === 'never-loaded' && cache.lastError instanceof PolicyBundleError) {
     cache.stop();
-    throw new Error(`cannot start: ${cache.lastError.message}`);
+    throw new Error(`cannot start without a valid first policy set: ${cache.lastError.message}`);
   }
   return { current: () => cache.current(), flush: () => cache.flush(), stop: () => cache.stop() };
 }
 
 /** The snapshot with its bundle checked (stub defs replaced by Ranger's); a refusal is logged and counted. */
-function checkedSnapshot(snapshot: PolicySnapshot, label: string, log: Logger): PolicySnapshot {
+function checkedSnapshot(snapshot: PolicySnapshot, label: string, log: Logger, inForce: () => boolean): PolicySnapshot {
   const service = snapshot.policies.serviceName;
   try {
     const checked = checkPolicyBundle(snapshot.policies);
@@ -90,7 +90,8 @@ function checkedSnapshot(snapshot: PolicySnapshot, label: string, log: Logger): 
   } catch (e) {
     if (e instanceof PolicyBundleError) {
       refusedBundles.set(label, (refusedBundles.get(label) ?? 0) + 1);
-      log.error({ event: 'policy-bundle', source: label, service, state: 'refused', problems: e.problems }, e.message);
+      const kept = inForce() ? 'the policy set in force stays' : 'no policy set is in force: everything is denied';
+      log.error({ event: 'policy-bundle', source: label, service, state: 'refused', problems: e.problems }, `${e.message} (${kept})`);
     }
     throw e;
   }

@@ -114,7 +114,7 @@ describe('what the def lacks, named per policy', () => {
   test('an unknown resource type', () => {
     const e = refusal(withPolicy({ ...access, resources: { ...access.resources, schema: { values: ['x'] } } }));
     expect(e.problems).toEqual(['policy 90 "p90": resource type "schema" not in service def hive']);
-    expect(e.message).toMatch(/^policy bundle of service "lakehouse" refused \(the set in force stays\): policy 90 "p90"/);
+    expect(e.message).toMatch(/^policy bundle of service "lakehouse" refused: policy 90 "p90"/);
   });
 
   test('an unknown access type (markers and case-folded names pass)', () => {

@@ -80,7 +80,7 @@ export function checkPolicyBundle(bundle: ServicePolicies): CheckedBundle {
   }
   if (problems.length > 0) {
     throw new PolicyBundleError(
-      `policy bundle of service "${service}" refused (the set in force stays): ${problems.join('; ')}`,
+      `policy bundle of service "${service}" refused: ${problems.join('; ')}`,
       problems,
     );
   }

@@ -103,7 +103,7 @@ test('a rewritten bundle using an unknown resource type is refused and the previ
   expect(policyBundlesRefused().get('ranger')).toBeGreaterThan(refusedBefore);
   const refusal = log.records().find((r) => r['event'] === 'policy-bundle' && r['state'] === 'refused');
   expect(refusal?.['msg']).toBe(
-    'policy bundle of service "lakehouse" refused (the set in force stays): policy 1 "everyone reads sales; the catalog gate decides who may load": resource type "schema" not in service def hive',
+    'policy bundle of service "lakehouse" refused: policy 1 "everyone reads sales; the catalog gate decides who may load": resource type "schema" not in service def hive (the policy set in force stays)',
   );
   expect(await orders('erin')).toEqual(ROWS.filter((r) => r.region === 'EU').map((r) => ({ ...r, ssn: showLast4(r.ssn) })));
 
