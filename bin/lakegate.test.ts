@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoConfig } from '../server/demo.js';
@@ -107,6 +107,26 @@ describe('check-config', () => {
     const policies = configFile('policies.json', { serviceName: 'lakehouse', policies: [] });
     const r = lakegate(['check-config', configFile('single.json', { ...base, ranger: { source: { kind: 'local', path: policies } } })]);
     expect(r.stdout).toContain(`  policies: ${policies}\n  roles: none: a single policy file carries no roles`);
+  });
+});
+
+describe('serve', () => {
+  test('a first policy bundle its service def refuses stops the start, naming the policy; the unmodified bundle loads', () => {
+    const demo = JSON.parse(readFileSync(join(ROOT, 'demo', 'ranger', 'lakehouse.json'), 'utf8')) as { policies: { resources: object }[] };
+    demo.policies[0]!.resources = { ...demo.policies[0]!.resources, schema: { values: ['sales'] } };
+    const bundle = configFile('bad-bundle.json', demo);
+    const config = configFile('serve-bad.json', { usersFile: join(ROOT, 'demo', 'users.json'), databases: { demo: join(dir, 'none.duckdb') }, port: 0, ranger: { source: { kind: 'local', path: bundle } } });
+    const r = lakegate(['serve', '--config', config]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'lakegate: cannot start without a valid first policy set: policy bundle of service "lakehouse" refused: policy 1 "everyone reads sales; the catalog gate decides who may load": resource type "schema" not in service def hive\n',
+    );
+    // Control: the unmodified bundle loads (the gateway then stops at the database file this config leaves missing).
+    const good = configFile('good-bundle.json', JSON.parse(readFileSync(join(ROOT, 'demo', 'ranger', 'lakehouse.json'), 'utf8')));
+    const c = lakegate(['serve', '--config', configFile('serve-good.json', { usersFile: join(ROOT, 'demo', 'users.json'), databases: { demo: join(dir, 'none.duckdb') }, port: 0, ranger: { source: { kind: 'local', path: good } } })]);
+    expect(c.stderr).toContain('"from":"never-loaded","to":"fresh"');
+    expect(c.stderr).not.toContain('cannot start without a valid first policy set');
+    expect(c.stderr).toContain('none.duckdb');
   });
 });
 
