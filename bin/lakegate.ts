@@ -1,74 +1,106 @@
 #!/usr/bin/env node
 /**
- * lakegate CLI: serve, demo, check-config, user, hash-password, version.
+ * lakegate CLI: serve, demo, check-config, extensions, user, hash-password, version; each answers --help.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import pino from 'pino';
 import { createInterface } from 'node:readline';
 import { makeVerifier } from '../protocol/scram.js';
 import { addUser, setPassword } from '../server/usersFileEdit.js';
 import { parseConfig, type Config } from '../server/config.js';
-import { demoConfig, DEMO_BANNER, DEMO_DATABASE, DEMO_USERS } from '../server/demo.js';
-import { createPlanner } from '../server/planner.js';
-import { startGateway } from '../server/gateway.js';
-import { defaultExtensionDirectory, ensureExtensions } from '../server/extensions.js';
+import { describePolicySources } from '../server/policies.js';
+// The gateway, the demo and the extensions are imported where a command needs them:
+// --help, version, check-config and hash-password answer without loading the engine.
 
 const VERSION = '0.1.0';
 
-const USAGE = `usage:
-  lakegate demo [--port 5433] [--host 127.0.0.1] [--data-dir ~/.lakegate/demo]
-  lakegate serve --config FILE
-  lakegate check-config FILE
-  lakegate extensions [--dir DIR]      fetch DuckDB's iceberg, avro and httpfs extensions now (default dir ~/.lakegate/extensions)
-  lakegate user add --users-file FILE NAME      add a local user (password read from stdin or a prompt)
-  lakegate user passwd --users-file FILE NAME   set a local user's password
-  lakegate hash-password PASSWORD     print a SCRAM-SHA-256 verifier for the users file
-  lakegate version`;
+/** Each subcommand's usage, printed by `lakegate <command> --help` and after a wrong option. */
+const COMMANDS: Readonly<Record<string, string>> = {
+  demo: `lakegate demo [--port 5433] [--host 127.0.0.1] [--data-dir ~/.lakegate/demo]
+  Start the demo gateway: its own Iceberg warehouse, users and policies, no external service.`,
+  serve: `lakegate serve --config FILE
+  Start the gateway with a JSON configuration (README, Configuration).`,
+  'check-config': `lakegate check-config FILE
+  Validate a configuration without starting (unknown keys are errors) and print which policy
+  and roles files each gate reads.`,
+  extensions: `lakegate extensions [--dir DIR]
+  Fetch DuckDB's iceberg, avro and httpfs extensions now (default dir ~/.lakegate/extensions).`,
+  user: `lakegate user add --users-file FILE NAME      add a local user
+lakegate user passwd --users-file FILE NAME   set a local user's password
+  The password is read from a prompt that does not echo, or from stdin's first line.`,
+  'hash-password': `lakegate hash-password
+  Print a SCRAM-SHA-256 verifier for the users file. The password is read from a prompt that
+  does not echo, or from stdin's first line (never from the command line, where the shell's
+  history and the process list would keep it).`,
+  version: `lakegate version
+  Print lakegate's version.`,
+};
+
+const USAGE = `usage:\n${Object.values(COMMANDS)
+  .flatMap((u) => u.split('\n').filter((l) => l.startsWith('lakegate ')))
+  .map((l) => `  ${l}`)
+  .join('\n')}\n  lakegate <command> --help`;
+
+class UsageError extends Error {}
+
+/** parseArgs with `--help` / `-h` on every command; a wrong option is a usage error naming the command's usage. */
+function args<T extends ParseArgsConfig['options']>(command: string, rest: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args: rest, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\nusage: ${COMMANDS[command]}`);
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command !== undefined && command in COMMANDS && (rest.includes('--help') || rest.includes('-h'))) {
+    console.log(`usage: ${COMMANDS[command]}`);
+    return 0;
+  }
   switch (command) {
     case 'demo': {
-      const { values } = parseArgs({
-        args: rest,
-        options: {
-          port: { type: 'string', default: '5433' },
-          host: { type: 'string', default: '127.0.0.1' },
-          'data-dir': { type: 'string', default: join(homedir(), '.lakegate', 'demo') },
-        },
+      const { values } = args('demo', rest, {
+        port: { type: 'string', default: '5433' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'data-dir': { type: 'string', default: join(homedir(), '.lakegate', 'demo') },
       });
+      const { demoConfig } = await import('../server/demo.js');
       const config = await demoConfig({ host: values.host!, port: Number(values.port), dataDir: values['data-dir']! });
       await run(config, true);
       return -1;
     }
     case 'serve': {
-      const { values } = parseArgs({ args: rest, options: { config: { type: 'string' } } });
-      if (!values.config) throw new Error('serve needs --config FILE');
+      const { values } = args('serve', rest, { config: { type: 'string' } });
+      if (!values.config) throw new UsageError(`serve needs --config FILE\nusage: ${COMMANDS['serve']}`);
       await run(loadConfig(values.config), false);
       return -1;
     }
     case 'extensions': {
-      const { values } = parseArgs({ args: rest, options: { dir: { type: 'string' } } });
+      const { values } = args('extensions', rest, { dir: { type: 'string' } });
+      const { defaultExtensionDirectory, ensureExtensions } = await import('../server/extensions.js');
       const dir = values.dir ?? defaultExtensionDirectory();
       await ensureExtensions(dir, ['avro', 'iceberg', 'httpfs']);
       console.log(`DuckDB extensions iceberg, avro, httpfs are in ${dir}`);
       return 0;
     }
     case 'check-config': {
-      if (!rest[0]) throw new Error('check-config needs a FILE');
-      loadConfig(rest[0]);
+      const { positionals } = args('check-config', rest, {}, true);
+      if (positionals.length !== 1) throw new UsageError(`check-config needs one FILE\nusage: ${COMMANDS['check-config']}`);
+      const config = loadConfig(positionals[0]!);
       console.log('configuration ok');
+      for (const d of describePolicySources(config)) console.log(`${d.gate}:\n  policies: ${d.policies}\n  roles: ${d.roles}`);
       return 0;
     }
     case 'user': {
-      const [action, ...args] = rest;
-      const { values, positionals } = parseArgs({ args, options: { 'users-file': { type: 'string' } }, allowPositionals: true });
+      const [action, ...more] = rest;
+      const { values, positionals } = args('user', more, { 'users-file': { type: 'string' } }, true);
       const file = values['users-file'];
       const name = positionals[0];
-      if ((action !== 'add' && action !== 'passwd') || !file || !name) throw new Error('usage: lakegate user add|passwd --users-file FILE NAME');
+      if ((action !== 'add' && action !== 'passwd') || !file || !name || positionals.length > 1) throw new UsageError(`usage: ${COMMANDS['user']}`);
       const password = await readPassword(`password for ${name}: `);
       if (action === 'add') addUser(file, name, password);
       else setPassword(file, name, password);
@@ -76,8 +108,15 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'hash-password': {
-      if (!rest[0]) throw new Error('hash-password needs a PASSWORD');
-      console.log(makeVerifier(rest[0]));
+      const { positionals } = args('hash-password', rest, {}, true);
+      if (positionals.length > 0) {
+        throw new UsageError(
+          `hash-password does not take the password on the command line (the shell's history and the process list would keep it): type it at the prompt or pipe it to stdin\nusage: ${COMMANDS['hash-password']}`,
+        );
+      }
+      const password = await readPassword('password: ');
+      if (password === '') throw new Error('empty password');
+      console.log(makeVerifier(password));
       return 0;
     }
     case 'version':
@@ -85,25 +124,32 @@ async function main(argv: string[]): Promise<number> {
       console.log(`lakegate ${VERSION}`);
       return 0;
     default:
-      console.error(USAGE);
-      return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
+      if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+        console.log(USAGE);
+        return 0;
+      }
+      console.error(`lakegate: unknown command "${command}"\n${USAGE}`);
+      return 2;
   }
 }
 
-/** From a pipe: the first line. At a terminal: a prompt that does not echo. */
+/**
+ * From a pipe: the first line. At a terminal: a prompt that does not echo, written to
+ * stderr so that stdout holds only the result (`lakegate hash-password > verifier`).
+ */
 async function readPassword(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) {
     let text = '';
     for await (const chunk of process.stdin) text += String(chunk);
     return text.split(/\r?\n/)[0] ?? '';
   }
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   const out = rl as unknown as { _writeToOutput: (s: string) => void };
-  process.stdout.write(prompt);
+  process.stderr.write(prompt);
   out._writeToOutput = () => undefined;
   const answer = await new Promise<string>((resolve) => rl.question('', resolve));
   rl.close();
-  process.stdout.write('\n');
+  process.stderr.write('\n');
   return answer;
 }
 
@@ -112,6 +158,11 @@ function loadConfig(file: string): Config {
 }
 
 async function run(config: Config, demo: boolean): Promise<void> {
+  const [{ startGateway }, { createPlanner }, { DEMO_BANNER, DEMO_DATABASE, DEMO_USERS }] = await Promise.all([
+    import('../server/gateway.js'),
+    import('../server/planner.js'),
+    import('../server/demo.js'),
+  ]);
   const log = pino({ level: process.env['LAKEGATE_LOG_LEVEL'] ?? 'info' }, pino.destination(2));
   const server = await startGateway(config, log, createPlanner);
   if (demo) {
@@ -140,6 +191,6 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     console.error(`lakegate: ${(e as Error).message}`);
-    process.exit(1);
+    process.exit(e instanceof UsageError ? 2 : 1);
   },
 );

@@ -59,6 +59,7 @@ export async function startAdminRoom(config: Config, deps: AdminRoomDeps): Promi
       own = await startPolicies(
         { source: { kind: 'admin', url: r.url, serviceName: r.serviceName, username: r.username, password: r.password, timeoutMs: r.timeoutMs, retries: 1, tagService: false }, refreshMs: r.refreshMs, maxStalenessMs: Math.max(300_000, r.refreshMs) },
         deps.log.child({ component: 'admin-policies' }),
+        'polaris-admin',
       );
       policies = own;
     }

@@ -33,7 +33,7 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Audi
     ...(cfg.cacheMaxEntries !== undefined ? { maxEntries: cfg.cacheMaxEntries } : {}),
   };
   if (s.kind === 'embedded') {
-    const policies = await startPolicies(s.policies, log.child({ component: 'polaris-policies' }));
+    const policies = await startPolicies(s.policies, log.child({ component: 'polaris-policies' }), 'polaris');
     const client = new EmbeddedCatalog({
       sqliteFile: s.sqliteFile,
       catalogName: s.catalogName ?? cfg.database,

@@ -5,17 +5,18 @@ import { ThrottleConfigSchema } from './identity/throttle.js';
 import { AuditConfigSchema } from './audit/config.js';
 import { serverDefaults } from './settings.js';
 import { parseMemorySize } from './engine/memory.js';
+import { describeUnknownKey, unknownKeys } from './configKeys.js';
 
 /** Where Ranger policies and roles come from: Ranger Admin, or local JSON in the same shapes. */
-const RangerConfigSchema = z.object({
+const RangerConfigSchema = z.strictObject({
   source: z.discriminatedUnion('kind', [
-    z.object({
+    z.strictObject({
       kind: z.literal('local'),
       /** A ServicePolicies file, or a folder with <service>.json, <service>_roles.json, <service>_tag.json. */
       path: z.string().min(1),
       serviceName: z.string().min(1).optional(),
     }),
-    z.object({
+    z.strictObject({
       kind: z.literal('admin'),
       url: z.string().url(),
       serviceName: z.string().min(1),
@@ -38,7 +39,7 @@ export type RangerConfig = z.output<typeof RangerConfigSchema>;
  * (README, "Limits"). PostgreSQL has no equivalent of the statement bounds;
  * the row bound is PostgreSQL's own (1 GB less one byte).
  */
-const LimitsSchema = z.object({
+const LimitsSchema = z.strictObject({
   /** Longest query text, in UTF-8 bytes (54000 beyond). */
   maxStatementBytes: z.number().int().min(1024).default(1024 * 1024),
   /** Most parse-tree nodes in one query message (54001 beyond). */
@@ -63,7 +64,7 @@ const LimitsSchema = z.object({
 });
 export type Limits = z.output<typeof LimitsSchema>;
 /** S3-compatible object storage, for warehouses outside the local filesystem (httpfs). */
-const StorageConfigSchema = z.object({
+const StorageConfigSchema = z.strictObject({
   /** e.g. http://127.0.0.1:8333 for a local S3-compatible server; AWS when absent */
   endpoint: z.string().url().optional(),
   region: z.string().default('us-east-1'),
@@ -79,7 +80,7 @@ const StorageConfigSchema = z.object({
  * catalog gate decided locally on polaris-service policies, or Polaris (any
  * Iceberg REST catalog) called with each user's token.
  */
-const CatalogConfigSchema = z.object({
+const CatalogConfigSchema = z.strictObject({
   /** The PostgreSQL database name clients connect to. */
   database: z.string().min(1).max(63),
   /** How long a catalog answer (namespaces, a table load, a denial) is used per user. */
@@ -91,7 +92,7 @@ const CatalogConfigSchema = z.object({
   /** Table loads in flight at once when a user's whole listing is needed (pg_class …). */
   loadConcurrency: z.number().int().min(1).max(64).default(8),
   source: z.discriminatedUnion('kind', [
-    z.object({
+    z.strictObject({
       kind: z.literal('embedded'),
       /** The SQL catalog's SQLite file (pyiceberg SqlCatalog `uri` sqlite:///FILE). */
       sqliteFile: z.string().min(1),
@@ -104,7 +105,7 @@ const CatalogConfigSchema = z.object({
       /** The polaris-service policies that decide every catalog call (Ranger Admin or local JSON). */
       policies: RangerConfigSchema,
     }),
-    z.object({
+    z.strictObject({
       kind: z.literal('rest'),
       /** Base URI, e.g. http://polaris:8181/api/catalog */
       uri: z.string().url(),
@@ -125,7 +126,7 @@ const CatalogConfigSchema = z.object({
 });
 export type CatalogConfig = z.output<typeof CatalogConfigSchema>;
 /** The data gate: how row filters, masks and restrictions are applied to every query. */
-const DataGateConfigSchema = z.object({
+const DataGateConfigSchema = z.strictObject({
   /**
    * The key of MASK_HASH (HMAC-SHA256 of the value). Without it a MASK_HASH
    * column is restricted (NULL). Never shown to users; keep the config file private.
@@ -155,7 +156,7 @@ export type DataGateConfig = z.output<typeof DataGateConfigSchema>;
  * as Ranger policies on the polaris service — the embedded catalog's policy
  * files, or Ranger Admin.
  */
-const AccessControlConfigSchema = z.object({
+const AccessControlConfigSchema = z.strictObject({
   /** admin-role: GRANT needs one of adminRoles; ranger-delegate: a grant option on each level decides. */
   grantAuthority: z.enum(['admin-role', 'ranger-delegate']).default('admin-role'),
   adminRoles: z.array(z.string().min(1)).min(1).default(['sqe_admin']),
@@ -193,7 +194,7 @@ export type AccessControlConfig = z.output<typeof AccessControlConfigSchema>;
 const memorySize = z.string().refine((v) => parseMemorySize(v) !== null, { message: 'a memory size such as "4GiB" or "512MB"' });
 const EngineDefaults = { maxProcesses: 16, spareProcesses: 1, idleMs: 300_000, watchIntervalMs: 250, maxTempDirectorySize: '10GiB' };
 
-export const ConfigSchema = z.object({
+export const ConfigSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(5433),
   /** PostgreSQL database name → DuckDB database file, attached read-only (without a catalog). */
@@ -220,7 +221,7 @@ export const ConfigSchema = z.object({
    * combine with requireTls).
    */
   localAuth: z.enum(['scram-sha-256', 'password']).default('scram-sha-256'),
-  tls: z.object({ certFile: z.string(), keyFile: z.string() }).optional(),
+  tls: z.strictObject({ certFile: z.string(), keyFile: z.string() }).optional(),
   /** Refuse passwords on connections without TLS. */
   requireTls: z.boolean().default(false),
   /** Largest frontend message accepted; bigger ones end the connection with 08P01. */
@@ -315,7 +316,14 @@ export function databaseNames(c: Config): string[] {
   return c.catalog ? [c.catalog.database] : Object.keys(c.databases);
 }
 
+/**
+ * The configuration, validated. An unknown key anywhere is an error naming the key it was
+ * probably meant to be: a misspelled setting would otherwise be silently at its default
+ * (`requireTLS` leaving passwords in cleartext). The sections are strict objects too.
+ */
 export function parseConfig(input: unknown): Config {
+  const unknown = unknownKeys(ConfigSchema, input);
+  if (unknown.length > 0) throw new Error(`invalid configuration: ${unknown.map(describeUnknownKey).join('; ')}`);
   const r = ConfigSchema.safeParse(input);
   if (!r.success) {
     throw new Error(`invalid configuration: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);

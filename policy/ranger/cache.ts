@@ -11,7 +11,9 @@
  * bounded). Expiry is checked on every read, not only by the timer, so a stuck
  * timer or a hung fetch cannot stretch the bound.
  *
- * A snapshot that fails to compile is a failed refresh: the good set stays.
+ * A snapshot that fails to compile is a failed refresh: the good set stays (until
+ * maxStalenessMs, as for any failed refresh), and the next refresh asks for the whole
+ * set again rather than letting the source call the refused one "unchanged".
  * Refreshes never overlap; flush() waits for a refresh that started after it was
  * called, so a GRANT's own change is in the set when flush() resolves.
  */
@@ -54,6 +56,12 @@ export class PolicyCache<E> {
   private queued: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private started = false;
+  /**
+   * A refused snapshot was fetched: the source now holds it and could answer "unchanged"
+   * against the versions in force (a hand-edited file keeps its policyVersion), which
+   * would pass the refused set off as a successful refresh. Ask for everything again.
+   */
+  private refetchWhole = false;
   private abort = new AbortController();
   private readonly listeners = new Set<CacheListener>();
   private readonly now: () => number;
@@ -144,7 +152,7 @@ export class PolicyCache<E> {
   }
 
   private async refreshOnce(): Promise<void> {
-    const known = this._versions
+    const known = this._versions && !this.refetchWhole
       ? { policyVersion: this._versions.policyVersion, roleVersion: this._versions.roleVersion, tagVersion: this._versions.tagVersion }
       : null;
     const signal = this.abort.signal;
@@ -166,9 +174,11 @@ export class PolicyCache<E> {
     try {
       compiled = this.opts.compile(snapshot);
     } catch (e) {
+      this.refetchWhole = true;
       this.failed(e, 'compile');
       return;
     }
+    this.refetchWhole = false;
     this.succeeded({ compiled, versions: snapshot.versions }, 'loaded');
   }
 
