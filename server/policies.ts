@@ -13,20 +13,28 @@ import { LocalPolicySource } from '../policy/ranger/sources/localSource.js';
 import type { PolicySource } from '../policy/ranger/sources/source.js';
 import type { RangerConfig } from './config.js';
 
+/** How operations see a policy set's loads (server/ops/): its source's calls, and each load compiled or refused. */
+export interface PolicyObserver {
+  source(s: PolicySource): PolicySource;
+  compiled(ok: boolean): void;
+}
+
 export interface GatewayPolicies {
   current(): PolicyEngine | null;
   /** Reload now (after GRANT / REVOKE / SET TAG); resolves once the change is in force. */
   flush(): Promise<void>;
+  /** never-loaded, fresh, stale or expired (policy/ranger/cache.ts); absent without a policy source. */
+  state?(): string;
   stop(): void;
 }
 
-export async function startPolicies(cfg: RangerConfig | undefined, log: Logger): Promise<GatewayPolicies> {
+export async function startPolicies(cfg: RangerConfig | undefined, log: Logger, observe?: PolicyObserver): Promise<GatewayPolicies> {
   if (!cfg) {
     log.warn({ event: 'ranger', state: 'not-configured' }, 'no Ranger policy source configured: no roles, no access');
     return { current: () => null, flush: async () => undefined, stop: () => undefined };
   }
   const s = cfg.source;
-  const source: PolicySource =
+  const plain: PolicySource =
     s.kind === 'local'
       ? new LocalPolicySource({ path: s.path, ...(s.serviceName ? { serviceName: s.serviceName } : {}) })
       : new RangerAdminClient({
@@ -38,9 +46,21 @@ export async function startPolicies(cfg: RangerConfig | undefined, log: Logger):
           retries: s.retries,
           tagService: s.tagService,
         });
+  const source = observe ? observe.source(plain) : plain;
   const cache = new PolicyCache<PolicyEngine>({
     source,
-    compile: (snapshot) => compileSnapshot(snapshot),
+    compile: observe
+      ? (snapshot) => {
+          try {
+            const engine = compileSnapshot(snapshot);
+            observe.compiled(true);
+            return engine;
+          } catch (e) {
+            observe.compiled(false);
+            throw e;
+          }
+        }
+      : (snapshot) => compileSnapshot(snapshot),
     ttlMs: cfg.refreshMs,
     maxStalenessMs: cfg.maxStalenessMs,
     logger: log.child({ component: 'ranger' }),
@@ -48,5 +68,5 @@ export async function startPolicies(cfg: RangerConfig | undefined, log: Logger):
   // The first load is awaited so logins right after start see roles; a failure
   // leaves the cache never-loaded (deny) and the background refresh keeps trying.
   await cache.start();
-  return { current: () => cache.current(), flush: () => cache.flush(), stop: () => cache.stop() };
+  return { current: () => cache.current(), flush: () => cache.flush(), state: () => cache.state, stop: () => cache.stop() };
 }
