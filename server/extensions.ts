@@ -84,7 +84,7 @@ class FetchProgress {
     private readonly log: Logger | undefined,
     private readonly dir: string,
     private readonly platform: string,
-    names: readonly ExtensionName[],
+    private readonly names: readonly ExtensionName[],
   ) {
     const sizes = EXTENSION_BYTES[platform];
     this.total = sizes ? names.reduce((n, name) => n + sizes[name], 0) : null;
@@ -97,9 +97,24 @@ class FetchProgress {
     this.timer.unref();
   }
 
+  /** The missing extensions' files (whole or partial) and the fetch's scratch folders; files already there do not count. */
   private done(): number {
     const platformDir = join(this.dir, DUCKDB_VERSION, this.platform);
-    let bytes = bytesUnder(platformDir);
+    let bytes = 0;
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(platformDir);
+    } catch {
+      // not there yet
+    }
+    for (const f of entries) {
+      if (!this.names.some((n) => f.startsWith(`${n}.`))) continue;
+      try {
+        bytes += statSync(join(platformDir, f)).size;
+      } catch {
+        // renamed meanwhile
+      }
+    }
     for (const d of this.scratch) bytes += bytesUnder(d);
     return bytes;
   }
