@@ -203,6 +203,18 @@ test('the session gauge follows the session, and the log can be turned off', asy
   expect(ended()).toBe(1);
 });
 
+test('the texts kept by statement name are bounded: a name pushed out logs its statement without text', async () => {
+  const { out, inner, session, logged } = setup();
+  await session.parse('first', "select 'kept?'", []);
+  for (let i = 0; i < 2048; i++) await session.parse(`s${i}`, 'select 1', []);
+  await session.sync();
+  inner.next.push(() => undefined, (o) => void be.commandComplete(o.writer, 'SELECT 1'));
+  await session.bind({ portal: '', statement: 'first', paramFormats: [], params: [], resultFormats: [] });
+  await session.execute('', 0, out);
+  await session.sync();
+  expect((await logged()).map((l) => [l['kind'], l['statement']])).toEqual([['SELECT', '']]);
+});
+
 test('parseTag and kindOfText keep kinds to command names', () => {
   expect(parseTag('INSERT 0 5')).toEqual({ kind: 'INSERT', rows: 5 });
   expect(parseTag('SELECT 12')).toEqual({ kind: 'SELECT', rows: 12 });

@@ -55,6 +55,11 @@ export class StatementWatch {
     this.log = log;
   }
 
+  /** Whether a statement's text is needed when it succeeds (only for the log: its kind is the tag's). */
+  get logging(): boolean {
+    return this.log !== null && this.log.isLevelEnabled('info');
+  }
+
   open(pid: number, user: string): SessionWatch {
     const s = new SessionWatch(this, pid, user);
     this.sessions.set(pid, s);
@@ -97,8 +102,9 @@ export class StatementWatch {
 /** One session's statement in progress. */
 export class SessionWatch {
   private startedAt: number | null = null;
-  /** The redacted text of the message (or of the prepared statement) being run, and of each statement in it. */
-  private parts: string[] = [];
+  /** The text of the message (or of the prepared statement) being run; redacted and split only when needed. */
+  private sql = '';
+  private parts: string[] | null = null;
   private partIndex = 0;
   private detail: GateDetail = emptyDetail();
   private extended = false;
@@ -120,13 +126,13 @@ export class SessionWatch {
   }
 
   parsed(name: string, sql: string): void {
-    this.prepared.set(name, sql);
+    remember(this.prepared, name, sql);
     this.startIfIdle(sql);
   }
 
   bound(portal: string, statement: string): void {
     const sql = this.prepared.get(statement) ?? '';
-    this.portals.set(portal, sql);
+    remember(this.portals, portal, sql);
     this.startIfIdle(sql);
   }
 
@@ -159,19 +165,29 @@ export class SessionWatch {
   /** Sync, or the end of a simple query: nothing more belongs to the statement in progress (Parse + Describe only is no statement). */
   settled(): void {
     this.startedAt = null;
-    this.parts = [];
+    this.sql = '';
+    this.parts = null;
     this.partIndex = 0;
     this.detail = emptyDetail();
   }
 
   private begin(sql: string): void {
     this.startedAt = performance.now();
-    // Literals are $n in the redacted text, so a ';' there is a statement's end (or in a quoted name: then the parts are off, not the values).
-    const text = sql === '' ? '' : redact(sql);
-    this.parts = text.split(/;\s*/).filter((p) => p !== '');
-    if (this.parts.length === 0) this.parts = [text];
+    this.sql = sql;
+    this.parts = null;
     this.partIndex = 0;
     this.detail = emptyDetail();
+  }
+
+  /** The redacted text of the statement in progress (the message's n-th). */
+  private text(): string {
+    if (this.parts === null) {
+      // Literals are $n in the redacted text, so a ';' there is a statement's end (or in a quoted name: then the parts are off, not the values).
+      const text = this.sql === '' ? '' : redact(this.sql);
+      this.parts = text.split(/;\s*/).filter((p) => p !== '');
+      if (this.parts.length === 0) this.parts = [text];
+    }
+    return this.parts[Math.min(this.partIndex, this.parts.length - 1)] ?? '';
   }
 
   private startIfIdle(sql: string): void {
@@ -181,7 +197,8 @@ export class SessionWatch {
 
   private finish(tag: { kind: string; rows: number | null } | null, code: string | null): void {
     const now = performance.now();
-    const text = this.parts[Math.min(this.partIndex, this.parts.length - 1)] ?? '';
+    // Redacting costs a scan: done for the log, and for a failure's kind.
+    const text = this.watch.logging || !tag ? this.text() : '';
     const kind = tag ? tag.kind : kindOfText(text);
     this.watch.ended(this, text, (now - this.startedAt!) / 1000, { kind, rows: tag?.rows ?? null, sqlstate: code }, this.detail);
     this.detail = emptyDetail();
@@ -194,4 +211,15 @@ export class SessionWatch {
     this.startedAt = now;
     this.partIndex++;
   }
+}
+
+/**
+ * Texts kept by name for the log, bounded whatever the client does (names the session refused, or
+ * dropped by DEALLOCATE / DISCARD, which it does not tell): past the bound the oldest go.
+ */
+const MAX_NAMES = 2048;
+function remember(names: Map<string, string>, name: string, sql: string): void {
+  names.delete(name);
+  names.set(name, sql);
+  if (names.size > MAX_NAMES) names.delete(names.keys().next().value!);
 }
