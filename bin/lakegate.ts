@@ -137,6 +137,9 @@ function startLog(level: LogLevel): { log: Logger; setLevel(level: LogLevel): vo
  */
 async function run(config: Config, logging: { log: Logger; setLevel(level: LogLevel): void }, reread: () => Config, demo: boolean): Promise<void> {
   const { log } = logging;
+  // Node's default for SIGHUP ends the process: until the gateway can reload, a SIGHUP is only logged.
+  const early = () => log.warn({ event: 'reload', outcome: 'refused', reason: 'starting' }, 'SIGHUP while starting: nothing reloaded; send it again once lakegate is listening');
+  process.on('SIGHUP', early);
   const server = await startGateway(config, log, createPlanner, { setLogLevel: (l) => logging.setLevel(l) });
   if (demo) {
     console.log(`lakegate demo: database "${DEMO_DATABASE}", users ${DEMO_USERS.join(', ')} (password = user name)`);
@@ -164,6 +167,7 @@ async function run(config: Config, logging: { log: Logger; setLevel(level: LogLe
     }
   };
   // One reload at a time; a SIGHUP during one runs after it.
+  process.off('SIGHUP', early);
   process.on('SIGHUP', () => {
     reloading = reloading.then(reload);
   });
