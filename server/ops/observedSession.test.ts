@@ -155,6 +155,21 @@ test('a long result flushed midway: its tag is read before the bytes go', async 
   expect((await logged()).map((l) => l['rows'])).toEqual([1, 200]);
 });
 
+test('after a flush hands the buffer over, reading starts at its new beginning, however much is written next', async () => {
+  const { out, inner, session, logged } = setup();
+  const row = (o: Output, n: number) => o.writer.begin('D').int16(1).int32(n).bytes(Buffer.alloc(n, 0x41)).end();
+  inner.next.push(async (o) => {
+    row(o, 1500);
+    await o.maybeFlush(); // over 1024 bytes: handed over
+    be.commandComplete(o.writer, 'SELECT 1');
+    row(o, 900);
+    row(o, 900);
+    be.commandComplete(o.writer, 'SELECT 2');
+  });
+  await session.simpleQuery('select a; select b', out);
+  expect((await logged()).map((l) => l['rows'])).toEqual([1, 2]);
+});
+
 test('an extended pipeline: each Execute its statement, with the text its Parse gave', async () => {
   const { out, inner, session, logged } = setup();
   const exec = (tag: string) => (o: Output) => void be.commandComplete(o.writer, tag);

@@ -74,19 +74,37 @@ export class ObservedSession implements QuerySession {
     }
     const reader = new TagReader(out.writer, (tag) => this.watch.completed(tag));
     this.reader = reader;
+    // A flush hands the buffer over before its first await: what is written next starts at the new position.
+    const handOver = (flush: () => Promise<void>) => {
+      reader.read();
+      const done = flush();
+      reader.mark();
+      return done;
+    };
     this.out = {
       writer: out.writer,
-      flush: () => {
-        reader.read();
-        return out.flush();
-      },
-      maybeFlush: () => {
-        reader.read();
-        return out.maybeFlush();
-      },
+      flush: () => handOver(() => out.flush()),
+      maybeFlush: () => handOver(() => out.maybeFlush()),
       copyIn: (columns) => {
         reader.read();
-        return out.copyIn(columns);
+        const data = out.copyIn(columns);
+        // CopyInResponse is flushed by the connection itself while the data is awaited.
+        return {
+          [Symbol.asyncIterator]: () => {
+            const it = data[Symbol.asyncIterator]();
+            return {
+              next: async () => {
+                const r = await it.next();
+                reader.mark();
+                return r;
+              },
+              return: async (v?: unknown) => {
+                reader.mark();
+                return it.return ? it.return(v) : { done: true as const, value: undefined };
+              },
+            };
+          },
+        };
       },
     };
     reader.mark();
