@@ -2,7 +2,7 @@
  * What the gates decided for one statement, in names only (tables and
  * columns, never a value), from the record the planner hands the audit trail.
  */
-import type { StatementAudit } from '../audit/auditor.js';
+import type { StatementAudit, WriteAudit } from '../audit/auditor.js';
 import type { GateSummary } from './metrics.js';
 
 export interface GateDetail {
@@ -16,9 +16,22 @@ export interface GateDetail {
   restricted: string[];
   /** names the statement could not read: hidden by the data gate or not loaded by the catalog gate (42P01 alike) */
   denied: string[];
+  /** what a write was allowed to change (`access on db.table` or `access on db`), and what it was refused */
+  written: string[];
+  refused: string[];
 }
 
-export const emptyDetail = (): GateDetail => ({ tables: [], filtered: [], masked: [], restricted: [], denied: [] });
+export const emptyDetail = (): GateDetail => ({ tables: [], filtered: [], masked: [], restricted: [], denied: [], written: [], refused: [] });
+
+/** A write's checks as names: each access type on its resource, allowed or refused. */
+export function writeDetail(w: WriteAudit): GateDetail {
+  const out = emptyDetail();
+  for (const c of w.checks) {
+    const on = `${c.access} on ${c.resource.table === undefined ? c.resource.database : `${c.resource.database}.${c.resource.table}`}`;
+    (c.allowed ? out.written : out.refused).push(on);
+  }
+  return out;
+}
 
 export function gateDetail(a: StatementAudit): GateDetail {
   const out = emptyDetail();

@@ -16,7 +16,7 @@ import {
   type StatementAudit,
   type WriteAudit,
 } from '../audit/auditor.js';
-import { gateDetail } from './gateSummary.js';
+import { gateDetail, writeDetail } from './gateSummary.js';
 import type { OpsMetrics } from './metrics.js';
 import type { StatementWatch } from './statementWatch.js';
 
@@ -65,6 +65,7 @@ export class ObservedAuditor extends Auditor {
   }
 
   override write(s: AuditSubject, text: string, w: WriteAudit): void {
+    this.watch.gate(s.sessionId, writeDetail(w));
     this.inner.write(s, text, w);
   }
 
