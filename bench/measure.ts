@@ -81,7 +81,7 @@ async function startLakegate(): Promise<boolean> {
   const [port, dataDir, logFile, srcDir] = lakegateSpec.split('|');
   lakegateLog ??= createWriteStream(logFile, { flags: 'a' });
   const preload = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'lib', 'signal-log.mjs')).href;
-  const child = spawn(process.execPath, ['--import', preload, 'dist/bin/lakegate.js', 'demo', '--port', port, '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['--import', preload, 'dist/bin/lakegate.js', 'demo', '--port', port, '--data-dir', dataDir, '--ops-port', 'off'], {
     cwd: srcDir,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },
