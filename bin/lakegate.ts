@@ -140,7 +140,7 @@ async function run(config: Config, logging: { log: Logger; setLevel(level: LogLe
   // Node's default for SIGHUP ends the process: until the gateway can reload, a SIGHUP is only logged.
   const early = () => log.warn({ event: 'reload', outcome: 'refused', reason: 'starting' }, 'SIGHUP while starting: nothing reloaded; send it again once lakegate is listening');
   process.on('SIGHUP', early);
-  const server = await startGateway(config, log, createPlanner, { setLogLevel: (l) => logging.setLevel(l) });
+  const server = await startGateway(config, log, createPlanner, { setLogLevel: (l) => logging.setLevel(l), opsOptional: demo });
   if (demo) {
     console.log(`lakegate demo: database "${DEMO_DATABASE}", users ${DEMO_USERS.join(', ')} (password = user name)`);
     for (const line of DEMO_BANNER) console.log(`  ${line}`);

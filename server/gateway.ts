@@ -61,10 +61,12 @@ export interface RunningGateway extends RunningServer {
 export interface GatewayOptions {
   /** Changes the level of the whole log (server/ops/logLevel.ts) when a reload asks. */
   setLogLevel?: (level: LogLevel) => void;
+  /** An admin listener that cannot bind is a warning, not a failed start (`lakegate demo`). */
+  opsOptional?: boolean;
 }
 
 export async function startGateway(config: Config, log: Logger, makePlanner: PlannerFactory, opts: GatewayOptions = {}): Promise<RunningGateway> {
-  const ops = await Ops.start(config.ops, log);
+  const ops = await Ops.start(config.ops, log, opts.opsOptional ?? false);
   try {
     return await assemble(config, log, makePlanner, ops, opts);
   } catch (e) {

@@ -31,13 +31,22 @@ export class Ops {
     this.watch = new StatementWatch(metrics, cfg.statementLog ? log.child({ component: 'statements' }) : null);
   }
 
-  /** The listener is up before anything else starts, so /readyz answers 503 while the gateway starts. */
-  static async start(cfg: OpsConfig, log: Logger): Promise<Ops> {
+  /**
+   * The listener is up before anything else starts, so /readyz answers 503 while the gateway starts.
+   * `optional`: a listener that cannot bind is a warning, not a failed start (the demo's fixed port).
+   */
+  static async start(cfg: OpsConfig, log: Logger, optional = false): Promise<Ops> {
     await loadRedactor();
     const metrics = new OpsMetrics({ userLabels: cfg.userLabels });
     const readiness = new Readiness();
     const at = cfg.listen ? parseListen(cfg.listen) : null;
-    const listener = at ? await startAdminListener(at, metrics, readiness, log) : null;
+    let listener: AdminListener | null = null;
+    try {
+      listener = at ? await startAdminListener(at, metrics, readiness, log) : null;
+    } catch (e) {
+      if (!optional) throw new Error(`the admin listener (ops.listen ${cfg.listen}) could not start: ${(e as Error).message}`);
+      log.warn({ event: 'ops', err: (e as Error).message }, `no admin listener: ${cfg.listen} could not be bound (${(e as Error).message}); --ops-port chooses another port`);
+    }
     return new Ops(cfg, log, metrics, readiness, listener);
   }
 
