@@ -153,7 +153,7 @@ interface Gateway {
 async function startDemo(): Promise<Gateway> {
   const port = await freePort();
   const logFile = createWriteStream(join(out, 'lakegate.log'));
-  const child: ChildProcess = spawn(process.execPath, [bin, 'demo', '--port', String(port), '--data-dir', dataDir], {
+  const child: ChildProcess = spawn(process.execPath, [bin, 'demo', '--port', String(port), '--data-dir', dataDir, '--ops-port', 'off'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LAKEGATE_LOG_LEVEL: 'info', NODE_OPTIONS: '' },
   });

@@ -7,11 +7,14 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import pino from 'pino';
+import type { Logger } from 'pino';
 import { createInterface } from 'node:readline';
 import { makeVerifier } from '../protocol/scram.js';
 import { addUser, setPassword } from '../server/usersFileEdit.js';
 import { parseConfig, type Config } from '../server/config.js';
 import { describePolicySources } from '../server/policies.js';
+import { leveledLogger, type LogLevel } from '../server/ops/logLevel.js';
+import { defaultLogLevel, ReloadRefused } from '../server/ops/reload.js';
 // The gateway, the demo and the extensions are imported where a command needs them:
 // --help, version, check-config and hash-password answer without loading the engine.
 
@@ -19,8 +22,9 @@ const VERSION = '0.1.0';
 
 /** Each subcommand's usage, printed by `lakegate <command> --help` and after a wrong option. */
 const COMMANDS: Readonly<Record<string, string>> = {
-  demo: `lakegate demo [--port 5433] [--host 127.0.0.1] [--data-dir ~/.lakegate/demo]
-  Start the demo gateway: its own Iceberg warehouse, users and policies, no external service.`,
+  demo: `lakegate demo [--port 5433] [--host 127.0.0.1] [--data-dir ~/.lakegate/demo] [--ops-port 9187|off]
+  Start the demo gateway: its own Iceberg warehouse, users and policies, no external service;
+  metrics and health on 127.0.0.1:<ops-port> (off: none).`,
   serve: `lakegate serve --config FILE
   Start the gateway with a JSON configuration (README, Configuration).`,
   'check-config': `lakegate check-config FILE
@@ -67,23 +71,36 @@ async function main(argv: string[]): Promise<number> {
         port: { type: 'string', default: '5433' },
         host: { type: 'string', default: '127.0.0.1' },
         'data-dir': { type: 'string', default: join(homedir(), '.lakegate', 'demo') },
+        'ops-port': { type: 'string', default: '9187' },
       });
+      const opsPort = values['ops-port']!;
+      if (opsPort !== 'off' && !/^\d{1,5}$/.test(opsPort)) throw new UsageError(`--ops-port: a port number or "off", not "${opsPort}"\nusage: ${COMMANDS['demo']}`);
+      const logging = startLog(defaultLogLevel());
       const { demoConfig } = await import('../server/demo.js');
-      const config = await demoConfig({ host: values.host!, port: Number(values.port), dataDir: values['data-dir']! });
-      await run(config, true);
+      const config = await demoConfig({
+        host: values.host!,
+        port: Number(values.port),
+        dataDir: values['data-dir']!,
+        ...(opsPort === 'off' ? {} : { opsListen: `127.0.0.1:${opsPort}` }),
+        log: logging.log,
+      });
+      // The demo's configuration is made, not read: a reload re-reads its policies and keeps the rest.
+      await run(config, logging, () => config, true);
       return -1;
     }
     case 'serve': {
       const { values } = args('serve', rest, { config: { type: 'string' } });
       if (!values.config) throw new UsageError(`serve needs --config FILE\nusage: ${COMMANDS['serve']}`);
-      await run(loadConfig(values.config), false);
+      const file = values.config;
+      const config = loadConfig(file);
+      await run(config, startLog(config.ops.logLevel ?? defaultLogLevel()), () => loadConfig(file), false);
       return -1;
     }
     case 'extensions': {
       const { values } = args('extensions', rest, { dir: { type: 'string' } });
       const { defaultExtensionDirectory, ensureExtensions } = await import('../server/extensions.js');
       const dir = values.dir ?? defaultExtensionDirectory();
-      await ensureExtensions(dir, ['avro', 'iceberg', 'httpfs']);
+      await ensureExtensions(dir, ['avro', 'iceberg', 'httpfs'], startLog(defaultLogLevel()).log);
       console.log(`DuckDB extensions iceberg, avro, httpfs are in ${dir}`);
       return 0;
     }
@@ -157,20 +174,55 @@ function loadConfig(file: string): Config {
   return parseConfig(JSON.parse(readFileSync(file, 'utf8')));
 }
 
-async function run(config: Config, demo: boolean): Promise<void> {
+function startLog(level: LogLevel): { log: Logger; setLevel(level: LogLevel): void } {
+  return leveledLogger(level, pino.destination(2));
+}
+
+/**
+ * Serve until SIGINT / SIGTERM. SIGHUP reloads: `reread` gives the configuration anew (a file that
+ * does not parse is refused with the one in force kept), and the gateway applies what can change live.
+ */
+async function run(config: Config, logging: { log: Logger; setLevel(level: LogLevel): void }, reread: () => Config, demo: boolean): Promise<void> {
   const [{ startGateway }, { createPlanner }, { DEMO_BANNER, DEMO_DATABASE, DEMO_USERS }] = await Promise.all([
     import('../server/gateway.js'),
     import('../server/planner.js'),
     import('../server/demo.js'),
   ]);
-  const log = pino({ level: process.env['LAKEGATE_LOG_LEVEL'] ?? 'info' }, pino.destination(2));
-  const server = await startGateway(config, log, createPlanner);
+  const { log } = logging;
+  // Node's default for SIGHUP ends the process: until the gateway can reload, a SIGHUP is only logged.
+  const early = () => log.warn({ event: 'reload', outcome: 'refused', reason: 'starting' }, 'SIGHUP while starting: nothing reloaded; send it again once lakegate is listening');
+  process.on('SIGHUP', early);
+  const server = await startGateway(config, log, createPlanner, { setLogLevel: (l) => logging.setLevel(l), opsOptional: demo });
   if (demo) {
     console.log(`lakegate demo: database "${DEMO_DATABASE}", users ${DEMO_USERS.join(', ')} (password = user name)`);
     for (const line of DEMO_BANNER) console.log(`  ${line}`);
     console.log(`  psql "host=${server.host} port=${server.port} dbname=${DEMO_DATABASE} user=alice"`);
+    if (server.ops) console.log(`  metrics: http://${server.ops.host}:${server.ops.port}/metrics  health: /healthz  readiness: /readyz`);
   }
+  if (server.ops) console.log(`lakegate admin listener on ${server.ops.host}:${server.ops.port}`);
   console.log(`lakegate listening on ${server.host}:${server.port}`);
+  let reloading = Promise.resolve();
+  const reload = async () => {
+    log.info({ event: 'reload', signal: 'SIGHUP' }, 'SIGHUP: reloading the configuration');
+    try {
+      const r = await server.reload(reread);
+      log.info(
+        { event: 'reload', outcome: 'ok', applied: r.applied, needRestart: r.needRestart, policies: r.policyState },
+        `reloaded: policies re-read (${r.policyState})` +
+          (r.applied.length > 0 ? `, applied ${r.applied.join(', ')}` : ', nothing else changed') +
+          (r.needRestart.length > 0 ? `; changed but kept until a restart: ${r.needRestart.join(', ')}` : ''),
+      );
+    } catch (e) {
+      const reason = (e as Error).message;
+      log.error({ event: 'reload', outcome: 'refused', reason }, `reload refused, the configuration in force is kept: ${reason}`);
+      if (!(e instanceof ReloadRefused)) log.error({ err: e }, 'reload failed');
+    }
+  };
+  // One reload at a time; a SIGHUP during one runs after it.
+  process.off('SIGHUP', early);
+  process.on('SIGHUP', () => {
+    reloading = reloading.then(reload);
+  });
   let stopping = false;
   const stop = (signal: string) => {
     // A second signal while shutting down: leave at once.

@@ -8,7 +8,7 @@ import { RestCatalog } from '../catalog/iceberg/rest.js';
 import { CatalogService } from '../catalog/userCatalog.js';
 import type { WritableCatalog } from '../catalog/iceberg/api.js';
 import type { CatalogConfig } from './config.js';
-import { startPolicies, type GatewayPolicies } from './policies.js';
+import { startPolicies, type GatewayPolicies, type PolicyObserver } from './policies.js';
 import type { Auditor } from './audit/auditor.js';
 
 export interface RunningCatalog {
@@ -24,7 +24,13 @@ export interface RunningCatalog {
   stop(): void;
 }
 
-export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Auditor): Promise<RunningCatalog> {
+/** How operations watch the catalog (server/ops/): its calls timed, its policy loads counted. */
+export interface CatalogObserver {
+  client<T extends object>(client: T): T;
+  policies: PolicyObserver;
+}
+
+export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Auditor, observe?: CatalogObserver): Promise<RunningCatalog> {
   const s = cfg.source;
   const cache = {
     ttlMs: cfg.cacheTtlMs,
@@ -33,7 +39,7 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Audi
     ...(cfg.cacheMaxEntries !== undefined ? { maxEntries: cfg.cacheMaxEntries } : {}),
   };
   if (s.kind === 'embedded') {
-    const policies = await startPolicies(s.policies, log.child({ component: 'polaris-policies' }), 'polaris');
+    const policies = await startPolicies(s.policies, log.child({ component: 'polaris-policies' }), 'polaris', observe?.policies);
     const client = new EmbeddedCatalog({
       sqliteFile: s.sqliteFile,
       catalogName: s.catalogName ?? cfg.database,
@@ -53,7 +59,7 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Audi
           }
         : {}),
     });
-    const service = new CatalogService(client, cache);
+    const service = new CatalogService(observe ? observe.client(client) : client, cache);
     return {
       service,
       writer: client,
@@ -78,7 +84,7 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Audi
     vendedCredentials: s.vendedCredentials,
     storageRoots: s.warehouseRoots,
   });
-  const service = new CatalogService(client, cache);
+  const service = new CatalogService(observe ? observe.client(client) : client, cache);
   return {
     service,
     writer: client,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { KeycloakConfigSchema } from './identity/keycloak.js';
 import { ThrottleConfigSchema } from './identity/throttle.js';
 import { AuditConfigSchema } from './audit/config.js';
+import { OpsConfigSchema } from './ops/config.js';
 import { serverDefaults } from './settings.js';
 import { parseMemorySize } from './engine/memory.js';
 import { describeUnknownKey, unknownKeys } from './configKeys.js';
@@ -213,6 +214,8 @@ export const ConfigSchema = z.strictObject({
   dataGate: DataGateConfigSchema.default(DataGateConfigSchema.parse({})),
   /** The audit trail: Ranger audit events as JSON lines (stdout or a file) and/or batches to an HTTP sink. */
   audit: AuditConfigSchema.default(AuditConfigSchema.parse({})),
+  /** The admin listener (/metrics, /healthz, /readyz) and the per-statement log (server/ops/). */
+  ops: OpsConfigSchema.default(OpsConfigSchema.parse({})),
   /** Repeated failed logins: slowed and then refused per client address and per (user, address), never per user alone (server/identity/throttle.ts). */
   throttle: ThrottleConfigSchema.default(ThrottleConfigSchema.parse({})),
   /**

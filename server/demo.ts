@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
+import type { Logger } from 'pino';
 import { parseConfig, type Config } from './config.js';
 import { SqlCatalogFile } from '../catalog/iceberg/sqlCatalog.js';
 import { writeTable } from '../catalog/iceberg/writer.js';
@@ -60,13 +61,14 @@ export function demoWarehouse(dataDir: string): { warehouse: string; sqliteFile:
  * where pyiceberg's SqlCatalog("demo", uri="sqlite:///DATA_DIR/catalog.db",
  * warehouse="file://DATA_DIR/warehouse") would put it.
  */
-export async function seedDemo(dataDir: string): Promise<{ warehouse: string; sqliteFile: string }> {
+/** `log`: where the first start says what it creates and when it is done. */
+export async function seedDemo(dataDir: string, log?: Logger): Promise<{ warehouse: string; sqliteFile: string }> {
   const paths = demoWarehouse(dataDir);
   mkdirSync(paths.warehouse, { recursive: true });
   // Two demos started at once on one data dir: one writes the table, the other waits and finds it.
   const release = await seedLock(join(resolve(dataDir), '.seeding'));
   try {
-    await seedTable(paths);
+    await seedTable(paths, log);
   } finally {
     release();
   }
@@ -94,13 +96,15 @@ async function seedLock(file: string): Promise<() => void> {
   }
 }
 
-async function seedTable(paths: { warehouse: string; sqliteFile: string }): Promise<void> {
+async function seedTable(paths: { warehouse: string; sqliteFile: string }, log?: Logger): Promise<void> {
   const catalog = new SqlCatalogFile(paths.sqliteFile, DEMO_DATABASE, { create: true });
   try {
     // Engineers may create tables in it but not the schema itself: a right to CREATE SCHEMA is checked
     // on the catalog, so it would be a right to create any schema. It is there from the first start.
     catalog.createNamespace([DEMO_WORK_SCHEMA]);
     if (catalog.entry(['sales'], 'orders')) return;
+    const started = Date.now();
+    log?.info({ event: 'demo-warehouse', warehouse: paths.warehouse }, `first start: creating the demo's Iceberg table sales.orders in ${paths.warehouse} (catalog ${paths.sqliteFile})`);
     const instance = await DuckDBInstance.create(':memory:');
     try {
       const conn = await instance.connect();
@@ -116,6 +120,7 @@ async function seedTable(paths: { warehouse: string; sqliteFile: string }): Prom
       });
       catalog.createNamespace(['sales']);
       catalog.register(['sales'], 'orders', metadata);
+      log?.info({ event: 'demo-warehouse', ms: Date.now() - started }, `demo table sales.orders created in ${Date.now() - started} ms`);
     } finally {
       instance.closeSync();
     }
@@ -154,11 +159,13 @@ function unwrittenOlderCopy(packaged: string, copy: string): boolean {
   }
 }
 
-export async function demoConfig(opts: { host: string; port: number; dataDir: string }): Promise<Config> {
-  const { warehouse, sqliteFile } = await seedDemo(opts.dataDir);
+/** `opsListen`: the admin listener's address (`lakegate demo` serves it on 127.0.0.1:9187 unless told otherwise). */
+export async function demoConfig(opts: { host: string; port: number; dataDir: string; opsListen?: string; log?: Logger }): Promise<Config> {
+  const { warehouse, sqliteFile } = await seedDemo(opts.dataDir, opts.log);
   return parseConfig({
     host: opts.host,
     port: opts.port,
+    ...(opts.opsListen ? { ops: { listen: opts.opsListen } } : {}),
     catalog: {
       database: DEMO_DATABASE,
       source: {

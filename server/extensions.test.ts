@@ -83,3 +83,43 @@ test('a binary that is not DuckDB-signed is refused', async () => {
   i.closeSync();
   j.closeSync();
 });
+
+test('a fetch says what it fetches and why before it starts, then its bytes and percent at most every 2 s', async () => {
+  const dir = path.join(scratch, 'progress');
+  const bin = path.join(scratch, 'slow-pip-bin');
+  fs.mkdirSync(bin, { recursive: true });
+  // A stand-in for `python3 -m pip download`: 1 MiB into its TMPDIR every 0.5 s for 5 s, then no network.
+  fs.writeFileSync(
+    path.join(bin, 'python3'),
+    '#!/bin/sh\ni=0\nwhile [ $i -lt 10 ]; do /usr/bin/head -c 1048576 /dev/zero >> "$TMPDIR/partial.whl"; /bin/sleep 0.5; i=$((i+1)); done\necho "ERROR: no network" >&2\nexit 1\n',
+    { mode: 0o755 },
+  );
+  const script = `import pino from 'pino';
+import { ensureExtensions } from './server/extensions.ts';
+const log = pino({ level: 'info' }, pino.destination({ dest: 1, sync: true }));
+try { await ensureExtensions(${JSON.stringify(dir)}, ['iceberg'], log); } catch (e) { log.error({ failed: e.message }); }`;
+  const r = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: REPO,
+    env: { PATH: bin, HOME: process.env['HOME'] ?? '/root' },
+    timeoutMs: 120_000,
+  });
+  const lines = r.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { time: number; msg?: string; state?: string; bytes?: number; percent?: number | null; failed?: string });
+  const first = lines.find((l) => l.state === 'fetching');
+  expect(first?.msg).toContain(`fetching DuckDB extensions iceberg for ${platform}`);
+  expect(first?.msg).toContain(`into ${dir}: lakegate reads and writes Iceberg tables through them`);
+  const progress = lines.filter((l) => l.state === 'progress');
+  // 5 s of fetching: two lines at least, none closer than the interval (a little slack for the timer)
+  expect(progress.length).toBeGreaterThanOrEqual(2);
+  for (let i = 1; i < progress.length; i++) expect(progress[i]!.time - progress[i - 1]!.time).toBeGreaterThanOrEqual(1900);
+  expect(progress[0]!.time - first!.time).toBeGreaterThanOrEqual(1900);
+  // bytes grow with what the fetch wrote, and the percent is of the iceberg file's size (50,785,246 bytes on linux_amd64)
+  const pip = progress.filter((l) => l.bytes! > 0);
+  expect(pip.length).toBeGreaterThanOrEqual(2);
+  expect(pip[1]!.bytes).toBeGreaterThan(pip[0]!.bytes!);
+  for (const l of pip) expect(l.bytes! % 2 ** 20).toBe(0); // whole MiBs, as the stand-in writes them
+  if (platform === 'linux_amd64') expect(pip[pip.length - 1]!.percent).toBe(Math.floor((pip[pip.length - 1]!.bytes! / 50_785_246) * 100));
+  expect(lines[lines.length - 1]!.failed).toContain('ERROR: no network');
+}, 120_000);

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -37,6 +37,102 @@ const WHEELS: Record<string, Record<ExtensionName, { version: string; sha256: st
   },
 };
 const WHEEL_PLATFORM: Record<string, string> = { linux_amd64: 'manylinux2014_x86_64' };
+
+/** The files' sizes (v1.5.5, linux_amd64), for the fetch's percent; elsewhere only bytes are shown. */
+const EXTENSION_BYTES: Record<string, Record<ExtensionName, number>> = {
+  linux_amd64: { iceberg: 50_785_246, avro: 12_075_206, httpfs: 21_570_542 },
+};
+
+/** A fetch's progress lines come at most this often. */
+export const PROGRESS_INTERVAL_MS = 2000;
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+/** Bytes of the files in a folder and below (a fetch's partial files); 0 when it is gone. */
+function bytesUnder(dir: string): number {
+  let total = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    try {
+      total += e.isDirectory() ? bytesUnder(p) : statSync(p).size;
+    } catch {
+      // moved or removed meanwhile
+    }
+  }
+  return total;
+}
+
+/**
+ * A first start fetches ~80 MB, which takes a while: a line says what and why before it starts, and
+ * one every PROGRESS_INTERVAL_MS the bytes so far (whole files fetched, and what is being written now).
+ */
+class FetchProgress {
+  private readonly timer: NodeJS.Timeout;
+  private readonly started = Date.now();
+  private readonly total: number | null;
+  /** folders a fetch writes its partial files to */
+  readonly scratch = new Set<string>();
+  step = '';
+
+  constructor(
+    private readonly log: Logger | undefined,
+    private readonly dir: string,
+    private readonly platform: string,
+    private readonly names: readonly ExtensionName[],
+  ) {
+    const sizes = EXTENSION_BYTES[platform];
+    this.total = sizes ? names.reduce((n, name) => n + sizes[name], 0) : null;
+    log?.info(
+      { event: 'extensions', state: 'fetching', names, dir, expectedBytes: this.total },
+      `fetching DuckDB extensions ${names.join(', ')} for ${platform}${this.total ? ` (${mb(this.total)})` : ''} into ${dir}: ` +
+        'lakegate reads and writes Iceberg tables through them; this happens once, later starts use the files',
+    );
+    this.timer = setInterval(() => this.tick(), PROGRESS_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** The missing extensions' files (whole or partial) and the fetch's scratch folders; files already there do not count. */
+  private done(): number {
+    const platformDir = join(this.dir, DUCKDB_VERSION, this.platform);
+    let bytes = 0;
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(platformDir);
+    } catch {
+      // not there yet
+    }
+    for (const f of entries) {
+      if (!this.names.some((n) => f.startsWith(`${n}.`))) continue;
+      try {
+        bytes += statSync(join(platformDir, f)).size;
+      } catch {
+        // renamed meanwhile
+      }
+    }
+    for (const d of this.scratch) bytes += bytesUnder(d);
+    return bytes;
+  }
+
+  private tick(): void {
+    const bytes = this.done();
+    const seconds = Math.round((Date.now() - this.started) / 1000);
+    const percent = this.total ? Math.min(99, Math.floor((bytes / this.total) * 100)) : null;
+    this.log?.info(
+      { event: 'extensions', state: 'progress', bytes, expectedBytes: this.total, percent, seconds, step: this.step },
+      `fetching DuckDB extensions: ${mb(bytes)}${this.total ? ` of ${mb(this.total)} (${percent} %)` : ''} after ${seconds} s${this.step ? `, ${this.step}` : ''}`,
+    );
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
 
 /** lakegate's extension directory unless configured: LAKEGATE_EXTENSION_DIR, else ~/.lakegate/extensions. */
 export function defaultExtensionDirectory(): string {
@@ -65,21 +161,30 @@ export async function ensureExtensions(dir: string, names: readonly ExtensionNam
   const missing = names.filter((n) => !existsSync(extensionFile(dir, platform, n)));
   if (missing.length === 0) return;
   mkdirSync(join(dir, DUCKDB_VERSION, platform), { recursive: true });
-  const viaInstall = await installWithDuckDb(dir, missing);
-  const still = missing.filter((n) => !existsSync(extensionFile(dir, platform, n)));
-  if (still.length === 0) {
-    log?.info({ event: 'extensions', via: 'duckdb-install', names: viaInstall }, 'DuckDB extensions installed');
-    return;
+  const progress = new FetchProgress(log, dir, platform, missing);
+  try {
+    progress.step = "trying DuckDB's extension repository";
+    const viaInstall = await installWithDuckDb(dir, missing);
+    const still = missing.filter((n) => !existsSync(extensionFile(dir, platform, n)));
+    if (still.length === 0) {
+      log?.info({ event: 'extensions', via: 'duckdb-install', names: viaInstall }, 'DuckDB extensions installed');
+      return;
+    }
+    const wheels = WHEELS[platform];
+    if (!wheels) {
+      throw new Error(
+        `DuckDB extensions ${still.join(', ')} for ${platform} are not in ${dir} and DuckDB's extension repository is not reachable; ` +
+          `copy ${still.map((n) => `${n}.duckdb_extension`).join(', ')} (DuckDB ${DUCKDB_VERSION}) into ${join(dir, DUCKDB_VERSION, platform)}`,
+      );
+    }
+    for (const [i, name] of still.entries()) {
+      progress.step = `${name} (${i + 1} of ${still.length}) from its PyPI wheel`;
+      await fetchWheel(dir, platform, name, wheels[name], progress.scratch);
+    }
+    log?.info({ event: 'extensions', via: 'pypi-wheels', names: still }, 'DuckDB extensions unpacked from their PyPI wheels');
+  } finally {
+    progress.stop();
   }
-  const wheels = WHEELS[platform];
-  if (!wheels) {
-    throw new Error(
-      `DuckDB extensions ${still.join(', ')} for ${platform} are not in ${dir} and DuckDB's extension repository is not reachable; ` +
-        `copy ${still.map((n) => `${n}.duckdb_extension`).join(', ')} (DuckDB ${DUCKDB_VERSION}) into ${join(dir, DUCKDB_VERSION, platform)}`,
-    );
-  }
-  for (const name of still) await fetchWheel(dir, platform, name, wheels[name]);
-  log?.info({ event: 'extensions', via: 'pypi-wheels', names: still }, 'DuckDB extensions unpacked from their PyPI wheels');
 }
 
 /** DuckDB's own INSTALL from its extension repository; quietly gives up when it is unreachable. */
@@ -106,15 +211,17 @@ async function installWithDuckDb(dir: string, names: readonly ExtensionName[]): 
   return done;
 }
 
-async function fetchWheel(dir: string, platform: string, name: ExtensionName, wheel: { version: string; sha256: string }): Promise<void> {
+async function fetchWheel(dir: string, platform: string, name: ExtensionName, wheel: { version: string; sha256: string }, scratch: Set<string>): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'lakegate-ext-'));
+  scratch.add(work);
   try {
     const pkg = `duckdb-extension-${name}==${wheel.version}`;
     try {
       await run(
         'python3',
         ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--platform', WHEEL_PLATFORM[platform]!, '--disable-pip-version-check', '-q', '-d', work, pkg],
-        { timeout: 300_000, maxBuffer: 4 << 20 },
+        // pip's partial download lands in `work`, where the progress lines measure it
+        { timeout: 300_000, maxBuffer: 4 << 20, env: { ...process.env, TMPDIR: work } },
       );
     } catch (e) {
       throw new Error(
@@ -140,6 +247,7 @@ async function fetchWheel(dir: string, platform: string, name: ExtensionName, wh
     // Atomic: another process fetching the same file at the same time sees a whole file or none.
     renameSync(partial, target);
   } finally {
+    scratch.delete(work);
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -30,6 +30,10 @@ import { StorageSecrets } from './storage.js';
 import { startAuditor } from './audit/start.js';
 import { auditedIdentity } from './identity/audited.js';
 import { adminAuditTrail } from './audit/adminTrail.js';
+import { Ops } from './ops/ops.js';
+import { LivePolicies } from './ops/livePolicies.js';
+import { ReloadRefused, reloadConfig, type ReloadReport } from './ops/reload.js';
+import type { LogLevel } from './ops/logLevel.js';
 
 /**
  * Builds the planner on the privileged connection of the first engine, before
@@ -43,9 +47,40 @@ export const defaultMemoryLimit = (): string => `${Math.max(256, Math.floor(tota
 /** What an engine process holds besides DuckDB's buffers (Node, the extensions, the catalog emulation). */
 const PROCESS_OVERHEAD_BYTES = 256 * 2 ** 20;
 
-export async function startGateway(config: Config, log: Logger, makePlanner: PlannerFactory): Promise<RunningServer> {
-  const policies = await startPolicies(config.ranger, log);
-  const audit = await startAuditor(config.audit, policies.current()?.serviceName ?? 'lakegate', log);
+export interface RunningGateway extends RunningServer {
+  /** The admin listener (/metrics, /healthz, /readyz), when configured. */
+  ops: { host: string; port: number } | null;
+  /**
+   * Read the configuration anew and apply it where it can change under open sessions
+   * (server/ops/reload.ts); throws ReloadRefused, the configuration in force unchanged, when
+   * `reread` throws or a live part cannot be prepared.
+   */
+  reload(reread: () => Config): Promise<ReloadReport>;
+}
+
+export interface GatewayOptions {
+  /** Changes the level of the whole log (server/ops/logLevel.ts) when a reload asks. */
+  setLogLevel?: (level: LogLevel) => void;
+  /** An admin listener that cannot bind is a warning, not a failed start (`lakegate demo`). */
+  opsOptional?: boolean;
+}
+
+export async function startGateway(config: Config, log: Logger, makePlanner: PlannerFactory, opts: GatewayOptions = {}): Promise<RunningGateway> {
+  const ops = await Ops.start(config.ops, log, opts.opsOptional ?? false);
+  try {
+    return await assemble(config, log, makePlanner, ops, opts);
+  } catch (e) {
+    await ops.close();
+    throw e;
+  }
+}
+
+async function assemble(config: Config, log: Logger, makePlanner: PlannerFactory, ops: Ops, opts: GatewayOptions): Promise<RunningGateway> {
+  const { readiness } = ops;
+  readiness.starting('loading the data gate policies');
+  const policies = new LivePolicies(await startPolicies(config.ranger, log, 'ranger', ops.policies('data')));
+  if (config.ranger) readiness.require(() => (policies.current() ? null : `the data gate policies are not loaded (${policies.state()})`));
+  const audit = ops.observeAuditor(await startAuditor(config.audit, policies.current()?.serviceName ?? 'lakegate', log));
   const roles = rangerRoles(() => policies.current()?.roleStore ?? null);
   const throttle = new LoginThrottle(config.throttle);
   const users = config.keycloak ? null : LocalUsers.load(config.usersFile!);
@@ -60,14 +95,19 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
         log,
       );
   const identity = auditedIdentity(provider, audit);
-  const catalog = config.catalog ? await startCatalog(config.catalog, log, audit) : null;
+  readiness.starting('opening the catalog');
+  const catalog = config.catalog ? await startCatalog(config.catalog, log, audit, ops.catalog()) : null;
+  const catalogPolicies = catalog?.policies;
+  if (catalogPolicies) readiness.require(() => (catalogPolicies.current() ? null : `the catalog gate policies are not loaded (${catalogPolicies.state?.() ?? 'unknown'})`));
   // DuckDB reads and writes Iceberg with its own extension; writes reach the catalog endpoint over HTTP (httpfs),
   // and tables in object storage need it too. User SQL never reaches what httpfs adds (CREATE SECRET, ATTACH):
   // the parser and the router refuse them.
   const extensions: ExtensionName[] = [];
   if (catalog) extensions.push('avro', 'iceberg', 'httpfs');
   const extensionDirectory = config.engine.extensionDirectory ?? defaultExtensionDirectory();
+  readiness.starting('providing the DuckDB extensions');
   if (extensions.length > 0) await ensureExtensions(extensionDirectory, extensions, log);
+  readiness.starting('starting the engine pool');
   let planner: QueryPlanner | null = null;
   const secrets: StorageSecrets | null = catalog?.storageRoots.some((r) => /^s3a?:\/\//.test(r)) ? new StorageSecrets(config.catalog?.storage, catalog?.storageRoots ?? []) : null;
   // A spill folder of our own unless configured, removed again at shutdown.
@@ -120,10 +160,39 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
   // DuckDB writes through a catalog endpoint of lakegate's own, one secret path per session (catalog/loopback/).
   const loopback = catalog ? await LoopbackCatalog.start({ catalog: catalog.writer, onError: (e) => log.error({ err: e }, 'catalog endpoint failed') }) : null;
   const writes = catalog && loopback ? { loopback, catalog: catalog.writer, catalogName: config.catalog!.database, service: catalog.service, log: log.child({ component: 'writes' }) } : null;
-  const server = await startServer({ config, engine, planner: planner!, parser, identity, log, audit, admin: admin?.room ?? null, writes });
+  const server = await startServer({ config, engine, planner: planner!, parser, identity, log, audit, admin: admin?.room ?? null, writes, ops });
+  ops.metrics.watchEngine(engine);
+  readiness.started();
+  let inForce = config;
   return {
     ...server,
+    ops: ops.listener ? { host: ops.listener.host, port: ops.listener.port } : null,
+    reload: async (reread) => {
+      try {
+        let next: Config;
+        try {
+          next = reread();
+        } catch (e) {
+          throw new ReloadRefused((e as Error).message);
+        }
+        const report = await reloadConfig(inForce, next, {
+          policies,
+          auditor: audit,
+          ops,
+          flushCatalog: catalog ? () => catalog.flush() : null,
+          ...(opts.setLogLevel ? { setLogLevel: opts.setLogLevel } : {}),
+          log,
+        });
+        inForce = report.config;
+        ops.metrics.reload(true);
+        return report;
+      } catch (e) {
+        ops.metrics.reload(false);
+        throw e;
+      }
+    },
     close: async () => {
+      readiness.shuttingDown();
       await server.close();
       await loopback?.close();
       await identity.close();
@@ -133,6 +202,7 @@ export async function startGateway(config: Config, log: Logger, makePlanner: Pla
       catalog?.stop();
       await engine.close();
       await audit.close();
+      await ops.close();
       if (spill) rmSync(spill, { recursive: true, force: true });
     },
   };

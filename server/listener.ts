@@ -25,6 +25,7 @@ import { Session } from './session.js';
 import type { Backends } from './sessionFunctions.js';
 import type { StatementParser } from './statementParser.js';
 import { UserStatementSlots } from './statementSlots.js';
+import type { Ops } from './ops/ops.js';
 
 /** Statements longer than this are planned in the heavy lane (server/heavyLane.ts). */
 export const LARGE_STATEMENT_CHARS = 8192;
@@ -42,6 +43,8 @@ export interface ServerDeps {
   admin?: AdminRoom | null;
   /** Writes through the Iceberg catalog; null: the database is read-only. */
   writes?: WriteDeps | null;
+  /** Metrics and the statement log (server/ops/): each session is watched through it. */
+  ops?: Ops | null;
 }
 
 export interface RunningServer {
@@ -219,7 +222,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
           const session = await hooks.open(info, identity);
           (session as Session).terminator = () => conn.terminate();
           settleLogin();
-          return session;
+          return deps.ops ? deps.ops.session(session, identity.user) : session;
         },
       },
       {

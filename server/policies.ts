@@ -27,10 +27,18 @@ export function policyBundlesRefused(): ReadonlyMap<string, number> {
   return refusedBundles;
 }
 
+/** How operations see a policy set's loads (server/ops/): its source's calls, and each load compiled or refused. */
+export interface PolicyObserver {
+  source(s: PolicySource): PolicySource;
+  compiled(ok: boolean): void;
+}
+
 export interface GatewayPolicies {
   current(): PolicyEngine | null;
   /** Reload now (after GRANT / REVOKE / SET TAG); resolves once the change is in force. */
   flush(): Promise<void>;
+  /** never-loaded, fresh, stale or expired (policy/ranger/cache.ts); absent without a policy source. */
+  state?(): string;
   stop(): void;
 }
 
@@ -38,15 +46,15 @@ export interface GatewayPolicies {
  * Starts the policy set of one source. `label` names it in logs and in
  * policyBundlesRefused(). A first bundle refused by its service def is a start-up
  * error (there is no good set to keep); a source that cannot be reached is not:
- * the gateway starts denying everything and keeps trying.
+ * the gateway starts denying everything and keeps trying. `observe` counts loads for metrics.
  */
-export async function startPolicies(cfg: RangerConfig | undefined, log: Logger, label = 'ranger'): Promise<GatewayPolicies> {
+export async function startPolicies(cfg: RangerConfig | undefined, log: Logger, label = 'ranger', observe?: PolicyObserver): Promise<GatewayPolicies> {
   if (!cfg) {
     log.warn({ event: 'ranger', state: 'not-configured' }, 'no Ranger policy source configured: no roles, no access');
     return { current: () => null, flush: async () => undefined, stop: () => undefined };
   }
   const s = cfg.source;
-  const source: PolicySource =
+  const plain: PolicySource =
     s.kind === 'local'
       ? new LocalPolicySource({ path: s.path, ...(s.serviceName ? { serviceName: s.serviceName } : {}) })
       : new RangerAdminClient({
@@ -58,9 +66,22 @@ export async function startPolicies(cfg: RangerConfig | undefined, log: Logger, 
           retries: s.retries,
           tagService: s.tagService,
         });
+  const source = observe ? observe.source(plain) : plain;
+  const compile = (snapshot: PolicySnapshot): PolicyEngine => compileSnapshot(checkedSnapshot(snapshot, label, log, () => cache.current() !== null));
   const cache: PolicyCache<PolicyEngine> = new PolicyCache<PolicyEngine>({
     source,
-    compile: (snapshot): PolicyEngine => compileSnapshot(checkedSnapshot(snapshot, label, log, () => cache.current() !== null)),
+    compile: observe
+      ? (snapshot) => {
+          try {
+            const engine = compile(snapshot);
+            observe.compiled(true);
+            return engine;
+          } catch (e) {
+            observe.compiled(false);
+            throw e;
+          }
+        }
+      : compile,
     ttlMs: cfg.refreshMs,
     maxStalenessMs: cfg.maxStalenessMs,
     logger: log.child({ component: 'ranger' }),
@@ -72,7 +93,7 @@ export async function startPolicies(cfg: RangerConfig | undefined, log: Logger, 
     cache.stop();
     throw new Error(`cannot start without a valid first policy set: ${cache.lastError.message}`);
   }
-  return { current: () => cache.current(), flush: () => cache.flush(), stop: () => cache.stop() };
+  return { current: () => cache.current(), flush: () => cache.flush(), state: () => cache.state, stop: () => cache.stop() };
 }
 
 /** The snapshot with its bundle checked (stub defs replaced by Ranger's); a refusal is logged and counted. */

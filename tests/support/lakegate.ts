@@ -49,7 +49,7 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 
 async function startOnce(port: number, timeoutMs: number, sharedDataDir?: string): Promise<Lakegate> {
   const dataDir = sharedDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lakegate-it-'));
-  const child = spawn(process.execPath, [LAKEGATE_BIN, 'demo', '--port', String(port), '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [LAKEGATE_BIN, 'demo', '--port', String(port), '--data-dir', dataDir, '--ops-port', '0'], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },

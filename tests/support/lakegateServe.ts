@@ -84,7 +84,8 @@ export async function startServe(overrides: Record<string, unknown> = {}, opts: 
   const port = await freePort();
   const base = await demoConfig({ host: '127.0.0.1', port, dataDir: path.join(dir, 'data') });
   const configFile = path.join(dir, 'config.json');
-  fs.writeFileSync(configFile, JSON.stringify({ ...base, port, ...overrides }));
+  // The per-statement log is off unless a suite asks for it (`ops`): the flood suites' output is kept in memory.
+  fs.writeFileSync(configFile, JSON.stringify({ ...base, ops: { ...base.ops, statementLog: false }, port, ...overrides }));
   const entry = opts.entry === 'js' ? path.join(REPO_ROOT, 'dist', 'bin', 'lakegate.js') : path.join(REPO_ROOT, 'bin', 'lakegate.cjs');
   const child: ChildProcess = spawn(process.execPath, [entry, 'serve', '--config', configFile], {
     cwd: REPO_ROOT,
