@@ -183,7 +183,7 @@ export async function readMetadataSource(kind: MetadataTableKind, loaded: Loaded
 
 // ------------------------------------------------------------ cells and SQL
 
-type Cell = null | string | bigint | number | boolean | { json: unknown } | { array: readonly (bigint | number)[] } | { hex: string };
+export type Cell = null | string | bigint | number | boolean | { json: unknown } | { array: readonly (bigint | number)[] } | { hex: string };
 
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
@@ -452,6 +452,11 @@ class Rows {
   }
 }
 
+/** The rows of a metadata table as `h` leaves them (exported for tests). */
+export function metadataRows(kind: MetadataTableKind, loaded: LoadedTable, source: MetadataSource, h: MetadataHiding): Cell[][] {
+  return new Rows(kind, loaded, source).build(h);
+}
+
 /**
  * The metadata table `<base>$<kind>` as the planner sees it: decided as the
  * base table (`metadataOf.base`), its rows built by `metadataOf.rows` with
@@ -462,7 +467,7 @@ export function metadataCatalogTable(ns: Namespace, kind: MetadataTableKind, bas
   const name = `${base.name}$${kind}`;
   const rows = (h: MetadataHiding): PgNode => {
     if (source instanceof SqlError) throw source;
-    const built = new Rows(kind, loaded, source).build(h);
+    const built = metadataRows(kind, loaded, source, h);
     if (built.length > MAX_METADATA_ROWS) throw tooMany(name);
     return rowsSelect(columns, built);
   };
