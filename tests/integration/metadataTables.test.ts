@@ -236,12 +236,35 @@ describe('the metadata tables hold what pyiceberg reads of the table', () => {
   });
 });
 
+describe('a metadata table in other statements', () => {
+  test('with parameters (extended protocol), joined with its table under a row filter, in a CTE', async () => {
+    const erin = await as('erin');
+    const first = orders.snapshots[0]!.snapshot_id;
+    const r = await erin.query({ text: 'select snapshot_id, operation from sales."orders$snapshots" where snapshot_id = $1', values: [first], types: rawTypes });
+    expect(r.rows).toEqual([{ snapshot_id: first, operation: 'append' }]);
+    const joined = await query(
+      erin,
+      'with s as (select snapshot_id from sales."orders$history" where parent_id is null) select o.id, s.snapshot_id from sales.orders o cross join s order by o.id',
+    );
+    // erin's row filter still applies to the table; the history row is the first snapshot
+    expect(joined).toEqual([
+      { id: '1', snapshot_id: first },
+      { id: '3', snapshot_id: first },
+    ]);
+  });
+
+  test('EXPLAIN (POLICY) names the base table’s policies', async () => {
+    const rows = await query(await as('alice'), 'explain (policy) select * from sales."orders$files"');
+    expect(JSON.stringify(rows)).toContain('customer masked');
+  });
+});
+
 describe('what the data gate hides of the base table is hidden in its metadata', () => {
   const f = () => orders.fields;
 
   test('alice (customer masked, amount denied): their bounds and counts are NULL, id and region as pyiceberg reads them', async () => {
     const c = await as('alice');
-    const rows = byPath(await query(c, 'select lower_bounds, upper_bounds, value_counts, null_value_counts, column_sizes, partition, record_count from sales."orders$files"'));
+    const rows = byPath(await query(c, 'select file_path, lower_bounds, upper_bounds, value_counts, null_value_counts, column_sizes, partition, record_count from sales."orders$files"'));
     const hidden = [f()['customer']!, f()['amount']!];
     expect(rows.map((r) => ({ lower: json(r['lower_bounds']), upper: json(r['upper_bounds']), values: json(r['value_counts']), partition: json(r['partition']), records: r['record_count'] }))).toEqual(
       expectedFiles().map((e) => ({
@@ -255,13 +278,13 @@ describe('what the data gate hides of the base table is hidden in its metadata',
     // the values themselves are in pyiceberg's bounds: not a typo in the field ids
     expect(expectedFiles().some((e) => e.lower_bounds[String(f()['customer'])] === 'Ann Lee' || e.lower_bounds[String(f()['customer'])] === 'Cy Ng')).toBe(true);
     // the control: carol reads the customer's bounds
-    const carol = byPath(await query(await as('carol'), 'select lower_bounds from sales."orders$files"'));
+    const carol = byPath(await query(await as('carol'), 'select file_path, lower_bounds from sales."orders$files"'));
     expect(carol.map((r) => json(r['lower_bounds'])![String(f()['customer'])])).toEqual(expectedFiles().map((e) => e.lower_bounds[String(f()['customer'])]));
   });
 
   test('bob (the partition column masked): partition values and their summaries NULL, $partitions grouped after hiding', async () => {
     const c = await as('bob');
-    const files = byPath(await query(c, 'select partition, lower_bounds from sales."orders$files"'));
+    const files = byPath(await query(c, 'select file_path, partition, lower_bounds from sales."orders$files"'));
     expect(files.map((r) => json(r['partition']))).toEqual(expectedFiles().map(() => ({ region: null })));
     expect(files.map((r) => json(r['lower_bounds']))).toEqual(expectedFiles().map((e) => nulled(e.lower_bounds, [f()['region']!])));
     const partitions = await query(c, 'select * from sales."orders$partitions"');
