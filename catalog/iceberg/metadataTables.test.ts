@@ -34,7 +34,10 @@ const raw = {
     { 'snapshot-id': 20, 'timestamp-ms': 2000 },
   ],
   refs: { main: { 'snapshot-id': 20, type: 'branch' }, v1: { 'snapshot-id': 10, type: 'tag', 'max-ref-age-ms': 86400000 } },
-  'partition-specs': [{ 'spec-id': 0, fields: [{ 'source-id': 2, 'field-id': 1000, name: 'region', transform: 'identity' }] }],
+  'partition-specs': [
+    { 'spec-id': 0, fields: [{ 'source-id': 2, 'field-id': 1000, name: 'region', transform: 'identity' }] },
+    { 'spec-id': 1, fields: [] },
+  ],
 };
 const loaded: LoadedTable = { metadataLocation: '/wh/t/m.json', metadata: TableMetadataSchema.parse(raw), credentials: [], raw };
 
@@ -119,12 +122,19 @@ describe('metadataRows', () => {
     expect(r[8]).toEqual({ json: { '1': 2n, '2': null, '5': null, '9': null } });
     expect(r[11]).toEqual({ json: { '1': '7', '2': null, '5': null, '9': null } });
     expect(r[5]).toBe(2n);
+    // writers put partition values in the path (data/region=EU/…)
+    expect(r[1]).toBeNull();
+    expect(files({ visibleColumns: new Set(['id', 'region']), rowFiltered: false })[1]).toBe('/wh/t/data/a.parquet');
   });
 
   it('hides every count, size and statistic under a row filter', () => {
     const r = files({ ...all, rowFiltered: true });
-    expect([r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[14]]).toEqual(Array(10).fill(null));
-    expect(r[1]).toBe('/wh/t/data/a.parquet');
+    expect([r[1], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[14]]).toEqual(Array(11).fill(null));
+    expect(r[2]).toBe('PARQUET');
+    // an unpartitioned file's path holds no value: it stays
+    const unpartitioned = metadataRows('files', loaded, { ...parsed, files: [{ ...file, spec_id: 1, partition: {} }] }, { ...all, rowFiltered: true })[0]!;
+    expect(unpartitioned[1]).toBe('/wh/t/data/a.parquet');
+    expect(unpartitioned[5]).toBeNull();
   });
 
   it('$snapshots: summary without operation; per-partition entries only when nothing is hidden; none under a row filter', () => {

@@ -14,7 +14,8 @@
  * base table (MetadataHiding): statistics and partition values of a column
  * the user sees masked or restricted are NULL entry by entry, and on a table
  * with a row filter every record count, statistic and partition value is
- * NULL, because they describe rows the user may not see.
+ * NULL, because they describe rows the user may not see; a data file's path
+ * is NULL when one of its partition values is (writers put them in it).
  */
 import { z } from 'zod';
 import { parseStatements } from '../../sql/parse.js';
@@ -341,6 +342,17 @@ class Rows {
     return out;
   }
 
+  /**
+   * Some partition value of the file is hidden from the user: its path is too,
+   * since writers put the values in it (`data/region=EU/…`).
+   */
+  private partitionHidden(specId: number, value: unknown, h: MetadataHiding): boolean {
+    const fields = this.specs.get(specId) ?? [];
+    const named = new Set(fields.map((f) => f.name));
+    if (Object.keys((value ?? {}) as JsonObject).some((k) => !named.has(k))) return true;
+    return fields.some((f) => h.rowFiltered || !this.visible(f['source-id'], h));
+  }
+
   private statMap(v: unknown, h: MetadataHiding, bounds: boolean): Cell {
     if (v === null || v === undefined) return null;
     const out: Record<string, unknown> = {};
@@ -408,7 +420,7 @@ class Rows {
           const list = (v: unknown): Cell => (Array.isArray(v) ? { array: v as (bigint | number)[] } : null);
           return [
             Number(f['content'] ?? 0),
-            String(f['file_path']),
+            this.partitionHidden(spec, f['partition'], h) ? null : String(f['file_path']),
             String(f['file_format']),
             spec,
             h.rowFiltered ? null : { json: this.partition(spec, f['partition'], h) },
