@@ -26,7 +26,7 @@ const raw = {
   ],
   'current-snapshot-id': 20,
   snapshots: [
-    { 'snapshot-id': 10, 'timestamp-ms': 1000, 'manifest-list': '/wh/t/m10.avro', summary: { operation: 'append', 'added-records': '2', 'partitions.region=EU': 'added-records=1' } },
+    { 'snapshot-id': 10, 'timestamp-ms': 1000, 'manifest-list': '/wh/t/m10.avro', summary: { operation: 'append', 'added-records': '2', 'changed-partition-count': '1', 'partitions.region=EU': 'added-records=1' } },
     { 'snapshot-id': 20, 'parent-snapshot-id': 10, 'timestamp-ms': 2000, 'manifest-list': '/wh/t/m20.avro', summary: { operation: 'overwrite', 'total-records': '3' } },
   ],
   'snapshot-log': [
@@ -143,7 +143,7 @@ describe('metadataRows', () => {
       [10n, null, 'append'],
       [20n, 10n, 'overwrite'],
     ]);
-    expect(snaps(all)[0]![5]).toEqual({ json: { 'added-records': '2', 'partitions.region=EU': 'added-records=1' } });
+    expect(snaps(all)[0]![5]).toEqual({ json: { 'added-records': '2', 'changed-partition-count': '1', 'partitions.region=EU': 'added-records=1' } });
     expect(snaps({ visibleColumns: new Set(['id', 'address']), rowFiltered: false })[0]![5]).toEqual({ json: { 'added-records': '2' } });
     expect(snaps({ ...all, rowFiltered: true }).map((r) => r[5])).toEqual([null, null]);
   });

@@ -371,8 +371,8 @@ class Rows {
         return m.snapshots.map((s) => {
           const summary = Object.fromEntries(
             Object.entries(s.summary ?? {})
-              // per-partition summaries (`partitions.<path>`) name partition values
-              .filter(([k]) => k !== 'operation' && (!k.startsWith('partitions.') || this.noneHidden(h)))
+              // per-partition summaries (`partitions.<path>`) name partition values; their count counts them
+              .filter(([k]) => k !== 'operation' && ((!k.startsWith('partitions.') && k !== 'changed-partition-count') || this.noneHidden(h)))
               .map(([k, v]) => [k, String(v)]),
           );
           return [ts(s['timestamp-ms']), s['snapshot-id'], s['parent-snapshot-id'] ?? null, typeof s.summary?.['operation'] === 'string' ? s.summary['operation'] : null, s['manifest-list'] ?? null, h.rowFiltered ? null : { json: summary }];
