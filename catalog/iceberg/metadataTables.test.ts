@@ -8,7 +8,8 @@ import { SqlError } from '../../sql/errors.js';
 import { loadParser } from '../../sql/parse.js';
 import type { LoadedTable } from './api.js';
 import { TableMetadataSchema } from './metadata.js';
-import { boundText, metadataCatalogTable, metadataRows, readMetadataSource, splitMetadataName, type MetadataSource } from './metadataTables.js';
+import { toDuckDbSql } from '../../sql/deparse.js';
+import { boundText, MAX_METADATA_ROWS, metadataCatalogTable, metadataRows, readMetadataSource, splitMetadataName, type MetadataSource } from './metadataTables.js';
 
 const raw = {
   'format-version': 2,
@@ -159,6 +160,13 @@ describe('metadataRows', () => {
     ]);
     expect(metadataRows('partitions', loaded, source(), all)).toEqual([[{ json: { region: 'EU' } }, 2n, 1n, 900n]]);
     expect(metadataRows('partitions', loaded, source(), { ...all, rowFiltered: true })).toEqual([[{ json: null }, null, 1n, null]]);
+  });
+
+  it('bounded: 2,000 rows plan into DuckDB SQL, one more is 54000', () => {
+    const base = { schema: 's', name: 't', columns: [], resource: { database: 's', table: 't' }, scan: () => ({}) };
+    const table = (n: number) => metadataCatalogTable(['s'], 'files', base, loaded, { ...parsed, files: Array.from({ length: n }, () => file) });
+    expect(toDuckDbSql(table(MAX_METADATA_ROWS).metadataOf!.rows(all))).toContain('/wh/t/data/a.parquet');
+    expect(() => table(MAX_METADATA_ROWS + 1).metadataOf!.rows(all)).toThrow(expect.objectContaining({ code: '54000' }));
   });
 
   it('a metadata table whose metadata could not be read throws when its rows are built, not before', () => {

@@ -18,7 +18,8 @@
  * is NULL when one of its partition values is (writers put them in it).
  */
 import { z } from 'zod';
-import { parseStatements } from '../../sql/parse.js';
+import { DEFAULT_TREE_LIMITS } from '../../sql/limits.js';
+import { parseStatements, parseStatementsUncached } from '../../sql/parse.js';
 import type { CatalogColumn, CatalogTable, MetadataHiding } from '../../sql/catalogView.js';
 import { SqlError } from '../../sql/errors.js';
 import type { PgNode } from '../../sql/walk.js';
@@ -29,8 +30,13 @@ import { avroRecords } from './tableFiles.js';
 export const METADATA_TABLES = ['snapshots', 'history', 'refs', 'files', 'manifests', 'partitions'] as const;
 export type MetadataTableKind = (typeof METADATA_TABLES)[number];
 
-/** At most this many rows (and manifest entries read) per metadata table: its rows travel in the statement's text. */
-export const MAX_METADATA_ROWS = 10_000;
+/**
+ * At most this many rows (and manifest entries read) per metadata table: its
+ * rows travel in the statement's text, and 2,000 $files rows of a 20-column
+ * table take ~1 s to plan (parse, re-parse check) on the event loop; 10,000
+ * pass the engine's expansion limit (sql/deparse.ts MAX_EXPANDED_NODES).
+ */
+export const MAX_METADATA_ROWS = 2_000;
 
 /** `orders$files` → orders, files; null when the suffix is not a metadata table's. */
 export function splitMetadataName(name: string): { base: string; kind: MetadataTableKind } | null {
@@ -219,7 +225,9 @@ function rowsSelect(columns: readonly CatalogColumn[], rows: readonly Cell[][]):
     rows.length === 0
       ? `SELECT ${targets} WHERE false`
       : `SELECT ${targets} FROM (VALUES ${rows.map((r) => `(${r.map(literal).join(', ')})`).join(', ')}) AS lg_meta(${names.join(', ')})`;
-  return parseStatements(sql)[0]!.node;
+  // Built by lakegate from the table's metadata, not the user's text: the statement limits are not its bound
+  // (MAX_METADATA_ROWS is), and it is not kept in the parse cache.
+  return parseStatementsUncached(sql, { maxNodes: Number.MAX_SAFE_INTEGER, maxDepth: DEFAULT_TREE_LIMITS.maxDepth })[0]!.node;
 }
 
 // ------------------------------------------------------------ values as Trino shows them
