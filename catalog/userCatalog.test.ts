@@ -110,6 +110,27 @@ describe('resolution as the user', () => {
     s.close();
   });
 
+  it('a metadata table is loaded as its table: the same catalog answer, decided as the table, rows not read until the data gate asks', async () => {
+    const s = service();
+    const alice = s.forUser('alice');
+    const caller = { user: 'alice' };
+    const base = (await alice.lookup(caller, 'sales', 'orders')).value;
+    const e = (await alice.lookup(caller, 'sales', 'orders$files')).value;
+    if (e?.kind !== 'table' || base?.kind !== 'table') throw new Error('expected tables');
+    expect(e.table.name).toBe('orders$files');
+    expect(e.table.resource).toEqual({ database: 'sales', table: 'orders' });
+    expect(e.table.metadataOf?.base).toBe(base.table);
+    expect(e.table.columns.map((c) => c.name)).toContain('lower_bounds');
+    // the plain scan is a placeholder, never the table's rows
+    expect(JSON.stringify(e.table.scan())).not.toContain('iceberg_scan');
+    // dave may not load orders: its metadata tables are missing like it, and like a missing table's
+    const dave = s.forUser('dave');
+    for (const name of ['orders$files', 'orders$snapshots', 'nosuch$files']) expect((await dave.lookup({ user: 'dave' }, 'sales', name)).value).toBeNull();
+    expect((await alice.lookup(caller, 'sales', 'nosuch$files')).value).toBeNull();
+    expect((await alice.lookup(caller, 'sales', 'orders$nosuch')).value).toBeNull();
+    s.close();
+  });
+
   it('the embedded catalog answers like Polaris: 404 before 403', async () => {
     const client = new EmbeddedCatalog({
       sqliteFile: path.join(dir, 'catalog.db'),

@@ -18,6 +18,7 @@ import type { CatalogTable, CatalogView } from '../sql/catalogView.js';
 import { SqlError } from '../sql/errors.js';
 import { CatalogError, type Caller, type IcebergCatalog, type LoadedTable } from './iceberg/api.js';
 import type { SnapshotSelector } from './iceberg/metadata.js';
+import { metadataCatalogTable, readMetadataSource, splitMetadataName, type MetadataTableKind } from './iceberg/metadataTables.js';
 import { catalogTable, catalogView } from './iceberg/tables.js';
 
 export interface CatalogCacheOptions {
@@ -255,7 +256,7 @@ export class UserCatalog {
     for (const key of [...this.entries.keys()]) {
       if (!key.startsWith(prefix)) continue;
       const rest = key.slice(prefix.length);
-      if (name !== undefined && rest !== name && !rest.startsWith(`${name}@`)) continue;
+      if (name !== undefined && rest !== name && !rest.startsWith(`${name}@`) && !rest.startsWith(`${name}$`)) continue;
       this.entries.delete(key);
       dropped++;
     }
@@ -346,7 +347,10 @@ export class UserCatalog {
     const { ns, expiresAt } = await this.namespaceOf(caller, schema);
     if (!ns) return { value: null, expiresAt };
     const exact = await this.entry(caller, ns, name);
-    if (exact.value || !name.includes('@')) return exact;
+    if (exact.value) return exact;
+    const meta = splitMetadataName(name);
+    if (meta) return this.metadataTable(caller, ns, schema, meta.base, meta.kind);
+    if (!name.includes('@')) return exact;
     const travel = splitSelector(name);
     if (!travel) return exact;
     const base = await this.entry(caller, ns, travel.base);
@@ -354,6 +358,19 @@ export class UserCatalog {
     if (base.value.kind !== 'table') throw new SqlError('0A000', `time travel on view "${schema}.${travel.base}" is not supported`);
     const table = catalogTable(ns, travel.base, base.value.loaded, travel.selector);
     return { value: { ...base.value, table: { ...table, name: travel.base } }, expiresAt: base.expiresAt };
+  }
+
+  /**
+   * `orders$snapshots` …: loaded as the base table (the catalog gate's
+   * answer for it, a view or a missing table: none), its metadata read now,
+   * its rows built once the data gate has decided (metadataTables.ts).
+   */
+  private async metadataTable(caller: Caller, ns: string[], schema: string, baseName: string, kind: MetadataTableKind): Promise<Timed<Entry | null>> {
+    const base = await this.entry(caller, ns, baseName);
+    if (!base.value || base.value.kind !== 'table') return { value: null, expiresAt: base.expiresAt };
+    const { loaded, table } = base.value;
+    const source = await readMetadataSource(kind, loaded, `${schema}.${baseName}$${kind}`);
+    return { value: { ...base.value, table: metadataCatalogTable(ns, kind, table, loaded, source) }, expiresAt: base.expiresAt };
   }
 
   private slot(ns: readonly string[], name: string): Slot<Entry | null> {

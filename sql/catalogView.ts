@@ -66,6 +66,21 @@ export interface CatalogTable {
   columnTags?: Readonly<Record<string, readonly string[]>> | null;
   /** COMMENT ON TABLE (Iceberg's `comment` property): obj_description, psql's \d+. */
   comment?: string;
+  /**
+   * An Iceberg metadata table (`orders$files`): the data gate decides it as
+   * `base` and reads its rows from `rows`, built with what the decision hides
+   * (its `scan()` is a placeholder that never runs). `rows` may throw a
+   * SqlError (the metadata could not be read, too many rows).
+   */
+  metadataOf?: { base: CatalogTable; rows(hiding: MetadataHiding): PgNode };
+}
+
+/** What a metadata table hides, from the data gate's decision on its base table. */
+export interface MetadataHiding {
+  /** the base table's columns (by their current names) the user reads as stored: neither masked nor restricted */
+  visibleColumns: ReadonlySet<string>;
+  /** the user reads the base table through a row filter (or may see no row): counts and statistics describe rows hidden from them */
+  rowFiltered: boolean;
 }
 
 /**

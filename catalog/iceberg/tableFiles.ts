@@ -110,7 +110,7 @@ function readBytes(buf: Buffer, pos: number): [Buffer, number] {
  * is not what it should be is an error here, never an exception loose in a
  * stream. Longs are bigint (snapshot ids use all 64 bits).
  */
-async function avroRecords(location: string): Promise<JsonObject[]> {
+export async function avroRecords(location: string): Promise<JsonObject[]> {
   const buf = await readFile(mustBeLocal(location));
   if (buf.subarray(0, 4).toString('latin1') !== 'Obj\x01') throw new Error(`${location} is not an Avro container file`);
   const meta = new Map<string, Buffer>();

@@ -22,6 +22,7 @@ import { compileTable, fromItem, SOURCE_ALIAS, type CompiledTable, type FenceMod
 import type { ColumnTagSource } from './columnTags.js';
 import { decideTable, type ColumnTags, type MaskPrecedence, type Subject, type TableDecision } from './decide.js';
 import { FenceAnalysis, type ColumnInfo } from './flows.js';
+import { compileMetadataTable } from './metadataTables.js';
 import { valueTypeOf } from './leakproof.js';
 
 export interface DataGateOptions {
@@ -157,8 +158,10 @@ export class StatementGate {
     let entry = memo?.get(this.subjectKey);
     if (!entry) {
       try {
-        const tags = this.tagsOf(table);
-        entry = { decision: decideTable(this.engine, this.subject, table, tags, { maskPrecedence: this.gate.opts.maskPrecedence }) };
+        // A metadata table (orders$files) is decided as its base table: the same read right, the same columns.
+        const decided = table.metadataOf?.base ?? table;
+        const tags = this.tagsOf(decided);
+        entry = { decision: decideTable(this.engine, this.subject, decided, tags, { maskPrecedence: this.gate.opts.maskPrecedence }) };
       } catch (e) {
         // Answered like a missing table: an error here must not tell that the table exists.
         this.gate.opts.log.error({ event: 'data-gate', table: `${table.schema}.${table.name}`, err: (e as Error).message }, 'policy decision failed');
@@ -199,6 +202,8 @@ export class StatementGate {
     try {
       step();
     } catch (e) {
+      // A metadata table the user may read whose metadata could not be read (or is too large): said as it is.
+      if (ref.table.metadataOf && e instanceof SqlError) throw e;
       this.gate.opts.log.error(
         { event: 'data-gate', table: `${ref.table.schema}.${ref.table.name}`, err: (e as Error).message },
         'policy rewrite failed: statement refused',
@@ -225,6 +230,7 @@ export class StatementGate {
   }
 
   private compile(table: CatalogTable, decision: Extract<TableDecision, { visible: true }>, ctx: DialectContext): CompiledTable {
+    if (table.metadataOf) return compileMetadataTable(table, table.metadataOf, decision);
     // Policy expressions name columns as the policies do (an older snapshot's columns by their current names).
     const decided = decision.columns.filter((c): c is typeof c & { policyName: string } => c.policyName !== null);
     const compiled = compileTable(table, decision, {

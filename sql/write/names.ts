@@ -60,6 +60,9 @@ export function resolveWriteRelation(n: WrittenName, ctx: WriteContext): WriteRe
   const r = resolveRelation(n, ctx, n.location);
   switch (r.kind) {
     case 'table':
+      if (r.table.metadataOf) {
+        throw new SqlError('42809', `cannot change metadata table "${r.table.name}"`, pos(n.location), { detail: 'Iceberg metadata tables ($snapshots, $files …) are read-only.' });
+      }
       return { kind: 'table', table: r.table, target: icebergTarget(ctx, r.table.schema, r.table.name) };
     case 'view':
       return { kind: 'view', view: r.view, target: icebergTarget(ctx, r.view.schema, r.view.name) };
