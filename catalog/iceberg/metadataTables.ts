@@ -33,10 +33,11 @@ export type MetadataTableKind = (typeof METADATA_TABLES)[number];
 /**
  * At most this many rows (and manifest entries read) per metadata table: its
  * rows travel in the statement's text, and 2,000 $files rows of a 20-column
- * table take ~1 s to plan (parse, re-parse check) on the event loop; 10,000
- * pass the engine's expansion limit (sql/deparse.ts MAX_EXPANDED_NODES).
+ * table took ~1 s to plan (parse, re-parse check) on the event loop, where it
+ * delays every other session; 500 keep that near a quarter of a second until
+ * the rows reach the engine outside the SQL text.
  */
-export const MAX_METADATA_ROWS = 2_000;
+export const MAX_METADATA_ROWS = 500;
 
 /** `orders$files` → orders, files; null when the suffix is not a metadata table's. */
 export function splitMetadataName(name: string): { base: string; kind: MetadataTableKind } | null {
