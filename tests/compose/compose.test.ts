@@ -9,14 +9,17 @@
  * has no implied grants).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { authorizePolaris, polarisPath, type PolarisPath } from '../../catalog/polaris/authorization.js';
 import { PolicyEngine } from '../../policy/ranger/engine.js';
 import { parsePolicy, parseRangerRoles, parseServicePolicies, type ServiceDef } from '../../policy/ranger/model.js';
 import { RoleStore } from '../../policy/ranger/roles.js';
 import { parseConfig } from '../../server/config.js';
+import { parseListen } from '../../server/ops/config.js';
 import { describeWithFixtures, readFixture } from '../conformance/harness.js';
 import { POLARIS_SERVICE_DEF } from '../fixtures/polaris/serviceDef.js';
 import { icebergPython } from '../support/icebergTables.js';
@@ -214,5 +217,181 @@ describe('Ranger policies', () => {
       expect(def.accessTypes.every((a) => a.impliedGrants.length === 0)).toBe(true);
       run(def);
     });
+  });
+});
+
+/** Named volumes a service mounts: target → volume name. */
+const namedVolumes = (service: string): Record<string, string> =>
+  Object.fromEntries(
+    (compose.services[service].volumes ?? [])
+      .map((v: string) => String(v).split(':'))
+      .filter(([source]: string[]) => !source!.startsWith('.') && !source!.startsWith('/'))
+      .map(([source, target]: string[]) => [target, source]),
+  );
+const dependsOn = (service: string, on: string): string | undefined => compose.services[service].depends_on?.[on]?.condition;
+
+describe('the stack closes the gaps of issue 22', () => {
+  test('the new jobs exist, their scripts parse, every named volume is declared', () => {
+    expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['certs', 'polaris-db', 'polaris-bootstrap', 'data-load']));
+    for (const script of ['certs/make-certs.sh', 'polaris/bootstrap-realm.sh']) {
+      const r = spawnSync('sh', ['-n', join(COMPOSE, script)], { encoding: 'utf8' });
+      expect(`${script}: ${r.status} ${r.stderr}`).toBe(`${script}: 0 `);
+    }
+    const r = spawnSync(icebergPython(), ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])', join(COMPOSE, 'data-load/load_orders.py')], { encoding: 'utf8' });
+    expect(`${r.status} ${r.stderr}`).toBe('0 ');
+    for (const name of Object.keys(compose.services)) {
+      for (const volume of Object.values(namedVolumes(name))) expect(`${name}: ${volume} ${volume in (compose.volumes ?? {})}`).toBe(`${name}: ${volume} true`);
+    }
+    // lakegate starts once its certificate is issued and the demo table is in the catalog.
+    expect([dependsOn('lakegate', 'certs'), dependsOn('lakegate', 'data-load'), dependsOn('data-load', 'polaris-setup')]).toEqual([
+      'service_completed_successfully',
+      'service_completed_successfully',
+      'service_completed_successfully',
+    ]);
+  });
+
+  test('TLS: the certs job issues the files lakegate is configured with, valid for its names; the CA key is never in lakegate\'s mount', () => {
+    expect(config.requireTls).toBe(true);
+    const lakegateMount = Object.entries(namedVolumes('lakegate')).find(([, v]) => v === 'certs');
+    expect(lakegateMount).toBeDefined();
+    const [lakegateTarget] = lakegateMount!;
+    const certsEnv = env('certs');
+    expect(namedVolumes('certs')[certsEnv['CERTS_DIR']!]).toBe('certs');
+    const caVolume = namedVolumes('certs')[certsEnv['CA_DIR']!]!;
+    expect(caVolume).not.toBe('certs');
+    expect(Object.values(namedVolumes('lakegate'))).not.toContain(caVolume);
+    for (const f of [config.tls.certFile, config.tls.keyFile]) expect(f.startsWith(`${lakegateTarget}/`)).toBe(true);
+
+    const dir = mkdtempSync(join(tmpdir(), 'lakegate-certs-'));
+    try {
+      const out = join(dir, 'certs');
+      const ca = join(dir, 'ca');
+      const owner = `${process.getuid!()}:${process.getgid!()}`;
+      const run = () => spawnSync('sh', [join(COMPOSE, 'certs/make-certs.sh')], { encoding: 'utf8', env: { ...process.env, CERTS_DIR: out, CA_DIR: ca, CERTS_OWNER: owner } });
+      const first = run();
+      expect(`${first.status} ${first.stdout}`).toMatch(/^0 certs: issued/);
+      const inMount = (f: string) => join(out, f.slice(lakegateTarget.length + 1));
+      const cert = new X509Certificate(readFileSync(inMount(config.tls.certFile)));
+      const caCert = new X509Certificate(readFileSync(join(out, 'ca.crt')));
+      expect(cert.verify(caCert.publicKey)).toBe(true);
+      expect(cert.checkIssued(caCert)).toBe(true);
+      expect([cert.checkHost('lakegate'), cert.checkHost('localhost'), cert.checkIP('127.0.0.1')]).toEqual(['lakegate', 'localhost', '127.0.0.1']);
+      expect(cert.checkHost('keycloak')).toBeUndefined(); // control: not a certificate for any name
+      // the key is the certificate's, and a TLS server accepts the pair
+      expect(() => createSecureContext({ cert: readFileSync(inMount(config.tls.certFile)), key: readFileSync(inMount(config.tls.keyFile)) })).not.toThrow();
+      expect(statSync(inMount(config.tls.keyFile)).mode & 0o077).toBe(0);
+      expect(readdirSync(out).sort()).toEqual(['ca.crt', 'lakegate.crt', 'lakegate.key']);
+      expect(readdirSync(ca)).toEqual(['ca.key']);
+      // a restart keeps the certificate clients already trust
+      const again = run();
+      expect(`${again.status} ${again.stdout}`).toMatch(/^0 certs: kept/);
+      expect(new X509Certificate(readFileSync(inMount(config.tls.certFile))).fingerprint256).toBe(cert.fingerprint256);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('MASK_HASH has a key (a *-change-me default, as the other secrets)', () => {
+    const parsed = parseConfig(config);
+    expect(parsed.dataGate.maskKey).toMatch(/-change-me$/);
+    expect(parsed.dataGate.maskKey!.length).toBeGreaterThanOrEqual(16);
+  });
+
+  test('GRANT writes to the Ranger Admin and polaris service Polaris reads, with the account ranger-setup uses', () => {
+    const parsed = parseConfig(config);
+    const polarisEnv = env('polaris');
+    expect(parsed.accessControl.ranger).toMatchObject({
+      url: polarisEnv['polaris.authorization.ranger.authz.default.policy.rest.url'],
+      serviceName: polarisEnv['polaris.authorization.ranger.service-name'],
+      username: env('ranger-setup')['RANGER_USER'],
+      password: env('ranger-setup')['RANGER_PASSWORD'],
+    });
+    expect(parsed.accessControl.ranger!.url).toBe(env('ranger-setup')['RANGER_URL']);
+    // the data gate's policies are written on the same Ranger Admin (projectWrites), to the service lakegate reads
+    expect(parsed.accessControl.projectWrites).toBe(true);
+    expect(config.ranger.source.url).toBe(parsed.accessControl.ranger!.url);
+  });
+
+  test('the healthcheck asks /readyz on the admin listener lakegate is configured with, published on loopback only', () => {
+    const listen = parseListen(parseConfig(config).ops.listen!)!;
+    expect(listen.host).toBe('0.0.0.0');
+    const test = compose.services.lakegate.healthcheck.test.join(' ');
+    expect(test).toContain(`http://127.0.0.1:${listen.port}/readyz`);
+    expect(test).toContain('r.ok?0:1');
+    const published = compose.services.lakegate.ports.map((p: string) => withDefaults(p)).filter((p: string) => p.endsWith(`:${listen.port}`));
+    expect(published).toEqual([`127.0.0.1:${listen.port}:${listen.port}`]);
+  });
+
+  test('the configuration is strict: an unknown key is refused (control for the parse above)', () => {
+    expect(() => parseConfig({ ...config, requireTLS: true })).toThrow(/requireTLS/);
+  });
+
+  test('Polaris keeps its catalog in PostgreSQL: one JDBC store for the bootstrap job and the server, root\'s secret shared with the setup jobs', () => {
+    const db = env('polaris-db');
+    for (const service of ['polaris', 'polaris-bootstrap']) {
+      const e = env(service);
+      expect([service, e['POLARIS_PERSISTENCE_TYPE']]).toEqual([service, 'relational-jdbc']);
+      expect([service, e['QUARKUS_DATASOURCE_JDBC_URL']]).toEqual([service, `jdbc:postgresql://polaris-db:5432/${db['POSTGRES_DB']}`]);
+      expect([service, e['QUARKUS_DATASOURCE_USERNAME'], e['QUARKUS_DATASOURCE_PASSWORD']]).toEqual([service, db['POSTGRES_USER'], db['POSTGRES_PASSWORD']]);
+    }
+    expect(dependsOn('polaris', 'polaris-bootstrap')).toBe('service_completed_successfully');
+    expect(dependsOn('polaris-bootstrap', 'polaris-db')).toBe('service_healthy');
+    expect(compose.services['polaris-db'].volumes.some((v: string) => v.endsWith(':/var/lib/postgresql/data'))).toBe(true);
+    const secret = env('polaris-bootstrap')['POLARIS_ROOT_SECRET'];
+    expect([env('polaris-setup')['POLARIS_ROOT_SECRET'], env('data-load')['POLARIS_ROOT_SECRET']]).toEqual([secret, secret]);
+    expect(read('polaris/bootstrap-realm.sh')).toContain('--credential="POLARIS,root,$POLARIS_ROOT_SECRET"');
+  });
+
+  test("data-load writes the demo's sales.orders rows, as root, into the catalog lakegate serves; a second run adds nothing", () => {
+    const e = env('data-load');
+    expect(e['POLARIS_URI']).toBe(config.catalog.source.uri);
+    expect(e['POLARIS_CATALOG']).toBe(config.catalog.source.warehouse);
+    expect([e['S3_ENDPOINT'], e['S3_ACCESS_KEY'], e['S3_SECRET_KEY']]).toEqual([config.catalog.storage.endpoint, config.catalog.storage.accessKeyId, config.catalog.storage.secretAccessKey]);
+    // the demo's rows, read from server/demo.ts's seed, not from the loader
+    const demo = readFileSync(join(REPO_ROOT, 'server/demo.ts'), 'utf8');
+    const values = /rows: `VALUES (.*)`/.exec(demo)![1]!;
+    const expected = [...values.matchAll(/\((\d+), '([^']*)', CAST\(([\d.]+) AS DECIMAL\(10,2\)\), '([^']*)'\)/g)].map((m) => ({ id: Number(m[1]), ssn: m[2], amount: m[3], region: m[4] }));
+    expect(expected).toHaveLength(2);
+
+    // The loader against a local SQL catalog in place of Polaris's REST one; what it asks the REST catalog for is recorded.
+    const dir = mkdtempSync(join(tmpdir(), 'lakegate-dataload-'));
+    try {
+      const harness = `
+import json, runpy, sys
+import pyiceberg.catalog
+from pyiceberg.catalog.sql import SqlCatalog
+wh, script = sys.argv[1], sys.argv[2]
+local = lambda: SqlCatalog("local", uri=f"sqlite:///{wh}/catalog.db", warehouse=f"file://{wh}")
+asked = []
+def load_catalog(name, **props):
+    asked.append({k: v for k, v in props.items() if not k.startswith("s3.")} | {"s3": sorted(k for k in props if k.startswith("s3."))})
+    return local()
+pyiceberg.catalog.load_catalog = load_catalog
+for _ in range(2):
+    runpy.run_path(script, run_name="__main__")
+rows = [{**r, "amount": str(r["amount"])} for r in local().load_table("sales.orders").scan().to_arrow().sort_by("id").to_pylist()]
+print(json.dumps({"asked": asked, "rows": rows}))
+`;
+      const r = spawnSync(icebergPython(), ['-c', harness, dir, join(COMPOSE, 'data-load/load_orders.py')], {
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, ...e, PYTHONDONTWRITEBYTECODE: '1' },
+      });
+      expect(`${r.status} ${r.stderr}`).toBe('0 ');
+      const lines = r.stdout.trim().split('\n');
+      expect(lines.slice(0, 2)).toEqual(['data-load: sales.orders created with 2 rows', 'data-load: sales.orders exists; left as it is']);
+      const got = JSON.parse(lines[2]!);
+      expect(got.rows).toEqual(expected);
+      expect(got.asked[0]).toEqual({
+        type: 'rest',
+        uri: config.catalog.source.uri,
+        warehouse: config.catalog.source.warehouse,
+        credential: `root:${env('polaris-setup')['POLARIS_ROOT_SECRET']}`,
+        scope: 'PRINCIPAL_ROLE:ALL',
+        s3: ['s3.access-key-id', 's3.endpoint', 's3.path-style-access', 's3.region', 's3.secret-access-key'],
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
