@@ -6,7 +6,10 @@
  * principals, Ranger service names, storage keys), the Ranger policies against
  * lakegate's model, and what those policies decide under Polaris's Ranger authorizer
  * (lakegate's engine with the polaris service def: Ranger 2.9.0's, and 2.8.0's, which
- * has no implied grants).
+ * has no implied grants). And what issue 22 added: the certs job run with openssl and its
+ * certificate verified with Node's crypto against lakegate's `tls`; the data-load job run
+ * against a local SQL catalog, its rows compared with the demo's seed (server/demo.ts);
+ * the healthcheck against `ops.listen`; Polaris's JDBC store shared by its bootstrap job.
  */
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
