@@ -54,6 +54,25 @@ export function macroStatements(owner: string): string[] {
     // in a target list (SQLAlchemy's index query, next to unnest(indkey)): the subscripts of dimension 1
     m(`generate_subscripts(a, d) AS unnest(CASE WHEN d = 1 THEN range(1, len(a) + 1) END)`),
     m(`pg_collation_is_visible(c) AS EXISTS (SELECT 1 FROM ${S}.pg_collation lg_cv WHERE lg_cv.oid = c)`),
+    // the object kinds lakegate has none of (catalog/pgCatalogTables.ts): their tables are empty, so is nothing visible
+    ...([['operator', 'pg_operator'], ['opclass', 'pg_opclass'], ['opfamily', 'pg_opfamily'], ['conversion', 'pg_conversion'],
+      ['statistics_obj', 'pg_statistic_ext'], ['ts_config', 'pg_ts_config'], ['ts_dict', 'pg_ts_dict'], ['ts_parser', 'pg_ts_parser'],
+      ['ts_template', 'pg_ts_template']] as const).map(([kind, table]) =>
+      m(`pg_${kind}_is_visible(o) AS EXISTS (SELECT 1 FROM ${S}.${table} lg_ov WHERE lg_ov.oid = o)`)),
+    // pg_default and pg_global live in the data directory: PostgreSQL answers '' for them
+    m(`pg_tablespace_location(t) AS CASE WHEN t IS NOT NULL THEN '' END`),
+    m(`pg_tablespace_size(t) AS CAST(0 AS BIGINT)`),
+    m(`getdatabaseencoding() AS 'UTF8'`),
+    m(`pg_char_to_encoding(n) AS CASE upper(CAST(n AS VARCHAR)) WHEN 'UTF8' THEN 6 WHEN 'UTF-8' THEN 6 WHEN 'SQL_ASCII' THEN 0 ELSE -1 END`),
+    // PostgreSQL's own definitions of the built-ins (catalog/pgProc.ts); an aggregate has none, as there
+    m(`pg_get_functiondef(f) AS (SELECT CASE WHEN lg_fd.prokind = 'a' THEN error('"' || lg_fd.proname || '" is an aggregate function')
+        ELSE lg_fd.definition END FROM ${S}.lg_proc_text lg_fd WHERE lg_fd.oid = f)`),
+    // 'name'::regproc / 'name(args)'::regprocedure as OIDs (sql/dialect.ts): regprocin's answers and errors
+    m(`lg_regproc_oid(n, written) AS (SELECT CASE count(*) WHEN 1 THEN min(lg_ro.oid)
+        WHEN 0 THEN error('function "' || written || '" does not exist') ELSE error('more than one function named "' || written || '"') END
+        FROM ${S}.lg_proc_text lg_ro WHERE lg_ro.proname = n)`),
+    m(`lg_regprocedure_oid(n, args, written) AS (SELECT coalesce(min(lg_rpo.oid), error('function "' || written || '" does not exist'))
+        FROM ${S}.lg_proc_text lg_rpo WHERE lg_rpo.proname = n AND lg_rpo.identity_arguments = args)`),
     m(`pg_database_size(d) AS CAST(0 AS BIGINT)`),
     // PostgreSQL parses the name with the type grammar; here: a known type name, alias or array form, else NULL
     m(`to_regtype(n) AS (SELECT min(lg_rt.oid) FROM ${S}.lg_type_lookup lg_rt
