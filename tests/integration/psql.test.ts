@@ -382,3 +382,36 @@ describe('issue 22: every \\d command psql 15 sends, beside PostgreSQL 15 with t
     expect(vacuum.stderr).toContain('VACUUM is not supported by lakegate');
   });
 });
+
+describe('issue 22: a mistyped column, as PostgreSQL 15 reports it (position, caret, "Perhaps you meant")', () => {
+  const refRun = (sql: string) =>
+    run('psql', ['-X', '-w', '-P', 'pager=off', '-c', sql], { env: psqlEnv(ref!.host, ref!.port, 'postgres', ''), timeoutMs: 30000 });
+
+  test.each([
+    'select regionx from sales.orders',
+    'select o.regio from sales.orders o',
+    'select id, amout from sales.orders where id = 1',
+    'select zzzzzz from sales.orders',
+    'select orders.idd from sales.orders',
+    'select a.id from sales.orders a join sales.orders b on a.id = b.idx',
+    'select id from sales.orders where exists (select 1 from sales.orders o2 where o2.id = orders.idz)',
+    'select reg from sales.orders',
+    // a masked column (alice sees ssn's last four) is named like any other: its name is in \d for her too
+    'select ssnn from sales.orders',
+  ])('%s', async (sql) => {
+    if (refError) throw new Error(`reference PostgreSQL unavailable: ${String(refError)}`);
+    const mine = await psql(['-c', sql]);
+    const theirs = await refRun(sql);
+    expect(mine.code).toBe(1);
+    expect(mine.stderr).toMatch(/\n\s+\^\n/);
+    expect(mine.stderr).toBe(theirs.stderr);
+  });
+
+  test('a user who may not load the table learns nothing of its columns: 42P01, where alice gets the hint', async () => {
+    const alice = await psql(['-c', 'select regio from sales.orders']);
+    expect(alice.stderr).toContain('HINT:  Perhaps you meant to reference the column "orders.region".');
+    const dave = await psql(['-c', 'select regio from sales.orders'], { user: 'dave' });
+    expect(dave.stderr).toContain('relation "sales.orders" does not exist');
+    expect(dave.stderr).not.toContain('region');
+  });
+});
