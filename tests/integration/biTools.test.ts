@@ -1,0 +1,85 @@
+/**
+ * Issue 22, BI tools' privilege questions: has_table_privilege / has_column_privilege /
+ * has_any_column_privilege in their argument forms (a constant name, an OID, a name built by an
+ * expression from pg_class / information_schema, with and without the user), asked of `lakegate demo`
+ * as alice (who may read sales.orders and write nothing) and of a real PostgreSQL 15 where alice
+ * holds SELECT on the same table and nothing else (tests/support/realPostgres.ts). The answers are
+ * PostgreSQL's: SELECT true, INSERT / UPDATE / DELETE / TRUNCATE false on a table she may only read.
+ * dave, who may not load the table, is told it does not exist, as for a missing one.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import pg from 'pg';
+import { connect } from '../support/clients.js';
+import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
+import { startTarget, type Target } from '../support/target.js';
+
+let t: Target;
+let ref: RealPostgres;
+let ours: pg.Client;
+let theirs: pg.Client;
+
+const SEED = [
+  'CREATE SCHEMA sales',
+  'CREATE TABLE sales.orders (id integer, ssn text, amount numeric(10,2), region text)',
+  'GRANT USAGE ON SCHEMA sales TO alice',
+  'GRANT SELECT ON sales.orders TO alice',
+];
+
+beforeAll(async () => {
+  t = await startTarget();
+  ref = await startPostgres();
+  const admin = new pg.Client({ host: ref.host, port: ref.port, user: 'postgres', database: 'postgres' });
+  await admin.connect();
+  await admin.query('CREATE DATABASE demo');
+  await admin.query('CREATE ROLE alice LOGIN');
+  await admin.end();
+  const seed = new pg.Client({ host: ref.host, port: ref.port, user: 'postgres', database: 'demo' });
+  await seed.connect();
+  for (const s of SEED) await seed.query(s);
+  await seed.end();
+  theirs = new pg.Client({ host: ref.host, port: ref.port, user: 'alice', database: 'demo' });
+  await theirs.connect();
+  ours = await connect(t);
+}, 120000);
+
+afterAll(async () => {
+  await ours?.end();
+  await theirs?.end();
+  await ref?.stop();
+  await t?.stop();
+});
+
+const rows = async (c: pg.Client, sql: string) => (await c.query({ text: sql, rowMode: 'array' })).rows;
+
+describe('has_*_privilege answers as PostgreSQL 15 for a user who may only read the table', () => {
+  test.each([
+    // the write privileges of a table alice may only read (lakegate answered t before)
+    "select has_table_privilege(current_user, 'sales.orders', 'delete'), has_table_privilege('sales.orders', 'insert'), has_table_privilege('sales.orders', 'UPDATE'), has_table_privilege('sales.orders', 'truncate')",
+    "select has_any_column_privilege('sales.orders', 'update'), has_any_column_privilege(current_user, 'sales.orders', 'select'), has_column_privilege('sales.orders', 'id', 'insert'), has_column_privilege(current_user, 'sales.orders', 'id', 'select')",
+    // a list of privileges holds if one of them does
+    "select has_table_privilege('sales.orders', 'select, insert'), has_table_privilege('sales.orders', 'insert, delete')",
+    // the relation as an expression: a name built from the catalog (NULL before), and an OID
+    `select c.relname, has_table_privilege(current_user, concat(quote_ident(n.nspname), '.', quote_ident(c.relname)), 'SELECT'),
+            has_table_privilege(current_user, '"' || n.nspname || '"."' || c.relname || '"', 'select'),
+            has_table_privilege(c.oid, 'select'), has_table_privilege(current_user, c.oid, 'delete')
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'sales'`,
+    `select table_name, has_table_privilege(current_user, table_schema || '.' || table_name, 'select'),
+            has_table_privilege(current_user, table_schema || '.' || table_name, 'update')
+       from information_schema.tables where table_schema = 'sales'`,
+  ])('%s', async (sql) => {
+    const want = await rows(theirs, sql);
+    expect(want.length).toBeGreaterThan(0);
+    expect(await rows(ours, sql)).toEqual(want);
+  });
+
+  test('a name built at run time of a table the user may not load is missing (dave); alice the control', async () => {
+    const sql = "select has_table_privilege(current_user, 'sales' || '.' || 'orders', 'select')";
+    expect(await rows(ours, sql)).toEqual([[true]]);
+    const dave = await connect(t, { user: 'dave', password: 'dave' });
+    try {
+      await expect(dave.query(sql)).rejects.toMatchObject({ code: '42P01', message: 'relation "sales.orders" does not exist' });
+    } finally {
+      await dave.end();
+    }
+  });
+});
