@@ -83,3 +83,14 @@ describe('has_*_privilege answers as PostgreSQL 15 for a user who may only read 
     }
   });
 });
+
+describe('database "postgres" (DBeaver\'s and pgAdmin\'s default) with node-postgres', () => {
+  test('logs in to the default database, whose tables it reads as alice', async () => {
+    const c = await connect(t, { database: 'postgres' });
+    try {
+      expect((await c.query('select current_database() as db, count(*)::int as n from sales.orders')).rows).toEqual([{ db: 'demo', n: 2 }]);
+    } finally {
+      await c.end();
+    }
+  });
+});

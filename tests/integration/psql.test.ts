@@ -415,3 +415,15 @@ describe('issue 22: a mistyped column, as PostgreSQL 15 reports it (position, ca
     expect(dave.stderr).not.toContain('region');
   });
 });
+
+describe('issue 22: database "postgres", the default of DBeaver and pgAdmin', () => {
+  test('psql -d postgres logs in to the default database: its tables, gated as under its own name', async () => {
+    const out = ok(await psql(['-d', 'postgres', '-A', '-t', '-c', 'SELECT current_database()', '-c', 'SELECT id, ssn FROM sales.orders ORDER BY id']));
+    expect(out).toBe('demo\n1|xxx-xx-1111\n2|xxx-xx-2222\n');
+    // dave may not load the table under either name; another unknown database is still 3D000
+    const dave = await psql(['-d', 'postgres', '-c', 'SELECT 1 FROM sales.orders'], { user: 'dave' });
+    expect(dave.stderr).toContain('relation "sales.orders" does not exist');
+    const other = await psql(['-d', 'postgres2', '-c', 'SELECT 1']);
+    expect(other.stderr).toContain('database "postgres2" does not exist');
+  });
+});
