@@ -465,6 +465,11 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
       replaceNode(v.node, strConst(regclassText(constString(inner['arg'])!, ctx)));
       return;
     }
+    // 'int4'::regtype::text is the type's name too (pgcli compares and prints such names)
+    if (innerParts[innerParts.length - 1] === 'regtype' && !inner['typeName']?.['arrayBounds']) {
+      replaceNode(v.node, strConst(regtypeText(constString(inner['arg'])!, inner['typeName']?.['location'])));
+      return;
+    }
   }
   // 'lower'::regproc::oid (psql's \sf): the built-in's OID, as regprocin finds it (the emulation keeps regproc columns by name)
   if (!isArray && typname === 'oid' && inner && constString(inner['arg']) !== undefined) {

@@ -94,3 +94,38 @@ describe('database "postgres" (DBeaver\'s and pgAdmin\'s default) with node-post
     }
   });
 });
+
+describe('pgcli', () => {
+  // pgspecial's \df (dbcli/pgspecial, pgspecial/dbcommands.py list_functions, server_version >= 110000), as pgcli
+  // sends it for `\df split_part`: 'pg_catalog.trigger'::pg_catalog.regtype was `type "trigger" does not exist`
+  const DF = `
+            SELECT  n.nspname as "Schema",
+                    p.proname as "Name",
+                    pg_catalog.pg_get_function_result(p.oid)
+                      as "Result data type",
+                    pg_catalog.pg_get_function_arguments(p.oid)
+                      as "Argument data types",
+                     CASE
+                        WHEN p.prokind = 'a' THEN 'agg'
+                        WHEN p.prokind = 'w' THEN 'window'
+                        WHEN p.prorettype = 'pg_catalog.trigger'::pg_catalog.regtype
+                            THEN 'trigger'
+                        ELSE 'normal'
+                    END as "Type" 
+            FROM    pg_catalog.pg_proc p
+                    LEFT JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+                            
+            WHERE   pg_catalog.pg_function_is_visible(p.oid)  AND p.proname ~ $1  ORDER BY 1, 2, 4`;
+
+  test('\\df split_part answers as PostgreSQL 15', async () => {
+    const run = async (c: pg.Client) => (await c.query({ text: DF, values: ['^(split_part)$'], rowMode: 'array' })).rows;
+    const want = await run(theirs);
+    expect(want).toEqual([['pg_catalog', 'split_part', 'text', 'text, text, integer', 'normal']]);
+    expect(await run(ours)).toEqual(want);
+  });
+
+  test('the pseudo-types by name, as regtype prints them', async () => {
+    const sql = "select 'trigger'::regtype::text, 'pg_catalog.void'::pg_catalog.regtype::text, 'trigger'::regtype::oid::int8 as t";
+    expect(await rows(ours, sql)).toEqual(await rows(theirs, sql));
+  });
+});
