@@ -99,6 +99,9 @@ export const INFORMATION_SCHEMA_RELATIONS: Readonly<Record<string, EmulatedRelat
   columns: { oid: 13373, relkind: 'v' },
   schemata: { oid: 13227, relkind: 'v' },
   views: { oid: 13450, relkind: 'v' },
+  table_constraints: { oid: 13411, relkind: 'v' },
+  key_column_usage: { oid: 13329, relkind: 'v' },
+  referential_constraints: { oid: 13339, relkind: 'v' },
 });
 
 /**

@@ -129,3 +129,16 @@ describe('pgcli', () => {
     expect(await rows(ours, sql)).toEqual(await rows(theirs, sql));
   });
 });
+
+describe('information_schema constraint views BI tools read', () => {
+  test.each([
+    "select constraint_name, table_schema, table_name, constraint_type from information_schema.table_constraints where table_schema = 'sales'",
+    "select * from information_schema.key_column_usage where table_schema = 'sales'",
+    "select * from information_schema.referential_constraints where constraint_schema = 'sales'",
+  ])('%s: the same (no keys; no NOT NULL columns in the table)', async (sql) => {
+    const want = await theirs.query({ text: sql, rowMode: 'array' });
+    const got = await ours.query({ text: sql, rowMode: 'array' });
+    expect(got.fields.map((f) => [f.name, f.dataTypeID])).toEqual(want.fields.map((f) => [f.name, f.dataTypeID]));
+    expect(got.rows).toEqual(want.rows);
+  });
+});
