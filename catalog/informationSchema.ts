@@ -28,6 +28,23 @@ export function informationSchemaStatements(database: string): string[] {
        CAST(NULL AS VARCHAR) AS view_definition, 'NONE' AS check_option, 'NO' AS is_updatable,
        'NO' AS is_insertable_into, 'NO' AS is_trigger_updatable, 'NO' AS is_trigger_deletable,
        'NO' AS is_trigger_insertable_into FROM ${I}.tables WHERE table_type LIKE '%VIEW'`,
+    // Iceberg tables have no keys: the only constraints are PostgreSQL's NOT NULL checks of required columns,
+    // named as PostgreSQL names them (<namespace oid>_<table oid>_<attnum>_not_null); BI tools read these three views.
+    `CREATE OR REPLACE VIEW ${I}.table_constraints AS SELECT ${db} AS constraint_catalog, n.nspname AS constraint_schema,
+       CAST(n.oid AS VARCHAR) || '_' || CAST(c.oid AS VARCHAR) || '_' || CAST(a.attnum AS VARCHAR) || '_not_null' AS constraint_name,
+       ${db} AS table_catalog, n.nspname AS table_schema, c.relname AS table_name, 'CHECK' AS constraint_type,
+       'NO' AS is_deferrable, 'NO' AS initially_deferred, 'YES' AS enforced, CAST(NULL AS VARCHAR) AS nulls_distinct
+       FROM ${P}.pg_attribute a JOIN ${P}.pg_class c ON c.oid = a.attrelid JOIN ${P}.pg_namespace n ON n.oid = c.relnamespace
+       WHERE a.attnotnull AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p')`,
+    `CREATE OR REPLACE VIEW ${I}.key_column_usage AS SELECT CAST(NULL AS VARCHAR) AS constraint_catalog,
+       CAST(NULL AS VARCHAR) AS constraint_schema, CAST(NULL AS VARCHAR) AS constraint_name, CAST(NULL AS VARCHAR) AS table_catalog,
+       CAST(NULL AS VARCHAR) AS table_schema, CAST(NULL AS VARCHAR) AS table_name, CAST(NULL AS VARCHAR) AS column_name,
+       CAST(NULL AS INTEGER) AS ordinal_position, CAST(NULL AS INTEGER) AS position_in_unique_constraint WHERE false`,
+    `CREATE OR REPLACE VIEW ${I}.referential_constraints AS SELECT CAST(NULL AS VARCHAR) AS constraint_catalog,
+       CAST(NULL AS VARCHAR) AS constraint_schema, CAST(NULL AS VARCHAR) AS constraint_name,
+       CAST(NULL AS VARCHAR) AS unique_constraint_catalog, CAST(NULL AS VARCHAR) AS unique_constraint_schema,
+       CAST(NULL AS VARCHAR) AS unique_constraint_name, CAST(NULL AS VARCHAR) AS match_option, CAST(NULL AS VARCHAR) AS update_rule,
+       CAST(NULL AS VARCHAR) AS delete_rule WHERE false`,
     `CREATE OR REPLACE VIEW ${I}.columns AS SELECT ${db} AS table_catalog, n.nspname AS table_schema,
        c.relname AS table_name, a.attname AS column_name, CAST(a.attnum AS INTEGER) AS ordinal_position,
        CAST(NULL AS VARCHAR) AS column_default, CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END AS is_nullable,

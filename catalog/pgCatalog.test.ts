@@ -9,6 +9,7 @@ import {
 } from '../sql/emulation.js';
 import { DUCKDB_BUILTINS, RENAMED_FUNCTIONS, SYNTAX_ONLY_FUNCTIONS } from '../sql/functions.js';
 import { CATALOG_COLUMN_TYPES } from '../sql/catalogColumnTypes.js';
+import { EMPTY_TABLES } from './pgCatalogTables.js';
 import { regprocOid } from '../sql/pgTypes.js';
 import { PGJDBC, PSQL } from './fixtures/clientQueries.js';
 import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
@@ -37,6 +38,8 @@ describe('installPgCatalog', () => {
       for (const [column, oid] of Object.entries(columns)) {
         if (oid !== 24) continue;
         const r = await engine.query(`SELECT DISTINCT ${column} FROM ${relation}`);
+        // an object kind lakegate has none of (pg_operator, pg_amproc …) names no function at all
+        if (EMPTY_TABLES.some((t) => `pg_catalog.${t.name}` === relation)) continue;
         expect(r.rows.length).toBeGreaterThan(0);
         for (const row of r.rows) if (row[0] !== null && regprocOid(String(row[0])) === undefined) unknown.push(`${relation}.${column}: ${row[0]}`);
       }

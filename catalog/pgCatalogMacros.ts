@@ -54,6 +54,25 @@ export function macroStatements(owner: string): string[] {
     // in a target list (SQLAlchemy's index query, next to unnest(indkey)): the subscripts of dimension 1
     m(`generate_subscripts(a, d) AS unnest(CASE WHEN d = 1 THEN range(1, len(a) + 1) END)`),
     m(`pg_collation_is_visible(c) AS EXISTS (SELECT 1 FROM ${S}.pg_collation lg_cv WHERE lg_cv.oid = c)`),
+    // the object kinds lakegate has none of (catalog/pgCatalogTables.ts): their tables are empty, so is nothing visible
+    ...([['operator', 'pg_operator'], ['opclass', 'pg_opclass'], ['opfamily', 'pg_opfamily'], ['conversion', 'pg_conversion'],
+      ['statistics_obj', 'pg_statistic_ext'], ['ts_config', 'pg_ts_config'], ['ts_dict', 'pg_ts_dict'], ['ts_parser', 'pg_ts_parser'],
+      ['ts_template', 'pg_ts_template']] as const).map(([kind, table]) =>
+      m(`pg_${kind}_is_visible(o) AS EXISTS (SELECT 1 FROM ${S}.${table} lg_ov WHERE lg_ov.oid = o)`)),
+    // pg_default and pg_global live in the data directory: PostgreSQL answers '' for them
+    m(`pg_tablespace_location(t) AS CASE WHEN t IS NOT NULL THEN '' END`),
+    m(`pg_tablespace_size(t) AS CAST(0 AS BIGINT)`),
+    m(`getdatabaseencoding() AS 'UTF8'`),
+    m(`pg_char_to_encoding(n) AS CASE upper(CAST(n AS VARCHAR)) WHEN 'UTF8' THEN 6 WHEN 'UTF-8' THEN 6 WHEN 'SQL_ASCII' THEN 0 ELSE -1 END`),
+    // PostgreSQL's own definitions of the built-ins (catalog/pgProc.ts); an aggregate has none, as there
+    m(`pg_get_functiondef(f) AS (SELECT CASE WHEN lg_fd.prokind = 'a' THEN error('"' || lg_fd.proname || '" is an aggregate function')
+        ELSE lg_fd.definition END FROM ${S}.lg_proc_text lg_fd WHERE lg_fd.oid = f)`),
+    // 'name'::regproc / 'name(args)'::regprocedure as OIDs (sql/dialect.ts): regprocin's answers and errors
+    m(`lg_regproc_oid(n, written) AS (SELECT CASE count(*) WHEN 1 THEN min(lg_ro.oid)
+        WHEN 0 THEN error('function "' || written || '" does not exist') ELSE error('more than one function named "' || written || '"') END
+        FROM ${S}.lg_proc_text lg_ro WHERE lg_ro.proname = n)`),
+    m(`lg_regprocedure_oid(n, args, written) AS (SELECT coalesce(min(lg_rpo.oid), error('function "' || written || '" does not exist'))
+        FROM ${S}.lg_proc_text lg_rpo WHERE lg_rpo.proname = n AND lg_rpo.identity_arguments = args)`),
     m(`pg_database_size(d) AS CAST(0 AS BIGINT)`),
     // PostgreSQL parses the name with the type grammar; here: a known type name, alias or array form, else NULL
     m(`to_regtype(n) AS (SELECT min(lg_rt.oid) FROM ${S}.lg_type_lookup lg_rt
@@ -73,11 +92,8 @@ export function macroStatements(owner: string): string[] {
     // The planner turns a relation named by a constant into its OID (42P01 when this user cannot load it);
     // an OID is true when the relation is in this user's pg_class, NULL otherwise (PostgreSQL: NULL for an unknown OID).
     m(`lg_visible_rel(r) AS CASE WHEN EXISTS (SELECT 1 FROM ${S}.pg_class lg_hp WHERE lg_hp.oid = TRY_CAST(r AS BIGINT)) THEN true END`),
-    m(`has_table_privilege(a, b) AS ${S}.lg_visible_rel(a), (a, b, c) AS ${S}.lg_visible_rel(b)`),
     m(`has_schema_privilege(a, b) AS true, (a, b, c) AS true`),
     m(`has_database_privilege(a, b) AS true, (a, b, c) AS true`),
-    m(`has_column_privilege(a, b, c) AS ${S}.lg_visible_rel(a), (a, b, c, d) AS ${S}.lg_visible_rel(b)`),
-    m(`has_any_column_privilege(a, b) AS ${S}.lg_visible_rel(a), (a, b, c) AS ${S}.lg_visible_rel(b)`),
     m(`pg_has_role(a, b) AS true, (a, b, c) AS true`),
     m(`pg_is_other_temp_schema(n) AS false`),
     m(`pg_my_temp_schema() AS CAST(0 AS BIGINT)`),
@@ -103,6 +119,19 @@ export function macroStatements(owner: string): string[] {
     m(`lg_regclass_t(x, path, t VARCHAR) AS ${S}.regclass_out(${S}.lg_regclass_in(x, path), path),
        (x, path, t) AS ${S}.regclass_out(x, path)`),
     m(`lg_regclass(x, path) AS ${S}.lg_regclass_t(x, path, x)`),
+    // A relation by OID, or by a name known only when the statement runs (Metabase's `'"' || schema || '"."' || name || '"'`):
+    // resolved as regclassin does (42P01 for one this user cannot see); an OID's digits are the OID.
+    m(`lg_rel_oid(x, path) AS ${S}.lg_regclass_in(CAST(x AS VARCHAR), path)`),
+    // SELECT is what the gates let a user who may load a table do; INSERT, UPDATE, DELETE, TRUNCATE … answer false
+    // until they are read from the write gates (fail closed); a list (`'select, insert'`) holds if any of its holds.
+    m(`lg_priv_select(p) AS list_contains(list_transform(string_split(lower(CAST(p AS VARCHAR)), ','), lg_pp -> trim(lg_pp)), 'select')`),
+    m(`lg_rel_privilege(r, p) AS CASE WHEN ${S}.lg_visible_rel(r) IS NULL THEN NULL ELSE ${S}.lg_priv_select(p) END`),
+    m(`has_table_privilege(a, b, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(a, path), b),
+       (a, b, c, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(b, path), c)`),
+    m(`has_column_privilege(a, b, c, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(a, path), c),
+       (a, b, c, d, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(b, path), d)`),
+    m(`has_any_column_privilege(a, b, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(a, path), b),
+       (a, b, c, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(b, path), c)`),
     m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
     ...numericMacroStatements(m, S),

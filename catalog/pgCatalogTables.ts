@@ -285,6 +285,30 @@ export const EMPTY_TABLES: readonly Omit<TableDef, 'rows'>[] = [
   { name: 'pg_extension', columns: `oid ${OID}, extname VARCHAR, extowner ${OID}, extnamespace ${OID}, extrelocatable BOOLEAN, extversion VARCHAR, extconfig ${OID}[], extcondition VARCHAR[]` },
   { name: 'pg_matviews', columns: 'schemaname VARCHAR, matviewname VARCHAR, matviewowner VARCHAR, tablespace VARCHAR, hasindexes BOOLEAN, ispopulated BOOLEAN, definition VARCHAR' },
   { name: 'pg_indexes', columns: 'schemaname VARCHAR, tablename VARCHAR, indexname VARCHAR, tablespace VARCHAR, indexdef VARCHAR' },
+  // object kinds lakegate has none of: psql's \dC, \do, \dF*, \dc, \dA*, \des, \dew, \det, \deu, \dy, \drds, \dRs, \ddp
+  // and pgcli's completion read them and list nothing, as PostgreSQL does for a kind a database has none of
+  { name: 'pg_cast', columns: `oid ${OID}, castsource ${OID}, casttarget ${OID}, castfunc ${OID}, castcontext VARCHAR, castmethod VARCHAR` },
+  { name: 'pg_operator', columns: `oid ${OID}, oprname VARCHAR, oprnamespace ${OID}, oprowner ${OID}, oprkind VARCHAR, oprcanmerge BOOLEAN, oprcanhash BOOLEAN, oprleft ${OID}, oprright ${OID}, oprresult ${OID}, oprcom ${OID}, oprnegate ${OID}, oprcode VARCHAR, oprrest VARCHAR, oprjoin VARCHAR` },
+  { name: 'pg_opfamily', columns: `oid ${OID}, opfmethod ${OID}, opfname VARCHAR, opfnamespace ${OID}, opfowner ${OID}` },
+  { name: 'pg_amop', columns: `oid ${OID}, amopfamily ${OID}, amoplefttype ${OID}, amoprighttype ${OID}, amopstrategy SMALLINT, amoppurpose VARCHAR, amopopr ${OID}, amopmethod ${OID}, amopsortfamily ${OID}` },
+  { name: 'pg_amproc', columns: `oid ${OID}, amprocfamily ${OID}, amproclefttype ${OID}, amprocrighttype ${OID}, amprocnum SMALLINT, amproc VARCHAR` },
+  { name: 'pg_conversion', columns: `oid ${OID}, conname VARCHAR, connamespace ${OID}, conowner ${OID}, conforencoding INTEGER, contoencoding INTEGER, conproc VARCHAR, condefault BOOLEAN` },
+  { name: 'pg_ts_config', columns: `oid ${OID}, cfgname VARCHAR, cfgnamespace ${OID}, cfgowner ${OID}, cfgparser ${OID}` },
+  { name: 'pg_ts_config_map', columns: `mapcfg ${OID}, maptokentype INTEGER, mapseqno INTEGER, mapdict ${OID}` },
+  { name: 'pg_ts_dict', columns: `oid ${OID}, dictname VARCHAR, dictnamespace ${OID}, dictowner ${OID}, dicttemplate ${OID}, dictinitoption VARCHAR` },
+  { name: 'pg_ts_parser', columns: `oid ${OID}, prsname VARCHAR, prsnamespace ${OID}, prsstart VARCHAR, prstoken VARCHAR, prsend VARCHAR, prsheadline VARCHAR, prslextype VARCHAR` },
+  { name: 'pg_ts_template', columns: `oid ${OID}, tmplname VARCHAR, tmplnamespace ${OID}, tmplinit VARCHAR, tmpllexize VARCHAR` },
+  { name: 'pg_foreign_data_wrapper', columns: `oid ${OID}, fdwname VARCHAR, fdwowner ${OID}, fdwhandler ${OID}, fdwvalidator ${OID}, fdwacl VARCHAR[], fdwoptions VARCHAR[]` },
+  { name: 'pg_foreign_server', columns: `oid ${OID}, srvname VARCHAR, srvowner ${OID}, srvfdw ${OID}, srvtype VARCHAR, srvversion VARCHAR, srvacl VARCHAR[], srvoptions VARCHAR[]` },
+  { name: 'pg_foreign_table', columns: `ftrelid ${OID}, ftserver ${OID}, ftoptions VARCHAR[]` },
+  { name: 'pg_user_mappings', columns: `umid ${OID}, srvid ${OID}, srvname VARCHAR, umuser ${OID}, usename VARCHAR, umoptions VARCHAR[]` },
+  { name: 'pg_event_trigger', columns: `oid ${OID}, evtname VARCHAR, evtevent VARCHAR, evtowner ${OID}, evtfoid ${OID}, evtenabled VARCHAR, evttags VARCHAR[]` },
+  { name: 'pg_trigger', columns: `oid ${OID}, tgrelid ${OID}, tgparentid ${OID}, tgname VARCHAR, tgfoid ${OID}, tgtype SMALLINT, tgenabled VARCHAR, tgisinternal BOOLEAN, tgconstrrelid ${OID}, tgconstrindid ${OID}, tgconstraint ${OID}, tgdeferrable BOOLEAN, tginitdeferred BOOLEAN, tgnargs SMALLINT, tgattr SMALLINT[], tgargs BLOB, tgqual VARCHAR, tgoldtable VARCHAR, tgnewtable VARCHAR` },
+  { name: 'pg_db_role_setting', columns: `setdatabase ${OID}, setrole ${OID}, setconfig VARCHAR[]` },
+  { name: 'pg_default_acl', columns: `oid ${OID}, defaclrole ${OID}, defaclnamespace ${OID}, defaclobjtype VARCHAR, defaclacl VARCHAR[]` },
+  { name: 'pg_subscription', columns: `oid ${OID}, subdbid ${OID}, subskiplsn VARCHAR, subname VARCHAR, subowner ${OID}, subenabled BOOLEAN, subbinary BOOLEAN, substream BOOLEAN, subtwophasestate VARCHAR, subdisableonerr BOOLEAN, subconninfo VARCHAR, subslotname VARCHAR, subsynccommit VARCHAR, subpublications VARCHAR[]` },
+  { name: 'pg_transform', columns: `oid ${OID}, trftype ${OID}, trflang ${OID}, trffromsql VARCHAR, trftosql VARCHAR` },
+  { name: 'pg_range', columns: `rngtypid ${OID}, rngsubtype ${OID}, rngmultitypid ${OID}, rngcollation ${OID}, rngsubopc ${OID}, rngcanonical VARCHAR, rngsubdiff VARCHAR` },
 ];
 
 export const POPULATED_COLUMNS = {

@@ -16,7 +16,7 @@ export type ProcRow = readonly [
   proisstrict: boolean, proretset: boolean, provolatile: string, proparallel: string, pronargs: number,
   pronargdefaults: number, prorettype: number, proargtypes: readonly number[], proallargtypes: readonly number[] | null,
   proargmodes: readonly string[] | null, proargnames: readonly string[] | null, prosrc: string,
-  result: string, args: string, identityArgs: string, description: string | null,
+  result: string, args: string, identityArgs: string, description: string | null, functiondef: string | null,
 ];
 
 /** pg_get_keywords(): word, catcode, barelabel, catdesc, baredesc. */
@@ -33,7 +33,8 @@ export const PG_PROC_QUERY = `SELECT p.oid::int8::int4, p.proname::text, p.prona
   p.prorettype::int8::int4, p.proargtypes::oid[]::int8[]::int4[], p.proallargtypes::int8[]::int4[],
   p.proargmodes::text[], p.proargnames, p.prosrc, pg_catalog.pg_get_function_result(p.oid),
   pg_catalog.pg_get_function_arguments(p.oid), pg_catalog.pg_get_function_identity_arguments(p.oid),
-  pg_catalog.obj_description(p.oid, 'pg_proc')
+  pg_catalog.obj_description(p.oid, 'pg_proc'),
+  CASE WHEN p.prokind <> 'a' THEN pg_catalog.pg_get_functiondef(p.oid) END
   FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
   WHERE n.nspname IN ('pg_catalog', 'information_schema') AND p.proname = ANY($1::text[])
   ORDER BY p.oid`;
@@ -47,9 +48,9 @@ export function procRows(rows: readonly ProcRow[]): Value[][] {
   ]);
 }
 
-/** [oid, result, arguments, identity arguments] for pg_get_function_result / _arguments. */
+/** [oid, result, arguments, identity arguments, name, kind, definition] for pg_get_function_result / _arguments / pg_get_functiondef. */
 export function procTextRows(rows: readonly ProcRow[]): Value[][] {
-  return rows.map((r) => [r[0], r[23], r[24], r[25]]);
+  return rows.map((r) => [r[0], r[23], r[24], r[25], r[1], r[8], r[27]]);
 }
 
 /** pg_description rows of the functions (obj_description(oid, 'pg_proc'), psql's \df+). */
@@ -59,7 +60,7 @@ export function procDescriptionRows(rows: readonly ProcRow[]): Value[][] {
 
 const PG_PROC_CLASS_OID = 1255;
 
-export const PROC_TEXT_COLUMNS = 'oid BIGINT, result VARCHAR, arguments VARCHAR, identity_arguments VARCHAR';
+export const PROC_TEXT_COLUMNS = 'oid BIGINT, result VARCHAR, arguments VARCHAR, identity_arguments VARCHAR, proname VARCHAR, prokind VARCHAR, definition VARCHAR';
 
 /** pg_language: the languages the built-ins are written in. */
 export const LANGUAGE_ROWS: Value[][] = [

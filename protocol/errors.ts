@@ -75,6 +75,7 @@ export const SqlState = {
   dependentObjectsStillExist: '2BP01',
   duplicateSchema: '42P06',
   duplicateTable: '42P07',
+  wrongObjectType: '42809',
   internalError: 'XX000',
 } as const;
 

@@ -138,7 +138,8 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
       // The database is checked only once the password is proven, as PostgreSQL does: a stranger learns nothing of it.
       return deps.identity.plan(info);
     },
-    async open(info: StartupInfo, identity: Identity) {
+    async open(connected: StartupInfo, identity: Identity) {
+      const info = withDefaultDatabase(connected, databaseNames(config));
       const who = (pid: number | null) => ({ user: identity.user, clientIp: info.remoteAddress, sessionId: pid, clientType: info.params['application_name'] ?? null });
       if (!databaseNames(config).includes(info.database)) {
         identity.credential?.close();
@@ -264,4 +265,14 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
       await stopped;
     },
   };
+}
+
+/**
+ * Tools that connect to database "postgres" unless told otherwise (DBeaver, pgAdmin) reach the default
+ * database, the first one configured, as if they had named it (current_database() is its name); a
+ * database actually called "postgres" is itself. The user's rights are the same whichever name is used.
+ */
+export function withDefaultDatabase(info: StartupInfo, databases: readonly string[]): StartupInfo {
+  if (info.database !== 'postgres' || databases.includes('postgres') || databases.length === 0) return info;
+  return { ...info, database: databases[0]! };
 }

@@ -21,6 +21,8 @@ export type Route =
   | { kind: 'prepare' }
   | { kind: 'execute' }
   | { kind: 'sessionFunction' }
+  /** ANALYZE: nothing to gather (the engine reads Iceberg's own statistics); the tables are checked as the user, then the tag. */
+  | { kind: 'analyze' }
   /** A write (issue 19): planned by the write planner, carried out by the session's writes (server/write/). */
   | { kind: 'write' }
   | { kind: 'refused'; error: PgError };
@@ -161,6 +163,8 @@ export function route(stmt: ParsedStatement): Route {
     }
     case 'ExecuteStmt':
       return { kind: 'execute' };
+    case 'VacuumStmt':
+      return fields['is_vacuumcmd'] ? refuse(stmt.kind) : { kind: 'analyze' };
     default:
       return refuse(stmt.kind);
   }

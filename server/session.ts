@@ -36,7 +36,7 @@ import {
 } from './sessionFunctions.js';
 import { SessionActivity } from './activity.js';
 import type { BackendActivity } from '../catalog/pgCatalogTables.js';
-import { copySource, cursorDeclaration, executeArguments, preparation } from './sqlCommands.js';
+import { analyzeFailure, analyzeProbes, copySource, cursorDeclaration, executeArguments, preparation } from './sqlCommands.js';
 import { closeCursor, copyOut, declareCursor, fetchCursor, type CursorHost } from './sqlCursors.js';
 import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
 import type { AdminRoom } from '../policy/admin/room.js';
@@ -766,6 +766,16 @@ export class Session implements QuerySession {
       }
       case 'execute':
         return this.executePrepared(node, out, describe);
+      case 'analyze': {
+        this.tx.checkNotAborted();
+        for (const probe of analyzeProbes(prepared.parsed!)) {
+          await this.describeQuery(this.prepare(probe.query.text, probe.query, [])).catch((e: unknown) => {
+            throw analyzeFailure(e, probe);
+          });
+        }
+        be.commandComplete(w, 'ANALYZE');
+        return;
+      }
       case 'sessionFunction':
         return this.runSessionFunctions(prepared, out, describe, bind);
       case 'show':

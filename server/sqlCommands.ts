@@ -6,7 +6,7 @@
  * sent on as text.
  */
 import { PgError, SqlState } from '../protocol/errors.js';
-import type { ParsedStatement } from '../sql/parse.js';
+import { parseOne, type ParsedStatement } from '../sql/parse.js';
 import type { Fields, PgNode } from '../sql/walk.js';
 
 // parsenodes.h CURSOR_OPT_*
@@ -234,4 +234,46 @@ export function constantValue(node: PgNode): string | null | undefined {
     return typeof v === 'string' && /^[0-9.]/.test(v) ? `-${v}` : undefined;
   }
   return undefined;
+}
+
+const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * ANALYZE [t [(columns)], …]: one empty query per table, planned as the user, so a table the user may not
+ * load is 42P01 and a missing column 42703, as PostgreSQL answers; nothing is gathered (a no-op, tag ANALYZE).
+ */
+export interface AnalyzeProbe {
+  query: ParsedStatement;
+  /** the relation's name as written, the last part (PostgreSQL's "column … of relation …") */
+  relation: string;
+}
+
+export function analyzeProbes(stmt: ParsedStatement): AnalyzeProbe[] {
+  const rels = (stmt.node['VacuumStmt']?.['rels'] as PgNode[] | undefined) ?? [];
+  return rels.map((r) => {
+    const f = (r as Fields)['VacuumRelation'] as Fields;
+    const rel = f['relation'] as Fields;
+    const name = [rel['catalogname'], rel['schemaname'], rel['relname']].filter((p): p is string => typeof p === 'string').map(quoteIdent).join('.');
+    const columns = ((f['va_cols'] as Fields[] | undefined) ?? []).map((c) => quoteIdent(String((c['String'] as Fields)['sval'])));
+    const text = `SELECT ${columns.length > 0 ? columns.join(', ') : '*'} FROM ${name} LIMIT 0`;
+    const query = parseOne(text);
+    if (!query) throw new PgError(SqlState.syntaxError, 'syntax error');
+    return { query, relation: String(rel['relname']) };
+  });
+}
+
+/**
+ * A probe's error as ANALYZE reports it: PostgreSQL names the relation of a missing column and points at
+ * nothing (the probe's positions are in a text the user never wrote).
+ */
+export function analyzeFailure(e: unknown, probe: AnalyzeProbe): unknown {
+  const err = e as { code?: unknown; message?: unknown };
+  if (typeof err?.message !== 'string') return e;
+  // the planner's 42703, or the engine's own words for it (mapped to 42703 only later, server/errors.ts)
+  const column = err.code === SqlState.undefinedColumn ? /^column "(.*)" does not exist$/.exec(err.message) : /^Binder Error: Referenced column "([^"]+)" (?:was )?not found/.exec(err.message);
+  if (column) {
+    return new PgError(SqlState.undefinedColumn, `column "${column[1]}" of relation "${probe.relation}" does not exist`);
+  }
+  if (err.code === SqlState.undefinedTable) return new PgError(SqlState.undefinedTable, err.message);
+  return e;
 }

@@ -13,7 +13,7 @@
 import { byteaInputToHex } from './bytea.js';
 import { regexpReplace } from './regexpReplace.js';
 import { asWritten, canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm, tagged } from './jsonDialect.js';
-import { emulated } from './emulation.js';
+import { EMULATED_ARRAY_COLUMNS, emulated } from './emulation.js';
 import { SqlError, pos, undefinedFunction } from './errors.js';
 import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
 
@@ -63,6 +63,11 @@ export function arrayLike(n: unknown): boolean {
   if (e && String(e['kind']) === 'AEXPR_OP' && names(e['name']).pop() === '||') return arrayLike(e['lexpr']) || arrayLike(e['rexpr']);
   return false;
 }
+
+const catalogArrayColumn = (n: unknown): boolean => {
+  const ref = (n as Fields | undefined)?.['ColumnRef'];
+  return ref !== undefined && EMULATED_ARRAY_COLUMNS.has(names(ref['fields']).pop() ?? '');
+};
 
 const NUMERIC_CASTS: ReadonlySet<string> = new Set(['int2', 'smallint', 'int4', 'int', 'integer', 'int8', 'bigint', 'numeric', 'decimal', 'float4', 'real', 'float8']);
 
@@ -149,8 +154,9 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
         replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_concat'), tagged(l), tagged(r))));
         return true;
       }
-      const la = arrayLike(l);
-      const ra = arrayLike(r);
+      // beside an array, a catalog array column is one too (psql's `c.reloptions || array(…)` joins two lists)
+      const la = arrayLike(l) || (arrayLike(r) && catalogArrayColumn(l));
+      const ra = arrayLike(r) || (la && catalogArrayColumn(r));
       if (la || ra) {
         const fn = (la && ra) || isNullConst(l) || isNullConst(r) ? 'list_concat' : la ? 'list_append' : 'list_prepend';
         replaceNode(v.node, call(fn, l, r));

@@ -465,6 +465,19 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
       replaceNode(v.node, strConst(regclassText(constString(inner['arg'])!, ctx)));
       return;
     }
+    // 'int4'::regtype::text is the type's name too (pgcli compares and prints such names)
+    if (innerParts[innerParts.length - 1] === 'regtype' && !inner['typeName']?.['arrayBounds']) {
+      replaceNode(v.node, strConst(regtypeText(constString(inner['arg'])!, inner['typeName']?.['location'])));
+      return;
+    }
+  }
+  // 'lower'::regproc::oid (psql's \sf): the built-in's OID, as regprocin finds it (the emulation keeps regproc columns by name)
+  if (!isArray && typname === 'oid' && inner && constString(inner['arg']) !== undefined) {
+    const innerType = names(inner['typeName']?.['names']).pop();
+    if (innerType === 'regproc' || innerType === 'regprocedure') {
+      replaceNode(v.node, regprocOidCall(constString(inner['arg'])!, innerType, inner['typeName']?.['location']));
+      return;
+    }
   }
   // an array as text is PostgreSQL's {…} (catalog/builtinMacros.ts); an array by its form only, never a subquery's copy
   if (!isArray && TEXT_TYPES.has(typname) && !tn['typmods'] && arrayLike(f['arg']) && !containsSubquery(f['arg'])) {
@@ -476,7 +489,7 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     replaceNode(v.node, jsonbCast(f['arg'] as PgNode));
     return;
   }
-  if (!isArray && ['regclass', 'regtype', 'regproc', 'regprocedure', 'regnamespace'].includes(typname)) {
+  if (!isArray && ['regclass', 'regtype', 'regproc', 'regprocedure', 'regoper', 'regoperator', 'regnamespace'].includes(typname)) {
     replaceNode(v.node, regCast(typname, f['arg'], ctx, tn['location']));
     return;
   }
@@ -962,6 +975,34 @@ function printedForms(root: unknown, ctx: DialectContext): void {
       rt['val'] = strConst(regtypeText(constString(tc['arg'])!, tc['typeName']?.['location']));
     }
   }
+}
+
+/** The words PostgreSQL's type names are written with in a function's identity arguments (pg_get_function_identity_arguments). */
+const IDENTITY_TYPE_NAMES: Readonly<Record<string, string>> = ownTable({
+  int: 'integer', int4: 'integer', int2: 'smallint', int8: 'bigint', float4: 'real', float8: 'double precision',
+  float: 'double precision', bool: 'boolean', varchar: 'character varying', bpchar: 'character', char: 'character',
+  decimal: 'numeric', timestamptz: 'timestamp with time zone', timestamp: 'timestamp without time zone',
+  timetz: 'time with time zone', time: 'time without time zone', varbit: 'bit varying',
+});
+
+/**
+ * A built-in named by text, as regprocin / regprocedurein resolve it: its OID, else PostgreSQL's 42883 / 42725
+ * (raised by the emulation's lookup over pg_proc, catalog/pgCatalogMacros.ts). Only pg_catalog holds functions.
+ */
+function regprocOidCall(written: string, type: 'regproc' | 'regprocedure', location: unknown): PgNode {
+  const open = written.indexOf('(');
+  const namePart = (open < 0 ? written : written.slice(0, open)).trim();
+  const parts = splitQualifiedName(namePart);
+  if (parts.length > 2) throw new SqlError('42601', `improper qualified name (too many dotted names): ${namePart}`, pos(location));
+  if (parts.length === 2 && parts[0] !== 'pg_catalog') throw new SqlError('3F000', `schema "${parts[0]}" does not exist`, pos(location));
+  const name = parts[parts.length - 1]!;
+  if (type === 'regproc' || open < 0) return { FuncCall: { funcname: emulated('lg_regproc_oid'), args: [strConst(name), strConst(written)], funcformat: 'COERCE_EXPLICIT_CALL' } };
+  const inner = written.slice(open + 1, written.lastIndexOf(')'));
+  const args = inner.trim() === '' ? [] : inner.split(',').map((a) => {
+    const t = a.trim().toLowerCase().replace(/\s+/g, ' ').replace(/^pg_catalog\./, '');
+    return IDENTITY_TYPE_NAMES[t] ?? t;
+  });
+  return { FuncCall: { funcname: emulated('lg_regprocedure_oid'), args: [strConst(name), strConst(args.join(', ')), strConst(written)], funcformat: 'COERCE_EXPLICIT_CALL' } };
 }
 
 /** regclass output: the name alone when its schema is on the search path, else qualified. */

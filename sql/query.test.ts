@@ -12,7 +12,13 @@ const catalog: RelationCatalog = {
       ? {
           schema,
           name,
-          columns: [{ name: 'id', duckType: 'INTEGER', nullable: true }],
+          // the demo table's columns: a reference to one the table lacks is 42703 at planning (sql/columnRefs.ts)
+          columns: [
+            { name: 'id', duckType: 'INTEGER', nullable: true },
+            { name: 'ssn', duckType: 'VARCHAR', nullable: true },
+            { name: 'amount', duckType: 'DECIMAL(10,2)', nullable: true },
+            { name: 'region', duckType: 'VARCHAR', nullable: true },
+          ],
           resource: { database: schema, table: name },
           scan: () => ({ RangeVar: { catalogname: 'demo', schemaname: schema, relname: name, inh: true, relpersistence: 'p' } }),
         }

@@ -14,6 +14,7 @@ import { notSupported, pos, SqlError } from './errors.js';
 import { bindOutputColumnRefs } from './outputRefs.js';
 import type { ParsedStatement } from './parse.js';
 import { resolveRelations, type TableReference } from './resolve.js';
+import { checkColumnReferences } from './columnRefs.js';
 import { jsonbByValue, resultTypes, tableScans, type ResultTypes } from './resultTypes.js';
 import { settingsRelation } from './settings.js';
 import { checkSetReturningPlacement } from './setReturning.js';
@@ -132,6 +133,7 @@ export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, opt
   if (kind === 'explain') dropExplainDetail(tree);
   nameTargets(tree);
   const tables = resolveRelations(tree, ctx);
+  checkColumnReferences(tree, tables);
   const scans = tableScans(tables);
   const types = kind === 'select' ? resultTypes(tree, scans) : undefined;
   if (kind === 'select') jsonbByValue(tree, scans);

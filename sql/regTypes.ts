@@ -57,11 +57,25 @@ export function namespaceOid(schema: string): number {
   return stableOid('namespace', schema);
 }
 
+/**
+ * PostgreSQL's pseudo-types by name (what format_type prints is the name itself, `any` quoted): clients compare
+ * against them (pgcli's \df: `p.prorettype = 'pg_catalog.trigger'::pg_catalog.regtype`); no column has them.
+ */
+const PSEUDO_TYPES: Readonly<Record<string, number>> = Object.assign(Object.create(null) as Record<string, number>, {
+  trigger: 2279, event_trigger: 3838, void: 2278, record: 2249, cstring: 2275, any: 2276, anyarray: 2277,
+  internal: 2281, anyelement: 2283, anynonarray: 2776, anyenum: 3500, anyrange: 3831, anymultirange: 4537,
+  anycompatible: 5077, anycompatiblearray: 5078, anycompatiblenonarray: 5079, anycompatiblerange: 5080,
+  anycompatiblemultirange: 4538, language_handler: 2280, fdw_handler: 3115, tsm_handler: 3310,
+  table_am_handler: 269, index_am_handler: 325, pg_ddl_command: 32, unknown: 705,
+});
+
 function typeOid(text: string, location: number | undefined): number {
   const parts = splitQualifiedName(text);
   const name = parts[parts.length - 1]!;
   const isArray = name.endsWith('[]');
   const base = isArray ? name.slice(0, -2) : name;
+  const pseudo = isArray ? undefined : PSEUDO_TYPES[base === '"any"' ? 'any' : base];
+  if (pseudo !== undefined) return pseudo;
   const t = PG_BASE_TYPES.find((b) => b.typname === base || b.formatted === base);
   if (!t) throw new SqlError('42704', `type "${text}" does not exist`, location);
   return isArray ? t.arrayOid : t.oid;
@@ -73,6 +87,7 @@ export function regtypeText(text: string, location: unknown): string {
   const name = parts[parts.length - 1]!;
   const isArray = name.endsWith('[]');
   const base = isArray ? name.slice(0, -2) : name;
+  if (!isArray && PSEUDO_TYPES[base] !== undefined) return base === 'any' ? '"any"' : base;
   const t = PG_BASE_TYPES.find((b) => b.typname === base || b.formatted === base);
   if (!t) throw new SqlError('42704', `type "${text}" does not exist`, pos(location));
   return isArray ? `${t.formatted}[]` : t.formatted;

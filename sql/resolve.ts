@@ -19,7 +19,7 @@ import {
 import { SqlError, pos, undefinedTable } from './errors.js';
 import { findTemp, isTempSchema, tempItem, withTempFirst, type TempScope } from './tempTables.js';
 import type { TempTable } from './write/plan.js';
-import { names, replaceNode, strNode, walk, type Fields, type PathStep, type PgNode } from './walk.js';
+import { intConst, names, replaceNode, strNode, walk, type Fields, type PathStep, type PgNode } from './walk.js';
 
 export interface ResolveContext {
   database: string;
@@ -258,6 +258,35 @@ function resolveInto(root: unknown, ctx: ResolveContext, state: ResolveState): v
     return false;
   });
   if (qualified.size > 0) shortenQualifiedColumns(root, qualified);
+  catalogTableOids(root);
+}
+
+/**
+ * `l.tableoid` of an emulated pg_catalog relation: its PostgreSQL OID (the emulation's tables have no system
+ * columns; psql's \dL and \dd join pg_description on it). Each SELECT's own FROM names its aliases.
+ */
+function catalogTableOids(root: unknown): void {
+  walk(root, ({ kind, fields: select }) => {
+    if (kind !== 'SelectStmt') return;
+    const aliases = new Map<string, number>();
+    walk(select['fromClause'], ({ kind: k, fields: f }) => {
+      if (k === 'RangeSubselect' || k === 'SelectStmt' || k === 'SubLink') return false;
+      if (k !== 'RangeVar' || f['catalogname'] !== EMULATION_DB || f['schemaname'] !== PGC_SCHEMA) return;
+      const oid = PG_CATALOG_RELATIONS[String(f['relname'])]?.oid;
+      if (oid !== undefined) aliases.set(String((f['alias'] as Fields | undefined)?.['aliasname'] ?? f['relname']), oid);
+      return false;
+    });
+    if (aliases.size === 0) return;
+    const replace = (tree: unknown): void =>
+      walk(tree, ({ kind: k, node, fields: f }) => {
+        if (k === 'SelectStmt' || k === 'RangeSubselect') return false;
+        if (k !== 'ColumnRef') return;
+        const parts = names(f['fields']);
+        const oid = parts.length === 2 && parts[1] === 'tableoid' ? aliases.get(parts[0]!) : undefined;
+        if (oid !== undefined) replaceNode(node, intConst(oid));
+      });
+    for (const key of ['targetList', 'whereClause', 'fromClause', 'groupClause', 'havingClause', 'sortClause']) replace(select[key]);
+  });
 }
 
 function shortenQualifiedColumns(root: unknown, qualified: Map<string, string>): void {

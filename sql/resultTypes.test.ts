@@ -13,6 +13,8 @@ const catalog: RelationCatalog = {
           columns: [
             { name: 'relname', duckType: 'VARCHAR', nullable: true },
             { name: 'oid', duckType: 'BIGINT', nullable: true },
+            // read by the cast tests below (a column the table lacks is 42703 at planning, sql/columnRefs.ts)
+            { name: 'x', duckType: 'VARCHAR', nullable: true },
           ],
           resource: { database: schema, table: name },
           scan: () => ({ RangeVar: { catalogname: 'demo', schemaname: schema, relname: name, inh: true, relpersistence: 'p' } }),

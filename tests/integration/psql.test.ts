@@ -3,6 +3,7 @@
  * several statements, ON_ERROR_STOP, wrong password, and the meta-commands \dt, \d,
  * \dn, \l — asserted against the expected lines and, for \d / \dt, against what the
  * same psql prints for the same table on a real PostgreSQL (tests/support/realPostgres.ts).
+ * Issue 22: every other \d family command psql 15 sends, \sf of built-ins and ANALYZE, beside PostgreSQL 15.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -307,5 +308,122 @@ describe('same output as psql on a real PostgreSQL with the same table', () => {
       timeoutMs: 30000,
       input,
     })));
+  });
+});
+
+describe('issue 22: every \\d command psql 15 sends, beside PostgreSQL 15 with the same table', () => {
+  function needRef(): void {
+    if (refError) throw new Error(`reference PostgreSQL unavailable: ${String(refError)}`);
+  }
+  const title = (out: string): string => out.split('\n')[0]!.trim();
+
+  // Identical byte for byte: the table's own description, the built-ins' definitions, and the
+  // object kinds neither server holds a user-made one of (empty lists with PostgreSQL's title and columns).
+  test.each([
+    '\\d+ sales.orders', '\\sf split_part', '\\sf+ split_part', '\\sf lower(text)', '\\sf split_part(text,text,int4)',
+    // (\dv \dm \di \ds \dE \dT \dD \dP \dRp were already identical before issue 22 and are not repeated here)
+    '\\do', '\\do+', '\\dc', '\\dd', '\\des', '\\dew', '\\det', '\\deu', '\\dy', '\\drds', '\\dRs', '\\dX', '\\ddp',
+  ])('%s is identical', async (cmd) => {
+    needRef();
+    expect(ok(await psql(['-c', cmd]))).toBe(ok(await psqlRef(['-c', cmd])));
+  });
+
+  // \sf of what is not one function: PostgreSQL's error, word for word
+  test.each(['\\sf lower', '\\sf nosuch', '\\sf count', '\\sf lower(int4)'])('%s fails as on PostgreSQL', async (cmd) => {
+    needRef();
+    const mine = await psql(['-c', cmd]);
+    const theirs = await run('psql', ['-X', '-w', '-P', 'pager=off', '-c', cmd], { env: psqlEnv(ref!.host, ref!.port, 'postgres', ''), timeoutMs: 30000 });
+    expect(mine.code).toBe(1);
+    expect([mine.code, mine.stderr]).toEqual([theirs.code, theirs.stderr]);
+  });
+
+  // Normalised: the Owner column (lakegate's objects belong to its own role, PostgreSQL's to postgres) and \db+'s Size
+  // (PostgreSQL's data directory; lakegate's data is in object storage, 0 bytes as for \l+).
+  test('\\db and \\db+: the two tablespaces but their owner and size', async () => {
+    needRef();
+    for (const cmd of ['\\db', '\\db+']) {
+      const strip = (s: string) => cells(s).map((r) => r.filter((_, i) => i !== 1 && i !== 5));
+      expect(strip(ok(await psql(['-c', cmd])))).toEqual(strip(ok(await psqlRef(['-c', cmd]))));
+    }
+    expect(cells(ok(await psql(['-c', '\\db+']))).slice(1).map((r) => r[5])).toEqual(['0 bytes', '0 bytes']);
+  });
+
+  // Kinds PostgreSQL ships built-in objects of and lakegate has none of (casts, text search, languages, operator
+  // classes): PostgreSQL's title and columns, and an empty list — never an error.
+  // (\dx already listed none before issue 22)
+  test.each(['\\dC', '\\dF', '\\dFd', '\\dFp', '\\dFt', '\\dL', '\\dAc', '\\dAf', '\\dAo', '\\dAp', '\\dO'])(
+    '%s: PostgreSQL\'s title and columns, no rows',
+    async (cmd) => {
+      needRef();
+      const mine = ok(await psql(['-c', cmd]));
+      const theirs = ok(await psqlRef(['-c', cmd]));
+      expect(title(mine)).toBe(title(theirs));
+      expect(cells(mine)[0]).toEqual(cells(theirs)[0]);
+      expect(cells(mine).slice(1)).toEqual([]);
+      expect(mine).toContain('(0 rows)');
+    },
+  );
+
+  test('ANALYZE is a no-op with PostgreSQL\'s tag; a table the user may not load is missing, a missing column named as PostgreSQL does', async () => {
+    needRef();
+    const sql = ['ANALYZE sales.orders', 'ANALYZE sales.orders (id, region)', 'ANALYZE'];
+    const args = sql.flatMap((s) => ['-c', s]);
+    expect(ok(await psql(args))).toBe('ANALYZE\nANALYZE\nANALYZE\n');
+    expect(ok(await psqlRef(args))).toBe('ANALYZE\nANALYZE\nANALYZE\n');
+    const missingColumn = await psql(['-c', 'ANALYZE sales.orders (nope)']);
+    const theirs = await run('psql', ['-X', '-w', '-c', 'ANALYZE sales.orders (nope)'], { env: psqlEnv(ref!.host, ref!.port, 'postgres', ''), timeoutMs: 30000 });
+    expect(missingColumn.stderr).toBe(theirs.stderr);
+    expect(missingColumn.stderr).toContain('column "nope" of relation "orders" does not exist');
+    // dave may not load sales.orders (control: alice above): answered as for a missing table
+    const dave = await psql(['-c', 'ANALYZE sales.orders'], { user: 'dave' });
+    expect(dave.code).toBe(1);
+    expect(dave.stderr).toContain('relation "sales.orders" does not exist');
+    const vacuum = await psql(['-c', 'VACUUM sales.orders']);
+    expect(vacuum.stderr).toContain('VACUUM is not supported by lakegate');
+  });
+});
+
+describe('issue 22: a mistyped column, as PostgreSQL 15 reports it (position, caret, "Perhaps you meant")', () => {
+  const refRun = (sql: string) =>
+    run('psql', ['-X', '-w', '-P', 'pager=off', '-c', sql], { env: psqlEnv(ref!.host, ref!.port, 'postgres', ''), timeoutMs: 30000 });
+
+  test.each([
+    'select regionx from sales.orders',
+    'select o.regio from sales.orders o',
+    'select id, amout from sales.orders where id = 1',
+    'select zzzzzz from sales.orders',
+    'select orders.idd from sales.orders',
+    'select a.id from sales.orders a join sales.orders b on a.id = b.idx',
+    'select id from sales.orders where exists (select 1 from sales.orders o2 where o2.id = orders.idz)',
+    'select reg from sales.orders',
+    // a masked column (alice sees ssn's last four) is named like any other: its name is in \d for her too
+    'select ssnn from sales.orders',
+  ])('%s', async (sql) => {
+    if (refError) throw new Error(`reference PostgreSQL unavailable: ${String(refError)}`);
+    const mine = await psql(['-c', sql]);
+    const theirs = await refRun(sql);
+    expect(mine.code).toBe(1);
+    expect(mine.stderr).toMatch(/\n\s+\^\n/);
+    expect(mine.stderr).toBe(theirs.stderr);
+  });
+
+  test('a user who may not load the table learns nothing of its columns: 42P01, where alice gets the hint', async () => {
+    const alice = await psql(['-c', 'select regio from sales.orders']);
+    expect(alice.stderr).toContain('HINT:  Perhaps you meant to reference the column "orders.region".');
+    const dave = await psql(['-c', 'select regio from sales.orders'], { user: 'dave' });
+    expect(dave.stderr).toContain('relation "sales.orders" does not exist');
+    expect(dave.stderr).not.toContain('region');
+  });
+});
+
+describe('issue 22: database "postgres", the default of DBeaver and pgAdmin', () => {
+  test('psql -d postgres logs in to the default database: its tables, gated as under its own name', async () => {
+    const out = ok(await psql(['-d', 'postgres', '-A', '-t', '-c', 'SELECT current_database()', '-c', 'SELECT id, ssn FROM sales.orders ORDER BY id']));
+    expect(out).toBe('demo\n1|xxx-xx-1111\n2|xxx-xx-2222\n');
+    // dave may not load the table under either name; another unknown database is still 3D000
+    const dave = await psql(['-d', 'postgres', '-c', 'SELECT 1 FROM sales.orders'], { user: 'dave' });
+    expect(dave.stderr).toContain('relation "sales.orders" does not exist');
+    const other = await psql(['-d', 'postgres2', '-c', 'SELECT 1']);
+    expect(other.stderr).toContain('database "postgres2" does not exist');
   });
 });

@@ -1,0 +1,144 @@
+/**
+ * Issue 22, BI tools' privilege questions: has_table_privilege / has_column_privilege /
+ * has_any_column_privilege in their argument forms (a constant name, an OID, a name built by an
+ * expression from pg_class / information_schema, with and without the user), asked of `lakegate demo`
+ * as alice (who may read sales.orders and write nothing) and of a real PostgreSQL 15 where alice
+ * holds SELECT on the same table and nothing else (tests/support/realPostgres.ts). The answers are
+ * PostgreSQL's: SELECT true, INSERT / UPDATE / DELETE / TRUNCATE false on a table she may only read.
+ * dave, who may not load the table, is told it does not exist, as for a missing one.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import pg from 'pg';
+import { connect } from '../support/clients.js';
+import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
+import { startTarget, type Target } from '../support/target.js';
+
+let t: Target;
+let ref: RealPostgres;
+let ours: pg.Client;
+let theirs: pg.Client;
+
+const SEED = [
+  'CREATE SCHEMA sales',
+  'CREATE TABLE sales.orders (id integer, ssn text, amount numeric(10,2), region text)',
+  'GRANT USAGE ON SCHEMA sales TO alice',
+  'GRANT SELECT ON sales.orders TO alice',
+];
+
+beforeAll(async () => {
+  t = await startTarget();
+  ref = await startPostgres();
+  const admin = new pg.Client({ host: ref.host, port: ref.port, user: 'postgres', database: 'postgres' });
+  await admin.connect();
+  await admin.query('CREATE DATABASE demo');
+  await admin.query('CREATE ROLE alice LOGIN');
+  await admin.end();
+  const seed = new pg.Client({ host: ref.host, port: ref.port, user: 'postgres', database: 'demo' });
+  await seed.connect();
+  for (const s of SEED) await seed.query(s);
+  await seed.end();
+  theirs = new pg.Client({ host: ref.host, port: ref.port, user: 'alice', database: 'demo' });
+  await theirs.connect();
+  ours = await connect(t);
+}, 120000);
+
+afterAll(async () => {
+  await ours?.end();
+  await theirs?.end();
+  await ref?.stop();
+  await t?.stop();
+});
+
+const rows = async (c: pg.Client, sql: string) => (await c.query({ text: sql, rowMode: 'array' })).rows;
+
+describe('has_*_privilege answers as PostgreSQL 15 for a user who may only read the table', () => {
+  test.each([
+    // the write privileges of a table alice may only read (lakegate answered t before)
+    "select has_table_privilege(current_user, 'sales.orders', 'delete'), has_table_privilege('sales.orders', 'insert'), has_table_privilege('sales.orders', 'UPDATE'), has_table_privilege('sales.orders', 'truncate')",
+    "select has_any_column_privilege('sales.orders', 'update'), has_any_column_privilege(current_user, 'sales.orders', 'select'), has_column_privilege('sales.orders', 'id', 'insert'), has_column_privilege(current_user, 'sales.orders', 'id', 'select')",
+    // a list of privileges holds if one of them does
+    "select has_table_privilege('sales.orders', 'select, insert'), has_table_privilege('sales.orders', 'insert, delete')",
+    // the relation as an expression: a name built from the catalog (NULL before), and an OID
+    `select c.relname, has_table_privilege(current_user, concat(quote_ident(n.nspname), '.', quote_ident(c.relname)), 'SELECT'),
+            has_table_privilege(current_user, '"' || n.nspname || '"."' || c.relname || '"', 'select'),
+            has_table_privilege(c.oid, 'select'), has_table_privilege(current_user, c.oid, 'delete')
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'sales'`,
+    `select table_name, has_table_privilege(current_user, table_schema || '.' || table_name, 'select'),
+            has_table_privilege(current_user, table_schema || '.' || table_name, 'update')
+       from information_schema.tables where table_schema = 'sales'`,
+  ])('%s', async (sql) => {
+    const want = await rows(theirs, sql);
+    expect(want.length).toBeGreaterThan(0);
+    expect(await rows(ours, sql)).toEqual(want);
+  });
+
+  test('a name built at run time of a table the user may not load is missing (dave); alice the control', async () => {
+    const sql = "select has_table_privilege(current_user, 'sales' || '.' || 'orders', 'select')";
+    expect(await rows(ours, sql)).toEqual([[true]]);
+    const dave = await connect(t, { user: 'dave', password: 'dave' });
+    try {
+      await expect(dave.query(sql)).rejects.toMatchObject({ code: '42P01', message: 'relation "sales.orders" does not exist' });
+    } finally {
+      await dave.end();
+    }
+  });
+});
+
+describe('database "postgres" (DBeaver\'s and pgAdmin\'s default) with node-postgres', () => {
+  test('logs in to the default database, whose tables it reads as alice', async () => {
+    const c = await connect(t, { database: 'postgres' });
+    try {
+      expect((await c.query('select current_database() as db, count(*)::int as n from sales.orders')).rows).toEqual([{ db: 'demo', n: 2 }]);
+    } finally {
+      await c.end();
+    }
+  });
+});
+
+describe('pgcli', () => {
+  // pgspecial's \df (dbcli/pgspecial, pgspecial/dbcommands.py list_functions, server_version >= 110000), as pgcli
+  // sends it for `\df split_part`: 'pg_catalog.trigger'::pg_catalog.regtype was `type "trigger" does not exist`
+  const DF = `
+            SELECT  n.nspname as "Schema",
+                    p.proname as "Name",
+                    pg_catalog.pg_get_function_result(p.oid)
+                      as "Result data type",
+                    pg_catalog.pg_get_function_arguments(p.oid)
+                      as "Argument data types",
+                     CASE
+                        WHEN p.prokind = 'a' THEN 'agg'
+                        WHEN p.prokind = 'w' THEN 'window'
+                        WHEN p.prorettype = 'pg_catalog.trigger'::pg_catalog.regtype
+                            THEN 'trigger'
+                        ELSE 'normal'
+                    END as "Type" 
+            FROM    pg_catalog.pg_proc p
+                    LEFT JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+                            
+            WHERE   pg_catalog.pg_function_is_visible(p.oid)  AND p.proname ~ $1  ORDER BY 1, 2, 4`;
+
+  test('\\df split_part answers as PostgreSQL 15', async () => {
+    const run = async (c: pg.Client) => (await c.query({ text: DF, values: ['^(split_part)$'], rowMode: 'array' })).rows;
+    const want = await run(theirs);
+    expect(want).toEqual([['pg_catalog', 'split_part', 'text', 'text, text, integer', 'normal']]);
+    expect(await run(ours)).toEqual(want);
+  });
+
+  test('the pseudo-types by name, as regtype prints them', async () => {
+    const sql = "select 'trigger'::regtype::text, 'pg_catalog.void'::pg_catalog.regtype::text, 'trigger'::regtype::oid::int8 as t";
+    expect(await rows(ours, sql)).toEqual(await rows(theirs, sql));
+  });
+});
+
+describe('information_schema constraint views BI tools read', () => {
+  test.each([
+    "select constraint_name, table_schema, table_name, constraint_type from information_schema.table_constraints where table_schema = 'sales'",
+    "select * from information_schema.key_column_usage where table_schema = 'sales'",
+    "select * from information_schema.referential_constraints where constraint_schema = 'sales'",
+  ])('%s: the same (no keys; no NOT NULL columns in the table)', async (sql) => {
+    const want = await theirs.query({ text: sql, rowMode: 'array' });
+    const got = await ours.query({ text: sql, rowMode: 'array' });
+    expect(got.fields.map((f) => [f.name, f.dataTypeID])).toEqual(want.fields.map((f) => [f.name, f.dataTypeID]));
+    expect(got.rows).toEqual(want.rows);
+  });
+});
