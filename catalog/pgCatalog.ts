@@ -17,6 +17,7 @@ import type { Catalog, CatalogTable, EngineSql } from './catalog.js';
 /** The catalog emulation only runs statements for their effect. */
 type SqlRunner = Pick<EngineSql, 'run'>;
 import { informationSchemaStatements } from './informationSchema.js';
+import { tableStatisticsStatements } from './tableStatistics.js';
 import { macroStatements } from './pgCatalogMacros.js';
 import { KEYWORD_COLUMNS, LANGUAGE_ROWS, PROC_TEXT_COLUMNS, procDescriptionRows, procRows, procTextRows } from './pgProc.js';
 import { PG_KEYWORDS, PG_PROC_ROWS } from './pgBuiltins.js';
@@ -225,6 +226,7 @@ export async function installPgCatalog(conn: SqlRunner, opts: PgCatalogOptions):
   await conn.run(`CREATE OR REPLACE VIEW ${S}.pg_views AS SELECT n.nspname AS schemaname, c.relname AS viewname,
       ${S}.pg_get_userbyid(c.relowner) AS viewowner, CAST(NULL AS VARCHAR) AS definition
       FROM ${S}.pg_class c JOIN ${S}.pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'v'`);
+  for (const sql of tableStatisticsStatements()) await conn.run(sql);
   // pg_settings is built per statement from the session (sql/settings.ts); this table only keeps the name resolvable.
   await conn.run(`CREATE OR REPLACE TABLE ${S}.pg_settings (name VARCHAR, setting VARCHAR)`);
   for (const sql of informationSchemaStatements(opts.database)) await conn.run(sql);

@@ -92,6 +92,10 @@ export const PG_CATALOG_RELATIONS: Readonly<Record<string, EmulatedRelation>> = 
   pg_indexes: { oid: 12029, relkind: 'v' },
   pg_settings: { oid: 12104, relkind: 'v' },
   pg_stat_activity: { oid: 12137, relkind: 'v' },
+  pg_stat_all_tables: { oid: 12142, relkind: 'v' },
+  pg_stat_user_tables: { oid: 12161, relkind: 'v' },
+  pg_statio_all_tables: { oid: 12170, relkind: 'v' },
+  pg_statio_user_tables: { oid: 12179, relkind: 'v' },
 });
 
 export const INFORMATION_SCHEMA_RELATIONS: Readonly<Record<string, EmulatedRelation>> = ownTable({

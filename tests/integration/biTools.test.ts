@@ -142,3 +142,41 @@ describe('information_schema constraint views BI tools read', () => {
     expect(got.rows).toEqual(want.rows);
   });
 });
+
+describe('table statistics views (DBeaver\'s and pgAdmin\'s table properties)', () => {
+  // PostgreSQL's values for a table nobody has scanned or written since it was created; the counters that move when
+  // alice reads the table (seq_scan, seq_tup_read, heap_blks_*) are compared by type only, and toast_* are left out:
+  // PostgreSQL gives a table with text columns a TOAST table, an Iceberg table has none (NULL in lakegate).
+  test.each([
+    ['pg_stat_user_tables', 'schemaname, relname, idx_scan, idx_tup_fetch, n_tup_ins, n_tup_upd, n_tup_del, n_tup_hot_upd, n_live_tup, n_dead_tup, n_mod_since_analyze, n_ins_since_vacuum, last_vacuum, last_autovacuum, last_analyze, last_autoanalyze, vacuum_count, autovacuum_count, analyze_count, autoanalyze_count'],
+    ['pg_stat_all_tables', "schemaname, relname, idx_scan, n_live_tup, last_analyze, analyze_count"],
+    ['pg_statio_user_tables', 'schemaname, relname, idx_blks_read, idx_blks_hit'],
+    ['pg_statio_all_tables', 'schemaname, relname, idx_blks_read, idx_blks_hit'],
+  ])('%s: PostgreSQL 15\'s columns and wire types; one row per table the user may load', async (view, cols) => {
+    const shape = `select * from pg_catalog.${view} limit 0`;
+    const want = await theirs.query({ text: shape, rowMode: 'array' });
+    const got = await ours.query({ text: shape, rowMode: 'array' });
+    expect(got.fields.map((f) => [f.name, f.dataTypeID])).toEqual(want.fields.map((f) => [f.name, f.dataTypeID]));
+    const sql = `select ${cols} from ${view} where schemaname = 'sales' order by relname`;
+    const wantRows = await rows(theirs, sql);
+    expect(wantRows.length).toBe(1);
+    expect(await rows(ours, sql)).toEqual(wantRows);
+    // the relid is the table's pg_class oid, as has_table_privilege and \d find it
+    const joined = `select s.relname from ${view} s join pg_class c on c.oid = s.relid where s.schemaname = 'sales'`;
+    expect(await rows(ours, joined)).toEqual([['orders']]);
+  });
+
+  test('the user tables are exactly those pg_class shows the user: none for dave, who may not load sales.orders', async () => {
+    const sql = "select (select count(*) from pg_stat_user_tables where schemaname = 'sales')::int, (select count(*) from pg_statio_user_tables where schemaname = 'sales')::int";
+    expect(await rows(ours, sql)).toEqual([[1, 1]]);
+    const dave = await connect(t, { user: 'dave', password: 'dave' });
+    try {
+      expect((await dave.query({ text: sql, rowMode: 'array' })).rows).toEqual([[0, 0]]);
+      const all = await dave.query({ text: 'select count(*)::int from pg_stat_user_tables', rowMode: 'array' });
+      const cls = await dave.query({ text: "select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema')", rowMode: 'array' });
+      expect(all.rows).toEqual(cls.rows);
+    } finally {
+      await dave.end();
+    }
+  });
+});
