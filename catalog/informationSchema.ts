@@ -1,5 +1,5 @@
 /**
- * information_schema.tables / columns / schemata / views as views over the
+ * information_schema.tables / columns / schemata / views / table_privileges / column_privileges … as views over the
  * emulated pg_catalog, so both always agree. data_type and the numeric
  * columns follow PostgreSQL's information_schema definitions.
  */
@@ -7,6 +7,49 @@ import { EMULATION_DB, INFO_SCHEMA, PGC_SCHEMA } from '../sql/emulation.js';
 
 const P = `${EMULATION_DB}.${PGC_SCHEMA}`;
 const I = `${EMULATION_DB}.${INFO_SCHEMA}`;
+
+/** An aclitem's grantee (empty for PUBLIC), privilege letters and grantor; a role name may be double-quoted. */
+const ACLITEM = `'^("(?:[^"]|"")*"|[^=]*)=([^/]*)/(.*)$'`;
+const unquoteRole = (x: string) => `CASE WHEN starts_with(${x}, '"') THEN replace(${x}[2:-2], '""', '"') ELSE ${x} END`;
+/** aclitem's letters of the table privileges (PostgreSQL's ACL_*_CHR). */
+const ACL_LETTERS = [['a', 'INSERT'], ['r', 'SELECT'], ['w', 'UPDATE'], ['d', 'DELETE'], ['D', 'TRUNCATE'], ['x', 'REFERENCES'], ['t', 'TRIGGER']]
+  .map(([l, p]) => `('${l}', '${p}')`).join(', ');
+
+/** information_schema's domains as the engine's types (the wire types come from sql/catalogColumnTypes.ts). */
+const DOMAIN_TYPES = { id: 'VARCHAR', text: 'VARCHAR', yn: 'VARCHAR', num: 'INTEGER', ts: 'TIMESTAMPTZ' } as const;
+type Domain = keyof typeof DOMAIN_TYPES;
+const nullColumns = (columns: string) =>
+  columns.trim().split(/\s*,\s*/).map((c) => {
+    const [name, domain] = c.split(/\s+/) as [string, Domain];
+    return `CAST(NULL AS ${DOMAIN_TYPES[domain]}) AS ${name}`;
+  }).join(', ');
+
+const ROUTINES_COLUMNS = `specific_catalog id, specific_schema id, specific_name id, routine_catalog id, routine_schema id,
+  routine_name id, routine_type text, module_catalog id, module_schema id, module_name id, udt_catalog id, udt_schema id,
+  udt_name id, data_type text, character_maximum_length num, character_octet_length num, character_set_catalog id,
+  character_set_schema id, character_set_name id, collation_catalog id, collation_schema id, collation_name id,
+  numeric_precision num, numeric_precision_radix num, numeric_scale num, datetime_precision num, interval_type text,
+  interval_precision num, type_udt_catalog id, type_udt_schema id, type_udt_name id, scope_catalog id, scope_schema id,
+  scope_name id, maximum_cardinality num, dtd_identifier id, routine_body text, routine_definition text, external_name text,
+  external_language text, parameter_style text, is_deterministic yn, sql_data_access text, is_null_call yn, sql_path text,
+  schema_level_routine yn, max_dynamic_result_sets num, is_user_defined_cast yn, is_implicitly_invocable yn,
+  security_type text, to_sql_specific_catalog id, to_sql_specific_schema id, to_sql_specific_name id, as_locator yn,
+  created ts, last_altered ts, new_savepoint_level yn, is_udt_dependent yn, result_cast_from_data_type text,
+  result_cast_as_locator yn, result_cast_char_max_length num, result_cast_char_octet_length num,
+  result_cast_char_set_catalog id, result_cast_char_set_schema id, result_cast_char_set_name id,
+  result_cast_collation_catalog id, result_cast_collation_schema id, result_cast_collation_name id,
+  result_cast_numeric_precision num, result_cast_numeric_precision_radix num, result_cast_numeric_scale num,
+  result_cast_datetime_precision num, result_cast_interval_type text, result_cast_interval_precision num,
+  result_cast_type_udt_catalog id, result_cast_type_udt_schema id, result_cast_type_udt_name id, result_cast_scope_catalog id,
+  result_cast_scope_schema id, result_cast_scope_name id, result_cast_maximum_cardinality num, result_cast_dtd_identifier id`;
+
+const PARAMETERS_COLUMNS = `specific_catalog id, specific_schema id, specific_name id, ordinal_position num,
+  parameter_mode text, is_result yn, as_locator yn, parameter_name id, data_type text, character_maximum_length num,
+  character_octet_length num, character_set_catalog id, character_set_schema id, character_set_name id,
+  collation_catalog id, collation_schema id, collation_name id, numeric_precision num, numeric_precision_radix num,
+  numeric_scale num, datetime_precision num, interval_type text, interval_precision num, udt_catalog id, udt_schema id,
+  udt_name id, scope_catalog id, scope_schema id, scope_name id, maximum_cardinality num, dtd_identifier id,
+  parameter_default text`;
 
 export function informationSchemaStatements(database: string): string[] {
   const db = `'${database.replace(/'/g, "''")}'`;
@@ -45,6 +88,33 @@ export function informationSchemaStatements(database: string): string[] {
        CAST(NULL AS VARCHAR) AS unique_constraint_catalog, CAST(NULL AS VARCHAR) AS unique_constraint_schema,
        CAST(NULL AS VARCHAR) AS unique_constraint_name, CAST(NULL AS VARCHAR) AS match_option, CAST(NULL AS VARCHAR) AS update_rule,
        CAST(NULL AS VARCHAR) AS delete_rule WHERE false`,
+    // The privileges pg_class.relacl grants (the session user's SELECT on each relation it may load), one row per
+    // relation, grantee and privilege, as PostgreSQL's aclexplode reads an aclitem (`"a b"=r*/owner`).
+    `CREATE OR REPLACE VIEW ${P}.lg_relation_grants AS SELECT g.oid, g.relname, g.relnamespace, g.relkind,
+       CASE WHEN g.grantee = '' THEN 'PUBLIC' ELSE ${unquoteRole('g.grantee')} END AS grantee, ${unquoteRole('g.grantor')} AS grantor,
+       p.privilege_type, contains(g.privs, p.letter || '*') AS grantable
+       FROM (SELECT a.oid, a.relname, a.relnamespace, a.relkind,
+               regexp_extract(a.acl, ${ACLITEM}, 1) AS grantee, regexp_extract(a.acl, ${ACLITEM}, 2) AS privs,
+               regexp_extract(a.acl, ${ACLITEM}, 3) AS grantor
+             FROM (SELECT oid, relname, relnamespace, relkind, unnest(relacl) AS acl FROM ${P}.pg_class) a
+             WHERE regexp_full_match(a.acl, ${ACLITEM})) g
+       JOIN (VALUES ${ACL_LETTERS}) p(letter, privilege_type) ON contains(g.privs, p.letter)`,
+    `CREATE OR REPLACE VIEW ${I}.table_privileges AS SELECT g.grantor, g.grantee, ${db} AS table_catalog,
+       n.nspname AS table_schema, g.relname AS table_name, g.privilege_type,
+       CASE WHEN g.grantable THEN 'YES' ELSE 'NO' END AS is_grantable,
+       CASE WHEN g.privilege_type = 'SELECT' THEN 'YES' ELSE 'NO' END AS with_hierarchy
+       FROM ${P}.lg_relation_grants g JOIN ${P}.pg_namespace n ON n.oid = g.relnamespace
+       WHERE g.relkind IN ('r', 'v', 'f', 'p')`,
+    // A table's privilege holds for each of its columns (PostgreSQL lists those of the four column privileges).
+    `CREATE OR REPLACE VIEW ${I}.column_privileges AS SELECT g.grantor, g.grantee, ${db} AS table_catalog,
+       n.nspname AS table_schema, g.relname AS table_name, a.attname AS column_name, g.privilege_type,
+       CASE WHEN g.grantable THEN 'YES' ELSE 'NO' END AS is_grantable
+       FROM ${P}.lg_relation_grants g JOIN ${P}.pg_namespace n ON n.oid = g.relnamespace
+       JOIN ${P}.pg_attribute a ON a.attrelid = g.oid AND a.attnum > 0 AND NOT a.attisdropped
+       WHERE g.relkind IN ('r', 'v', 'f', 'p') AND g.privilege_type IN ('INSERT', 'SELECT', 'UPDATE', 'REFERENCES')`,
+    // No user-defined routines: the built-in ones are pg_proc's (psql's \df, pgJDBC's getFunctions read that).
+    `CREATE OR REPLACE VIEW ${I}.routines AS SELECT ${nullColumns(ROUTINES_COLUMNS)} WHERE false`,
+    `CREATE OR REPLACE VIEW ${I}.parameters AS SELECT ${nullColumns(PARAMETERS_COLUMNS)} WHERE false`,
     `CREATE OR REPLACE VIEW ${I}.columns AS SELECT ${db} AS table_catalog, n.nspname AS table_schema,
        c.relname AS table_name, a.attname AS column_name, CAST(a.attnum AS INTEGER) AS ordinal_position,
        CAST(NULL AS VARCHAR) AS column_default, CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END AS is_nullable,

@@ -106,6 +106,10 @@ export const INFORMATION_SCHEMA_RELATIONS: Readonly<Record<string, EmulatedRelat
   table_constraints: { oid: 13411, relkind: 'v' },
   key_column_usage: { oid: 13329, relkind: 'v' },
   referential_constraints: { oid: 13339, relkind: 'v' },
+  table_privileges: { oid: 13416, relkind: 'v' },
+  column_privileges: { oid: 13285, relkind: 'v' },
+  routines: { oid: 13377, relkind: 'v' },
+  parameters: { oid: 13334, relkind: 'v' },
 });
 
 /**

@@ -180,3 +180,42 @@ describe('table statistics views (DBeaver\'s and pgAdmin\'s table properties)', 
     }
   });
 });
+
+describe('information_schema privilege and routine views', () => {
+  const shape = async (c: pg.Client, view: string) =>
+    (await c.query({ text: `select * from information_schema.${view} limit 0`, rowMode: 'array' })).fields.map((f) => [f.name, f.dataTypeID]);
+
+  test.each(['table_privileges', 'column_privileges', 'routines', 'parameters'])('%s: PostgreSQL 15\'s columns and wire types', async (view) => {
+    expect(await shape(ours, view)).toEqual(await shape(theirs, view));
+  });
+
+  test.each([
+    "select grantee, table_catalog, table_schema, table_name, privilege_type, is_grantable, with_hierarchy from information_schema.table_privileges where table_schema = 'sales'",
+    "select grantee, table_catalog, table_schema, table_name, column_name, privilege_type, is_grantable from information_schema.column_privileges where table_schema = 'sales' order by column_name",
+    // the grantor is the table's owner, as pg_tables names it
+    "select count(*) from information_schema.table_privileges p join pg_tables t on t.schemaname = p.table_schema and t.tablename = p.table_name and t.tableowner = p.grantor where p.table_schema = 'sales'",
+    "select count(*) from information_schema.column_privileges p join pg_tables t on t.schemaname = p.table_schema and t.tablename = p.table_name and t.tableowner = p.grantor where p.table_schema = 'sales'",
+  ])('%s: SELECT and nothing else, as PostgreSQL 15 shows alice', async (sql) => {
+    const want = await rows(theirs, sql);
+    expect(want.length).toBeGreaterThan(0);
+    expect(await rows(ours, sql)).toEqual(want);
+  });
+
+  test.each([
+    "select * from information_schema.routines where routine_schema = 'sales'",
+    "select * from information_schema.parameters where specific_schema = 'sales'",
+  ])('%s: no user-defined routines, as in PostgreSQL', async (sql) => {
+    expect(await rows(ours, sql)).toEqual(await rows(theirs, sql));
+  });
+
+  test('dave, who may not load sales.orders, is granted nothing on it; alice the control', async () => {
+    const sql = "select (select count(*) from information_schema.table_privileges where table_schema = 'sales')::int, (select count(*) from information_schema.column_privileges where table_schema = 'sales')::int";
+    expect(await rows(ours, sql)).toEqual([[1, 4]]);
+    const dave = await connect(t, { user: 'dave', password: 'dave' });
+    try {
+      expect((await dave.query({ text: sql, rowMode: 'array' })).rows).toEqual([[0, 0]]);
+    } finally {
+      await dave.end();
+    }
+  });
+});
