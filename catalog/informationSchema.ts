@@ -4,6 +4,7 @@
  * columns follow PostgreSQL's information_schema definitions.
  */
 import { EMULATION_DB, INFO_SCHEMA, PGC_SCHEMA } from '../sql/emulation.js';
+import { PSEUDO_TYPES } from '../sql/regTypes.js';
 
 const P = `${EMULATION_DB}.${PGC_SCHEMA}`;
 const I = `${EMULATION_DB}.${INFO_SCHEMA}`;
@@ -18,10 +19,11 @@ const ACL_LETTERS = [['a', 'INSERT'], ['r', 'SELECT'], ['w', 'UPDATE'], ['d', 'D
 /** information_schema's domains as the engine's types (the wire types come from sql/catalogColumnTypes.ts). */
 const DOMAIN_TYPES = { id: 'VARCHAR', text: 'VARCHAR', yn: 'VARCHAR', num: 'INTEGER', ts: 'TIMESTAMPTZ' } as const;
 type Domain = keyof typeof DOMAIN_TYPES;
-const nullColumns = (columns: string) =>
+/** The select list of a view with PostgreSQL's `columns`, each NULL unless `values` has an expression for it. */
+const selectList = (columns: string, values: Readonly<Record<string, string>> = {}) =>
   columns.trim().split(/\s*,\s*/).map((c) => {
     const [name, domain] = c.split(/\s+/) as [string, Domain];
-    return `CAST(NULL AS ${DOMAIN_TYPES[domain]}) AS ${name}`;
+    return `CAST(${values[name] ?? 'NULL'} AS ${DOMAIN_TYPES[domain]}) AS ${name}`;
   }).join(', ');
 
 const ROUTINES_COLUMNS = `specific_catalog id, specific_schema id, specific_name id, routine_catalog id, routine_schema id,
@@ -42,6 +44,39 @@ const ROUTINES_COLUMNS = `specific_catalog id, specific_schema id, specific_name
   result_cast_datetime_precision num, result_cast_interval_type text, result_cast_interval_precision num,
   result_cast_type_udt_catalog id, result_cast_type_udt_schema id, result_cast_type_udt_name id, result_cast_scope_catalog id,
   result_cast_scope_schema id, result_cast_scope_name id, result_cast_maximum_cardinality num, result_cast_dtd_identifier id`;
+
+/** PostgreSQL's pseudo-types, which the emulated pg_type lacks (anyelement, record, void …): the return types of polymorphic built-ins. */
+const PSEUDO_TYPE_ROWS = Object.entries(PSEUDO_TYPES).map(([name, oid]) => `(${oid}, '${name}')`).join(', ');
+
+/** information_schema.routines' columns as PostgreSQL 15 defines them over pg_proc p, pg_language l, pg_type t, t's namespace nt. */
+const routineValues = (db: string): Record<string, string> => ({
+  specific_catalog: db,
+  specific_schema: 'n.nspname',
+  specific_name: `p.proname || '_' || CAST(p.oid AS VARCHAR)`,
+  routine_catalog: db,
+  routine_schema: 'n.nspname',
+  routine_name: 'p.proname',
+  routine_type: `CASE p.prokind WHEN 'f' THEN 'FUNCTION' WHEN 'p' THEN 'PROCEDURE' END`,
+  data_type: `CASE WHEN p.prokind = 'p' THEN NULL WHEN t.typelem <> 0 AND t.typlen = -1 THEN 'ARRAY'
+    WHEN nt.nspname = 'pg_catalog' THEN ${P}.format_type(t.oid, NULL) WHEN ps.name = 'any' THEN '"any"'
+    WHEN ps.name IS NOT NULL THEN ps.name WHEN t.oid IS NULL THEN NULL ELSE 'USER-DEFINED' END`,
+  type_udt_catalog: `CASE WHEN nt.nspname IS NOT NULL OR ps.name IS NOT NULL THEN ${db} END`,
+  type_udt_schema: `coalesce(nt.nspname, CASE WHEN ps.name IS NOT NULL THEN 'pg_catalog' END)`,
+  type_udt_name: 'coalesce(t.typname, ps.name)',
+  dtd_identifier: `CASE WHEN p.prokind <> 'p' THEN '0' END`,
+  routine_body: `CASE WHEN l.lanname = 'sql' THEN 'SQL' ELSE 'EXTERNAL' END`,
+  external_name: `CASE WHEN l.lanname = 'c' THEN p.prosrc END`,
+  external_language: 'upper(l.lanname)',
+  parameter_style: `'GENERAL'`,
+  is_deterministic: `CASE WHEN p.provolatile = 'i' THEN 'YES' ELSE 'NO' END`,
+  sql_data_access: `'MODIFIES'`,
+  is_null_call: `CASE WHEN p.prokind <> 'p' THEN CASE WHEN p.proisstrict THEN 'YES' ELSE 'NO' END END`,
+  schema_level_routine: `'YES'`,
+  max_dynamic_result_sets: '0',
+  security_type: `CASE WHEN p.prosecdef THEN 'DEFINER' ELSE 'INVOKER' END`,
+  as_locator: `'NO'`,
+  is_udt_dependent: `'NO'`,
+});
 
 const PARAMETERS_COLUMNS = `specific_catalog id, specific_schema id, specific_name id, ordinal_position num,
   parameter_mode text, is_result yn, as_locator yn, parameter_name id, data_type text, character_maximum_length num,
@@ -112,9 +147,13 @@ export function informationSchemaStatements(database: string): string[] {
        FROM ${P}.lg_relation_grants g JOIN ${P}.pg_namespace n ON n.oid = g.relnamespace
        JOIN ${P}.pg_attribute a ON a.attrelid = g.oid AND a.attnum > 0 AND NOT a.attisdropped
        WHERE g.relkind IN ('r', 'v', 'f', 'p') AND g.privilege_type IN ('INSERT', 'SELECT', 'UPDATE', 'REFERENCES')`,
-    // No user-defined routines: the built-in ones are pg_proc's (psql's \df, pgJDBC's getFunctions read that).
-    `CREATE OR REPLACE VIEW ${I}.routines AS SELECT ${nullColumns(ROUTINES_COLUMNS)} WHERE false`,
-    `CREATE OR REPLACE VIEW ${I}.parameters AS SELECT ${nullColumns(PARAMETERS_COLUMNS)} WHERE false`,
+    // pg_proc's functions (the allowlisted built-ins, executable by everyone), as PostgreSQL's view shows them to a
+    // user who owns none of them (no routine_definition).
+    `CREATE OR REPLACE VIEW ${I}.routines AS SELECT ${selectList(ROUTINES_COLUMNS, routineValues(db))}
+       FROM ${P}.pg_proc p JOIN ${P}.pg_namespace n ON n.oid = p.pronamespace JOIN ${P}.pg_language l ON l.oid = p.prolang
+       LEFT JOIN ${P}.pg_type t ON t.oid = p.prorettype LEFT JOIN ${P}.pg_namespace nt ON nt.oid = t.typnamespace
+       LEFT JOIN (VALUES ${PSEUDO_TYPE_ROWS}) ps(oid, name) ON ps.oid = p.prorettype`,
+    `CREATE OR REPLACE VIEW ${I}.parameters AS SELECT ${selectList(PARAMETERS_COLUMNS)} WHERE false`,
     `CREATE OR REPLACE VIEW ${I}.columns AS SELECT ${db} AS table_catalog, n.nspname AS table_schema,
        c.relname AS table_name, a.attname AS column_name, CAST(a.attnum AS INTEGER) AS ordinal_position,
        CAST(NULL AS VARCHAR) AS column_default, CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END AS is_nullable,

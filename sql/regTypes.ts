@@ -61,7 +61,7 @@ export function namespaceOid(schema: string): number {
  * PostgreSQL's pseudo-types by name (what format_type prints is the name itself, `any` quoted): clients compare
  * against them (pgcli's \df: `p.prorettype = 'pg_catalog.trigger'::pg_catalog.regtype`); no column has them.
  */
-const PSEUDO_TYPES: Readonly<Record<string, number>> = Object.assign(Object.create(null) as Record<string, number>, {
+export const PSEUDO_TYPES: Readonly<Record<string, number>> = Object.assign(Object.create(null) as Record<string, number>, {
   trigger: 2279, event_trigger: 3838, void: 2278, record: 2249, cstring: 2275, any: 2276, anyarray: 2277,
   internal: 2281, anyelement: 2283, anynonarray: 2776, anyenum: 3500, anyrange: 3831, anymultirange: 4537,
   anycompatible: 5077, anycompatiblearray: 5078, anycompatiblenonarray: 5079, anycompatiblerange: 5080,

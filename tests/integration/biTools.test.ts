@@ -208,6 +208,23 @@ describe('information_schema privilege and routine views', () => {
     expect(await rows(ours, sql)).toEqual(await rows(theirs, sql));
   });
 
+  test('routines: the allowlisted built-ins as PostgreSQL 15 lists them (functions, aggregates, set-returning, arrays)', async () => {
+    const sql = `select * from information_schema.routines
+      where routine_schema = 'pg_catalog' and routine_name in ('split_part', 'upper', 'now', 'abs', 'avg', 'array_agg', 'generate_series', 'string_to_array', 'unnest', 'lag', 'json_agg', 'count')
+      order by specific_name`;
+    const want = await rows(theirs, sql);
+    expect(want.length).toBeGreaterThan(10);
+    expect(await rows(ours, sql)).toEqual(want);
+  });
+
+  test('routines: a function lakegate refuses is not listed (PostgreSQL lists it)', async () => {
+    const sql = "select count(*)::int from information_schema.routines where routine_name = 'pg_notify'";
+    expect((await rows(theirs, sql))[0]![0]).toBeGreaterThan(0);
+    expect(await rows(ours, sql)).toEqual([[0]]);
+    // the control: a function it allows is there
+    expect(await rows(ours, "select count(*)::int from information_schema.routines where routine_name = 'split_part'")).toEqual([[1]]);
+  });
+
   test('dave, who may not load sales.orders, is granted nothing on it; alice the control', async () => {
     const sql = "select (select count(*) from information_schema.table_privileges where table_schema = 'sales')::int, (select count(*) from information_schema.column_privileges where table_schema = 'sales')::int";
     expect(await rows(ours, sql)).toEqual([[1, 4]]);
