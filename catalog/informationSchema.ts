@@ -57,12 +57,8 @@ const routineValues = (db: string): Record<string, string> => ({
   routine_schema: 'n.nspname',
   routine_name: 'p.proname',
   routine_type: `CASE p.prokind WHEN 'f' THEN 'FUNCTION' WHEN 'p' THEN 'PROCEDURE' END`,
-  data_type: `CASE WHEN p.prokind = 'p' THEN NULL WHEN t.typelem <> 0 AND t.typlen = -1 THEN 'ARRAY'
-    WHEN nt.nspname = 'pg_catalog' THEN ${P}.format_type(t.oid, NULL) WHEN ps.name = 'any' THEN '"any"'
-    WHEN ps.name IS NOT NULL THEN ps.name WHEN t.oid IS NULL THEN NULL ELSE 'USER-DEFINED' END`,
-  type_udt_catalog: `CASE WHEN nt.nspname IS NOT NULL OR ps.name IS NOT NULL THEN ${db} END`,
-  type_udt_schema: `coalesce(nt.nspname, CASE WHEN ps.name IS NOT NULL THEN 'pg_catalog' END)`,
-  type_udt_name: 'coalesce(t.typname, ps.name)',
+  ...typeValues(db, 'type_udt'),
+  data_type: `CASE WHEN p.prokind <> 'p' THEN ${typeValues(db, 'type_udt')['data_type']} END`,
   dtd_identifier: `CASE WHEN p.prokind <> 'p' THEN '0' END`,
   routine_body: `CASE WHEN l.lanname = 'sql' THEN 'SQL' ELSE 'EXTERNAL' END`,
   external_name: `CASE WHEN l.lanname = 'c' THEN p.prosrc END`,
@@ -76,6 +72,31 @@ const routineValues = (db: string): Record<string, string> => ({
   security_type: `CASE WHEN p.prosecdef THEN 'DEFINER' ELSE 'INVOKER' END`,
   as_locator: `'NO'`,
   is_udt_dependent: `'NO'`,
+});
+
+/** A type's data_type and udt_* columns as information_schema names them (t: pg_type, nt: its namespace, ps: a pseudo-type). */
+const typeValues = (db: string, prefix: 'udt' | 'type_udt'): Record<string, string> => ({
+  data_type: `CASE WHEN t.typelem <> 0 AND t.typlen = -1 THEN 'ARRAY'
+    WHEN nt.nspname = 'pg_catalog' THEN ${P}.format_type(t.oid, NULL) WHEN ps.name = 'any' THEN '"any"'
+    WHEN ps.name IS NOT NULL THEN ps.name WHEN t.oid IS NULL THEN NULL ELSE 'USER-DEFINED' END`,
+  [`${prefix}_catalog`]: `CASE WHEN nt.nspname IS NOT NULL OR ps.name IS NOT NULL THEN ${db} END`,
+  [`${prefix}_schema`]: `coalesce(nt.nspname, CASE WHEN ps.name IS NOT NULL THEN 'pg_catalog' END)`,
+  [`${prefix}_name`]: 'coalesce(t.typname, ps.name)',
+});
+
+/** information_schema.parameters' columns as PostgreSQL 15 defines them, for a user who owns no function (no defaults shown). */
+const parameterValues = (db: string): Record<string, string> => ({
+  specific_catalog: db,
+  specific_schema: 'ss.nspname',
+  specific_name: `ss.proname || '_' || CAST(ss.oid AS VARCHAR)`,
+  ordinal_position: 'ss.pos',
+  parameter_mode: `CASE WHEN ss.proargmodes IS NULL THEN 'IN' WHEN ss.proargmodes[ss.pos] IN ('i', 'v') THEN 'IN'
+    WHEN ss.proargmodes[ss.pos] IN ('o', 't') THEN 'OUT' WHEN ss.proargmodes[ss.pos] = 'b' THEN 'INOUT' END`,
+  is_result: `'NO'`,
+  as_locator: `'NO'`,
+  parameter_name: `nullif(ss.proargnames[ss.pos], '')`,
+  ...typeValues(db, 'udt'),
+  dtd_identifier: 'CAST(ss.pos AS VARCHAR)',
 });
 
 const PARAMETERS_COLUMNS = `specific_catalog id, specific_schema id, specific_name id, ordinal_position num,
@@ -153,7 +174,15 @@ export function informationSchemaStatements(database: string): string[] {
        FROM ${P}.pg_proc p JOIN ${P}.pg_namespace n ON n.oid = p.pronamespace JOIN ${P}.pg_language l ON l.oid = p.prolang
        LEFT JOIN ${P}.pg_type t ON t.oid = p.prorettype LEFT JOIN ${P}.pg_namespace nt ON nt.oid = t.typnamespace
        LEFT JOIN (VALUES ${PSEUDO_TYPE_ROWS}) ps(oid, name) ON ps.oid = p.prorettype`,
-    `CREATE OR REPLACE VIEW ${I}.parameters AS SELECT ${selectList(PARAMETERS_COLUMNS)} WHERE false`,
+    // One row per argument of each of those functions (OUT ones included), as PostgreSQL's view expands
+    // coalesce(proallargtypes, proargtypes).
+    `CREATE OR REPLACE VIEW ${I}.parameters AS SELECT ${selectList(PARAMETERS_COLUMNS, parameterValues(db))}
+       FROM (SELECT a.*, unnest(range(1, len(a.args) + 1)) AS pos FROM (SELECT n.nspname, p.oid, p.proname, p.proargmodes,
+               p.proargnames, coalesce(p.proallargtypes, list_transform(list_filter(string_split(p.proargtypes, ' '),
+               lg_x -> lg_x <> ''), lg_x -> CAST(lg_x AS BIGINT))) AS args
+             FROM ${P}.pg_proc p JOIN ${P}.pg_namespace n ON n.oid = p.pronamespace) a) ss
+       LEFT JOIN ${P}.pg_type t ON t.oid = ss.args[ss.pos] LEFT JOIN ${P}.pg_namespace nt ON nt.oid = t.typnamespace
+       LEFT JOIN (VALUES ${PSEUDO_TYPE_ROWS}) ps(oid, name) ON ps.oid = ss.args[ss.pos]`,
     `CREATE OR REPLACE VIEW ${I}.columns AS SELECT ${db} AS table_catalog, n.nspname AS table_schema,
        c.relname AS table_name, a.attname AS column_name, CAST(a.attnum AS INTEGER) AS ordinal_position,
        CAST(NULL AS VARCHAR) AS column_default, CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END AS is_nullable,

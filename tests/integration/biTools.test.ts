@@ -217,6 +217,15 @@ describe('information_schema privilege and routine views', () => {
     expect(await rows(ours, sql)).toEqual(want);
   });
 
+  test('parameters: the allowlisted built-ins\' arguments as PostgreSQL 15 lists them (IN, OUT, named, pseudo-types)', async () => {
+    const sql = `select p.* from information_schema.parameters p join information_schema.routines r using (specific_name)
+      where r.routine_schema = 'pg_catalog' and r.routine_name in ('split_part', 'generate_series', 'json_each', 'array_agg', 'lag', 'now', 'string_to_array')
+      order by p.specific_name, p.ordinal_position`;
+    const want = await rows(theirs, sql);
+    expect(want.length).toBeGreaterThan(10);
+    expect(await rows(ours, sql)).toEqual(want);
+  });
+
   test('routines: a function lakegate refuses is not listed (PostgreSQL lists it)', async () => {
     const sql = "select count(*)::int from information_schema.routines where routine_name = 'pg_notify'";
     expect((await rows(theirs, sql))[0]![0]).toBeGreaterThan(0);
