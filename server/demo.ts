@@ -160,9 +160,10 @@ function unwrittenOlderCopy(packaged: string, copy: string): boolean {
 }
 
 /** `opsListen`: the admin listener's address (`lakegate demo` serves it on 127.0.0.1:9187 unless told otherwise). */
-export async function demoConfig(opts: { host: string; port: number; dataDir: string; opsListen?: string; log?: Logger }): Promise<Config> {
+/** What the demo serves, as a configuration file would say it; `rangerFolder` replaces the demo's data-gate policy folder. */
+export async function demoConfigInput(opts: { host: string; port: number; dataDir: string; opsListen?: string; log?: Logger; rangerFolder?: string }): Promise<Record<string, unknown>> {
   const { warehouse, sqliteFile } = await seedDemo(opts.dataDir, opts.log);
-  return parseConfig({
+  return {
     host: opts.host,
     port: opts.port,
     ...(opts.opsListen ? { ops: { listen: opts.opsListen } } : {}),
@@ -177,7 +178,11 @@ export async function demoConfig(opts: { host: string; port: number; dataDir: st
     },
     usersFile: join(demoAssetDir(), 'users.json'),
     serverSecretFile: join(opts.dataDir, 'lakegate.secret'),
-    ranger: { source: { kind: 'local', path: join(demoAssetDir(), 'ranger'), serviceName: DEMO_RANGER_SERVICE } },
+    ranger: { source: { kind: 'local', path: opts.rangerFolder ?? join(demoAssetDir(), 'ranger'), serviceName: DEMO_RANGER_SERVICE } },
     dataGate: { maskKey: DEMO_MASK_KEY },
-  });
+  };
+}
+
+export async function demoConfig(opts: { host: string; port: number; dataDir: string; opsListen?: string; log?: Logger }): Promise<Config> {
+  return parseConfig(await demoConfigInput(opts));
 }

@@ -7,15 +7,7 @@
  */
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import {
-  DEMO_DATABASE,
-  DEMO_MASK_KEY,
-  DEMO_POLARIS_SERVICE,
-  DEMO_RANGER_SERVICE,
-  demoAssetDir,
-  demoPolicyFolder,
-  seedDemo,
-} from '../../server/demo.js';
+import { DEMO_RANGER_SERVICE, demoAssetDir, demoConfigInput } from '../../server/demo.js';
 
 interface ServicePolicies {
   policyVersion: number;
@@ -45,25 +37,7 @@ function benchRangerFolder(dataDir: string): string {
 }
 
 export async function writeBenchConfig(dataDir: string, port: number, out: string): Promise<void> {
-  const { warehouse, sqliteFile } = await seedDemo(dataDir);
-  const config = {
-    host: '127.0.0.1',
-    port,
-    catalog: {
-      database: DEMO_DATABASE,
-      source: {
-        kind: 'embedded',
-        sqliteFile,
-        warehouse: [warehouse],
-        policies: { source: { kind: 'local', path: demoPolicyFolder(dataDir), serviceName: DEMO_POLARIS_SERVICE } },
-      },
-    },
-    usersFile: join(demoAssetDir(), 'users.json'),
-    serverSecretFile: join(dataDir, 'lakegate.secret'),
-    ranger: { source: { kind: 'local', path: benchRangerFolder(dataDir), serviceName: DEMO_RANGER_SERVICE } },
-    dataGate: { maskKey: DEMO_MASK_KEY },
-  };
+  const config = await demoConfigInput({ host: '127.0.0.1', port, dataDir, rangerFolder: benchRangerFolder(dataDir) });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(config, null, 2));
 }
-
