@@ -9,44 +9,20 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
+import { startCatalogPair, type CatalogPair } from '../support/catalogPair.js';
 import { connect } from '../support/clients.js';
-import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
-import { startTarget, type Target } from '../support/target.js';
 
-let t: Target;
-let ref: RealPostgres;
+let pair: CatalogPair;
 let ours: pg.Client;
 let theirs: pg.Client;
 
-const SEED = [
-  'CREATE SCHEMA sales',
-  'CREATE TABLE sales.orders (id integer, ssn text, amount numeric(10,2), region text)',
-  'GRANT USAGE ON SCHEMA sales TO alice',
-  'GRANT SELECT ON sales.orders TO alice',
-];
-
 beforeAll(async () => {
-  t = await startTarget();
-  ref = await startPostgres();
-  const admin = new pg.Client({ host: ref.host, port: ref.port, user: 'postgres', database: 'postgres' });
-  await admin.connect();
-  await admin.query('CREATE DATABASE demo');
-  await admin.query('CREATE ROLE alice LOGIN');
-  await admin.end();
-  const seed = new pg.Client({ host: ref.host, port: ref.port, user: 'postgres', database: 'demo' });
-  await seed.connect();
-  for (const s of SEED) await seed.query(s);
-  await seed.end();
-  theirs = new pg.Client({ host: ref.host, port: ref.port, user: 'alice', database: 'demo' });
-  await theirs.connect();
-  ours = await connect(t);
+  pair = await startCatalogPair();
+  ({ ours, theirs } = pair);
 }, 120000);
 
 afterAll(async () => {
-  await ours?.end();
-  await theirs?.end();
-  await ref?.stop();
-  await t?.stop();
+  await pair?.stop();
 });
 
 const rows = async (c: pg.Client, sql: string) => (await c.query({ text: sql, rowMode: 'array' })).rows;
@@ -75,7 +51,7 @@ describe('has_*_privilege answers as PostgreSQL 15 for a user who may only read 
   test('a name built at run time of a table the user may not load is missing (dave); alice the control', async () => {
     const sql = "select has_table_privilege(current_user, 'sales' || '.' || 'orders', 'select')";
     expect(await rows(ours, sql)).toEqual([[true]]);
-    const dave = await connect(t, { user: 'dave', password: 'dave' });
+    const dave = await connect(pair.t, { user: 'dave', password: 'dave' });
     try {
       await expect(dave.query(sql)).rejects.toMatchObject({ code: '42P01', message: 'relation "sales.orders" does not exist' });
     } finally {
@@ -86,7 +62,7 @@ describe('has_*_privilege answers as PostgreSQL 15 for a user who may only read 
 
 describe('database "postgres" (DBeaver\'s and pgAdmin\'s default) with node-postgres', () => {
   test('logs in to the default database, whose tables it reads as alice', async () => {
-    const c = await connect(t, { database: 'postgres' });
+    const c = await connect(pair.t, { database: 'postgres' });
     try {
       expect((await c.query('select current_database() as db, count(*)::int as n from sales.orders')).rows).toEqual([{ db: 'demo', n: 2 }]);
     } finally {
@@ -169,7 +145,7 @@ describe('table statistics views (DBeaver\'s and pgAdmin\'s table properties)', 
   test('the user tables are exactly those pg_class shows the user: none for dave, who may not load sales.orders', async () => {
     const sql = "select (select count(*) from pg_stat_user_tables where schemaname = 'sales')::int, (select count(*) from pg_statio_user_tables where schemaname = 'sales')::int";
     expect(await rows(ours, sql)).toEqual([[1, 1]]);
-    const dave = await connect(t, { user: 'dave', password: 'dave' });
+    const dave = await connect(pair.t, { user: 'dave', password: 'dave' });
     try {
       expect((await dave.query({ text: sql, rowMode: 'array' })).rows).toEqual([[0, 0]]);
       const all = await dave.query({ text: 'select count(*)::int from pg_stat_user_tables', rowMode: 'array' });
@@ -237,7 +213,7 @@ describe('information_schema privilege and routine views', () => {
   test('dave, who may not load sales.orders, is granted nothing on it; alice the control', async () => {
     const sql = "select (select count(*) from information_schema.table_privileges where table_schema = 'sales')::int, (select count(*) from information_schema.column_privileges where table_schema = 'sales')::int";
     expect(await rows(ours, sql)).toEqual([[1, 4]]);
-    const dave = await connect(t, { user: 'dave', password: 'dave' });
+    const dave = await connect(pair.t, { user: 'dave', password: 'dave' });
     try {
       expect((await dave.query({ text: sql, rowMode: 'array' })).rows).toEqual([[0, 0]]);
     } finally {

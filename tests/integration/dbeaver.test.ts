@@ -10,9 +10,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import { DBEAVER } from '../../catalog/fixtures/clientQueries.js';
-import { connect } from '../support/clients.js';
-import { startPostgres, type RealPostgres } from '../support/realPostgres.js';
-import { startTarget, type Target } from '../support/target.js';
+import { startCatalogPair, type CatalogPair } from '../support/catalogPair.js';
 
 /**
  * lakegate advertises PostgreSQL 16; the reference server is 15: columns PostgreSQL 16 added,
@@ -25,40 +23,17 @@ function expected(fields: readonly (readonly [string, number])[]): [string, numb
   return fields.map(([n, oid]) => [n, PG16_INT2.has(n) ? 21 : oid]);
 }
 
-let t: Target;
-let ref: RealPostgres;
+let pair: CatalogPair;
 let ours: pg.Client;
 let theirs: pg.Client;
 
-const SEED = [
-  'CREATE SCHEMA sales',
-  'CREATE TABLE sales.orders (id integer, ssn text, amount numeric(10,2), region text)',
-  'GRANT USAGE ON SCHEMA sales TO alice',
-  'GRANT SELECT ON sales.orders TO alice',
-];
-
 beforeAll(async () => {
-  t = await startTarget();
-  ref = await startPostgres();
-  const admin = new pg.Client({ host: ref.host, port: ref.port, user: 'postgres', database: 'postgres' });
-  await admin.connect();
-  await admin.query('CREATE DATABASE demo');
-  await admin.query('CREATE ROLE alice LOGIN');
-  await admin.end();
-  const seed = new pg.Client({ host: ref.host, port: ref.port, user: 'postgres', database: 'demo' });
-  await seed.connect();
-  for (const s of SEED) await seed.query(s);
-  await seed.end();
-  theirs = new pg.Client({ host: ref.host, port: ref.port, user: 'alice', database: 'demo' });
-  await theirs.connect();
-  ours = await connect(t);
+  pair = await startCatalogPair();
+  ({ ours, theirs } = pair);
 }, 120000);
 
 afterAll(async () => {
-  await ours?.end();
-  await theirs?.end();
-  await ref?.stop();
-  await t?.stop();
+  await pair?.stop();
 });
 
 async function nspOid(c: pg.Client, name: string): Promise<string> {
