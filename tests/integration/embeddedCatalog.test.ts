@@ -23,7 +23,7 @@ import { compileSnapshot } from '../../policy/ranger/compile.js';
 import { LocalPolicySource } from '../../policy/ranger/sources/localSource.js';
 import { loadParser } from '../../sql/parse.js';
 import { connect, rejection, run, type PgError } from '../support/clients.js';
-import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
+import { embeddedLake, startInProcess, type InProcessGateway } from '../support/inProcess.js';
 import { REPO_ROOT } from '../support/lakegate.js';
 
 interface Described {
@@ -142,19 +142,7 @@ beforeAll(async () => {
   const polarisDir = policies(root);
   const rangerDir = queryPolicies(root);
   gw = await startInProcess(() => ({
-    ranger: { source: { kind: 'local', path: rangerDir, serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-    catalog: {
-      database: 'lake',
-      cacheTtlMs: 30_000,
-      loadConcurrency: 4,
-      source: {
-        kind: 'embedded',
-        sqliteFile: path.join(root, 'catalog.db'),
-        warehouse: [path.join(root, 'warehouse')],
-        realm: 'POLARIS',
-        policies: { source: { kind: 'local', path: polarisDir, serviceName: 'polaris' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-      },
-    },
+    ...embeddedLake(root, rangerDir, polarisDir),
   }));
 }, 300_000);
 

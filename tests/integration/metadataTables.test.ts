@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { connect, rawTypes, rejection, run } from '../support/clients.js';
-import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
+import { embeddedLake, startInProcess, type InProcessGateway } from '../support/inProcess.js';
 import { REPO_ROOT } from '../support/lakegate.js';
 import { P, servicePolicies } from '../support/rangerPolicies.js';
 
@@ -105,20 +105,8 @@ beforeAll(async () => {
   const polarisDir = polarisPolicies(root);
   const rangerDir = queryPolicies(root);
   gw = await startInProcess(() => ({
-    ranger: { source: { kind: 'local', path: rangerDir, serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
+    ...embeddedLake(root, rangerDir, polarisDir),
     dataGate: { maskKey: 'metadata-tables-test-mask-key', maskPrecedence: 'tag', fence: 'case' },
-    catalog: {
-      database: 'lake',
-      cacheTtlMs: 30_000,
-      loadConcurrency: 4,
-      source: {
-        kind: 'embedded',
-        sqliteFile: path.join(root, 'catalog.db'),
-        warehouse: [path.join(root, 'warehouse')],
-        realm: 'POLARIS',
-        policies: { source: { kind: 'local', path: polarisDir, serviceName: 'polaris' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-      },
-    },
   }));
 }, 300_000);
 

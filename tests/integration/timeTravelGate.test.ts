@@ -23,7 +23,7 @@ import Database from 'better-sqlite3';
 import type pg from 'pg';
 import type { AuthzAuditEvent } from '../../server/audit/event.js';
 import { connect, psqlEnv, rejection, run } from '../support/clients.js';
-import { startInProcess, type InProcessGateway } from '../support/inProcess.js';
+import { embeddedLake, startInProcess, type InProcessGateway } from '../support/inProcess.js';
 import { REPO_ROOT } from '../support/lakegate.js';
 import { P, servicePolicies } from '../support/rangerPolicies.js';
 
@@ -144,21 +144,9 @@ beforeAll(async () => {
   const polarisDir = polarisPolicies(root);
   const rangerDir = queryPolicies(root);
   gw = await startInProcess(() => ({
-    ranger: { source: { kind: 'local', path: rangerDir, serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
+    ...embeddedLake(root, rangerDir, polarisDir),
     dataGate: { maskKey: 'time-travel-test-mask-key', maskPrecedence: 'tag', columnTagsFile: tagsFile, fence: 'case' },
     audit: { destination: 'file', file: auditFile },
-    catalog: {
-      database: 'lake',
-      cacheTtlMs: 30_000,
-      loadConcurrency: 4,
-      source: {
-        kind: 'embedded',
-        sqliteFile: path.join(root, 'catalog.db'),
-        warehouse: [path.join(root, 'warehouse')],
-        realm: 'POLARIS',
-        policies: { source: { kind: 'local', path: polarisDir, serviceName: 'polaris' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
-      },
-    },
   }));
 }, 300_000);
 

@@ -36,3 +36,26 @@ export async function startInProcess(
     },
   };
 }
+
+/**
+ * A warehouse written by pyiceberg into ROOT (catalog.db, warehouse/) as database `lake`, gated by
+ * the Ranger policies in `rangerDir` (service lakehouse) and the catalog-gate policies in
+ * `polarisDir` (service polaris), realm POLARIS: the overrides the embedded-catalog suites share.
+ */
+export function embeddedLake(root: string, rangerDir: string, polarisDir: string): Pick<ConfigInput, 'ranger' | 'catalog'> {
+  return {
+    ranger: { source: { kind: 'local', path: rangerDir, serviceName: 'lakehouse' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
+    catalog: {
+      database: 'lake',
+      cacheTtlMs: 30_000,
+      loadConcurrency: 4,
+      source: {
+        kind: 'embedded',
+        sqliteFile: path.join(root, 'catalog.db'),
+        warehouse: [path.join(root, 'warehouse')],
+        realm: 'POLARIS',
+        policies: { source: { kind: 'local', path: polarisDir, serviceName: 'polaris' }, refreshMs: 30_000, maxStalenessMs: 300_000 },
+      },
+    },
+  };
+}
