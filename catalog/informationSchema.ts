@@ -161,13 +161,23 @@ export function informationSchemaStatements(database: string): string[] {
        CASE WHEN g.privilege_type = 'SELECT' THEN 'YES' ELSE 'NO' END AS with_hierarchy
        FROM ${P}.lg_relation_grants g JOIN ${P}.pg_namespace n ON n.oid = g.relnamespace
        WHERE g.relkind IN ('r', 'v', 'f', 'p')`,
-    // A table's privilege holds for each of its columns (PostgreSQL lists those of the four column privileges).
+    // A table's privilege holds for each of its columns (PostgreSQL lists those of the four column privileges),
+    // and a column's own (attacl: SELECT on the readable columns of a table whose SELECT is withheld) for it.
+    `CREATE OR REPLACE VIEW ${P}.lg_column_grants AS SELECT g.oid, a.attname, g.grantee, g.grantor, g.privilege_type, g.grantable
+       FROM ${P}.lg_relation_grants g JOIN ${P}.pg_attribute a ON a.attrelid = g.oid AND a.attnum > 0 AND NOT a.attisdropped
+       WHERE g.relkind IN ('r', 'v', 'f', 'p') AND g.privilege_type IN ('INSERT', 'SELECT', 'UPDATE', 'REFERENCES')
+     UNION SELECT c.attrelid, c.attname, CASE WHEN c.grantee = '' THEN 'PUBLIC' ELSE ${unquoteRole('c.grantee')} END,
+       ${unquoteRole('c.grantor')}, p.privilege_type, contains(c.privs, p.letter || '*')
+       FROM (SELECT a.attrelid, a.attname, regexp_extract(a.acl, ${ACLITEM}, 1) AS grantee, regexp_extract(a.acl, ${ACLITEM}, 2) AS privs,
+               regexp_extract(a.acl, ${ACLITEM}, 3) AS grantor
+             FROM (SELECT attrelid, attname, unnest(attacl) AS acl FROM ${P}.pg_attribute WHERE attnum > 0 AND NOT attisdropped) a
+             WHERE regexp_full_match(a.acl, ${ACLITEM})) c
+       JOIN (VALUES ${ACL_LETTERS}) p(letter, privilege_type) ON contains(c.privs, p.letter)
+       WHERE p.privilege_type IN ('INSERT', 'SELECT', 'UPDATE', 'REFERENCES')`,
     `CREATE OR REPLACE VIEW ${I}.column_privileges AS SELECT g.grantor, g.grantee, ${db} AS table_catalog,
-       n.nspname AS table_schema, g.relname AS table_name, a.attname AS column_name, g.privilege_type,
+       n.nspname AS table_schema, c.relname AS table_name, g.attname AS column_name, g.privilege_type,
        CASE WHEN g.grantable THEN 'YES' ELSE 'NO' END AS is_grantable
-       FROM ${P}.lg_relation_grants g JOIN ${P}.pg_namespace n ON n.oid = g.relnamespace
-       JOIN ${P}.pg_attribute a ON a.attrelid = g.oid AND a.attnum > 0 AND NOT a.attisdropped
-       WHERE g.relkind IN ('r', 'v', 'f', 'p') AND g.privilege_type IN ('INSERT', 'SELECT', 'UPDATE', 'REFERENCES')`,
+       FROM ${P}.lg_column_grants g JOIN ${P}.pg_class c ON c.oid = g.oid JOIN ${P}.pg_namespace n ON n.oid = c.relnamespace`,
     // pg_proc's functions (the allowlisted built-ins, executable by everyone), as PostgreSQL's view shows them to a
     // user who owns none of them (no routine_definition).
     `CREATE OR REPLACE VIEW ${I}.routines AS SELECT ${selectList(ROUTINES_COLUMNS, routineValues(db))}

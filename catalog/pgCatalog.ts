@@ -33,6 +33,7 @@ import {
   TABLESPACE_ROWS,
   type RoleIdentity,
   classRows,
+  type RelationAcl,
   COLLATION_ROWS,
   databaseRow,
   EMPTY_TABLES,
@@ -121,6 +122,10 @@ export interface SessionTemp {
 export interface TableVisibility {
   keys: readonly unknown[];
   visible(table: CatalogTable): boolean;
+  /** What the gates let the user do with a table it may read (default: SELECT only). */
+  privileges?(table: CatalogTable): RelationAcl;
+  /** Whether the user may create relations in a schema (default: no). */
+  schemaCreate?(schema: string): boolean;
 }
 
 const sameKeys = (a: readonly unknown[], b: readonly unknown[]): boolean => a.length === b.length && a.every((k, i) => k === b[i]);
@@ -152,14 +157,26 @@ export async function installUserCatalog(
   const tables = [...readable, ...(catalog.listViews?.() ?? []).map((v) => ({ ...v, relkind: 'v' as const })), ...temporary];
   const schemas = tempKey ? [...catalog.listSchemas(), temp!.schema] : catalog.listSchemas();
   for (const name of PER_USER) await conn.run(`CREATE TEMP TABLE IF NOT EXISTS lg_${name} (${POPULATED_COLUMNS[name]})`);
-  await fillTable(conn, userTable('pg_namespace'), namespaceRows(schemas));
-  await fillTable(conn, userTable('pg_class'), classRows(tables, who ? { user: who.user, owner } : undefined));
-  await fillTable(conn, userTable('pg_attribute'), attributeRows(tables));
+  const grantee = who ? { user: who.user, owner, acl: relationAcl(readable, visibility), schemaCreate: (s: string) => visibility?.schemaCreate?.(s) ?? false } : undefined;
+  await fillTable(conn, userTable('pg_namespace'), namespaceRows(schemas, grantee));
+  await fillTable(conn, userTable('pg_class'), classRows(tables, grantee));
+  await fillTable(conn, userTable('pg_attribute'), attributeRows(tables, grantee));
   await conn.run(`CREATE TEMP TABLE IF NOT EXISTS ${RELATION_DESCRIPTIONS} (${DESCRIPTION_COLUMNS})`);
   await fillTable(conn, `temp.main.${RELATION_DESCRIPTIONS}`, relationDescriptionRows(tables));
   await fillTable(conn, userTable('pg_roles'), roleRows(owner, who));
   await fillTable(conn, userTable('pg_auth_members'), authMemberRows(owner, who));
   installed.set(conn, { version, user: who?.user, keys, temp: tempKey });
+}
+
+/** The session user's privileges on each relation of its catalog: a table's from the gates, a view's SELECT, a temporary table's all. */
+function relationAcl(readable: readonly CatalogTable[], visibility: TableVisibility | undefined): (t: { schema: string; name: string; relkind?: string; temporary?: boolean }) => RelationAcl {
+  const byName = new Map<string, RelationAcl>();
+  if (visibility?.privileges) for (const t of readable) byName.set(`${t.schema}\u0000${t.name}`, visibility.privileges(t));
+  return (t) => {
+    if (t.temporary) return { table: 'arwdD', columns: null };
+    if (t.relkind === 'v') return { table: 'r', columns: null };
+    return byName.get(`${t.schema}\u0000${t.name}`) ?? { table: 'r', columns: null };
+  };
 }
 
 const TYPE_ALIASES: Record<string, string> = ownTable({

@@ -11,6 +11,7 @@ import { formatMacroStatements } from './formatMacros.js';
 import { jsonMacroStatements } from './jsonMacros.js';
 import { numericMacroStatements } from './numericMacros.js';
 import { builtinMacroStatements } from './builtinMacros.js';
+import { privilegeMacroStatements } from './privilegeMacros.js';
 
 const S = `${EMULATION_DB}.${PGC_SCHEMA}`;
 
@@ -92,8 +93,6 @@ export function macroStatements(owner: string): string[] {
     // The planner turns a relation named by a constant into its OID (42P01 when this user cannot load it);
     // an OID is true when the relation is in this user's pg_class, NULL otherwise (PostgreSQL: NULL for an unknown OID).
     m(`lg_visible_rel(r) AS CASE WHEN EXISTS (SELECT 1 FROM ${S}.pg_class lg_hp WHERE lg_hp.oid = TRY_CAST(r AS BIGINT)) THEN true END`),
-    m(`has_schema_privilege(a, b) AS true, (a, b, c) AS true`),
-    m(`has_database_privilege(a, b) AS true, (a, b, c) AS true`),
     m(`pg_has_role(a, b) AS true, (a, b, c) AS true`),
     m(`pg_is_other_temp_schema(n) AS false`),
     m(`pg_my_temp_schema() AS CAST(0 AS BIGINT)`),
@@ -122,18 +121,9 @@ export function macroStatements(owner: string): string[] {
     // A relation by OID, or by a name known only when the statement runs (Metabase's `'"' || schema || '"."' || name || '"'`):
     // resolved as regclassin does (42P01 for one this user cannot see); an OID's digits are the OID.
     m(`lg_rel_oid(x, path) AS ${S}.lg_regclass_in(CAST(x AS VARCHAR), path)`),
-    // SELECT is what the gates let a user who may load a table do; INSERT, UPDATE, DELETE, TRUNCATE … answer false
-    // until they are read from the write gates (fail closed); a list (`'select, insert'`) holds if any of its holds.
-    m(`lg_priv_select(p) AS list_contains(list_transform(string_split(lower(CAST(p AS VARCHAR)), ','), lg_pp -> trim(lg_pp)), 'select')`),
-    m(`lg_rel_privilege(r, p) AS CASE WHEN ${S}.lg_visible_rel(r) IS NULL THEN NULL ELSE ${S}.lg_priv_select(p) END`),
-    m(`has_table_privilege(a, b, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(a, path), b),
-       (a, b, c, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(b, path), c)`),
-    m(`has_column_privilege(a, b, c, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(a, path), c),
-       (a, b, c, d, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(b, path), d)`),
-    m(`has_any_column_privilege(a, b, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(a, path), b),
-       (a, b, c, path) AS ${S}.lg_rel_privilege(${S}.lg_rel_oid(b, path), c)`),
     m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
+    ...privilegeMacroStatements(m, S),
     ...numericMacroStatements(m, S),
     ...builtinMacroStatements(m, S),
     ...jsonMacroStatements(m, S),

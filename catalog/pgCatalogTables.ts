@@ -117,9 +117,34 @@ export function typeRows(): { names: Value[][]; rows: Value[][] } {
   return { names, rows };
 }
 
-export function namespaceRows(schemas: string[]): Value[][] {
+/**
+ * What the session user may do with a relation, as aclitem letters (`table`: r SELECT, a INSERT, w UPDATE,
+ * d DELETE, D TRUNCATE) and, where the table's SELECT is withheld for some of its columns, the columns that
+ * hold SELECT of their own (PostgreSQL's column grants, in attacl).
+ */
+export interface RelationAcl {
+  table: string;
+  columns: ReadonlySet<string> | null;
+}
+
+/** The session user's privileges to show in the ACL columns, granted by `owner`; nobody else's are shown. */
+export interface AclGrantee {
+  user: string;
+  owner: string;
+  acl?: (t: UserRelation) => RelationAcl;
+  schemaCreate?: (schema: string) => boolean;
+}
+
+const aclItem = (g: AclGrantee, letters: string) => `${aclName(g.user)}=${letters}/${aclName(g.owner)}`;
+
+/** With `grantee`, a user schema's nspacl is its USAGE (and CREATE where the gates allow); the system schemas keep NULL. */
+export function namespaceRows(schemas: string[], grantee?: AclGrantee): Value[][] {
   const all = ['pg_catalog', 'information_schema', ...schemas.filter((s) => s !== 'pg_catalog' && s !== 'information_schema')];
-  return [...new Set(all)].map((s) => [namespaceOid(s), s, OWNER_OID, null]);
+  return [...new Set(all)].map((s) => {
+    const system = s === 'pg_catalog' || s === 'information_schema';
+    const acl = grantee && !system ? [aclItem(grantee, grantee.schemaCreate?.(s) ? 'UC' : 'U')] : null;
+    return [namespaceOid(s), s, OWNER_OID, acl];
+  });
 }
 
 const classRow = (oid: number, name: string, nsp: number, relkind: string, natts: number, reltype: number, acl: Value = null, persistence = 'p'): Value[] => [
@@ -129,7 +154,7 @@ const classRow = (oid: number, name: string, nsp: number, relkind: string, natts
 ];
 
 /** A user relation: a table (relkind r) or a view (v); `temporary`: one of the session's temporary tables (relpersistence t). */
-type UserRelation = Pick<CatalogTable, 'schema' | 'name' | 'columns'> & { relkind?: 'r' | 'v'; temporary?: boolean; comment?: string };
+export type UserRelation = Pick<CatalogTable, 'schema' | 'name' | 'columns'> & { relkind?: 'r' | 'v'; temporary?: boolean; comment?: string };
 
 /** pg_description's columns (the functions' rows are global, the relations' per user). */
 export const DESCRIPTION_COLUMNS = `objoid ${OID}, classoid ${OID}, objsubid INTEGER, description VARCHAR`;
@@ -151,14 +176,18 @@ export function relationDescriptionRows(tables: UserRelation[]): Value[][] {
 }
 
 /**
- * `grantee`: the session user, shown holding SELECT (the only privilege lakegate
- * grants: it is read-only) on every relation it may load, granted by `owner`;
- * nobody else's grants are shown. Without it relacl is NULL (the owner's defaults).
+ * `grantee`: the session user, shown holding what the gates let it do with each relation it may load (SELECT
+ * without `acl`), granted by `owner`; nobody else's grants are shown. Without it relacl is NULL (the owner's
+ * defaults). A relation on which the user holds no table privilege (only column ones) has an empty relacl.
  */
-export function classRows(tables: UserRelation[], grantee?: { user: string; owner: string }): Value[][] {
-  const acl = grantee ? [`${aclName(grantee.user)}=r/${aclName(grantee.owner)}`] : null;
+export function classRows(tables: UserRelation[], grantee?: AclGrantee): Value[][] {
+  const relacl = (t: UserRelation): Value => {
+    if (!grantee) return null;
+    const letters = grantee.acl ? grantee.acl(t).table : 'r';
+    return letters ? [aclItem(grantee, letters)] : [];
+  };
   const rows: Value[][] = tables.map((t) =>
-    classRow(relationOid(t.schema, t.name), t.name, namespaceOid(t.schema), t.relkind ?? 'r', t.columns.length, stableOid('type', t.schema, t.name), acl, t.temporary ? 't' : 'p'),
+    classRow(relationOid(t.schema, t.name), t.name, namespaceOid(t.schema), t.relkind ?? 'r', t.columns.length, stableOid('type', t.schema, t.name), relacl(t), t.temporary ? 't' : 'p'),
   );
   for (const [name, r] of Object.entries(PG_CATALOG_RELATIONS)) rows.push(classRow(r.oid, name, PG_CATALOG_NSP_OID, r.relkind, 0, 0));
   for (const [name, r] of Object.entries(INFORMATION_SCHEMA_RELATIONS)) {
@@ -209,9 +238,11 @@ export function authMemberRows(owner: string, who?: RoleIdentity): Value[][] {
 
 const JSONB_INFO: PgTypeInfo = { oid: PG_JSONB.oid, len: -1, typmod: -1, formatted: PG_JSONB.formatted, typname: PG_JSONB.typname };
 
-export function attributeRows(tables: UserRelation[]): Value[][] {
+/** attacl: NULL (the table's privileges hold), or SELECT on a readable column of a table whose SELECT is withheld. */
+export function attributeRows(tables: UserRelation[], grantee?: AclGrantee): Value[][] {
   const rows: Value[][] = [];
   for (const t of tables) {
+    const columns = grantee?.acl?.(t).columns ?? null;
     t.columns.forEach((c, i) => {
       const pg = c.pgType === 'jsonb' ? JSONB_INFO : pgTypeForDuckDB(c.duckType);
       const isArray = pg.typname.startsWith('_');
@@ -221,7 +252,7 @@ export function attributeRows(tables: UserRelation[]): Value[][] {
       rows.push([
         relationOid(t.schema, t.name), c.name, pg.oid, -1, pg.len, i + 1, isArray ? 1 : 0, -1, pg.typmod,
         pg.len > 0 && pg.len <= 8, align, storage, '', !c.nullable, false, false, '', '', false, true, 0,
-        COLLATION[base] ?? 0, null, null, null, null,
+        COLLATION[base] ?? 0, columns?.has(c.name) ? [aclItem(grantee!, 'r')] : null, null, null, null,
       ]);
     });
   }

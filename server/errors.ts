@@ -88,6 +88,11 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Invalid Input Error: relation "([^]*?)" does not exist/, (m) => e(SqlState.undefinedTable, `relation "${m[1]}" does not exist`, true)],
   // raised by the regproc / regprocedure lookups and pg_get_functiondef (catalog/pgCatalogMacros.ts)
   [/^Invalid Input Error: (function "[^]*?" does not exist)$/, (m) => e(SqlState.undefinedFunction, m[1]!, true)],
+  // raised by has_*_privilege (catalog/privilegeMacros.ts), in PostgreSQL's words
+  [/^Invalid Input Error: (unrecognized privilege type: "[^]*")$/, (m) => e(SqlState.invalidParameterValue, m[1]!, true)],
+  [/^Invalid Input Error: (column "[^]*" of relation "[^]*" does not exist)$/, (m) => e(SqlState.undefinedColumn, m[1]!, true)],
+  [/^Invalid Input Error: (role "[^]*" does not exist|role with OID \d+ does not exist)$/, (m) => e(SqlState.undefinedObject, m[1]!, true)],
+  [/^Invalid Input Error: (schema "[^]*" does not exist)$/, (m) => e(SqlState.invalidSchemaName, m[1]!, true)],
   [/^Invalid Input Error: (more than one function named "[^]*?")$/, (m) => e(SqlState.ambiguousFunction, m[1]!, true)],
   [/^Invalid Input Error: ("[^"]*" is an aggregate function)$/, (m) => e(SqlState.wrongObjectType, m[1]!, true)],
   [/^Invalid Input Error: numeric field overflow: ([^\n]*)/, (m) => e(SqlState.numericValueOutOfRange, `numeric field overflow: ${m[1]}`, true)],

@@ -23,6 +23,7 @@ import type { ColumnTagSource } from './columnTags.js';
 import { decideTable, type ColumnTags, type MaskPrecedence, type Subject, type TableDecision } from './decide.js';
 import { FenceAnalysis, type ColumnInfo } from './flows.js';
 import { compileMetadataTable } from './metadataTables.js';
+import { relationPrivileges, schemaCreate, type RelationPrivileges } from './privileges.js';
 import { valueTypeOf } from './leakproof.js';
 
 export interface DataGateOptions {
@@ -135,10 +136,20 @@ export class StatementGate {
    * Whether the subject may read a table, for listings (pg_class, information_schema):
    * keyed by the policy set and tag state it was decided with.
    */
-  visibility(): { keys: readonly unknown[]; visible: (table: CatalogTable) => boolean } {
+  visibility(): {
+    keys: readonly unknown[];
+    visible: (table: CatalogTable) => boolean;
+    privileges: (table: CatalogTable) => RelationPrivileges;
+    schemaCreate: (schema: string) => boolean;
+  } {
     // Decisions that depend on the time or the request are never reused: a fresh key each time.
     const keys = this.engine?.isContextDependent ? [{}] : [this.engine, this.tagVersion];
-    return { keys, visible: (table) => this.entry(table)?.decision.visible ?? false };
+    return {
+      keys,
+      visible: (table) => this.entry(table)?.decision.visible ?? false,
+      privileges: (table) => relationPrivileges(this.engine, this.subject, table, this.entry(table)?.decision ?? null),
+      schemaCreate: (schema) => schemaCreate(this.engine, this.subject, schema),
+    };
   }
 
   /** The table's column tags as the data gate decides by them (its own, or the configured file's; null: unreadable). */

@@ -5,7 +5,9 @@
  * as alice (who may read sales.orders and write nothing) and of a real PostgreSQL 15 where alice
  * holds SELECT on the same table and nothing else (tests/support/realPostgres.ts). The answers are
  * PostgreSQL's: SELECT true, INSERT / UPDATE / DELETE / TRUNCATE false on a table she may only read.
- * dave, who may not load the table, is told it does not exist, as for a missing one.
+ * dave, who may not load the table, is told it does not exist, as for a missing one. bob, who may write
+ * analytics under the demo's data-gate policies, is answered from them as PostgreSQL answers a role
+ * holding the same grants (schema, table, column privileges, the privilege views, relacl, errors).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
@@ -57,6 +59,75 @@ describe('has_*_privilege answers as PostgreSQL 15 for a user who may only read 
     } finally {
       await dave.end();
     }
+  });
+});
+
+describe('has_*_privilege and the privilege views for a writer (bob), from the gates, as PostgreSQL 15 answers', () => {
+  // bob (engineer) may create, write, alter and drop in analytics and only read sales (demo/ranger policy 5); on
+  // PostgreSQL he holds exactly those grants on the same tables
+  let bob: pg.Client;
+  let bobThere: pg.Client;
+
+  beforeAll(async () => {
+    bob = await connect(pair.t, { user: 'bob', password: 'bob' });
+    await bob.query('create table analytics.bi_t (id integer, v text)');
+    const admin = new pg.Client({ host: pair.ref.host, port: pair.ref.port, user: 'postgres', database: 'demo' });
+    await admin.connect();
+    for (const sql of [
+      'CREATE ROLE bob LOGIN', 'CREATE SCHEMA analytics', 'CREATE TABLE analytics.bi_t (id integer, v text)',
+      'GRANT USAGE, CREATE ON SCHEMA analytics TO bob', 'GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON analytics.bi_t TO bob',
+      'GRANT USAGE ON SCHEMA sales TO bob', 'GRANT SELECT ON sales.orders TO bob',
+    ]) await admin.query(sql);
+    await admin.end();
+    bobThere = new pg.Client({ host: pair.ref.host, port: pair.ref.port, user: 'bob', database: 'demo' });
+    await bobThere.connect();
+  }, 60000);
+
+  afterAll(async () => {
+    await bob?.end();
+    await bobThere?.end();
+  });
+
+  const PRIVS = ['select', 'insert', 'update', 'delete', 'truncate', 'references', 'trigger', 'select with grant option', 'INSERT, delete'];
+
+  test.each([
+    `select ${PRIVS.map((p) => `has_table_privilege('analytics.bi_t', '${p}')`).join(', ')}`,
+    `select ${PRIVS.map((p) => `has_table_privilege(current_user, 'sales.orders', '${p}')`).join(', ')}`,
+    `select has_column_privilege('analytics.bi_t', 'v', 'update'), has_column_privilege('analytics.bi_t', 'id', 'references'),
+            has_any_column_privilege('analytics.bi_t', 'insert'), has_any_column_privilege('sales.orders', 'update'),
+            has_column_privilege(current_user, 'sales.orders', 'amount', 'select')`,
+    `select has_schema_privilege('analytics', 'create'), has_schema_privilege('analytics', 'usage'), has_schema_privilege('sales', 'create'),
+            has_schema_privilege('sales', 'usage'), has_schema_privilege('pg_catalog', 'usage'), has_schema_privilege(current_user, 'analytics', 'CREATE'),
+            has_database_privilege(current_database(), 'connect'), has_database_privilege(current_database(), 'temp'),
+            has_database_privilege(current_database(), 'create')`,
+    // as Metabase and Superset ask, one row per relation of a schema
+    `select c.relname, has_table_privilege(c.oid, 'insert'), has_table_privilege(current_user, c.oid, 'update'),
+            has_any_column_privilege(c.oid, 'update'), has_schema_privilege(n.oid, 'create')
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname in ('sales', 'analytics') and c.relkind = 'r' order by 1`,
+    `select table_schema, table_name, privilege_type, is_grantable from information_schema.table_privileges
+      where grantee = current_user and table_schema in ('sales', 'analytics') order by 1, 2, 3`,
+    `select table_schema, table_name, column_name, privilege_type from information_schema.column_privileges
+      where grantee = current_user and table_schema in ('sales', 'analytics') order by 1, 2, 3, 4`,
+    // the session user's entry of each relation's ACL, without its grantor (PostgreSQL's owner is another role)
+    `select c.relname, split_part(a, '/', 1) from pg_class c join pg_namespace n on n.oid = c.relnamespace, unnest(c.relacl::text[]) a
+      where n.nspname in ('sales', 'analytics') and a like current_user || '=%' order by 1`,
+  ])('%s', async (sql) => {
+    const want = await rows(bobThere, sql);
+    expect(want.length).toBeGreaterThan(0);
+    expect(await rows(bob, sql)).toEqual(want);
+  });
+
+  test.each([
+    "select has_table_privilege('analytics.bi_t', 'selekt')",
+    "select has_column_privilege('analytics.bi_t', 'v', 'delete')",
+    "select has_column_privilege('analytics.bi_t', 'nope', 'select')",
+    "select has_schema_privilege('nope', 'usage')",
+    "select has_table_privilege('mallory', 'analytics.bi_t', 'select')",
+  ])('%s: PostgreSQL\'s SQLSTATE and message', async (sql) => {
+    const fail = (c: pg.Client) => c.query(sql).then(() => null, (e: { code: string; message: string }) => ({ code: e.code, message: e.message }));
+    const want = await fail(bobThere);
+    expect(want).not.toBeNull();
+    expect(await fail(bob)).toEqual(want);
   });
 });
 
