@@ -18,7 +18,7 @@ import type { CatalogService } from '../catalog/userCatalog.js';
 import type { CatalogTable, CatalogView } from '../sql/catalogView.js';
 import type { TempScope } from '../sql/tempTables.js';
 import { ColumnTagFile } from '../policy/rewrite/columnTags.js';
-import { DataGate, type EngineSource } from '../policy/rewrite/gate.js';
+import { DataGate, type EngineSource } from '../policy/rewrite/dataGate.js';
 import { installMaskMacros } from '../policy/rewrite/macros.js';
 import { reportQuery, reportRows } from '../policy/rewrite/report.js';
 import { toDuckDbSql } from '../sql/deparse.js';
@@ -36,7 +36,7 @@ import { StatementWritePolicy } from '../policy/rewrite/writePolicy.js';
 import type { StorageSecrets } from './storage.js';
 import type { EngineConnection } from './engine/connection.js';
 import type { Auditor, RelationName, StatementAudit } from './audit/auditor.js';
-import type { StatementGate } from '../policy/rewrite/gate.js';
+import type { StatementGate } from '../policy/rewrite/dataGate.js';
 
 export interface PlannerDeps {
   /** The policy engine in force (null: none usable, every table is missing). */
