@@ -5,7 +5,7 @@
  */
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { ParsedStatement } from '../sql/parse.js';
-import { sessionCalls } from './sessionFunctions.js';
+import { sessionCalls } from '../sql/sessionCalls.js';
 
 export type Route =
   | { kind: 'query' }

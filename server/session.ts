@@ -19,7 +19,9 @@ import { engineLost, toPgError, type ErrorLog } from './errors.js';
 import type { Identity } from './identity/identity.js';
 import type { Auditor } from './audit/auditor.js';
 import { releasePortal, PortalTable } from './portals.js';
-import { QueryStatement, type Portal, type QueryPlanner } from './query.js';
+import type { Portal } from './portal.js';
+import { QueryStatement } from './queryStatement.js';
+import type { PlanContext, QueryPlanner } from './queryPlan.js';
 import type { PgField } from './rows/api.js';
 import { commandName, route, type Route } from './router.js';
 import { SessionSettings, settingDef } from './settings.js';
@@ -30,13 +32,12 @@ import {
   checkArity,
   nextTxid,
   sessionCallFields,
-  sessionCalls,
   type Backends,
-  type SessionCall,
 } from './sessionFunctions.js';
+import { sessionCalls, type SessionCall } from '../sql/sessionCalls.js';
 import { SessionActivity } from './activity.js';
 import type { BackendActivity } from '../catalog/pgCatalogTables.js';
-import { analyzeFailure, analyzeProbes, copySource, cursorDeclaration, executeArguments, preparation } from './sqlCommands.js';
+import { analyzeFailure, analyzeProbes, copySource, cursorDeclaration, executeArguments, preparation } from '../sql/utilityStatements.js';
 import { closeCursor, copyOut, declareCursor, fetchCursor, type CursorHost } from './sqlCursors.js';
 import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
 import type { AdminRoom } from '../policy/admin/room.js';
@@ -50,7 +51,6 @@ import { TransactionState } from './transaction.js';
 import { SessionWrites, type WriteDeps } from './write/sessionWrites.js';
 import { copyFrom, isCopyFromStdin } from './copyIn/copyFrom.js';
 import { describeWrite, runWrite, type WriteHost, type WritePlanner } from './write/statement.js';
-import type { PlanContext } from './query.js';
 import { walk } from '../sql/walk.js';
 import { abortable } from '../catalog/planSnapshot.js';
 
