@@ -39,13 +39,11 @@ import { SessionActivity } from './activity.js';
 import type { BackendActivity } from '../catalog/pgCatalogTables.js';
 import { analyzeFailure, analyzeProbes, copySource, cursorDeclaration, executeArguments, preparation } from '../sql/utilityStatements.js';
 import { closeCursor, copyOut, declareCursor, fetchCursor, type CursorHost } from './sqlCursors.js';
-import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
 import type { AdminRoom } from '../policy/admin/room.js';
-import type { AdminStatement } from '../policy/admin/statement.js';
 import { adminFields, runAdmin } from './admin.js';
 import { StatementRun } from './statementRun.js';
 import type { StatementSlots } from './statementSlots.js';
-import type { StatementParser } from './statementParser.js';
+import { isAccessControl, type MessageStatement, type StatementParser } from './statementParser.js';
 import { dataRowText, writeTextResult, type TextResult } from './textResult.js';
 import { TransactionState } from './transaction.js';
 import { SessionWrites, type WriteDeps } from './write/sessionWrites.js';
@@ -89,7 +87,7 @@ export interface SessionDeps {
 interface Prepared {
   text: string;
   parsed: ParsedStatement | undefined;
-  route: Route | { kind: 'empty' } | { kind: 'admin'; statement: AdminStatement };
+  route: Route | { kind: 'empty' };
   /** The query it runs: the statement itself, or the one DECLARE / COPY wraps. */
   query?: QueryStatement;
   /** Parameter types of a statement answered by the session (session functions with `$n`). */
@@ -248,11 +246,6 @@ export class Session implements QuerySession {
   }
 
   private async simpleQueryImpl(sql: string, out: Output): Promise<void> {
-    const admin = this.adminStatement(sql);
-    if (admin) {
-      await this.runCommand(admin, out, true);
-      return;
-    }
     const stmts = await this.parseText(sql);
     if (stmts.length === 0) {
       be.emptyQueryResponse(out.writer);
@@ -282,7 +275,7 @@ export class Session implements QuerySession {
   }
 
   /** Parse a query message under the current statement's timeout and cancel. */
-  private async parseText(sql: string): Promise<ParsedStatement[]> {
+  private async parseText(sql: string): Promise<MessageStatement[]> {
     const run = this.statement();
     const stmts = await run.step(() => this.deps.parser.parse(sql, run.signal));
     return stmts;
@@ -312,12 +305,6 @@ export class Session implements QuerySession {
 
   private async parseImpl(name: string, sql: string, paramOids: number[]): Promise<void> {
     this.checkStatementCap(name);
-    const admin = this.adminStatement(sql);
-    if (admin) {
-      if (name === '') this.statements.delete('');
-      this.statements.set(name, admin);
-      return;
-    }
     const stmts = await this.parseText(sql);
     if (stmts.length > 1) throw new SqlError('42601', 'cannot insert multiple commands into a prepared statement');
     const prepared = this.prepare(sql, stmts[0], paramOids);
@@ -476,9 +463,15 @@ export class Session implements QuerySession {
 
   // ---- statements ----------------------------------------------------------
 
-  private prepare(text: string, stmt: ParsedStatement | undefined, paramOids: number[]): Prepared {
+  private prepare(text: string, stmt: MessageStatement | undefined, paramOids: number[]): Prepared {
     if (!stmt) return { text, parsed: undefined, route: { kind: 'empty' } };
     const r = route(stmt);
+    if (isAccessControl(stmt)) {
+      if (!this.deps.admin) {
+        throw new PgError(SqlState.featureNotSupported, 'access-control statements are not available: lakegate has no writable catalog policies configured');
+      }
+      return { text, parsed: undefined, route: r };
+    }
     if (r.kind === 'refused') {
       this.deps.audit?.refused(this.auditSubject, this.database, stmt.text, commandName(stmt.kind), r.error);
       throw r.error;
@@ -630,27 +623,9 @@ export class Session implements QuerySession {
 
   // ---- gateway commands ----------------------------------------------------
 
-  /**
-   * An access-control statement is parsed by policy/admin (PostgreSQL's own
-   * grammar for the standard GRANT / REVOKE, ours for the rest); null for any
-   * other text, and for PostgreSQL GRANTs that are not ours (the router refuses those).
-   */
-  private adminStatement(sql: string): Prepared | null {
-    if (!isAdminText(sql)) return null;
-    this.statement();
-    // Access-control statements are short; a long one is not parsed on the event loop.
-    if (sql.length > 16_384) throw new PgError(SqlState.programLimitExceeded, 'access-control statement is too long (at most 16384 characters)');
-    const statement = parseAdmin(sql);
-    if (!statement) return null;
-    if (!this.deps.admin) {
-      throw new PgError(SqlState.featureNotSupported, 'access-control statements are not available: lakegate has no writable catalog policies configured');
-    }
-    return { text: sql, parsed: undefined, route: { kind: 'admin', statement } };
-  }
-
   /** RowDescription of a command that returns rows (SHOW, FETCH, EXECUTE); null for NoData. */
   private commandFields(prepared: Prepared, formats: number[]): PgField[] | null {
-    if (prepared.route.kind === 'admin') return adminFields(prepared.route.statement);
+    if (prepared.route.kind === 'accessControl') return adminFields(prepared.route.statement);
     const node = prepared.parsed?.node[prepared.parsed.kind];
     switch (prepared.route.kind) {
       case 'show':
@@ -691,14 +666,14 @@ export class Session implements QuerySession {
 
   private async runCommand(prepared: Prepared, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
     const w = out.writer;
-    if (prepared.route.kind === 'admin') {
+    if (prepared.route.kind === 'accessControl') {
       this.tx.checkNotAborted();
       // Policies are written at once, not at COMMIT: inside a block a ROLLBACK could not take them back.
       if (this.tx.active) throw new PgError(SqlState.activeSqlTransaction, `${prepared.route.statement.kind.toUpperCase().replace('-', ' ')} cannot run inside a transaction block`);
       // Checked before, not after: a policy written is reported written, even if a cancel or the
       // timer arrives while it is being written (the store's own timeout bounds the call).
       this.statement().check();
-      const result = await runAdmin(this.deps.admin!, (prepared.route as { statement: AdminStatement }).statement, prepared.text, {
+      const result = await runAdmin(this.deps.admin!, prepared.route.statement, prepared.text, {
         user: this.user,
         roles: new Set(this.deps.identity.roles),
         defaultSchema: this.settings.searchPath(this.user)[0] ?? null,
