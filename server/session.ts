@@ -477,6 +477,7 @@ export class Session implements QuerySession {
     if (!stmt) return { text, parsed: undefined, route: { kind: 'empty' } };
     const r = route(stmt);
     if (isAccessControl(stmt)) {
+      // Without writable catalog policies nothing could run it: refused at Parse, as a missing feature.
       if (!this.deps.admin) {
         throw new PgError(SqlState.featureNotSupported, 'access-control statements are not available: lakegate has no writable catalog policies configured');
       }
