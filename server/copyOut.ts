@@ -8,7 +8,7 @@
 import { PgError, SqlState } from '../protocol/errors.js';
 import { MessageWriter } from '../protocol/writer.js';
 import type { Fields, PgNode } from '../sql/walk.js';
-import type { RowSink } from './query.js';
+import type { RowSink } from './portal.js';
 
 export interface CopyOptions {
   format: 'text' | 'csv' | 'binary';

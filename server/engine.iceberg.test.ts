@@ -16,7 +16,7 @@ import { StaticCatalog } from '../catalog/catalog.js';
 import { seedDemo } from './demo.js';
 import type { EngineConnection } from './engine/connection.js';
 import { startTestPool } from '../tests/support/enginePool.js';
-import { copySource } from './sqlCommands.js';
+import { copySource } from '../sql/utilityStatements.js';
 import { defaultExtensionDirectory, ensureExtensions } from './extensions.js';
 import { route } from './router.js';
 
@@ -99,7 +99,7 @@ describe('engine with the iceberg extension', () => {
   it('DuckDB itself would write into the warehouse: lakegate refuses COPY before it gets there', async () => {
     const target = path.join(warehouse, 'leak.csv');
     // the engine-level fact the router must cover (reference/iceberg-duckdb.md: an allowed directory is writable)
-    // the session answers COPY to a file as PostgreSQL answers a non-superuser (server/sqlCommands.ts) …
+    // the session answers COPY to a file as PostgreSQL answers a non-superuser (sql/utilityStatements.ts) …
     for (const sql of [`COPY (SELECT 1) TO '${target}'`, `COPY sales.orders TO '${target}'`]) {
       const stmt = parseStatements(sql)[0]!;
       expect(route(stmt).kind).toBe('copy');

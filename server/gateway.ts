@@ -11,7 +11,7 @@ import type { Config } from './config.js';
 import { EnginePool } from './engine/pool.js';
 import { mebibytes, parseMemorySize } from './engine/memory.js';
 import { startServer, type RunningServer } from './listener.js';
-import type { QueryPlanner } from './query.js';
+import type { QueryPlanner } from './queryPlan.js';
 import { LocalUsers } from './users.js';
 import { loadServerSecret } from './serverSecret.js';
 import { INLINE_PARSE_CHARS, StatementParser } from './statementParser.js';

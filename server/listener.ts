@@ -19,7 +19,7 @@ import type { Engine } from './engine/pool.js';
 import type { WriteDeps } from './write/sessionWrites.js';
 import type { Identity, IdentityProvider } from './identity/identity.js';
 import type { Auditor } from './audit/auditor.js';
-import type { QueryPlanner } from './query.js';
+import type { QueryPlanner } from './queryPlan.js';
 import { HeavyLane } from './heavyLane.js';
 import { Session } from './session.js';
 import type { Backends } from './sessionFunctions.js';

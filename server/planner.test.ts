@@ -9,7 +9,7 @@ import { P, servicePolicies } from '../tests/support/rangerPolicies.js';
 import { parseConfig } from './config.js';
 import { createPlanner } from './planner.js';
 import { duckSql } from '../catalog/fixtures/demoEngine.js';
-import type { PlanContext, QueryPlanner } from './query.js';
+import type { PlanContext, QueryPlanner } from './queryPlan.js';
 
 let instance: DuckDBInstance;
 let admin: DuckDBConnection;

@@ -18,17 +18,18 @@ import type { CatalogService } from '../catalog/userCatalog.js';
 import type { CatalogTable, CatalogView } from '../sql/catalogView.js';
 import type { TempScope } from '../sql/tempTables.js';
 import { ColumnTagFile } from '../policy/rewrite/columnTags.js';
-import { DataGate, type EngineSource } from '../policy/rewrite/gate.js';
+import { DataGate, type EngineSource } from '../policy/rewrite/dataGate.js';
 import { installMaskMacros } from '../policy/rewrite/macros.js';
 import { reportQuery, reportRows } from '../policy/rewrite/report.js';
 import { toDuckDbSql } from '../sql/deparse.js';
-import { notSupported, SqlError } from '../sql/errors.js';
+import { SqlError } from '../sql/errors.js';
 import type { ProbeMiss } from '../sql/dialect.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import { planQuery } from '../sql/query.js';
-import type { Fields, PgNode } from '../sql/walk.js';
+import { policyExplainTarget } from '../sql/explainPolicy.js';
+import type { PgNode } from '../sql/walk.js';
 import type { Config } from './config.js';
-import type { PlanContext, QueryPlan, QueryPlanner } from './query.js';
+import type { PlanContext, QueryPlan, QueryPlanner } from './queryPlan.js';
 import type { WriteContext } from '../sql/write/context.js';
 import type { PlanFacts, WritePlan, WriteSession } from '../sql/write/plan.js';
 import { planWriteStatement, writeNeeds, type WriteStatementPlan } from '../sql/write/statement.js';
@@ -36,7 +37,7 @@ import { StatementWritePolicy } from '../policy/rewrite/writePolicy.js';
 import type { StorageSecrets } from './storage.js';
 import type { EngineConnection } from './engine/connection.js';
 import type { Auditor, RelationName, StatementAudit } from './audit/auditor.js';
-import type { StatementGate } from '../policy/rewrite/gate.js';
+import type { StatementGate } from '../policy/rewrite/dataGate.js';
 
 export interface PlannerDeps {
   /** The policy engine in force (null: none usable, every table is missing). */
@@ -139,23 +140,6 @@ class PlanCache {
 /** The session's temporary tables as resolution and its catalog see them: in `pg_temp_<pid>`, its own temporary schema. */
 function tempScope(ctx: PlanContext): TempScope {
   return { schema: `pg_temp_${ctx.backendPid}`, tables: ctx.tempTables?.() ?? [] };
-}
-
-/**
- * `EXPLAIN (POLICY) <query>` (PostgreSQL's grammar has no bare `EXPLAIN POLICY`):
- * the inner query as a statement of its own, or null for any other statement.
- */
-export function policyExplainTarget(stmt: ParsedStatement): ParsedStatement | null {
-  if (stmt.kind !== 'ExplainStmt') return null;
-  const explain = stmt.node['ExplainStmt']!;
-  const options = (explain['options'] ?? []) as Fields[];
-  const policy = options.find((o) => String(o['DefElem']?.defname).toLowerCase() === 'policy');
-  if (!policy) return null;
-  const arg = policy['DefElem'].arg;
-  const on = arg === undefined || arg?.Boolean?.boolval === true || ['true', 'on'].includes(String(arg?.String?.sval).toLowerCase());
-  if (!on || options.length > 1) throw notSupported('EXPLAIN (POLICY) with other options', policy['DefElem'].location);
-  const query = explain['query'] as Fields;
-  return { ...stmt, node: query, kind: Object.keys(query)[0]! };
 }
 
 /** The planner of reads and writes (issue 19): `planWrite` plans one write statement as the session's user. */

@@ -21,7 +21,7 @@ import { loadRedactor } from './audit/redact.js';
 import type { AuditSink } from './audit/sinks.js';
 import { parseConfig } from './config.js';
 import { createPlanner, type Planner } from './planner.js';
-import type { PlanContext } from './query.js';
+import type { PlanContext } from './queryPlan.js';
 
 class Memory implements AuditSink {
   events: AuthzAuditEvent[] = [];

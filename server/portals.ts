@@ -6,9 +6,9 @@
  */
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest } from '../protocol/handler.js';
-import type { Portal } from './query.js';
+import type { Portal } from './portal.js';
 import type { ScrollCursor } from './scrollCursor.js';
-import type { ForwardState } from './sqlCommands.js';
+import type { ForwardState } from '../sql/utilityStatements.js';
 
 export interface PortalEntry<S> {
   stmt: S;

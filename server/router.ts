@@ -1,11 +1,14 @@
 /**
  * The statement router: every parsed statement gets a route, and anything
  * not on the allowlist is refused naming its kind. No statement reaches the
- * engine without passing through here.
+ * engine without passing through here, and the access-control statements
+ * (lakegate's grammar, parsed by server/statementParser.ts) are routed here too.
  */
 import { PgError, SqlState } from '../protocol/errors.js';
+import type { AdminStatement } from '../policy/admin/statement.js';
 import type { ParsedStatement } from '../sql/parse.js';
-import { sessionCalls } from './sessionFunctions.js';
+import { sessionCalls } from '../sql/sessionCalls.js';
+import { isAccessControl, type MessageStatement } from './statementParser.js';
 
 export type Route =
   | { kind: 'query' }
@@ -25,6 +28,8 @@ export type Route =
   | { kind: 'analyze' }
   /** A write (issue 19): planned by the write planner, carried out by the session's writes (server/write/). */
   | { kind: 'write' }
+  /** GRANT / REVOKE / DENY / SHOW GRANTS / CHECK ACCESS / SET TAG …: run by policy/admin through server/admin.ts. */
+  | { kind: 'accessControl'; statement: AdminStatement }
   | { kind: 'refused'; error: PgError };
 
 /** PostgreSQL's command names for the statements we refuse, so the message names what the user typed. */
@@ -112,7 +117,8 @@ const WRITE_STATEMENTS = new Set([
   'ViewStmt', 'AlterTableStmt', 'RenameStmt', 'DropStmt', 'CommentStmt',
 ]);
 
-export function route(stmt: ParsedStatement): Route {
+export function route(stmt: MessageStatement): Route {
+  if (isAccessControl(stmt)) return { kind: 'accessControl', statement: stmt.accessControl };
   const fields = stmt.node[stmt.kind]!;
   if (WRITE_STATEMENTS.has(stmt.kind)) return { kind: 'write' };
   switch (stmt.kind) {

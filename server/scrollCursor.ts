@@ -14,8 +14,8 @@
  */
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { Output } from '../protocol/handler.js';
-import type { Portal } from './query.js';
-import type { CursorFetch } from './sqlCommands.js';
+import type { Portal } from './portal.js';
+import type { CursorFetch } from '../sql/utilityStatements.js';
 
 let spoolSeq = 0;
 

@@ -19,7 +19,9 @@ import { engineLost, toPgError, type ErrorLog } from './errors.js';
 import type { Identity } from './identity/identity.js';
 import type { Auditor } from './audit/auditor.js';
 import { releasePortal, PortalTable } from './portals.js';
-import { QueryStatement, type Portal, type QueryPlanner } from './query.js';
+import type { Portal } from './portal.js';
+import { QueryStatement } from './queryStatement.js';
+import type { PlanContext, QueryPlanner } from './queryPlan.js';
 import type { PgField } from './rows/api.js';
 import { commandName, route, type Route } from './router.js';
 import { SessionSettings, settingDef } from './settings.js';
@@ -30,27 +32,23 @@ import {
   checkArity,
   nextTxid,
   sessionCallFields,
-  sessionCalls,
   type Backends,
-  type SessionCall,
 } from './sessionFunctions.js';
+import { sessionCalls, type SessionCall } from '../sql/sessionCalls.js';
 import { SessionActivity } from './activity.js';
 import type { BackendActivity } from '../catalog/pgCatalogTables.js';
-import { analyzeFailure, analyzeProbes, copySource, cursorDeclaration, executeArguments, preparation } from './sqlCommands.js';
+import { analyzeFailure, analyzeProbes, copySource, cursorDeclaration, executeArguments, preparation } from '../sql/utilityStatements.js';
 import { closeCursor, copyOut, declareCursor, fetchCursor, type CursorHost } from './sqlCursors.js';
-import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
 import type { AdminRoom } from '../policy/admin/room.js';
-import type { AdminStatement } from '../policy/admin/statement.js';
 import { adminFields, runAdmin } from './admin.js';
 import { StatementRun } from './statementRun.js';
 import type { StatementSlots } from './statementSlots.js';
-import type { StatementParser } from './statementParser.js';
+import { isAccessControl, type MessageStatement, type StatementParser } from './statementParser.js';
 import { dataRowText, writeTextResult, type TextResult } from './textResult.js';
 import { TransactionState } from './transaction.js';
 import { SessionWrites, type WriteDeps } from './write/sessionWrites.js';
 import { copyFrom, isCopyFromStdin } from './copyIn/copyFrom.js';
 import { describeWrite, runWrite, type WriteHost, type WritePlanner } from './write/statement.js';
-import type { PlanContext } from './query.js';
 import { walk } from '../sql/walk.js';
 import { abortable } from '../catalog/planSnapshot.js';
 
@@ -89,12 +87,21 @@ export interface SessionDeps {
 interface Prepared {
   text: string;
   parsed: ParsedStatement | undefined;
-  route: Route | { kind: 'empty' } | { kind: 'admin'; statement: AdminStatement };
+  route: Route | { kind: 'empty' };
   /** The query it runs: the statement itself, or the one DECLARE / COPY wraps. */
   query?: QueryStatement;
   /** Parameter types of a statement answered by the session (session functions with `$n`). */
   paramOids?: number[];
 }
+
+/** The kinds of statement the session runs itself: every route but a query (a portal runs it) and a refusal. */
+type CommandKind = Exclude<Route['kind'], 'query' | 'refused'>;
+
+/** Runs one statement of its kind; `describe`: RowDescription is sent first (simple query, SQL EXECUTE). */
+type CommandHandler = (prepared: Prepared, out: Output, describe: boolean, bind?: BindRequest) => Promise<void> | void;
+
+/** The parse tree's fields of a statement in PostgreSQL's grammar. */
+const fieldsOf = (prepared: Prepared): Fields => prepared.parsed!.node[prepared.parsed!.kind]!;
 
 
 export class Session implements QuerySession {
@@ -126,6 +133,7 @@ export class Session implements QuerySession {
   /** The session's writes (made at its first write). */
   private writer: SessionWrites | null = null;
   private readonly writeHost: WriteHost;
+  private readonly commands = this.commandHandlers();
 
   constructor(private readonly deps: SessionDeps) {
     this.processId = deps.processId;
@@ -248,11 +256,6 @@ export class Session implements QuerySession {
   }
 
   private async simpleQueryImpl(sql: string, out: Output): Promise<void> {
-    const admin = this.adminStatement(sql);
-    if (admin) {
-      await this.runCommand(admin, out, true);
-      return;
-    }
     const stmts = await this.parseText(sql);
     if (stmts.length === 0) {
       be.emptyQueryResponse(out.writer);
@@ -282,7 +285,7 @@ export class Session implements QuerySession {
   }
 
   /** Parse a query message under the current statement's timeout and cancel. */
-  private async parseText(sql: string): Promise<ParsedStatement[]> {
+  private async parseText(sql: string): Promise<MessageStatement[]> {
     const run = this.statement();
     const stmts = await run.step(() => this.deps.parser.parse(sql, run.signal));
     return stmts;
@@ -312,12 +315,6 @@ export class Session implements QuerySession {
 
   private async parseImpl(name: string, sql: string, paramOids: number[]): Promise<void> {
     this.checkStatementCap(name);
-    const admin = this.adminStatement(sql);
-    if (admin) {
-      if (name === '') this.statements.delete('');
-      this.statements.set(name, admin);
-      return;
-    }
     const stmts = await this.parseText(sql);
     if (stmts.length > 1) throw new SqlError('42601', 'cannot insert multiple commands into a prepared statement');
     const prepared = this.prepare(sql, stmts[0], paramOids);
@@ -476,9 +473,16 @@ export class Session implements QuerySession {
 
   // ---- statements ----------------------------------------------------------
 
-  private prepare(text: string, stmt: ParsedStatement | undefined, paramOids: number[]): Prepared {
+  private prepare(text: string, stmt: MessageStatement | undefined, paramOids: number[]): Prepared {
     if (!stmt) return { text, parsed: undefined, route: { kind: 'empty' } };
     const r = route(stmt);
+    if (isAccessControl(stmt)) {
+      // Without writable catalog policies nothing could run it: refused at Parse, as a missing feature.
+      if (!this.deps.admin) {
+        throw new PgError(SqlState.featureNotSupported, 'access-control statements are not available: lakegate has no writable catalog policies configured');
+      }
+      return { text, parsed: undefined, route: r };
+    }
     if (r.kind === 'refused') {
       this.deps.audit?.refused(this.auditSubject, this.database, stmt.text, commandName(stmt.kind), r.error);
       throw r.error;
@@ -630,27 +634,9 @@ export class Session implements QuerySession {
 
   // ---- gateway commands ----------------------------------------------------
 
-  /**
-   * An access-control statement is parsed by policy/admin (PostgreSQL's own
-   * grammar for the standard GRANT / REVOKE, ours for the rest); null for any
-   * other text, and for PostgreSQL GRANTs that are not ours (the router refuses those).
-   */
-  private adminStatement(sql: string): Prepared | null {
-    if (!isAdminText(sql)) return null;
-    this.statement();
-    // Access-control statements are short; a long one is not parsed on the event loop.
-    if (sql.length > 16_384) throw new PgError(SqlState.programLimitExceeded, 'access-control statement is too long (at most 16384 characters)');
-    const statement = parseAdmin(sql);
-    if (!statement) return null;
-    if (!this.deps.admin) {
-      throw new PgError(SqlState.featureNotSupported, 'access-control statements are not available: lakegate has no writable catalog policies configured');
-    }
-    return { text: sql, parsed: undefined, route: { kind: 'admin', statement } };
-  }
-
   /** RowDescription of a command that returns rows (SHOW, FETCH, EXECUTE); null for NoData. */
   private commandFields(prepared: Prepared, formats: number[]): PgField[] | null {
-    if (prepared.route.kind === 'admin') return adminFields(prepared.route.statement);
+    if (prepared.route.kind === 'accessControl') return adminFields(prepared.route.statement);
     const node = prepared.parsed?.node[prepared.parsed.kind];
     switch (prepared.route.kind) {
       case 'show':
@@ -689,134 +675,148 @@ export class Session implements QuerySession {
     }
   }
 
+  /** A statement the session runs itself (a query runs through its portal instead): its kind's handler. */
   private async runCommand(prepared: Prepared, out: Output, describe: boolean, bind?: BindRequest): Promise<void> {
-    const w = out.writer;
-    if (prepared.route.kind === 'admin') {
-      this.tx.checkNotAborted();
-      // Policies are written at once, not at COMMIT: inside a block a ROLLBACK could not take them back.
-      if (this.tx.active) throw new PgError(SqlState.activeSqlTransaction, `${prepared.route.statement.kind.toUpperCase().replace('-', ' ')} cannot run inside a transaction block`);
-      // Checked before, not after: a policy written is reported written, even if a cancel or the
-      // timer arrives while it is being written (the store's own timeout bounds the call).
-      this.statement().check();
-      const result = await runAdmin(this.deps.admin!, (prepared.route as { statement: AdminStatement }).statement, prepared.text, {
-        user: this.user,
-        roles: new Set(this.deps.identity.roles),
-        defaultSchema: this.settings.searchPath(this.user)[0] ?? null,
-        origin: { clientIp: this.auditSubject.clientIp, sessionId: this.auditSubject.sessionId },
-        ...(this.deps.identity.credential ? { token: () => this.deps.identity.credential!.accessToken() } : {}),
+    const kind = prepared.route.kind;
+    if (kind === 'query' || kind === 'refused' || kind === 'empty') throw new PgError(SqlState.internalError, 'statement has no handler');
+    return this.commands[kind](prepared, out, describe, bind);
+  }
+
+  /** One handler per kind of statement the session runs itself; made once, with the session. */
+  private commandHandlers(): Record<CommandKind, CommandHandler> {
+    return {
+      accessControl: (p, out, describe) => this.runAccessControl(p, out, describe),
+      transaction: (p, out) => this.runTransaction(fieldsOf(p), out.writer),
+      set: (p, out) => this.runSet(fieldsOf(p), out.writer),
+      show: (p, out, describe) => {
+        this.tx.checkNotAborted();
+        writeTextResult(out.writer, this.showResult(p), describe);
+      },
+      declare: (p, out, _describe, bind) => declareCursor(this.cursorHost, p, p.parsed!, out.writer, bind),
+      fetch: (p, out, describe, bind) => fetchCursor(this.cursorHost, fieldsOf(p), out, describe, bind),
+      closeCursor: (p, out) => closeCursor(this.cursorHost, fieldsOf(p), out.writer),
+      copy: (p, out, _describe, bind) => {
+        if (isCopyFromStdin(p.parsed!)) {
+          this.tx.checkNotAborted();
+          return copyFrom({ host: this.writeHost, onInternalError: this.deps.onInternalError }, p.parsed!, out);
+        }
+        return copyOut(this.cursorHost, p, p.parsed!, out, bind);
+      },
+      write: (p, out, _describe, bind) => {
+        this.tx.checkNotAborted();
+        return runWrite(this.writeHost, p.parsed!, out, bind, p.paramOids);
+      },
+      prepare: (p, out) => this.runPrepare(p, out.writer),
+      execute: (p, out, describe) => this.executePrepared(fieldsOf(p), out, describe),
+      analyze: (p, out) => this.runAnalyze(p, out.writer),
+      sessionFunction: (p, out, describe, bind) => this.runSessionFunctions(p, out, describe, bind),
+      discard: (p, out) => this.runDiscard(fieldsOf(p), out.writer),
+      deallocate: (p, out) => this.runDeallocate(fieldsOf(p), out.writer),
+    };
+  }
+
+  /** GRANT / REVOKE / DENY / SHOW GRANTS / CHECK ACCESS / SET TAG …, through policy/admin. */
+  private async runAccessControl(prepared: Prepared, out: Output, describe: boolean): Promise<void> {
+    if (prepared.route.kind !== 'accessControl') throw new PgError(SqlState.internalError, 'statement has no handler');
+    const { statement } = prepared.route;
+    this.tx.checkNotAborted();
+    // Policies are written at once, not at COMMIT: inside a block a ROLLBACK could not take them back.
+    if (this.tx.active) throw new PgError(SqlState.activeSqlTransaction, `${statement.kind.toUpperCase().replace('-', ' ')} cannot run inside a transaction block`);
+    // Checked before, not after: a policy written is reported written, even if a cancel or the
+    // timer arrives while it is being written (the store's own timeout bounds the call).
+    this.statement().check();
+    const result = await runAdmin(this.deps.admin!, statement, prepared.text, {
+      user: this.user,
+      roles: new Set(this.deps.identity.roles),
+      defaultSchema: this.settings.searchPath(this.user)[0] ?? null,
+      origin: { clientIp: this.auditSubject.clientIp, sessionId: this.auditSubject.sessionId },
+      ...(this.deps.identity.credential ? { token: () => this.deps.identity.credential!.accessToken() } : {}),
+    });
+    writeTextResult(out.writer, result, describe && result.fields.length > 0);
+  }
+
+  /** BEGIN / COMMIT / ROLLBACK / SAVEPOINT …, and the block's writes at its end. */
+  private async runTransaction(node: Fields, w: Output['writer']): Promise<void> {
+    // BEGIN's characteristics are checked first: BEGIN READ WRITE fails as a whole.
+    const options = transactionOptions(node['options'] as Fields[] | undefined).filter(([n]) => n !== 'transaction_deferrable');
+    for (const [n, v] of options) settingDef(n).check?.(v);
+    const wasActive = this.tx.active;
+    await this.endWrites(node['kind'] as string, w);
+    const outcome = this.tx.apply(node);
+    if (outcome.notice) be.noticeResponse(w, outcome.notice);
+    if (!wasActive && this.tx.active) for (const [n, v] of options) this.settings.set(n, v, true);
+    let changed: string[] = [];
+    if (outcome.ended) {
+      this.txid = null;
+      this.portals.closeTransaction(outcome.tag === 'COMMIT');
+      // AND CHAIN starts the next block with the same characteristics.
+      if (!node['chain']) changed = this.settings.endTransaction();
+    }
+    be.commandComplete(w, outcome.tag);
+    for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
+  }
+
+  private runSet(node: Fields, w: Output['writer']): void {
+    this.tx.checkNotAborted();
+    const { changed, notice } = applySet(this.settings, node, { inBlock: this.tx.active, queried: this.tx.queried });
+    if (notice) be.noticeResponse(w, notice);
+    be.commandComplete(w, 'SET');
+    for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
+  }
+
+  /** SQL PREPARE: the query is planned now (its errors show at PREPARE, as in PostgreSQL). */
+  private async runPrepare(prepared: Prepared, w: Output['writer']): Promise<void> {
+    this.tx.checkNotAborted();
+    const p = preparation(prepared.parsed!);
+    this.checkStatementCap(p.name);
+    if (p.name === '') throw new PgError(SqlState.invalidSqlStatementName, 'invalid statement name ""');
+    const inner = this.prepare(p.query.text, p.query, p.paramOids);
+    await this.describeQuery(inner);
+    this.statements.set(p.name, inner);
+    be.commandComplete(w, 'PREPARE');
+  }
+
+  /** ANALYZE: each table probed as the user (nothing is gathered). */
+  private async runAnalyze(prepared: Prepared, w: Output['writer']): Promise<void> {
+    this.tx.checkNotAborted();
+    for (const probe of analyzeProbes(prepared.parsed!)) {
+      await this.describeQuery(this.prepare(probe.query.text, probe.query, [])).catch((e: unknown) => {
+        throw analyzeFailure(e, probe);
       });
-      writeTextResult(w, result, describe && result.fields.length > 0);
+    }
+    be.commandComplete(w, 'ANALYZE');
+  }
+
+  private runDiscard(node: Fields, w: Output['writer']): void {
+    this.tx.checkNotAborted();
+    if (node['target'] !== 'DISCARD_ALL') {
+      be.commandComplete(w, node['target'] === 'DISCARD_PLANS' ? 'DISCARD PLANS' : node['target'] === 'DISCARD_SEQUENCES' ? 'DISCARD SEQUENCES' : 'DISCARD TEMP');
       return;
     }
-    const node = prepared.parsed!.node[prepared.parsed!.kind]!;
-    switch (prepared.route.kind) {
-      case 'transaction': {
-        // BEGIN's characteristics are checked first: BEGIN READ WRITE fails as a whole.
-        const options = transactionOptions(node['options'] as Fields[] | undefined).filter(([n]) => n !== 'transaction_deferrable');
-        for (const [n, v] of options) settingDef(n).check?.(v);
-        const wasActive = this.tx.active;
-        await this.endWrites(node['kind'] as string, w);
-        const outcome = this.tx.apply(node);
-        if (outcome.notice) be.noticeResponse(w, outcome.notice);
-        if (!wasActive && this.tx.active) for (const [n, v] of options) this.settings.set(n, v, true);
-        let changed: string[] = [];
-        if (outcome.ended) {
-          this.txid = null;
-          this.portals.closeTransaction(outcome.tag === 'COMMIT');
-          // AND CHAIN starts the next block with the same characteristics.
-          if (!node['chain']) changed = this.settings.endTransaction();
-        }
-        be.commandComplete(w, outcome.tag);
-        for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
-        return;
-      }
-      case 'set': {
-        this.tx.checkNotAborted();
-        const { changed, notice } = applySet(this.settings, node, { inBlock: this.tx.active, queried: this.tx.queried });
-        if (notice) be.noticeResponse(w, notice);
-        be.commandComplete(w, 'SET');
-        for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
-        return;
-      }
-      case 'declare':
-        return declareCursor(this.cursorHost, prepared, prepared.parsed!, w, bind);
-      case 'fetch':
-        return fetchCursor(this.cursorHost, node, out, describe, bind);
-      case 'closeCursor':
-        return closeCursor(this.cursorHost, node, w);
-      case 'copy':
-        if (isCopyFromStdin(prepared.parsed!)) {
-          this.tx.checkNotAborted();
-          return copyFrom({ host: this.writeHost, onInternalError: this.deps.onInternalError }, prepared.parsed!, out);
-        }
-        return copyOut(this.cursorHost, prepared, prepared.parsed!, out, bind);
-      case 'write':
-        this.tx.checkNotAborted();
-        return runWrite(this.writeHost, prepared.parsed!, out, bind, prepared.paramOids);
-      case 'prepare': {
-        this.tx.checkNotAborted();
-        const p = preparation(prepared.parsed!);
-        this.checkStatementCap(p.name);
-        if (p.name === '') throw new PgError(SqlState.invalidSqlStatementName, 'invalid statement name ""');
-        const inner = this.prepare(p.query.text, p.query, p.paramOids);
-        await this.describeQuery(inner);
-        this.statements.set(p.name, inner);
-        be.commandComplete(w, 'PREPARE');
-        return;
-      }
-      case 'execute':
-        return this.executePrepared(node, out, describe);
-      case 'analyze': {
-        this.tx.checkNotAborted();
-        for (const probe of analyzeProbes(prepared.parsed!)) {
-          await this.describeQuery(this.prepare(probe.query.text, probe.query, [])).catch((e: unknown) => {
-            throw analyzeFailure(e, probe);
-          });
-        }
-        be.commandComplete(w, 'ANALYZE');
-        return;
-      }
-      case 'sessionFunction':
-        return this.runSessionFunctions(prepared, out, describe, bind);
-      case 'show':
-        this.tx.checkNotAborted();
-        writeTextResult(w, this.showResult(prepared), describe);
-        return;
-      case 'discard': {
-        this.tx.checkNotAborted();
-        if (node['target'] !== 'DISCARD_ALL') {
-          be.commandComplete(w, node['target'] === 'DISCARD_PLANS' ? 'DISCARD PLANS' : node['target'] === 'DISCARD_SEQUENCES' ? 'DISCARD SEQUENCES' : 'DISCARD TEMP');
-          return;
-        }
-        if (this.tx.active) {
-          throw new PgError(SqlState.activeSqlTransaction, 'DISCARD ALL cannot run inside a transaction block');
-        }
-        const changed = this.settings.reset('ALL');
-        // DISCARD ALL closes every cursor, WITH HOLD ones too.
-        this.portals.closeAll();
-        for (const name of [...this.statements.keys()]) if (name !== '') this.statements.delete(name);
-        be.commandComplete(w, 'DISCARD ALL');
-        for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
-        return;
-      }
-      case 'deallocate': {
-        this.tx.checkNotAborted();
-        if (node['isall']) {
-          for (const name of [...this.statements.keys()]) if (name !== '') this.statements.delete(name);
-          be.commandComplete(w, 'DEALLOCATE ALL');
-          return;
-        }
-        const name = node['name'] as string;
-        if (!this.statements.has(name) || name === '') {
-          throw new PgError(SqlState.invalidSqlStatementName, `prepared statement "${name}" does not exist`);
-        }
-        this.statements.delete(name);
-        be.commandComplete(w, 'DEALLOCATE');
-        return;
-      }
-      default:
-        throw new PgError(SqlState.internalError, 'statement has no handler');
+    if (this.tx.active) {
+      throw new PgError(SqlState.activeSqlTransaction, 'DISCARD ALL cannot run inside a transaction block');
     }
+    const changed = this.settings.reset('ALL');
+    // DISCARD ALL closes every cursor, WITH HOLD ones too.
+    this.portals.closeAll();
+    for (const name of [...this.statements.keys()]) if (name !== '') this.statements.delete(name);
+    be.commandComplete(w, 'DISCARD ALL');
+    for (const name of changed) be.parameterStatus(w, name, this.settings.get(name));
+  }
+
+  private runDeallocate(node: Fields, w: Output['writer']): void {
+    this.tx.checkNotAborted();
+    if (node['isall']) {
+      for (const name of [...this.statements.keys()]) if (name !== '') this.statements.delete(name);
+      be.commandComplete(w, 'DEALLOCATE ALL');
+      return;
+    }
+    const name = node['name'] as string;
+    if (!this.statements.has(name) || name === '') {
+      throw new PgError(SqlState.invalidSqlStatementName, `prepared statement "${name}" does not exist`);
+    }
+    this.statements.delete(name);
+    be.commandComplete(w, 'DEALLOCATE');
   }
 
   /**

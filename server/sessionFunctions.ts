@@ -1,38 +1,24 @@
 /**
- * Functions whose answer is the session's own state, not data: pg_sleep,
- * set_config, txid_current, pg_cancel_backend and pg_terminate_backend. A
- * SELECT made only of calls to them with constant arguments (how clients and
- * tools call them: `SELECT pg_sleep(1)`, `SELECT set_config('search_path',
- * 'sales', false)`) is answered by the session; anywhere else they are not
- * known to the planner and are refused like any unknown function.
+ * The session functions' answers, computed from the session's own state:
+ * pg_sleep, set_config, txid_current, pg_cancel_backend and
+ * pg_terminate_backend. Which SELECTs are such calls is read from the tree
+ * in sql/sessionCalls.ts.
  */
 import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { MessageWriter } from '../protocol/writer.js';
-import type { Fields, PgNode } from '../sql/walk.js';
 import type { BackendActivity } from '../catalog/pgCatalogTables.js';
+import type { SessionCall, SessionFunction } from '../sql/sessionCalls.js';
 import type { PgField } from './rows/api.js';
 import { settingDef, type SessionSettings } from './settings.js';
-import { constantValue } from './sqlCommands.js';
 
-const RESULT_TYPES = {
+const RESULT_TYPES: Record<SessionFunction, { typeOid: number; typeLen: number }> = {
   pg_sleep: { typeOid: 2278, typeLen: 4 }, // void
   set_config: { typeOid: 25, typeLen: -1 },
   txid_current: { typeOid: 20, typeLen: 8 },
   pg_cancel_backend: { typeOid: 16, typeLen: 1 },
   pg_terminate_backend: { typeOid: 16, typeLen: 1 },
-} as const;
-
-export type SessionFunction = keyof typeof RESULT_TYPES;
-
-/** A constant's text (null: SQL NULL), or a parameter `$n` bound later. */
-export type SessionArg = string | null | { param: number };
-
-export interface SessionCall {
-  fn: SessionFunction;
-  column: string;
-  args: SessionArg[];
-}
+};
 
 /** Each function's argument types (OIDs), as ParameterDescription reports a `$n` in that place. */
 const ARG_TYPES: Record<SessionFunction, number[]> = {
@@ -42,53 +28,6 @@ const ARG_TYPES: Record<SessionFunction, number[]> = {
   pg_cancel_backend: [23],
   pg_terminate_backend: [23, 20],
 };
-
-/** Clauses that make a SELECT more than a list of calls. */
-const OTHER_CLAUSES = [
-  'fromClause', 'whereClause', 'groupClause', 'havingClause', 'sortClause', 'limitCount', 'limitOffset',
-  'distinctClause', 'valuesLists', 'withClause', 'windowClause', 'lockingClause', 'intoClause',
-];
-
-function constant(node: PgNode, pid: number): SessionArg | undefined {
-  if (node['ParamRef']) return { param: node['ParamRef']['number'] as number };
-  // `pg_cancel_backend(pg_backend_pid())`: the one call allowed inside.
-  const fc = node['FuncCall'];
-  if (fc) {
-    const names = ((fc['funcname'] as PgNode[]) ?? []).map((n) => String(n['String']?.['sval']));
-    const plain = names.length === 1 || (names.length === 2 && names[0] === 'pg_catalog');
-    return plain && names[names.length - 1] === 'pg_backend_pid' && !fc['args'] ? String(pid) : undefined;
-  }
-  const cast = node['TypeCast']?.['arg'] as PgNode | undefined;
-  if (cast && (cast['ParamRef'] || cast['FuncCall'])) return constant(cast, pid);
-  return constantValue(node);
-}
-
-/** The calls, when the SELECT is only calls to session functions with constant arguments; else null. */
-export function sessionCalls(select: Fields, pid = 0): SessionCall[] | null {
-  if (select['op'] && select['op'] !== 'SETOP_NONE') return null;
-  if (OTHER_CLAUSES.some((k) => select[k] !== undefined)) return null;
-  const targets = (select['targetList'] as PgNode[] | undefined) ?? [];
-  if (targets.length === 0) return null;
-  const calls: SessionCall[] = [];
-  for (const t of targets) {
-    const rt = t['ResTarget'];
-    const call = rt?.['val']?.['FuncCall'] as Fields | undefined;
-    if (!call) return null;
-    const names = ((call['funcname'] as PgNode[]) ?? []).map((n) => String(n['String']?.['sval']));
-    const name = names[names.length - 1]!;
-    if (!(name in RESULT_TYPES) || (names.length === 2 && names[0] !== 'pg_catalog') || names.length > 2) return null;
-    if (call['agg_star'] || call['agg_distinct'] || call['over'] || call['agg_filter'] || call['agg_order'] || call['func_variadic']) return null;
-    const args: SessionArg[] = [];
-    for (const a of (call['args'] as PgNode[] | undefined) ?? []) {
-      if (a['NamedArgExpr']) return null;
-      const v = constant(a, pid);
-      if (v === undefined) return null;
-      args.push(v);
-    }
-    calls.push({ fn: name as SessionFunction, column: (rt!['name'] as string | undefined) ?? name, args });
-  }
-  return calls;
-}
 
 export function sessionCallFields(calls: SessionCall[]): PgField[] {
   return calls.map((c) => ({ name: c.column, tableOid: 0, columnAttr: 0, typeMod: -1, format: 0, ...RESULT_TYPES[c.fn] }));

@@ -12,9 +12,9 @@ import type { ParsedStatement } from '../sql/parse.js';
 import type { Fields } from '../sql/walk.js';
 import { copyOptions, CopySink } from './copyOut.js';
 import { releasePortal, type PortalTable } from './portals.js';
-import type { Portal } from './query.js';
+import type { Portal } from './portal.js';
 import { ScrollCursor } from './scrollCursor.js';
-import { copySource, cursorDeclaration, cursorFetch, forwardStep, noSuchCursor } from './sqlCommands.js';
+import { copySource, cursorDeclaration, cursorFetch, forwardStep, noSuchCursor } from '../sql/utilityStatements.js';
 import type { StatementRun } from './statementRun.js';
 import type { TransactionState } from './transaction.js';
 

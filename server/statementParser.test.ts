@@ -2,10 +2,12 @@
  * Long messages are parsed off the event loop and can be stopped: the pool
  * answers what the inline parser answers, an aborted parse ends its worker at
  * once (even mid-parse) and the pool carries on, and the byte bound refuses a
- * message before any parsing.
+ * message before any parsing. Access-control messages are told apart here
+ * (their first words), parsed with lakegate's grammar and routed by the router.
  */
 import { loadParser, parseStatements } from '../sql/parse.js';
-import { StatementParser } from './statementParser.js';
+import { route } from './router.js';
+import { grammarOf, isAccessControl, StatementParser } from './statementParser.js';
 
 const limits = { maxNodes: 1_000_000, maxDepth: 100_000 };
 let parser: StatementParser;
@@ -57,4 +59,44 @@ test('a message over maxStatementBytes is refused with 54000 before parsing', as
   } finally {
     await small.close();
   }
+});
+
+describe("lakegate's access-control grammar", () => {
+  test.each([
+    ['GRANT SELECT ON sales.orders TO dave', 'accessControl'],
+    ['/* c */ DENY SELECT ON TABLE sales.orders TO USER dave', 'accessControl'],
+    ['show grants', 'accessControl'],
+    ['CHECK ACCESS ALTER ON sales.orders FOR USER dave', 'accessControl'],
+    ['SET TAG PII ON COLUMN a.b.c', 'accessControl'],
+    ['SHOW search_path', 'postgres'],
+    ['SET search_path = x', 'postgres'],
+    ['SELECT 1', 'postgres'],
+  ])('%s is in the %s grammar', (sql, grammar) => expect(grammarOf(sql)).toBe(grammar));
+
+  test('parsed as one access-control statement, which the router routes to policy/admin', async () => {
+    const [stmt, ...rest] = await parser.parse('DENY SELECT ON TABLE sales.orders TO USER dave');
+    expect(rest).toHaveLength(0);
+    expect(isAccessControl(stmt!)).toBe(true);
+    expect(route(stmt!)).toMatchObject({ kind: 'accessControl', statement: { kind: 'deny', grantees: [{ type: 'USER', name: 'dave' }] } });
+  });
+
+  test("a GRANT that is PostgreSQL's but not lakegate's (a role to a user) is parsed by PostgreSQL's grammar and refused", async () => {
+    const [stmt] = await parser.parse('GRANT admins TO dave');
+    expect(isAccessControl(stmt!)).toBe(false);
+    expect(route(stmt!)).toMatchObject({ kind: 'refused', error: { code: '42501', message: 'permission denied: GRANT role is not allowed through lakegate' } });
+  });
+
+  test('an access-control message has its own bound (16384 characters), checked before the byte bound', async () => {
+    const small = new StatementParser({ limits, maxStatementBytes: 1024, inlineChars: 64, workers: 1 });
+    try {
+      await expect(small.parse(`SHOW GRANTS${' '.repeat(2000)}ON TABLE sales.orders`)).resolves.toHaveLength(1);
+      await expect(small.parse(`SHOW GRANTS${' '.repeat(17000)}ON TABLE sales.orders`)).rejects.toMatchObject({
+        code: '54000',
+        message: 'access-control statement is too long (at most 16384 characters)',
+      });
+      await expect(small.parse('GRANT SELECT ON a TO b; GRANT SELECT ON c TO d')).rejects.toMatchObject({ code: '42601' });
+    } finally {
+      await small.close();
+    }
+  });
 });

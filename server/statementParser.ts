@@ -4,9 +4,17 @@
  * threads (server/parseWorker.ts), which also hold it to the tree limits, so
  * the main thread only ever receives a tree of bounded size. A parse that is
  * cancelled or times out ends its worker (terminated, replaced on demand).
+ *
+ * A message is in one of two grammars: PostgreSQL's, or lakegate's own for
+ * access control (GRANT / REVOKE / DENY / SHOW GRANTS / CHECK ACCESS / SET TAG
+ * …, policy/admin), which libpg-query does not know. `grammarOf` decides
+ * which, here and only here; the session then asks the router (router.ts)
+ * what to do with each statement, never the text.
  */
 import { Worker } from 'node:worker_threads';
-import { statementTooLong } from '../protocol/errors.js';
+import { PgError, SqlState, statementTooLong } from '../protocol/errors.js';
+import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
+import type { AdminStatement } from '../policy/admin/statement.js';
 import { SqlError } from '../sql/errors.js';
 import type { TreeLimits } from '../sql/limits.js';
 import { cachedParse, parseStatements, rememberParse, type ParsedStatement } from '../sql/parse.js';
@@ -27,6 +35,42 @@ export interface ParserOptions {
   inlineChars: number;
   /** Worker threads for longer messages. */
   workers: number;
+}
+
+/** Longest access-control message: they are short, and are parsed on the event loop. */
+const MAX_ACCESS_CONTROL_CHARS = 16_384;
+
+/** A statement of lakegate's access-control grammar, parsed (policy/admin/parse.ts). */
+export interface AccessControlStatement {
+  text: string;
+  accessControl: AdminStatement;
+}
+
+/** One statement of a message, in either grammar. */
+export type MessageStatement = ParsedStatement | AccessControlStatement;
+
+export const isAccessControl = (stmt: MessageStatement): stmt is AccessControlStatement => 'accessControl' in stmt;
+
+/**
+ * The grammar a message is written in, from its first words (leading white
+ * space and comments skipped): lakegate's access-control statements, or
+ * PostgreSQL's. The one place a message's text is classified before parsing.
+ */
+export function grammarOf(text: string): 'accessControl' | 'postgres' {
+  return isAdminText(text) ? 'accessControl' : 'postgres';
+}
+
+/**
+ * An access-control message as its one statement; null where it is
+ * PostgreSQL's after all (GRANT role TO user, GRANT on a sequence …: the
+ * router refuses those as before).
+ */
+function parseAccessControl(text: string): AccessControlStatement | null {
+  if (text.length > MAX_ACCESS_CONTROL_CHARS) {
+    throw new PgError(SqlState.programLimitExceeded, `access-control statement is too long (at most ${MAX_ACCESS_CONTROL_CHARS} characters)`);
+  }
+  const statement = parseAdmin(text);
+  return statement ? { text, accessControl: statement } : null;
 }
 
 interface Job {
@@ -64,8 +108,25 @@ export class StatementParser {
 
   constructor(private readonly opts: ParserOptions) {}
 
-  /** The statements of one query message; rejects with a SqlError, or with the signal's reason when aborted. */
-  parse(text: string, signal?: AbortSignal): Promise<ParsedStatement[]> {
+  /**
+   * The statements of one query message; rejects with a SqlError (or a
+   * PgError for a message over a bound), or with the signal's reason when aborted.
+   */
+  parse(text: string, signal?: AbortSignal): Promise<MessageStatement[]> {
+    if (grammarOf(text) === 'accessControl') {
+      // Before the byte bound, as access-control messages have their own, smaller one.
+      try {
+        const statement = parseAccessControl(text);
+        if (statement) return Promise.resolve([statement]);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return this.parsePostgres(text, signal);
+  }
+
+  /** A message in PostgreSQL's grammar: inline when short, else in a worker. */
+  private parsePostgres(text: string, signal?: AbortSignal): Promise<ParsedStatement[]> {
     // At most 3 bytes per UTF-16 unit: most messages are decided without counting.
     if (text.length * 3 > this.opts.maxStatementBytes) {
       const bytes = Buffer.byteLength(text, 'utf8');

@@ -35,7 +35,11 @@ export interface QueryContext {
   temp?: TempScope;
 }
 
-export interface QueryPlan {
+/**
+ * A read statement translated: the DuckDB SQL and what the server needs to
+ * know about it. (The server's QueryPlan, server/queryPlan.ts, is what it runs.)
+ */
+export interface TranslatedQuery {
   sql: string;
   kind: 'select' | 'explain';
   /** user tables read, already rewritten to qualified DuckDB references */
@@ -84,7 +88,7 @@ function fillEmptyTargets(query: PgNode): boolean {
   return true;
 }
 
-function innerQuery(node: PgNode): { kind: QueryPlan['kind']; query: PgNode } {
+function innerQuery(node: PgNode): { kind: TranslatedQuery['kind']; query: PgNode } {
   const kind = nodeKind(node);
   if (kind === 'SelectStmt') return { kind: 'select', query: node };
   if (kind === 'ExplainStmt') {
@@ -121,7 +125,7 @@ export interface PlanOptions {
  * Plan one read statement. Throws SqlError (0A000, 42883, 42P01, 42704 …)
  * for anything it does not accept.
  */
-export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, options: PlanOptions = {}): QueryPlan {
+export function planQuery(stmt: ParsedStatement | PgNode, ctx: QueryContext, options: PlanOptions = {}): TranslatedQuery {
   const original = 'node' in stmt && 'kind' in stmt && 'text' in stmt ? (stmt as ParsedStatement).node : (stmt as PgNode);
   // Plans mutate the tree; the caller's parse result stays intact for logging and re-planning.
   const tree = cloneTree(original);

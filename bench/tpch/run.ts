@@ -27,7 +27,7 @@ import { compileSnapshot } from '../../policy/ranger/compile.js';
 import { parseServicePolicies } from '../../policy/ranger/model.js';
 import { parseConfig } from '../../server/config.js';
 import { createPlanner } from '../../server/planner.js';
-import type { QueryPlanner } from '../../server/query.js';
+import type { QueryPlanner } from '../../server/queryPlan.js';
 import { loadParser, parseStatements, parseStatementsUncached } from '../../sql/parse.js';
 import { startPostgres } from '../../tests/support/realPostgres.js';
 import { LoadSampler } from '../lib/loadSampler.js';

@@ -21,7 +21,7 @@
  *
  * The fence also keeps DuckDB from pushing the user's own predicates into the
  * scan. A reference whose statement reads it only through leakproof
- * predicates (flows.ts, leakproof.ts) gets the `unfenced` form instead: the
+ * predicates (fence.ts, leakproof.ts) gets the `unfenced` form instead: the
  * same columns, filters and masks, without the CASE — such predicates cannot
  * fail on a removed row, so evaluating them early tells nothing.
  *

@@ -1,5 +1,5 @@
 /**
- * The fence only where it is needed (flows.ts, leakproof.ts), on a real
+ * The fence only where it is needed (fence.ts, leakproof.ts), on a real
  * DuckDB. frank reads sales.oracle through a row filter (region = 'EU') that
  * hides row 2; hank reads it without one (the control). Row 2 holds the
  * values a predicate could trip over: code 'abc' (not a number), amount
@@ -22,7 +22,7 @@ import { P, rangerRoles, servicePolicies } from '../../tests/support/rangerPolic
 import { PolicyEngine } from '../ranger/engine.js';
 import { parseRangerRoles, parseServicePolicies } from '../ranger/model.js';
 import { RoleStore } from '../ranger/roles.js';
-import { FenceAnalysis } from './flows.js';
+import { FenceAnalysis } from './fence.js';
 import { comparable, validDate, validTimestamp } from './leakproof.js';
 
 let instance: DuckDBInstance;

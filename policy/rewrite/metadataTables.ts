@@ -1,6 +1,6 @@
 /**
  * The data gate's decision for an Iceberg metadata table (`orders$files`):
- * it is decided as its base table (gate.ts), and what that decision hides of
+ * it is decided as its base table (dataGate.ts), and what that decision hides of
  * the base table is hidden in the metadata too — a column's statistics and
  * partition values when the user sees the column masked or restricted, and
  * every record count, statistic and partition value when the user reads the

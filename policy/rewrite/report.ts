@@ -9,7 +9,7 @@
  * not part of any decision, only of the engine's macro).
  */
 import { strConst, intConst, strNode, type PgNode } from '../../sql/walk.js';
-import type { AppliedTable } from './gate.js';
+import type { AppliedTable } from './dataGate.js';
 import type { PolicyRef } from './decide.js';
 
 export const REPORT_COLUMNS = ['relation', 'column_name', 'decision', 'policy_id', 'policy_name', 'detail'] as const;

@@ -16,7 +16,7 @@
  * Requests use the default resource matching (a policy on `db / * / *`
  * covers a request on `db` or `db / t`, as Ranger's SELF_AND_ALL_DESCENDANTS
  * match does). No policy engine in force → refused (fail closed). The tables
- * a write reads are decided as reads are (`select`, filters, masks: gate.ts).
+ * a write reads are decided as reads are (`select`, filters, masks: dataGate.ts).
  *
  * The target of UPDATE / DELETE / MERGE / TRUNCATE is read by the engine as
  * stored, outside the rewrite: it must be seen by the user as stored

@@ -10,7 +10,7 @@ import type { CatalogTable } from '../../sql/catalogView.js';
 import type { WriteCheck, WritePolicy } from '../../sql/write/context.js';
 import type { OutputColumn } from '../../sql/write/sources.js';
 import type { Subject } from './decide.js';
-import type { StatementGate } from './gate.js';
+import type { StatementGate } from './dataGate.js';
 import { lineageTags } from './lineage.js';
 import { decideWrite, storedView, type WriteDecision } from './writeAccess.js';
 

@@ -10,7 +10,7 @@ import { PolicyEngine } from '../../policy/ranger/engine.js';
 import { parseRangerRoles, parseServicePolicies } from '../../policy/ranger/model.js';
 import { RoleStore } from '../../policy/ranger/roles.js';
 import { decideTable, type TableDecision } from '../../policy/rewrite/decide.js';
-import type { AppliedTable } from '../../policy/rewrite/gate.js';
+import type { AppliedTable } from '../../policy/rewrite/dataGate.js';
 import { Auditor } from './auditor.js';
 import type { AuthzAuditEvent } from './event.js';
 import { loadRedactor } from './redact.js';

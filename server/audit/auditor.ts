@@ -23,7 +23,7 @@
 import type { Logger } from 'pino';
 import type { PolicyEngine } from '../../policy/ranger/engine.js';
 import type { AccessResult } from '../../policy/ranger/request.js';
-import type { AppliedTable } from '../../policy/rewrite/gate.js';
+import type { AppliedTable } from '../../policy/rewrite/dataGate.js';
 import type { TableDecision } from '../../policy/rewrite/decide.js';
 import { EventFactory, type AuthzAuditEvent, type EventFields } from './event.js';
 import { redact } from './redact.js';

@@ -63,7 +63,7 @@ class OpenResult {
   /**
    * Up to maxRows rows (0: no limit) or about BATCH_BYTES of them, whichever
    * comes first. A portal that asks for all rows goes on asking for all rows
-   * until they are done (server/query.ts Portal.stream), so for it the next
+   * until they are done (server/portal.ts Portal.stream), so for it the next
    * batch is encoded while this one travels to the client.
    */
   async fetch(maxRows: number, skip: boolean): Promise<Batch> {

@@ -15,7 +15,7 @@ import { noticeCode } from '../../sql/write/notices.js';
 import type { EngineConnection } from '../engine/connection.js';
 import { wireParams } from '../engine/connection.js';
 import type { WireParam } from '../engine/wire.js';
-import type { PlanContext, QueryPlanner } from '../query.js';
+import type { PlanContext, QueryPlanner } from '../queryPlan.js';
 import { pgTypeOf } from '../rows/describe.js';
 import { decodeParam, duckTypeForOid } from '../rows/params.js';
 import { commandName } from '../router.js';

@@ -52,7 +52,7 @@ function basePolicies(): Record<string, unknown>[] {
     P.mask('people.email', 'sales', 'people', 'email', [[{ roles: ['engineer'] }, 'MASK_SHOW_FIRST_4']]),
     P.mask('people.note', 'sales', 'people', 'note', [[{ roles: ['engineer'] }, 'CUSTOM', "concat('<', upper(left({col}, 2)), '>')"]]),
     // MASK_NULL: a mask type the hive def lacks (another component's, `trino:MASK_NULL`) now refuses the whole bundle at
-    // load (server/policies.test.ts); decide.ts restricting such a column stays proven in policy/rewrite/gate.test.ts.
+    // load (server/policies.test.ts); decide.ts restricting such a column stays proven in policy/rewrite/dataGate.test.ts.
     P.mask('people.owner', 'sales', 'people', 'owner', [[{ roles: ['engineer'] }, 'MASK_NULL']]),
     P.mask('orders.ssn', 'sales', 'orders', 'ssn', [[{ roles: ['sqe_admin'] }, 'MASK_NONE'], [{ roles: ['analyst'] }, 'MASK_SHOW_LAST_4']]),
     P.filter('people rows', 'sales', 'people', [

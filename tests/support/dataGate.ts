@@ -8,7 +8,7 @@ import pino from 'pino';
 import type { PolicyEngine } from '../../policy/ranger/engine.js';
 import type { FenceMode } from '../../policy/rewrite/apply.js';
 import type { ColumnTagSource } from '../../policy/rewrite/columnTags.js';
-import { DataGate, type DataGateOptions } from '../../policy/rewrite/gate.js';
+import { DataGate, type DataGateOptions } from '../../policy/rewrite/dataGate.js';
 import { installMaskMacros } from '../../policy/rewrite/macros.js';
 import { builtinMacroStatements } from '../../catalog/builtinMacros.js';
 import { numericMacroStatements } from '../../catalog/numericMacros.js';

@@ -7,7 +7,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import pino from 'pino';
 import type { Catalog, CatalogTable, CatalogView } from '../../catalog/catalog.js';
-import { DataGate } from '../../policy/rewrite/gate.js';
+import { DataGate } from '../../policy/rewrite/dataGate.js';
 import { StatementWritePolicy } from '../../policy/rewrite/writePolicy.js';
 import { SqlError } from '../../sql/errors.js';
 import { parseStatements } from '../../sql/parse.js';

@@ -7,7 +7,7 @@
  * and DuckDB binds the statement again with the value's type at Bind.
  */
 import { BIGINT, BOOLEAN, DATE, DOUBLE, FLOAT, INTEGER, INTERVAL, SMALLINT, TIME, TIMESTAMP, TIMESTAMPTZ, UUID, VARCHAR, type DuckDBType } from '@duckdb/node-api';
-import { walk, type PgNode } from '../../sql/walk.js';
+import { walk, type PgNode } from './walk.js';
 
 export interface DeclaredParam {
   /** PostgreSQL's type OID for the parameter */

@@ -21,7 +21,7 @@ import { replaceNode, type PgNode } from '../../sql/walk.js';
 import { compileTable, fromItem, SOURCE_ALIAS, type CompiledTable, type FenceMode } from './apply.js';
 import type { ColumnTagSource } from './columnTags.js';
 import { decideTable, type ColumnTags, type MaskPrecedence, type Subject, type TableDecision } from './decide.js';
-import { FenceAnalysis, type ColumnInfo } from './flows.js';
+import { FenceAnalysis, type ColumnInfo } from './fence.js';
 import { compileMetadataTable } from './metadataTables.js';
 import { relationPrivileges, schemaCreate, type RelationPrivileges } from './privileges.js';
 import { valueTypeOf } from './leakproof.js';

@@ -1,85 +1,31 @@
 /**
- * A read query through the engine: planned once (Parse), described from
- * DuckDB's prepared-statement metadata without running anything, bound to
- * parameters (Bind), and streamed chunk by chunk (Execute) with row limits.
+ * A read query's statement: planned once (Parse), its parameters typed as
+ * PostgreSQL types them (the client's OIDs, the statement's own casts, the
+ * engine's inference, else PostgreSQL's rules for 'unknown'), described from
+ * DuckDB's prepared-statement metadata without running anything, and bound
+ * to parameter values (Bind) into a Portal (server/portal.ts) that Execute
+ * streams.
  */
 import { DuckDBTypeId } from '@duckdb/node-api';
 import type { DuckDBDecimalType, DuckDBListType, DuckDBType } from '@duckdb/node-api';
-import type { BackendActivity } from '../catalog/pgCatalogTables.js';
-import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
-import type { BindRequest, Output } from '../protocol/handler.js';
-import type { MessageWriter } from '../protocol/writer.js';
+import type { BindRequest } from '../protocol/handler.js';
 import { PG_MAX_TARGET_ENTRIES, tooManyColumns } from '../sql/limits.js';
 import { untypableParams } from '../sql/anyParams.js';
+import { anyArrayParams, anyLeftType, declaredParamTypes, type DeclaredParam } from '../sql/declaredParams.js';
+import { castParams, numericCastParams, type ParamCast } from '../sql/paramCasts.js';
 import type { ParsedStatement } from '../sql/parse.js';
-import { resultTypeOids, type ResultTypes } from '../sql/resultTypes.js';
+import { resultTypeOids } from '../sql/resultTypes.js';
 import type { PresentedAs } from '../sql/pgTypes.js';
-import type { PgNode } from '../sql/walk.js';
-import { walk } from '../sql/walk.js';
 import type { FormatContext, PgField } from './rows/api.js';
 import { pgFieldFor, pgTypeOf } from './rows/describe.js';
-import { anyArrayParams, anyLeftType, declaredParamTypes, type DeclaredParam } from './rows/declaredParams.js';
 import { decodeParam, duckTypeForOid } from './rows/params.js';
-import { dataRowText, textField } from './textResult.js';
-import type { EngineConnection, EnginePrepared, EngineResult } from './engine/connection.js';
+import { textField } from './textResult.js';
+import type { EngineConnection, EnginePrepared } from './engine/connection.js';
 import { wireParams } from './engine/connection.js';
-import type { Batch, Encoding } from './engine/messages.js';
-import type { WireParam } from './engine/wire.js';
-import type { TempTable } from '../sql/write/plan.js';
-
-export interface PlanContext {
-  database: string;
-  user: string;
-  /** Ranger roles and groups of the session's identity: the data gate decides with them. */
-  roles: readonly string[];
-  groups: readonly string[];
-  /** The session's bearer token for the catalog (Keycloak logins); undefined for local users. */
-  accessToken?: () => string;
-  /** Renew the token once after the catalog answered 401; false when it cannot be renewed. */
-  renewToken?: () => Promise<boolean>;
-  /** Aborted by cancel or statement_timeout while the statement is being planned. */
-  signal?: () => AbortSignal | undefined;
-  searchPath: string[];
-  settings(name: string): string | undefined;
-  backendPid: number;
-  /** The sessions pg_stat_activity shows this session (its own user's), as they are now. */
-  activity?: () => BackendActivity[];
-  /** The client's address and application_name, for the audit trail. */
-  clientAddress?: string;
-  clientType?: string;
-  /** The session's temporary tables (pg_temp: looked up first, shown in its catalog only). */
-  tempTables?: () => readonly TempTable[];
-}
-
-export interface QueryPlan {
-  /** DuckDB SQL, produced from the checked and rewritten tree only. */
-  sql: string;
-  explain: boolean;
-  /**
-   * False once what the plan folded in has changed (policy version, the
-   * table's catalog entry past its TTL): the statement is planned again
-   * before its next Bind, never run on a stale plan.
-   */
-  valid(): boolean;
-  /**
-   * Prepares a connection before the plan's SQL is prepared on it (the
-   * user's own catalog emulation tables); runs on every connection used.
-   */
-  setup?(conn: EngineConnection): Promise<void>;
-  /** PostgreSQL types of result columns DuckDB has no type for (sql/resultTypes.ts): name, oid, regtype … */
-  resultTypes?: ResultTypes;
-  /** The result has zero columns (`select`, `select from t`): the one constant the SQL selects is not sent (sql/query.ts). */
-  zeroColumns?: true;
-  /** Records one execution in the audit trail (called at every Bind: a prepared statement run ten times is audited ten times). */
-  audit?(): void;
-}
-
-/** sql/ + catalog/ + policy/ behind one call: check, resolve, gate, rewrite, print. */
-export interface QueryPlanner {
-  plan(stmt: ParsedStatement, ctx: PlanContext): Promise<QueryPlan>;
-}
-
+import type { Encoding } from './engine/messages.js';
+import { Portal, type EncoderFactory } from './portal.js';
+import type { PlanContext, QueryPlan, QueryPlanner } from './queryPlan.js';
 
 /** PostgreSQL type names for casting parameters the engine cannot type on its own. */
 const PARAM_CAST: Record<number, string> = {
@@ -113,52 +59,6 @@ const NUMERIC_OID = 1700;
 const NUMERIC_ARRAY_OID = 1231;
 /** DuckDB's widest decimal: an unconstrained numeric parameter gets this precision and its value's own scale. */
 const NUMERIC_PRECISION = 38;
-
-interface ParamCast {
-  type: string;
-  typmods?: number[];
-  array?: boolean;
-}
-
-function castParams(node: PgNode, casts: Map<number, ParamCast>): PgNode {
-  const copy = structuredClone(node);
-  walk(copy, (v) => {
-    if (v.kind !== 'ParamRef') return;
-    const cast = casts.get(v.fields['number'] as number);
-    if (!cast) return;
-    const paramRef = { ParamRef: { ...v.fields } };
-    const typeName: Record<string, unknown> = {
-      names: [{ String: { sval: 'pg_catalog' } }, { String: { sval: cast.type } }],
-      typemod: -1,
-    };
-    // Shaped as libpg-query prints it (a zero ival is an empty object), so the planner's re-parse check matches.
-    if (cast.array) typeName['arrayBounds'] = [{ Integer: { ival: -1 } }];
-    if (cast.typmods) typeName['typmods'] = cast.typmods.map((m) => ({ A_Const: { ival: m === 0 ? {} : { ival: m } } }));
-    for (const k of Object.keys(v.node)) delete v.node[k];
-    (v.node as Record<string, unknown>)['TypeCast'] = { arg: paramRef, typeName };
-    return false;
-  });
-  return copy;
-}
-
-/**
- * Parameters cast to unconstrained numeric (`$1::numeric`). PostgreSQL keeps
- * the scale each value comes with; DuckDB's decimals have a fixed scale, so
- * these parameters get a statement shape per scale at Bind.
- */
-function numericCastParams(node: PgNode): Set<number> {
-  const out = new Set<number>();
-  walk(node, (v) => {
-    if (v.kind !== 'TypeCast') return;
-    const arg = v.fields['arg'] as PgNode | undefined;
-    const tn = v.fields['typeName'] as { names?: PgNode[]; typmods?: unknown[]; arrayBounds?: unknown[] } | undefined;
-    const name = tn?.names?.[tn.names.length - 1]?.['String']?.['sval'];
-    if (arg?.['ParamRef'] && (name === 'numeric' || name === 'decimal') && !tn?.typmods?.length && !tn?.arrayBounds) {
-      out.add(arg['ParamRef']['number'] as number);
-    }
-  });
-  return out;
-}
 
 /** One planned and prepared form of the statement, with the types the engine gave it. */
 interface Shape {
@@ -411,19 +311,6 @@ function formatOf(formats: number[], column: number): 0 | 1 {
 
 type BoundValue = ReturnType<typeof decodeParam>;
 
-/**
- * Where a portal's DataRows go when they are not sent as they are: COPY
- * turns each one into a CopyData message. The portal puts each batch into
- * `scratch` and calls `drain`.
- */
-export interface RowSink {
-  readonly scratch: MessageWriter;
-  drain(out: MessageWriter): void;
-}
-
-/** How a portal's rows are encoded in the given result formats (a cursor's FETCH picks its own); null encoding for EXPLAIN. */
-export type EncoderFactory = (formats: number[]) => { fields: PgField[]; encoding: Encoding | null };
-
 function encodingFor(shape: Shape, formats: number[], ctx: FormatContext, maxRowBytes: number): Encoding {
   const f = formats.map((x) => (x === 1 ? 1 : 0) as 0 | 1);
   if (f.length > 1 && f.length !== shape.types.length) {
@@ -431,111 +318,4 @@ function encodingFor(shape: Shape, formats: number[], ctx: FormatContext, maxRow
     throw new PgError(SqlState.protocolViolation, `bind message has ${f.length} result formats but query has ${shape.types.length} columns`);
   }
   return { columns: shape.types.length, formats: f, ctx, maxRowBytes, presented: shape.presented };
-}
-
-/**
- * A bound query: the rows it has left to give, on the connection it runs on.
- * The engine process encodes them; the portal moves the batches to the
- * client with back-pressure.
- */
-export class Portal {
-  /** Set once the portal was suspended and keeps its connection for itself. */
-  ownsConnection = false;
-  private result: EngineResult | null = null;
-  private exhausted = false;
-
-  constructor(
-    readonly conn: EngineConnection,
-    private readonly prepared: EnginePrepared,
-    /** The parameter values, as the engine binds them (a SCROLL cursor binds them to its spool too). */
-    readonly params: WireParam[],
-    public fields: PgField[],
-    private encoding: Encoding | null,
-    private readonly encoderFor?: EncoderFactory,
-    /** The statement's engine SQL (a SCROLL cursor spools its result with it: server/scrollCursor.ts). */
-    readonly sql = '',
-  ) {}
-
-  /** How rows are encoded in the current result formats (null for EXPLAIN). */
-  currentEncoding(): Encoding | null {
-    return this.encoding;
-  }
-
-  /** The RowDescription fields in the given result formats. */
-  fieldsFor(formats: number[]): PgField[] {
-    return this.encoderFor ? this.encoderFor(formats).fields : this.fields;
-  }
-
-  /** Encode the rows still to come in other result formats (FETCH through the extended protocol). */
-  async reformat(formats: number[]): Promise<void> {
-    if (!this.encoderFor) return;
-    ({ fields: this.fields, encoding: this.encoding } = this.encoderFor(formats));
-    if (this.result && this.encoding) await this.result.reformat(this.encoding);
-  }
-
-  /** Write up to maxRows rows (0 = all); returns true when the result is exhausted. */
-  async run(maxRows: number, out: Output): Promise<boolean> {
-    if (!this.encoding) return this.runExplain(out);
-    const { sent, done } = await this.stream(maxRows, out);
-    // PostgreSQL suspends even when the limit lands exactly on the last row.
-    if (done) be.commandComplete(out.writer, `SELECT ${sent}`);
-    else be.portalSuspended(out.writer);
-    return done;
-  }
-
-  /**
-   * Write (or, with `skip`, only count) up to maxRows DataRows (0 = all),
-   * batch by batch, flushing with back-pressure; no completion message.
-   * `done`: the result has no more rows.
-   */
-  async stream(maxRows: number, out: Output, opts: { skip?: boolean; sink?: RowSink } = {}): Promise<{ sent: number; done: boolean }> {
-    if (this.exhausted) return { sent: 0, done: true };
-    if (!this.encoding && !opts.skip) throw new PgError(SqlState.featureNotSupported, 'EXPLAIN output cannot be fetched this way');
-    const limit = maxRows > 0 ? maxRows : Infinity;
-    const skip = opts.skip ?? false;
-    let sent = 0;
-    for (;;) {
-      if (sent >= limit) return { sent, done: false };
-      const want = limit === Infinity ? 0 : limit - sent;
-      const batch = await this.next(want, skip);
-      if (batch.data) {
-        if (opts.sink) {
-          opts.sink.scratch.bytes(batch.data);
-          opts.sink.drain(out.writer);
-        } else out.writer.bytes(batch.data);
-      }
-      sent += batch.rows;
-      if (batch.done) {
-        this.exhausted = true;
-        return { sent, done: true };
-      }
-      await out.maybeFlush();
-    }
-  }
-
-  /** The next batch: the first one starts the statement in the same round trip. */
-  private async next(maxRows: number, skip: boolean): Promise<Batch> {
-    if (this.result) return this.result.fetch(maxRows, skip);
-    const { result, batch } = await this.conn.execute({ stmt: this.prepared }, this.params, this.encoding, { maxRows, skip });
-    this.result = result;
-    return batch!;
-  }
-
-  /** DuckDB's EXPLAIN gives (key, plan text); PostgreSQL gives one text line per row. */
-  private async runExplain(out: Output): Promise<boolean> {
-    const { result } = await this.conn.execute({ stmt: this.prepared }, this.params, null);
-    this.result = result;
-    for (const row of await result.readAll()) {
-      for (const line of String(row[1] ?? '').split('\n')) {
-        if (line.trim() !== '') dataRowText(out.writer, [line]);
-      }
-    }
-    be.commandComplete(out.writer, 'EXPLAIN');
-    return true;
-  }
-
-  close(): void {
-    this.result?.close();
-    this.result = null;
-  }
 }

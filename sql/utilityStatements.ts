@@ -1,13 +1,28 @@
 /**
  * The SQL forms of cursors and prepared statements (DECLARE / FETCH / MOVE /
- * CLOSE, PREPARE / EXECUTE) and COPY TO STDOUT, read from their parse trees
- * into plain descriptions with PostgreSQL's errors. The session runs them;
- * the query inside each is planned like any other (sql/ + policy/), never
- * sent on as text.
+ * CLOSE, PREPARE / EXECUTE), COPY TO STDOUT and ANALYZE, read from their parse
+ * trees into plain descriptions with PostgreSQL's errors. The session runs
+ * them (server/sqlCursors.ts, server/session.ts); the query inside each is
+ * planned like any other (sql/ + policy/), never sent on as text.
  */
-import { PgError, SqlState } from '../protocol/errors.js';
-import { parseOne, type ParsedStatement } from '../sql/parse.js';
-import type { Fields, PgNode } from '../sql/walk.js';
+import { SqlError } from './errors.js';
+import { parseOne, type ParsedStatement } from './parse.js';
+import type { Fields, PgNode } from './walk.js';
+
+/** The SQLSTATEs these statements answer with (sql/ names them itself: it does not import protocol/). */
+const STATE = {
+  syntaxError: '42601',
+  undefinedColumn: '42703',
+  undefinedTable: '42P01',
+  undefinedObject: '42704',
+  insufficientPrivilege: '42501',
+  featureNotSupported: '0A000',
+  invalidCursorName: '34000',
+  objectNotInPrerequisiteState: '55000',
+  internalError: 'XX000',
+} as const;
+
+const featureNotSupported = (message: string) => new SqlError(STATE.featureNotSupported, message);
 
 // parsenodes.h CURSOR_OPT_*
 const CURSOR_BINARY = 0x1;
@@ -73,7 +88,7 @@ export function cursorFetch(f: Fields): CursorFetch {
 }
 
 export const forwardOnly = () =>
-  new PgError(SqlState.objectNotInPrerequisiteState, 'cursor can only scan forward', {
+  new SqlError(STATE.objectNotInPrerequisiteState, 'cursor can only scan forward', undefined, {
     hint: 'Declare it with SCROLL option to enable backward scan.',
   });
 
@@ -131,7 +146,7 @@ export function forwardStep(f: CursorFetch, st: ForwardState): ForwardStep {
   }
 }
 
-export const noSuchCursor = (name: string) => new PgError(SqlState.invalidCursorName, `cursor "${name}" does not exist`);
+export const noSuchCursor = (name: string) => new SqlError(STATE.invalidCursorName, `cursor "${name}" does not exist`);
 
 /** COPY TO STDOUT's query (COPY FROM a file or a program refused in PostgreSQL's words): `COPY (query)` as is, `COPY table [(columns)]` as `SELECT columns FROM table`. */
 export function copySource(stmt: ParsedStatement): { query: ParsedStatement; options: PgNode[] | undefined } {
@@ -139,24 +154,24 @@ export function copySource(stmt: ParsedStatement): { query: ParsedStatement; opt
   if (f['is_from']) {
     if (f['is_program']) throw programCopy();
     if (f['filename']) {
-      throw new PgError(SqlState.insufficientPrivilege, 'must be superuser or have privileges of the pg_read_server_files role to COPY from a file', {
+      throw new SqlError(STATE.insufficientPrivilege, 'must be superuser or have privileges of the pg_read_server_files role to COPY from a file', undefined, {
         hint: "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.",
       });
     }
     // COPY FROM STDIN is a write (server/copyIn/), not a query
-    throw new PgError(SqlState.internalError, 'COPY FROM STDIN has no query');
+    throw new SqlError(STATE.internalError, 'COPY FROM STDIN has no query');
   }
   if (f['is_program']) throw programCopy();
   if (f['filename']) {
-    throw new PgError(SqlState.insufficientPrivilege, 'must be superuser or have privileges of the pg_write_server_files role to COPY to a file', {
+    throw new SqlError(STATE.insufficientPrivilege, 'must be superuser or have privileges of the pg_write_server_files role to COPY to a file', undefined, {
       hint: "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.",
     });
   }
-  if (f['whereClause']) throw PgError.featureNotSupported('WHERE clause not allowed with COPY TO');
+  if (f['whereClause']) throw featureNotSupported('WHERE clause not allowed with COPY TO');
   const options = f['options'] as PgNode[] | undefined;
   if (f['query']) {
     const q = inner(stmt, f['query'] as PgNode);
-    if (q.kind !== 'SelectStmt') throw PgError.featureNotSupported(`COPY (${q.kind.replace(/Stmt$/, '').toUpperCase()}) TO is not supported by lakegate`);
+    if (q.kind !== 'SelectStmt') throw featureNotSupported(`COPY (${q.kind.replace(/Stmt$/, '').toUpperCase()}) TO is not supported by lakegate`);
     return { query: q, options };
   }
   const attlist = (f['attlist'] as PgNode[] | undefined) ?? [];
@@ -170,7 +185,7 @@ export function copySource(stmt: ParsedStatement): { query: ParsedStatement; opt
 }
 
 const programCopy = () =>
-  new PgError(SqlState.insufficientPrivilege, 'must be superuser or have privileges of the pg_execute_server_program role to COPY to or from an external program', {
+  new SqlError(STATE.insufficientPrivilege, 'must be superuser or have privileges of the pg_execute_server_program role to COPY to or from an external program', undefined, {
     hint: "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.",
   });
 
@@ -192,10 +207,10 @@ export function preparation(stmt: ParsedStatement): Preparation {
   const paramOids = ((f['argtypes'] as PgNode[] | undefined) ?? []).map((t) => {
     const tn = t['TypeName']!;
     const names = (tn['names'] as PgNode[]).map((n) => String(n['String']?.['sval']));
-    if (tn['arrayBounds']) throw PgError.featureNotSupported('array parameters in PREPARE are not supported by lakegate');
+    if (tn['arrayBounds']) throw featureNotSupported('array parameters in PREPARE are not supported by lakegate');
     const name = names[names.length - 1]!;
     const oid = (names.length === 1 || names[0] === 'pg_catalog') ? TYPE_OIDS[name] : undefined;
-    if (oid === undefined) throw new PgError(SqlState.undefinedObject, `type "${names.join('.')}" does not exist`);
+    if (oid === undefined) throw new SqlError(STATE.undefinedObject, `type "${names.join('.')}" does not exist`);
     return oid;
   });
   return { name: f['name'] as string, paramOids, query: inner(stmt, f['query'] as PgNode) };
@@ -209,7 +224,7 @@ export function preparation(stmt: ParsedStatement): Preparation {
 export function executeArguments(f: Fields): { name: string; params: (Buffer | null)[] } {
   const params = ((f['params'] as PgNode[] | undefined) ?? []).map((p) => {
     const text = constantValue(p);
-    if (text === undefined) throw PgError.featureNotSupported('EXECUTE arguments must be constants in lakegate');
+    if (text === undefined) throw featureNotSupported('EXECUTE arguments must be constants in lakegate');
     return text === null ? null : Buffer.from(text, 'utf8');
   });
   return { name: f['name'] as string, params };
@@ -257,7 +272,7 @@ export function analyzeProbes(stmt: ParsedStatement): AnalyzeProbe[] {
     const columns = ((f['va_cols'] as Fields[] | undefined) ?? []).map((c) => quoteIdent(String((c['String'] as Fields)['sval'])));
     const text = `SELECT ${columns.length > 0 ? columns.join(', ') : '*'} FROM ${name} LIMIT 0`;
     const query = parseOne(text);
-    if (!query) throw new PgError(SqlState.syntaxError, 'syntax error');
+    if (!query) throw new SqlError(STATE.syntaxError, 'syntax error');
     return { query, relation: String(rel['relname']) };
   });
 }
@@ -270,10 +285,10 @@ export function analyzeFailure(e: unknown, probe: AnalyzeProbe): unknown {
   const err = e as { code?: unknown; message?: unknown };
   if (typeof err?.message !== 'string') return e;
   // the planner's 42703, or the engine's own words for it (mapped to 42703 only later, server/errors.ts)
-  const column = err.code === SqlState.undefinedColumn ? /^column "(.*)" does not exist$/.exec(err.message) : /^Binder Error: Referenced column "([^"]+)" (?:was )?not found/.exec(err.message);
+  const column = err.code === STATE.undefinedColumn ? /^column "(.*)" does not exist$/.exec(err.message) : /^Binder Error: Referenced column "([^"]+)" (?:was )?not found/.exec(err.message);
   if (column) {
-    return new PgError(SqlState.undefinedColumn, `column "${column[1]}" of relation "${probe.relation}" does not exist`);
+    return new SqlError(STATE.undefinedColumn, `column "${column[1]}" of relation "${probe.relation}" does not exist`);
   }
-  if (err.code === SqlState.undefinedTable) return new PgError(SqlState.undefinedTable, err.message);
+  if (err.code === STATE.undefinedTable) return new SqlError(STATE.undefinedTable, err.message);
   return e;
 }

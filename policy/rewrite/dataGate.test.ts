@@ -18,7 +18,7 @@ import { parseRangerRoles, parseServicePolicies } from '../ranger/model.js';
 import { RoleStore } from '../ranger/roles.js';
 import type { ColumnTagSource } from './columnTags.js';
 import { demoDuckDb, installGateMacros, gateContext, gateRefusal, gateRows, planWithGate, type GateSetup } from '../../tests/support/dataGate.js';
-import { DataGate } from './gate.js';
+import { DataGate } from './dataGate.js';
 
 const KEY = 'gate-test-mask-key-0001';
 const hmac = (v: string) => createHmac('sha256', KEY).update(v, 'utf8').digest('hex');

@@ -3,7 +3,7 @@
  * and the left operand's type read from the engine's refusal to compare it with text.
  */
 import { DuckDBTypeId } from '@duckdb/node-api';
-import { loadParser, parseStatements } from '../../sql/parse.js';
+import { loadParser, parseStatements } from './parse.js';
 import { anyArrayParams, anyLeftType, declaredParamTypes } from './declaredParams.js';
 
 beforeAll(async () => {
