@@ -99,6 +99,20 @@ describe('result columns of types DuckDB lacks', () => {
     expect(oids('select relname from pg_class union all select relname from pg_class', ['relname'])).toEqual([undefined]);
   });
 
+  it('types unnest of a name[] as name, in the select list and in FROM (pgcli\'s search path query)', () => {
+    expect(oids('select unnest(current_schemas(true)) s, unnest(array_agg(relname)) r, unnest(array[relname]) a from pg_class', ['s', 'r', 'a'])).toEqual([19, 19, undefined]);
+    expect(oids('select * from unnest(current_schemas(true))', ['unnest'])).toEqual([19]);
+    expect(oids('select * from unnest(current_schemas(true)) p', ['p'])).toEqual([19]);
+    expect(oids('select x from unnest(current_schemas(true)) p(x)', ['x'])).toEqual([19]);
+    expect(oids("select * from unnest(array['a'])", ['unnest'])).toEqual([undefined]);
+  });
+
+  it('types a name one side of a USING or NATURAL join has, not the merged ones (pgcli\'s foreign keys query)', () => {
+    expect(oids('select attname, attnum from (select 1 as attnum) x join pg_attribute c using (attnum)', ['attname', 'attnum'])).toEqual([19, undefined]);
+    expect(oids('select attname from (select 1 as attnum) x natural join pg_attribute c', ['attname'])).toEqual([19]);
+    expect(oids('select unnest((select array_agg(attname) from (select 1 as attnum) x join pg_attribute c using (attnum))) a', ['a'])).toEqual([19]);
+  });
+
   it('types the calls whose PostgreSQL result is name or regtype', () => {
     expect(oids('select current_user, session_user, current_database(), current_schema, pg_typeof(1), row(1), now()', ['a', 'b', 'c', 'd', 'e', 'f', 'g'])).toEqual([
       19, 19, 19, 19, 2206, 2249, undefined,

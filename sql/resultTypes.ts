@@ -74,6 +74,8 @@ const FUNCTION_TYPES: Readonly<Record<string, number>> = ownTable({
 const JSONB_OPERATORS: ReadonlySet<string> = new Set(['->', '#>', '-', '#-']);
 
 const ARRAY_OF: Readonly<Record<number, number>> = { 18: 1002, 19: NAME_ARRAY, 26: 1028 };
+/** unnest of such an array: its element's type (pgcli's `unnest(current_schemas(true))` is name). */
+const ELEMENT_OF: Readonly<Record<number, number>> = Object.fromEntries(Object.entries(ARRAY_OF).map(([e, a]) => [a, Number(e)]));
 
 /** A column list by name: the PostgreSQL type of each column (0: one DuckDB's own type presents). */
 type Columns = Readonly<Record<string, PresentedAs>>;
@@ -129,8 +131,9 @@ function fromItems(items: unknown[], out: FromItem[], scope: Scope): void {
     if (!kind) continue;
     const f = (item as PgNode)[kind]!;
     if (kind === 'JoinExpr') {
-      // USING merges columns: an unqualified name would no longer say which side it comes from
-      if (f['usingClause'] || f['isNatural'] || f['alias']) out.push({ alias: '', columns: undefined });
+      // A join's alias hides its sides' names. USING and NATURAL merge the columns both sides have: such a name,
+      // unqualified, is found on two items and so left untyped; every other name is still one side's own.
+      if (f['alias']) out.push({ alias: '', columns: undefined });
       fromItems([f['larg'], f['rarg']], out, scope);
       continue;
     }
@@ -176,7 +179,19 @@ function functionItem(f: Fields, scope: Scope): FromItem {
   const fn = names(call?.['funcname']);
   const name = fn[fn.length - 1] ?? '';
   const alias = String(f['alias']?.aliasname ?? name);
-  const cols = fn.length <= 2 && (fn.length === 1 || fn[0] === 'pg_catalog') && !f['ordinality'] ? JSONB_SET_FUNCTIONS[name] : undefined;
+  const builtin = fn.length <= 2 && (fn.length === 1 || fn[0] === 'pg_catalog') && !f['ordinality'];
+  const args = (call?.['args'] ?? []) as unknown[];
+  if (builtin && name === 'unnest' && args.length === 1) {
+    // a scalar function in FROM names its column after the alias (or the alias list's first name)
+    const element = unnestedType(expressionType([], args[0], scope));
+    if (element === undefined) return { alias, columns: undefined };
+    const renamed = ((f['alias']?.colnames ?? []) as unknown[])[0];
+    const column = renamed !== undefined ? names([renamed])[0] ?? alias : alias;
+    const columns: Record<string, PresentedAs> = ownRecord();
+    columns[column] = element;
+    return { alias, columns };
+  }
+  const cols = builtin ? JSONB_SET_FUNCTIONS[name] : undefined;
   if (!cols) return { alias, columns: undefined };
   const renamed = ((f['alias']?.colnames ?? []) as unknown[]).map((c) => names([c])[0]!);
   if (renamed.length > cols.length) return { alias, columns: undefined };
@@ -184,6 +199,10 @@ function functionItem(f: Fields, scope: Scope): FromItem {
   cols.forEach((c, i) => (columns[renamed[i] ?? c] = c === 'value' ? JSONB : 0));
   void scope;
   return { alias, columns };
+}
+
+function unnestedType(array: PresentedAs | undefined): PresentedAs | undefined {
+  return typeof array === 'number' && Object.hasOwn(ELEMENT_OF, array) ? ELEMENT_OF[array] : undefined;
 }
 
 /** (VALUES …) AS t(a, b): each column's type when every row agrees (an untyped NULL or literal goes along). */
@@ -288,6 +307,7 @@ function expressionType(items: FromItem[], val: unknown, scope: Scope): Presente
         const element = expressionType(items, args[0], scope);
         return typeof element === 'number' ? ARRAY_OF[element] : undefined;
       }
+      if (name === 'unnest' && args.length === 1) return unnestedType(expressionType(items, args[0], scope));
       return FUNCTION_TYPES[name];
     }
     case 'SubLink': {

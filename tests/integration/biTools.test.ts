@@ -177,6 +177,107 @@ describe('pgcli', () => {
   });
 });
 
+describe('pgcli\'s completion queries (dbcli/pgcli, pgcli/pgexecute.py, server_version >= 110000)', () => {
+  // pgcli sends these on connect to fill its completer; `%s` is the relkind list it mogrifies in. Each must answer,
+  // and answer PostgreSQL's rows for what both catalogs hold (the user's schema; PostgreSQL's own catalog is larger).
+  const RELKINDS = "ARRAY['r','p','f']";
+  const SEARCH_PATH = 'SELECT * FROM unnest(current_schemas(true))';
+  const SCHEMATA = 'SELECT  nspname FROM    pg_catalog.pg_namespace ORDER BY 1 ';
+  const TABLES = `SELECT  n.nspname schema_name, c.relname table_name FROM    pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE   c.relkind = ANY(${RELKINDS}) ORDER BY 1,2;`;
+  const COLUMNS = `
+                SELECT  nsp.nspname schema_name,
+                        cls.relname table_name,
+                        att.attname column_name,
+                        att.atttypid::regtype::text type_name,
+                        att.atthasdef AS has_default,
+                        pg_catalog.pg_get_expr(def.adbin, def.adrelid, true) as default
+                FROM    pg_catalog.pg_attribute att
+                        INNER JOIN pg_catalog.pg_class cls
+                            ON att.attrelid = cls.oid
+                        INNER JOIN pg_catalog.pg_namespace nsp
+                            ON cls.relnamespace = nsp.oid
+                        LEFT OUTER JOIN pg_attrdef def
+                            ON def.adrelid = att.attrelid
+                            AND def.adnum = att.attnum
+                WHERE   cls.relkind = ANY(${RELKINDS})
+                        AND NOT att.attisdropped
+                        AND att.attnum  > 0
+                ORDER BY 1, 2, att.attnum`;
+  const DATATYPES = `
+                    SELECT n.nspname schema_name,
+                           t.typname type_name
+                    FROM   pg_catalog.pg_type t
+                           INNER JOIN pg_catalog.pg_namespace n
+                              ON n.oid = t.typnamespace
+                    WHERE ( t.typrelid = 0  -- non-composite types
+                            OR (  -- composite type, but not a table
+                                  SELECT c.relkind = 'c'
+                                  FROM pg_catalog.pg_class c
+                                  WHERE c.oid = t.typrelid
+                                )
+                          )
+                          AND NOT EXISTS( -- ignore array types
+                                SELECT  1
+                                FROM    pg_catalog.pg_type el
+                                WHERE   el.oid = t.typelem AND el.typarray = t.oid
+                              )
+                          AND n.nspname <> 'pg_catalog'
+                          AND n.nspname <> 'information_schema'
+                    ORDER BY 1, 2;`;
+  const FOREIGN_KEYS = `
+                SELECT s_p.nspname AS parentschema,
+                       t_p.relname AS parenttable,
+                       unnest((
+                        select
+                            array_agg(attname ORDER BY i)
+                        from
+                            (select unnest(confkey) as attnum, generate_subscripts(confkey, 1) as i) x
+                            JOIN pg_catalog.pg_attribute c USING(attnum)
+                            WHERE c.attrelid = fk.confrelid
+                        )) AS parentcolumn,
+                       s_c.nspname AS childschema,
+                       t_c.relname AS childtable,
+                       unnest((
+                        select
+                            array_agg(attname ORDER BY i)
+                        from
+                            (select unnest(conkey) as attnum, generate_subscripts(conkey, 1) as i) x
+                            JOIN pg_catalog.pg_attribute c USING(attnum)
+                            WHERE c.attrelid = fk.conrelid
+                        )) AS childcolumn
+                FROM pg_catalog.pg_constraint fk
+                JOIN pg_catalog.pg_class      t_p ON t_p.oid = fk.confrelid
+                JOIN pg_catalog.pg_namespace  s_p ON s_p.oid = t_p.relnamespace
+                JOIN pg_catalog.pg_class      t_c ON t_c.oid = fk.conrelid
+                JOIN pg_catalog.pg_namespace  s_c ON s_c.oid = t_c.relnamespace
+                WHERE fk.contype = 'f';
+                `;
+  const DATABASES = 'SELECT d.datname FROM pg_catalog.pg_database d ORDER BY 1';
+  const userRows = (rs: unknown[][]) => rs.filter((r) => r[0] === 'sales');
+
+  test.each([
+    ['search path', SEARCH_PATH, (rs: unknown[][]) => rs],
+    ['schemata', SCHEMATA, (rs: unknown[][]) => rs.filter((r) => r[0] === 'sales' || r[0] === 'public' || r[0] === 'pg_catalog' || r[0] === 'information_schema')],
+    ['tables', TABLES, userRows],
+    ['columns', COLUMNS, userRows],
+    ['datatypes', DATATYPES, (rs: unknown[][]) => rs],
+    ['foreign keys', FOREIGN_KEYS, (rs: unknown[][]) => rs],
+  ])('%s: the same columns and types, and PostgreSQL\'s rows for the user\'s schema', async (_name, sql, mine) => {
+    const want = await theirs.query({ text: sql, rowMode: 'array' });
+    const got = await ours.query({ text: sql, rowMode: 'array' });
+    expect(got.fields.map((f) => [f.name, f.dataTypeID])).toEqual(want.fields.map((f) => [f.name, f.dataTypeID]));
+    expect(mine(got.rows)).toEqual(mine(want.rows));
+  });
+
+  test('databases: the one database lakegate serves (deliberate difference: one database per process)', async () => {
+    const want = await theirs.query({ text: DATABASES, rowMode: 'array' });
+    const got = await ours.query({ text: DATABASES, rowMode: 'array' });
+    expect(got.fields.map((f) => [f.name, f.dataTypeID])).toEqual(want.fields.map((f) => [f.name, f.dataTypeID]));
+    expect(got.rows).toEqual([['demo']]);
+    expect(want.rows).toContainEqual(['demo']);
+  });
+});
+
 describe('information_schema constraint views BI tools read', () => {
   test.each([
     "select constraint_name, table_schema, table_name, constraint_type from information_schema.table_constraints where table_schema = 'sales'",
