@@ -13,7 +13,7 @@
  *   not.
  * A global replacement with a pattern that can match the empty string, and
  * every N-th replacement, walk the text as PostgreSQL's replace_text_regexp
- * does (catalog/builtinMacros.ts lg_re_all, lg_regexp_replace_nth); every
+ * does (sql/dialect/builtinMacros.ts lg_re_all, lg_regexp_replace_nth); every
  * other call stays RE2's own replace.
  */
 import { SqlError, pos } from './errors.js';

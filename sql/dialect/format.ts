@@ -1,16 +1,16 @@
 /**
  * PostgreSQL's formatting and text functions DuckDB spells differently or
- * lacks, for sql/dialect.ts: to_char / to_date / to_timestamp / to_number with
+ * lacks, for sql/dialect/dialect.ts: to_char / to_date / to_timestamp / to_number with
  * a constant template, format() with a constant format string, initcap,
  * regexp_matches (a set of text[]) and regexp_match (the first match), SIMILAR TO, pg_typeof, the clock
  * functions, and int4 results where DuckDB answers bigint. Everything becomes
  * DuckDB SQL (built-ins or the emulation's macros); a template or pattern
  * known only at run time is refused rather than guessed.
  */
-import { emulated, emulatedCall } from './emulation.js';
-import { isUtc, wallClock, zoneOffset, type SessionZone } from './sessionZone.js';
-import { SqlError, pos, undefinedFunction } from './errors.js';
-import { boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
+import { emulated, emulatedCall } from '../emulation.js';
+import { isUtc, wallClock, zoneOffset, type SessionZone } from '../sessionZone.js';
+import { SqlError, pos, undefinedFunction } from '../errors.js';
+import { boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from '../walk.js';
 
 /** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
 export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set([

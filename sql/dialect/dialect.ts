@@ -3,9 +3,9 @@
  * Everything here runs after sql/authorize.ts accepted the user's nodes, so
  * the nodes it creates (emulation calls, literals) are trusted.
  */
-import { parseArrayLiteral } from './arrayLiteral.js';
-import { IGNORED_COLLATIONS } from './authorize.js';
-import type { RelationCatalog } from './catalogView.js';
+import { parseArrayLiteral } from '../arrayLiteral.js';
+import { IGNORED_COLLATIONS } from '../authorize.js';
+import type { RelationCatalog } from '../catalogView.js';
 import {
   EMULATED_ARRAY_COLUMNS,
   EMULATED_FUNCTIONS,
@@ -14,13 +14,13 @@ import {
   emulated,
   emulatedCall,
   INTERNAL_MACROS,
-} from './emulation.js';
-import { RENAMED_FUNCTIONS, SCALAR_BUILTINS } from './functions.js';
-import { transformFormatCall, transformSimilar, transformToTimestamp } from './formatDialect.js';
-import { JSON_OPERATORS, jsonbCast, jsonbLiteralArgs, transformJsonCall, transformJsonOperator } from './jsonDialect.js';
-import { arrayLike, checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtinDialect.js';
-import { byteaInputToHex } from './bytea.js';
-import { RELATION_ARGUMENT } from './needs.js';
+} from '../emulation.js';
+import { RENAMED_FUNCTIONS, SCALAR_BUILTINS } from '../functions.js';
+import { transformFormatCall, transformSimilar, transformToTimestamp } from './format.js';
+import { JSON_OPERATORS, jsonbCast, jsonbLiteralArgs, transformJsonCall, transformJsonOperator } from './json.js';
+import { arrayLike, checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtin.js';
+import { byteaInputToHex } from '../bytea.js';
+import { RELATION_ARGUMENT } from '../needs.js';
 import {
   exactStatisticArgument,
   exponentLiteral,
@@ -36,14 +36,14 @@ import {
   typedSeriesList,
   typedSubtraction,
   typeLiteralOperands,
-} from './numericTypes.js';
-import { SqlError, pos } from './errors.js';
-import { regCast, regtypeText, splitQualifiedName } from './regTypes.js';
-import { effectiveSearchPath, type ResolveContext, type TableReference } from './resolve.js';
-import { settingLookup } from './settings.js';
-import { constantLike, escapeChar, runtimeLike } from './like.js';
-import { isProbePlaceholder, markOuterReferences } from './outerRefs.js';
-import { comparedLiteral, isUtc, wallClock, zoneOffset, zoned, zonedLiteral, zonedText, type SessionZone } from './sessionZone.js';
+} from './numeric.js';
+import { SqlError, pos } from '../errors.js';
+import { regCast, regtypeText, splitQualifiedName } from '../regTypes.js';
+import { effectiveSearchPath, type ResolveContext, type TableReference } from '../resolve.js';
+import { settingLookup } from '../settings.js';
+import { constantLike, escapeChar, runtimeLike } from '../like.js';
+import { isProbePlaceholder, markOuterReferences } from '../outerRefs.js';
+import { comparedLiteral, isUtc, wallClock, zoneOffset, zoned, zonedLiteral, zonedText, type SessionZone } from '../sessionZone.js';
 import {
   boolConst,
   containsSubquery,
@@ -58,8 +58,8 @@ import {
   type Fields,
   type PgNode,
   type Visit,
-} from './walk.js';
-import { ownTable } from './ownNames.js';
+} from '../walk.js';
+import { ownTable } from '../ownNames.js';
 
 export interface DialectContext extends ResolveContext {
   settings: (name: string) => string | undefined;
@@ -277,7 +277,7 @@ const SIZE_GUARDED: Readonly<Record<string, string>> = ownTable({
 
 const TYPED_AGGREGATES: Readonly<Record<string, string>> = ownTable({ sum: INTERNAL_MACROS.sum, avg: INTERNAL_MACROS.avg });
 
-/** stddev and variance of integers and numerics are exact numerics in PostgreSQL (catalog/numericMacros.ts); of floats, DuckDB's own. */
+/** stddev and variance of integers and numerics are exact numerics in PostgreSQL (sql/dialect/numericMacros.ts); of floats, DuckDB's own. */
 const STATISTICS_AGGREGATES: Readonly<Record<string, string>> = ownTable({
   variance: INTERNAL_MACROS.varSamp, var_samp: INTERNAL_MACROS.varSamp, var_pop: INTERNAL_MACROS.varPop,
   stddev: INTERNAL_MACROS.stddevSamp, stddev_samp: INTERNAL_MACROS.stddevSamp, stddev_pop: INTERNAL_MACROS.stddevPop,
@@ -326,12 +326,12 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   // min / max of a boolean: no such function in PostgreSQL (42883; bool_and / bool_or are its aggregates). The
   // argument goes through a macro with a probe of itself: the probe's BOOLEAN overload binds a macro no boolean fits,
   // an error while binding, rows or not; any other overload is the value itself, nothing at run time
-  // (catalog/builtinMacros.ts lg_min_nb). Without a typed probe (a subquery, a parameter) the call stays as it is
+  // (sql/dialect/builtinMacros.ts lg_min_nb). Without a typed probe (a subquery, a parameter) the call stays as it is
   if ((name === 'min' || name === 'max') && !asTable && args.length === 1 && builtin && !f['agg_star'] && !done.has(f) && typedDispatchSafe(args[0])) {
     done.add(f);
     f['args'] = [{ FuncCall: { funcname: emulated(name === 'min' ? 'lg_min_nb' : 'lg_max_nb'), args: [args[0], structuredClone(args[0])], funcformat: 'COERCE_EXPLICIT_CALL' } }];
   }
-  // sum(int4) is bigint and avg(int or numeric) numeric in PostgreSQL (catalog/numericMacros.ts). Only the
+  // sum(int4) is bigint and avg(int or numeric) numeric in PostgreSQL (sql/dialect/numericMacros.ts). Only the
   // plain aggregate: a macro cannot carry DISTINCT, FILTER, ORDER BY or OVER.
   const typed = TYPED_AGGREGATES[name];
   if (typed && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && plainAggregate(f) && typedDispatchSafe(args[0])) {
@@ -347,7 +347,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     delete f['agg_filter'];
     return;
   }
-  // …with DISTINCT or OVER, from count, sum and Σx² written with those clauses (sql/numericTypes.ts)
+  // …with DISTINCT or OVER, from count, sum and Σx² written with those clauses (sql/dialect/numeric.ts)
   if (statistic && !asTable && !done.has(f) && (parts.length === 1 || parts[0] === 'pg_catalog')) {
     const wrapped = statisticWithClauses(name, f, (g) => done.add(g));
     if (wrapped) {
@@ -355,7 +355,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
       return;
     }
   }
-  // …and with DISTINCT, FILTER or OVER, the call wrapped in a macro that gives it that type (sql/numericTypes.ts)
+  // …and with DISTINCT, FILTER or OVER, the call wrapped in a macro that gives it that type (sql/dialect/numeric.ts)
   if (typed && !asTable && !done.has(f) && (parts.length === 1 || parts[0] === 'pg_catalog') && !f['agg_order']) {
     done.add(f);
     const wrapped = typedAggregateWithClauses(name as 'sum' | 'avg', f);
@@ -380,7 +380,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
     f['funcname'] = emulated(INTERNAL_MACROS.sign);
     return;
   }
-  // ntile is integer in PostgreSQL (DuckDB: BIGINT); gcd and lcm of integers too (sql/numericTypes.ts)
+  // ntile is integer in PostgreSQL (DuckDB: BIGINT); gcd and lcm of integers too (sql/dialect/numeric.ts)
   if (name === 'ntile' && f['over'] && !asTable && !done.has(f)) {
     done.add(f);
     replaceNode(v.node, { TypeCast: { arg: { FuncCall: f }, typeName: { names: [strNode('pg_catalog'), strNode('int4')], typemod: -1 } } });
@@ -409,7 +409,7 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   // DuckDB's scalar generate_series returns one list; PostgreSQL returns rows.
   if (name === 'generate_series' && !asTable && !done.has(f)) {
     done.add(f);
-    // …of integers, typed as PostgreSQL's (sql/numericTypes.ts)
+    // …of integers, typed as PostgreSQL's (sql/dialect/numeric.ts)
     const list = typedSeriesList(f) ?? { FuncCall: f };
     replaceNode(v.node, { FuncCall: { funcname: [strNode('unnest')], args: [list], funcformat: 'COERCE_EXPLICIT_CALL' } });
   }
@@ -479,12 +479,12 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
       return;
     }
   }
-  // an array as text is PostgreSQL's {…} (catalog/builtinMacros.ts); an array by its form only, never a subquery's copy
+  // an array as text is PostgreSQL's {…} (sql/dialect/builtinMacros.ts); an array by its form only, never a subquery's copy
   if (!isArray && TEXT_TYPES.has(typname) && !tn['typmods'] && arrayLike(f['arg']) && !containsSubquery(f['arg'])) {
     replaceNode(v.node, { FuncCall: { funcname: emulated('lg_array_text'), args: [f['arg']], funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;
   }
-  // jsonb is DuckDB JSON holding jsonb's text (sql/jsonDialect.ts)
+  // jsonb is DuckDB JSON holding jsonb's text (sql/dialect/json.ts)
   if (!isArray && typname === 'jsonb') {
     replaceNode(v.node, jsonbCast(f['arg'] as PgNode));
     return;
@@ -511,7 +511,7 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     if (written !== intervalText) f['arg'] = strConst(written);
   }
   // a timestamptz's time of day is its wall clock in the session's zone (DuckDB has no such cast): a macro whose
-  // overloads tell a timestamp from a timestamptz (catalog/builtinMacros.ts)
+  // overloads tell a timestamp from a timestamptz (sql/dialect/builtinMacros.ts)
   if (typname === 'time' && !isArray && !tn['typmods'] && constString(f['arg']) === undefined && typedDispatchSafe(f['arg'])) {
     const zone = strConst(ctx.settings('timezone') ?? 'UTC');
     replaceNode(v.node, { FuncCall: { funcname: emulated('lg_time_of'), args: [f['arg'], zone, structuredClone(f['arg'])], funcformat: 'COERCE_EXPLICIT_CALL' } });
@@ -774,7 +774,7 @@ const NUMERIC_TYPE_NAMES: ReadonlySet<string> = new Set(['int2', 'int4', 'int8',
  * partner's type (`1.5 / NULL` is numeric) and a `NULL::type` its own. DuckDB
  * binds a NULL constant, typed or not, without a type when the division macro
  * chooses its overload, so the division is planned with probes (the probed
- * macro, sql/numericTypes.ts): the partner's probe for a bare NULL, a typed
+ * macro, sql/dialect/numeric.ts): the partner's probe for a bare NULL, a typed
  * zero for a cast one. The probes are never evaluated. False where that does
  * not apply (neither operand a NULL, both NULL, no probe of the partner).
  */
@@ -895,7 +895,7 @@ function transformAExpr(v: Visit, done: WeakSet<object>, zone: SessionZone): voi
   }
   if (kind === 'AEXPR_OP' && (op === '/' || op === '%') && f['lexpr']) {
     const exact = typedDispatchSafe(f['lexpr']) && typedDispatchSafe(f['rexpr']);
-    // an aggregate or window operand: probes of both sides choose the overload (sql/numericTypes.ts)
+    // an aggregate or window operand: probes of both sides choose the overload (sql/dialect/numeric.ts)
     const probes = op === '/' && !exact ? [probeOf(f['lexpr']), probeOf(f['rexpr'])] : [];
     const probed = probes.length === 2 && probes[0] !== undefined && probes[1] !== undefined;
     if (op === '%') {
@@ -924,7 +924,7 @@ function transformAExpr(v: Visit, done: WeakSet<object>, zone: SessionZone): voi
     const args: unknown[] = [f['lexpr'], f['rexpr']];
     if (regex.flags) args.push(strConst(regex.flags));
     const call: PgNode = { FuncCall: { funcname: [strNode('regexp_matches')], args, funcformat: 'COERCE_EXPLICIT_CALL' } };
-    // DuckDB's boolean regexp_matches, not PostgreSQL's set-returning one (sql/formatDialect.ts)
+    // DuckDB's boolean regexp_matches, not PostgreSQL's set-returning one (sql/dialect/format.ts)
     ENGINE_CALLS.add(call['FuncCall']!);
     replaceNode(v.node, regex.negate ? { BoolExpr: { boolop: 'NOT_EXPR', args: [call] } } : call);
   }
@@ -1044,13 +1044,13 @@ export function applyDialect(root: unknown, ctx: DialectContext, tables: readonl
         const op = names(v.fields['operName']);
         // DuckDB would match each row's pattern by backtracking (sql/like.ts).
         if (LIKE_OPS[op[op.length - 1] ?? '']) throw new SqlError('0A000', `${op[op.length - 1]} ANY/ALL over a subquery is not supported`, pos(v.fields['location']));
-        // DuckDB has no such operators (its `->` is a lambda): only sql/jsonDialect.ts's translations reach it
+        // DuckDB has no such operators (its `->` is a lambda): only sql/dialect/json.ts's translations reach it
         if (JSON_OPERATORS.has(op[op.length - 1] ?? '')) throw new SqlError('0A000', `${op[op.length - 1]} ANY/ALL over a subquery is not supported`, pos(v.fields['location']));
         if (op.length === 2) v.fields['operName'] = [strNode(op[1]!)];
         return;
       }
       case 'RangeFunction': {
-        // generate_series over integers answers integer, as in PostgreSQL (sql/numericTypes.ts)
+        // generate_series over integers answers integer, as in PostgreSQL (sql/dialect/numeric.ts)
         const rf = v.fields;
         const series = done.has(rf) ? undefined : typedSeries(rf);
         if (series) {

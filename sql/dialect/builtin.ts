@@ -1,21 +1,21 @@
 /**
  * PostgreSQL built-ins analysts use that DuckDB spells differently, lacks or
- * types otherwise, for sql/dialect.ts: array concatenation and the array_*
+ * types otherwise, for sql/dialect/dialect.ts: array concatenation and the array_*
  * functions, bytea's encode/decode, date_trunc and generate_series over
  * dates (timestamptz in PostgreSQL: a date is cast to it at midnight in the
  * session's time zone), to_hex of an int4, round(float8) (half to even), round and trunc
  * to n places (numeric only),
  * octet_length of text, overlay, width_bucket, and the operators |/ ||/ @ #.
  * Where the answer depends on an argument's type, a typed macro of the
- * emulation (catalog/builtinMacros.ts) decides at bind time; such macros get
- * only arguments DuckDB can type on their own (sql/dialect.ts typedDispatchSafe).
+ * emulation (sql/dialect/builtinMacros.ts) decides at bind time; such macros get
+ * only arguments DuckDB can type on their own (sql/dialect/dialect.ts typedDispatchSafe).
  */
-import { byteaInputToHex } from './bytea.js';
-import { regexpReplace } from './regexpReplace.js';
-import { asWritten, canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm, tagged } from './jsonDialect.js';
-import { EMULATED_ARRAY_COLUMNS, emulated } from './emulation.js';
-import { SqlError, pos, undefinedFunction } from './errors.js';
-import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
+import { byteaInputToHex } from '../bytea.js';
+import { regexpReplace } from '../regexpReplace.js';
+import { asWritten, canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm, tagged } from './json.js';
+import { EMULATED_ARRAY_COLUMNS, emulated } from '../emulation.js';
+import { SqlError, pos, undefinedFunction } from '../errors.js';
+import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
 
 /** Functions this module translates: none reaches DuckDB by its own name (DuckDB's encode/decode mean UTF-8). */
 export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -92,7 +92,7 @@ function literalTypeBeside(other: unknown): PgNode | undefined {
 }
 
 /**
- * jsonb's equality form (catalog/jsonMacros.ts lg_jsonb_eq): jsonb's text with numbers by value. A jsonb built
+ * jsonb's equality form (sql/dialect/jsonMacros.ts lg_jsonb_eq): jsonb's text with numbers by value. A jsonb built
  * here is in jsonb's text already; a literal is read as jsonb; anything else is put in jsonb's text first.
  */
 const canon = (n: unknown): PgNode =>
@@ -170,7 +170,7 @@ export function transformBuiltinOperator(v: Visit, op: string): boolean {
       }
       return false;
     }
-    // array containment and overlap (an element NULL never matches, as in PostgreSQL); @> of jsonb is sql/jsonDialect.ts's
+    // array containment and overlap (an element NULL never matches, as in PostgreSQL); @> of jsonb is sql/dialect/json.ts's
     case '@>':
       if (!l || !(arrayLike(l) || arrayLike(r))) return false;
       replaceNode(v.node, call(emulated('lg_array_contains'), l, r));
@@ -263,7 +263,7 @@ function mayBeNumericAsDouble(expr: unknown): boolean {
  * round(x, n) and trunc(x, n) exist for numeric only in PostgreSQL: of a
  * double precision or real they are 42883. A float cast fails here with
  * PostgreSQL's words; anything else goes through a macro with one typed
- * overload (catalog/builtinMacros.ts lg_round_n), which the probe of an
+ * overload (sql/dialect/builtinMacros.ts lg_round_n), which the probe of an
  * integer or numeric passes and a float's fails while binding, rows or not
  * (server/errors.ts names the function). Without a probe (a parameter, a
  * subquery) the call stays DuckDB's.
@@ -360,7 +360,7 @@ export function transformBuiltinCall(
       replaceNode(v.node, cast(call('len', call('regexp_extract_all', a[0]!, a[1]!)), 'int4'));
       return true;
     case 'regexp_like': {
-      // DuckDB's boolean regexp_matches (not PostgreSQL's set-returning one, sql/formatDialect.ts)
+      // DuckDB's boolean regexp_matches (not PostgreSQL's set-returning one, sql/dialect/format.ts)
       if (a.length !== 2 && a.length !== 3) throw undefinedFunction(name, location, a);
       const node = call('regexp_matches', ...a);
       ENGINE_CALLS.add(node['FuncCall']!);
@@ -445,7 +445,7 @@ export function transformBuiltinCall(
     case 'jsonb_extract_path':
     case 'json_extract_path_text':
     case 'jsonb_extract_path_text': {
-      // the path operators with the keys as their path (sql/jsonDialect.ts: constant keys only)
+      // the path operators with the keys as their path (sql/dialect/json.ts: constant keys only)
       if (a.length < 2) throw undefinedFunction(name, location, a);
       const op = name.endsWith('_text') ? '#>>' : '#>';
       // jsonb_extract_path's first argument is a jsonb (an untyped literal is read as one)
@@ -468,7 +468,7 @@ export function transformBuiltinCall(
       if (a.length === 2) return roundTo(v, name, a, typedSafe, probeOf);
       if (name === 'trunc' || a.length !== 1) return false;
       // round(float8) rounds half to even (rint); round(numeric) half away from zero
-      // (an aggregate or window function has no type yet: its probe decides, sql/numericTypes.ts; round(avg(float)))
+      // (an aggregate or window function has no type yet: its probe decides, sql/dialect/numeric.ts; round(avg(float)))
       {
         const probe = typedSafe(a[0]) ? structuredClone(a[0]! as PgNode) : probeOf(a[0]);
         if (!probe) return false;

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL's arithmetic result types where DuckDB cannot choose a typed
- * macro overload (catalog/numericMacros.ts) by itself.
+ * macro overload (sql/dialect/numericMacros.ts) by itself.
  *
  * DuckDB types a macro's argument before choosing the overload only when it
  * can bind it on its own; an aggregate, a window function, a subquery or a
@@ -16,11 +16,11 @@
  * either: where its table column's type is known, a constant of that type
  * stands in for it (outerProbe); else no probe.
  */
-import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA, emulatedCall } from './emulation.js';
-import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
-import { hasOuterReference, isOuterReference, typedCopy } from './outerRefs.js';
-import { boolConst, intConst, names, strNode, walk, type Fields, type PgNode } from './walk.js';
-import { ownTable } from './ownNames.js';
+import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA, emulatedCall } from '../emulation.js';
+import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from '../functions.js';
+import { hasOuterReference, isOuterReference, typedCopy } from '../outerRefs.js';
+import { boolConst, intConst, names, strNode, walk, type Fields, type PgNode } from '../walk.js';
+import { ownTable } from '../ownNames.js';
 
 const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
 
@@ -71,7 +71,7 @@ const STATISTICS: ReadonlySet<string> = new Set(['stddev', 'stddev_samp', 'stdde
 
 /**
  * The argument the exact stddev / variance macros take for this call
- * (catalog/numericMacros.ts), or undefined for DISTINCT, ORDER BY, OVER
+ * (sql/dialect/numericMacros.ts), or undefined for DISTINCT, ORDER BY, OVER
  * (statisticWithClauses) or an argument without a type of its own. FILTER (WHERE c) becomes `CASE WHEN c THEN x END`: the
  * aggregates skip NULLs, so they see exactly the rows FILTER lets through.
  * Does not change `fc`.
@@ -105,7 +105,7 @@ const compareZero = (x: PgNode, op: string): PgNode => ({ A_Expr: { kind: 'AEXPR
 
 /**
  * stddev / variance with DISTINCT or OVER (a macro cannot carry those
- * clauses): the exact statistic (catalog/numericMacros.ts lg_stats_as) from
+ * clauses): the exact statistic (sql/dialect/numericMacros.ts lg_stats_as) from
  * count(x), sum(x) and Σx², each written with the user's clauses (FILTER,
  * the window, DISTINCT), and the call itself for a float argument. With
  * DISTINCT, Σx² is over the distinct x: sum(DISTINCT x²) alone would merge x
@@ -245,7 +245,7 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
   switch (parts[2]) {
     case INTERNAL_MACROS.probedDivide:
     case INTERNAL_MACROS.subtract:
-    // a % b as lg_mod_t(a, b, probe) (sql/dialect.ts)
+    // a % b as lg_mod_t(a, b, probe) (sql/dialect/dialect.ts)
     case INTERNAL_MACROS.typedModulo:
       return args.slice(0, 2);
     case INTERNAL_MACROS.sumAs:
@@ -258,14 +258,14 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
       return args.slice(0, 2);
     case INTERNAL_MACROS.statsAs:
       return args.slice(0, 4);
-    // round(x) as lg_round(x, probe) (sql/builtinDialect.ts; the overload drops the probe: catalog/builtinMacros.ts)
+    // round(x) as lg_round(x, probe) (sql/dialect/builtin.ts; the overload drops the probe: sql/dialect/builtinMacros.ts)
     case 'lg_round':
       return args.slice(0, 1);
     // round(x, n), trunc(x, n) as lg_round_n(x, n, probe)
     case 'lg_round_n':
     case 'lg_trunc_n':
       return args.slice(0, 2);
-    // min(x) / max(x) as min(lg_min_nb(x, probe)) (sql/dialect.ts)
+    // min(x) / max(x) as min(lg_min_nb(x, probe)) (sql/dialect/dialect.ts)
     case 'lg_min_nb':
     case 'lg_max_nb':
     // the session's zone (sql/sessionZone.ts): x, the zone, x's probe
@@ -300,7 +300,7 @@ const numericConst = (n: unknown): 'int' | 'num' | undefined => {
 /**
  * `int2col + 2` is integer and `1.5::real * 2` double precision in
  * PostgreSQL; DuckDB keeps the column's type. The literal is written as a
- * macro call that types it by the other operand (catalog/numericMacros.ts
+ * macro call that types it by the other operand (sql/dialect/numericMacros.ts
  * lg_int_lit): for any other type it is the literal as written, so the
  * engine computes exactly what it did before.
  */
@@ -480,7 +480,7 @@ const isNumericCastWithoutTypmod = (n: unknown): Fields | undefined => {
 /**
  * round(x::numeric, n): PostgreSQL converts a float8 to numeric through its
  * text to 15 significant digits and rounds half away from zero to scale n.
- * DuckDB would keep the double (an expression's ::numeric, sql/dialect.ts)
+ * DuckDB would keep the double (an expression's ::numeric, sql/dialect/dialect.ts)
  * and round it in binary. Written as that text cast to numeric(38, n) (the
  * cast rounds half away from zero); undefined for any other call.
  */
@@ -489,7 +489,7 @@ export function roundedNumericCast(args: PgNode[]): PgNode | undefined {
   const c = (args[1] as Fields | undefined)?.['A_Const'];
   const n = c && c['ival'] !== undefined ? Number(c['ival']['ival'] ?? 0) : NaN;
   if (!tc || !Number.isInteger(n) || n < 0 || n > 20 || tc['arg']?.['A_Const']) return undefined;
-  // an aggregate or window value (round(avg(score)::numeric, 2)): its probe picks the conversion (catalog/builtinMacros.ts)
+  // an aggregate or window value (round(avg(score)::numeric, 2)): its probe picks the conversion (sql/dialect/builtinMacros.ts)
   const probe = typedDispatchSafe(tc['arg']) ? undefined : probeOf(tc['arg']);
   if (!typedDispatchSafe(tc['arg']) && !probe) return undefined;
   return {
@@ -501,7 +501,7 @@ export function roundedNumericCast(args: PgNode[]): PgNode | undefined {
 }
 
 /**
- * x::bit(n) of an expression (sql/dialect.ts: the lg_bit_n macro, whose
+ * x::bit(n) of an expression (sql/dialect/dialect.ts: the lg_bit_n macro, whose
  * overload the probe picks: a bit string, an int4, an int8): n and the probe,
  * or undefined for a constant (whose bits the dialect computes) or an
  * expression without a probe (a parameter, a subquery: DuckDB's own cast).

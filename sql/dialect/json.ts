@@ -1,21 +1,21 @@
 /**
  * PostgreSQL's json/jsonb operators and functions in DuckDB's terms (its json
- * extension), for sql/dialect.ts. Paths are built here from constants; an
+ * extension), for sql/dialect/dialect.ts. Paths are built here from constants; an
  * operator with a path known only at run time is refused (DuckDB would read a
  * key such as '$.x' as a path). Built JSON text follows PostgreSQL's spacing:
  * json_build_object `{"a" : 1}`, json_agg `[1, 2]`. A jsonb holds jsonb_out's
  * text inside DuckDB: a literal is put in that form here (sql/jsonbText.ts), any
- * other jsonb value where it is made (catalog/jsonMacros.ts lg_jsonb). jsonb's `#-`,
+ * other jsonb value where it is made (sql/dialect/jsonMacros.ts lg_jsonb). jsonb's `#-`,
  * jsonb_set and jsonb_insert take a constant path too, composed here level by
- * level over catalog/jsonMacros.ts's one-level macros.
+ * level over sql/dialect/jsonMacros.ts's one-level macros.
  */
-import { parseArrayLiteral } from './arrayLiteral.js';
-import { jsonbText } from './jsonbText.js';
-import { EMULATION_DB, emulated } from './emulation.js';
-export { JSON_TABLE_FUNCTIONS } from './emulation.js';
-import { SqlError, pos, undefinedFunction } from './errors.js';
-import { boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
-import { ownTable } from './ownNames.js';
+import { parseArrayLiteral } from '../arrayLiteral.js';
+import { jsonbText } from '../jsonbText.js';
+import { EMULATION_DB, emulated } from '../emulation.js';
+export { JSON_TABLE_FUNCTIONS } from '../emulation.js';
+import { SqlError, pos, undefinedFunction } from '../errors.js';
+import { boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
+import { ownTable } from '../ownNames.js';
 
 const JSONB_RESULTS: ReadonlySet<string> = new Set([
   'to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg', 'jsonb_set', 'jsonb_insert', 'jsonb_extract_path', 'jsonb_strip_nulls',
@@ -65,7 +65,7 @@ function holdsParam(node: unknown): boolean {
 }
 // DuckDB's to_json leaves its result type unresolved at prepare when its argument holds a
 // parameter (psycopg 3 binds SQLAlchemy's literals so): such values go through the *_p macros
-// (catalog/jsonMacros.ts), which hide the parameter behind a lambda; others keep the direct call.
+// (sql/dialect/jsonMacros.ts), which hide the parameter behind a lambda; others keep the direct call.
 /** a value as JSON text, SQL NULL as `null` */
 const jsonValue = (v: PgNode): PgNode =>
   holdsParam(v)
@@ -213,12 +213,12 @@ function keyList(n: unknown): PgNode {
  */
 const get = (j: PgNode, path: string): PgNode => (jsonbForm(j) ? jsonbCall('lg_jsonb_get', j, strConst(path)) : call('json_extract', j, strConst(path)));
 
-/** A jsonb macro of catalog/jsonMacros.ts; its _p form where the value holds a bound parameter (resolved at prepare behind a lambda). */
+/** A jsonb macro of sql/dialect/jsonMacros.ts; its _p form where the value holds a bound parameter (resolved at prepare behind a lambda). */
 export const jsonbCall = (name: string, j: PgNode, ...rest: PgNode[]): PgNode => call(emulated(holdsParam(j) ? `${name}_p` : name), j, ...rest);
 
-/** A jsonb built here, in jsonb's text (catalog/jsonMacros.ts lg_jsonb): ::text, DISTINCT and GROUP BY see it. */
+/** A jsonb built here, in jsonb's text (sql/dialect/jsonMacros.ts lg_jsonb): ::text, DISTINCT and GROUP BY see it. */
 export const canonical = (n: PgNode): PgNode => jsonbCall('lg_jsonb', n);
-/** A jsonb's values tagged (catalog/jsonMacros.ts lg_jsonb_tag), for operations DuckDB would re-print numbers in. */
+/** A jsonb's values tagged (sql/dialect/jsonMacros.ts lg_jsonb_tag), for operations DuckDB would re-print numbers in. */
 export const tagged = (n: PgNode): PgNode => jsonbCall('lg_json_tagged', n);
 /** jsonb's text of a value built over tagged texts. */
 export const canonicalTagged = (n: PgNode): PgNode => call(emulated('lg_jsonb_of_tagged'), n);
@@ -282,7 +282,7 @@ function stepKeys(key: unknown): string[] | undefined {
 
 /**
  * `column::jsonb ->> key` and `#>> path`, the usual read of a JSON column: from the text as written where that
- * gives jsonb's answer (catalog/jsonMacros.ts lg_jsonb_text_at decides per row), instead of putting every
+ * gives jsonb's answer (sql/dialect/jsonMacros.ts lg_jsonb_text_at decides per row), instead of putting every
  * value in jsonb's form first. Each object on the way must have distinct keys (jsonb keeps the last of equal
  * ones, DuckDB finds the first). Undefined for any other operand.
  */
