@@ -18,13 +18,9 @@
  */
 import { SqlError, pos } from './errors.js';
 import { emulatedCall } from './emulation.js';
-import { containsSubquery, intConst, replaceNode, strConst, type Fields, type PgNode, type Visit } from './walk.js';
+import { constText, containsSubquery, intConst, replaceNode, strConst, type Fields, type PgNode, type Visit } from './walk.js';
 
 const constOf = (n: unknown): Fields | undefined => (n as Fields | undefined)?.['A_Const'];
-const constText = (n: unknown): string | undefined => {
-  const c = constOf(n);
-  return c?.sval ? String(c.sval.sval ?? '') : undefined;
-};
 const constInt = (n: unknown): number | undefined => {
   const c = constOf(n);
   return c?.['ival'] === undefined ? undefined : Number(c['ival']['ival'] ?? 0);

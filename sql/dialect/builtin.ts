@@ -15,7 +15,7 @@ import { regexpReplace } from '../regexpReplace.js';
 import { asWritten, canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm, tagged } from './json.js';
 import { EMULATED_ARRAY_COLUMNS, emulated } from '../emulation.js';
 import { SqlError, pos, undefinedFunction } from '../errors.js';
-import { ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
+import { constText, ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
 
 /** Functions this module translates: none reaches DuckDB by its own name (DuckDB's encode/decode mean UTF-8). */
 export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -37,10 +37,6 @@ const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
 const cast = (arg: PgNode, type: string): PgNode => ({ TypeCast: { arg, typeName: { names: [strNode(type)], typemod: -1 } } });
 
 const constOf = (n: unknown): Fields | undefined => (n as Fields | undefined)?.['A_Const'];
-const constText = (n: unknown): string | undefined => {
-  const c = constOf(n);
-  return c?.sval ? String(c.sval.sval ?? '') : undefined;
-};
 const isNullConst = (n: unknown): boolean => constOf(n)?.['isnull'] === true;
 
 /** Calls whose result is an array whatever their arguments. */

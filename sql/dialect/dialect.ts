@@ -46,6 +46,7 @@ import { isProbePlaceholder, markOuterReferences } from '../outerRefs.js';
 import { comparedLiteral, isUtc, wallClock, zoneOffset, zoned, zonedLiteral, zonedText, type SessionZone } from '../sessionZone.js';
 import {
   boolConst,
+  constText,
   containsSubquery,
   ENGINE_CALLS,
   inTableFunctionPosition,
@@ -97,15 +98,10 @@ export function versionString(ctx: DialectContext): string {
   return `PostgreSQL ${server} (lakegate 0.1.0) on x86_64-pc-linux-gnu, 64-bit`;
 }
 
-function constString(n: unknown): string | undefined {
-  const c = (n as Fields | undefined)?.['A_Const'];
-  return c?.sval ? String(c.sval.sval ?? '') : undefined;
-}
-
 function constBool(n: unknown): boolean | undefined {
   const c = (n as Fields | undefined)?.['A_Const'];
   if (c?.boolval) return c.boolval.boolval === true;
-  const s = constString(n);
+  const s = constText(n);
   return s === undefined ? undefined : ['t', 'true', 'on', 'yes', '1'].includes(s.toLowerCase());
 }
 
@@ -122,7 +118,7 @@ function isByteaCast(n: unknown): boolean {
 function relationArguments(name: string, args: unknown[], f: Fields, ctx: DialectContext): PgNode | undefined {
   const at = RELATION_ARGUMENT[name]?.(args.length);
   if (at === undefined) return undefined;
-  const literal = constString(args[at]);
+  const literal = constText(args[at]);
   if (name === 'to_regclass') {
     if (literal === undefined) throw new SqlError('0A000', 'to_regclass() needs a constant argument', pos(f['location']));
     try {
@@ -168,7 +164,7 @@ function foldFunction(name: string, args: unknown[], f: Fields, ctx: DialectCont
     case 'pg_backend_pid':
       return intConst(ctx.backendPid);
     case 'current_setting': {
-      const setting = constString(args[0]);
+      const setting = constText(args[0]);
       if (setting === undefined) return settingLookup(ctx.settings, args[0] as PgNode);
       const value = ctx.settings(setting.toLowerCase());
       if (value !== undefined) return strConst(value);
@@ -213,7 +209,7 @@ const EXTRACT_SCALE: Readonly<Record<string, number>> = ownTable({ second: 6, ep
 function typedDatePart(v: Visit, name: string, args: unknown[], done: WeakSet<object>, zone: SessionZone): boolean {
   const f = v.fields;
   if (done.has(f) || args.length !== 2) return false;
-  const field = constString(args[0])?.toLowerCase();
+  const field = constText(args[0])?.toLowerCase();
   // a timestamptz's fields are its wall clock's in the session's zone (its epoch is the instant's own)
   if (field !== undefined && (name === 'extract' || name === 'date_part')) {
     const offsetField = OFFSET_FIELDS[field];
@@ -458,24 +454,24 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   const isArray = Array.isArray(tn['arrayBounds']) && tn['arrayBounds'].length > 0;
   // 'pg_class'::regclass::text prints the name in PostgreSQL, not the OID
   const inner = (f['arg'] as Fields | undefined)?.['TypeCast'];
-  if (!isArray && TEXT_TYPES.has(typname) && inner && constString(inner['arg']) !== undefined) {
+  if (!isArray && TEXT_TYPES.has(typname) && inner && constText(inner['arg']) !== undefined) {
     const innerParts = names(inner['typeName']?.['names']);
     if (innerParts[innerParts.length - 1] === 'regclass') {
       regCast('regclass', inner['arg'], ctx, inner['typeName']?.['location']); // validates: unknown names are 42P01
-      replaceNode(v.node, strConst(regclassText(constString(inner['arg'])!, ctx)));
+      replaceNode(v.node, strConst(regclassText(constText(inner['arg'])!, ctx)));
       return;
     }
     // 'int4'::regtype::text is the type's name too (pgcli compares and prints such names)
     if (innerParts[innerParts.length - 1] === 'regtype' && !inner['typeName']?.['arrayBounds']) {
-      replaceNode(v.node, strConst(regtypeText(constString(inner['arg'])!, inner['typeName']?.['location'])));
+      replaceNode(v.node, strConst(regtypeText(constText(inner['arg'])!, inner['typeName']?.['location'])));
       return;
     }
   }
   // 'lower'::regproc::oid (psql's \sf): the built-in's OID, as regprocin finds it (the emulation keeps regproc columns by name)
-  if (!isArray && typname === 'oid' && inner && constString(inner['arg']) !== undefined) {
+  if (!isArray && typname === 'oid' && inner && constText(inner['arg']) !== undefined) {
     const innerType = names(inner['typeName']?.['names']).pop();
     if (innerType === 'regproc' || innerType === 'regprocedure') {
-      replaceNode(v.node, regprocOidCall(constString(inner['arg'])!, innerType, inner['typeName']?.['location']));
+      replaceNode(v.node, regprocOidCall(constText(inner['arg'])!, innerType, inner['typeName']?.['location']));
       return;
     }
   }
@@ -497,7 +493,7 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     throw new SqlError('42704', `type "${typname}" does not exist`, pos(tn['location']));
   }
   // PostgreSQL reads an offset of hours alone (+02); DuckDB wants +02:00
-  const tzText = typname === 'timestamptz' && !isArray ? constString(f['arg']) : undefined;
+  const tzText = typname === 'timestamptz' && !isArray ? constText(f['arg']) : undefined;
   if (tzText !== undefined) {
     // …and seconds before an offset (10:00+02 → 10:00:00+02:00)
     // (the hours and minutes the first h:mm: a greedy match would take the minutes and seconds for them)
@@ -505,14 +501,14 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     if (m) f['arg'] = strConst(`${m[1]}${m[2] ?? ':00'}${m[3]}${m[4] ?? ':00'}`);
   }
   // PostgreSQL reads a sign apart from its number ('1 month - 1 day') and ISO 8601 ('P1Y2M3DT4H'); DuckDB neither
-  const intervalText = typname === 'interval' && !isArray ? constString(f['arg']) : undefined;
+  const intervalText = typname === 'interval' && !isArray ? constText(f['arg']) : undefined;
   if (intervalText !== undefined) {
     const written = pgIntervalText(intervalText);
     if (written !== intervalText) f['arg'] = strConst(written);
   }
   // a timestamptz's time of day is its wall clock in the session's zone (DuckDB has no such cast): a macro whose
   // overloads tell a timestamp from a timestamptz (sql/dialect/builtinMacros.ts)
-  if (typname === 'time' && !isArray && !tn['typmods'] && constString(f['arg']) === undefined && typedDispatchSafe(f['arg'])) {
+  if (typname === 'time' && !isArray && !tn['typmods'] && constText(f['arg']) === undefined && typedDispatchSafe(f['arg'])) {
     const zone = strConst(ctx.settings('timezone') ?? 'UTC');
     replaceNode(v.node, { FuncCall: { funcname: emulated('lg_time_of'), args: [f['arg'], zone, structuredClone(f['arg'])], funcformat: 'COERCE_EXPLICIT_CALL' } });
     return;
@@ -520,10 +516,10 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
   // the session's TimeZone (sql/sessionZone.ts): a timestamptz's date and timestamp are its wall clock's there, and a
   // date, a timestamp or a text without an offset is a timestamptz read there
   const zone = sessionZoneOf(ctx);
-  if (!isArray && (typname === 'date' || typname === 'timestamp') && constString(f['arg']) === undefined) f['arg'] = wallClock(f['arg'] as PgNode, zone);
-  if (!isArray && (typname === 'text' || typname === 'varchar') && constString(f['arg']) === undefined) f['arg'] = zonedText(f['arg'] as PgNode, zone);
+  if (!isArray && (typname === 'date' || typname === 'timestamp') && constText(f['arg']) === undefined) f['arg'] = wallClock(f['arg'] as PgNode, zone);
+  if (!isArray && (typname === 'text' || typname === 'varchar') && constText(f['arg']) === undefined) f['arg'] = zonedText(f['arg'] as PgNode, zone);
   if (!isArray && typname === 'timestamptz') {
-    const text = constString(f['arg']);
+    const text = constText(f['arg']);
     const read = text === undefined ? zoned(f['arg'] as PgNode, zone) : zonedLiteral(text, zone);
     if (read) {
       replaceNode(v.node, read);
@@ -544,7 +540,7 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     return;
   }
   // bytea input ('\x0aff' hex or escape format) is not DuckDB's blob literal syntax: decode it here.
-  const byteaText = typname === 'bytea' && !isArray ? constString(f['arg']) : undefined;
+  const byteaText = typname === 'bytea' && !isArray ? constText(f['arg']) : undefined;
   if (byteaText !== undefined) {
     const hex = byteaInputToHex(byteaText, pos(f['location']));
     replaceNode(v.node, { FuncCall: { funcname: [strNode('unhex')], args: [strConst(hex)], funcformat: 'COERCE_EXPLICIT_CALL' } });
@@ -580,7 +576,7 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     if (mapped === 'varchar' || mapped === 'bitstring') delete tn['typmods'];
   } else if (parts.length === 2) tn['names'] = [strNode(typname)]; // pg_catalog.date: the engine's own type
   // '{a,b}'::text[] → ARRAY['a','b']::text[]: DuckDB cannot read PostgreSQL's array text form
-  const lit = constString(f['arg']);
+  const lit = constText(f['arg']);
   if (isArray && lit !== undefined) {
     const values = parseArrayLiteral(lit, pos(f['location']));
     if (values) f['arg'] = arrayOf(values);
@@ -667,7 +663,7 @@ function intervalWithFields(f: Fields, tn: Fields): void {
   const mods = tn['typmods'] as unknown[];
   const mask = Number((mods[0] as Fields | undefined)?.['A_Const']?.ival?.ival ?? NaN);
   const unit = INTERVAL_FIELDS[mask];
-  const text = constString(f['arg']);
+  const text = constText(f['arg']);
   if (mods.length !== 1 || !unit || text === undefined) {
     throw new SqlError('0A000', 'interval with a field range or precision is not supported; write the units in the literal', pos(tn['location']));
   }
@@ -690,7 +686,7 @@ function isEmulatedArrayColumn(n: unknown): boolean {
 
 /** A string literal written as a PostgreSQL array (`'{a,b}'`), as an ARRAY node. */
 function arrayFromLiteral(n: unknown): PgNode | undefined {
-  const s = constString(n);
+  const s = constText(n);
   if (s === undefined) return undefined;
   const values = parseArrayLiteral(s);
   return values ? arrayOf(values) : undefined;
@@ -717,7 +713,7 @@ function likeNode(
   op: { caseInsensitive: boolean; negate: boolean },
   done: WeakSet<object>,
 ): PgNode {
-  const constant = constString(pattern);
+  const constant = constText(pattern);
   const node =
     constant !== undefined ? constantLike(text, constant, escape, op.caseInsensitive) : runtimeLike(text, pattern, escape, op.caseInsensitive);
   if (node['A_Expr']) done.add(node['A_Expr']);
@@ -757,7 +753,7 @@ function rewriteLike(v: Visit, op: string, done: WeakSet<object>): boolean {
   const explicit = (pattern as Fields | undefined)?.['FuncCall'];
   if (explicit && names(explicit['funcname']).pop() === 'like_escape') {
     const [p, e] = explicit['args'] as unknown[];
-    const text = constString(e);
+    const text = constText(e);
     if (text === undefined) throw new SqlError('0A000', 'ESCAPE with an escape character that is not a constant is not supported', pos(explicit['location']));
     pattern = p;
     escape = escapeChar(text, explicit['location']);
@@ -850,7 +846,7 @@ const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
  */
 function zonedComparison(f: Fields, op: string, zone: SessionZone): void {
   const kind = String(f['kind']);
-  const text = (n: unknown): string | undefined => ((n as Fields | undefined)?.['A_Const'] ? constString(n) : undefined);
+  const text = (n: unknown): string | undefined => ((n as Fields | undefined)?.['A_Const'] ? constText(n) : undefined);
   const retype = (lit: unknown, other: unknown): PgNode | undefined => {
     const t = text(lit);
     return t === undefined || text(other) !== undefined ? undefined : comparedLiteral(t, other, zone);
@@ -962,17 +958,17 @@ function printedForms(root: unknown, ctx: DialectContext): void {
     }
     const tc = val?.['TypeCast'];
     const tn = names(tc?.['typeName']?.['names']);
-    if (tc && tn[tn.length - 1] === 'regclass' && !tc['typeName']['arrayBounds'] && constString(tc['arg']) !== undefined) {
+    if (tc && tn[tn.length - 1] === 'regclass' && !tc['typeName']['arrayBounds'] && constText(tc['arg']) !== undefined) {
       regCast('regclass', tc['arg'], ctx, tc['typeName']?.['location']); // validates: unknown names are 42P01
-      rt['val'] = strConst(regclassText(constString(tc['arg'])!, ctx));
+      rt['val'] = strConst(regclassText(constText(tc['arg'])!, ctx));
     }
     // `$1::regclass` selected: the name, as regclass_out prints a column's (the cast itself resolves the name at Bind)
     if (tc && tn[tn.length - 1] === 'regclass' && !tc['typeName']['arrayBounds'] && (tc['arg'] as Fields | undefined)?.['ParamRef']) {
       rt['name'] ??= 'regclass';
       rt['val'] = { FuncCall: { funcname: emulated('regclass_out'), args: [val, arrayOf(effectiveSearchPath(ctx))], funcformat: 'COERCE_EXPLICIT_CALL' } };
     }
-    if (tc && tn[tn.length - 1] === 'regtype' && !tc['typeName']['arrayBounds'] && constString(tc['arg']) !== undefined) {
-      rt['val'] = strConst(regtypeText(constString(tc['arg'])!, tc['typeName']?.['location']));
+    if (tc && tn[tn.length - 1] === 'regtype' && !tc['typeName']['arrayBounds'] && constText(tc['arg']) !== undefined) {
+      rt['val'] = strConst(regtypeText(constText(tc['arg'])!, tc['typeName']?.['location']));
     }
   }
 }

@@ -10,7 +10,7 @@
 import { emulated, emulatedCall } from '../emulation.js';
 import { isUtc, wallClock, zoneOffset, type SessionZone } from '../sessionZone.js';
 import { SqlError, pos, undefinedFunction } from '../errors.js';
-import { boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from '../walk.js';
+import { constText, boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from '../walk.js';
 
 /** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
 export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -32,11 +32,6 @@ const cast = (arg: PgNode, type: string, typmods?: PgNode[]): PgNode => ({
 });
 const concat = (parts: PgNode[]): PgNode =>
   parts.length === 0 ? strConst('') : parts.reduce((a, b) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('||')], lexpr: a, rexpr: b } }));
-
-function constText(n: unknown): string | undefined {
-  const c = (n as Fields | undefined)?.['A_Const'];
-  return c?.sval ? String(c.sval.sval ?? '') : undefined;
-}
 
 /**
  * A copy of a user expression that must appear twice. Never of one holding a

@@ -14,7 +14,7 @@ import { jsonbText } from '../jsonbText.js';
 import { EMULATION_DB, emulated } from '../emulation.js';
 export { JSON_TABLE_FUNCTIONS } from '../emulation.js';
 import { SqlError, pos, undefinedFunction } from '../errors.js';
-import { boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
+import { constText, boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
 import { ownTable } from '../ownNames.js';
 
 const JSONB_RESULTS: ReadonlySet<string> = new Set([
@@ -118,11 +118,6 @@ function namedRow(v: PgNode): PgNode {
 
 const toJson = (v: PgNode): PgNode =>
   holdsParam(v) ? call(emulated('lg_to_json_p'), v) : dispatchable(v) ? call(emulated('lg_json_num'), v) : call('to_json', v);
-
-function constText(n: unknown): string | undefined {
-  const c = (n as Fields | undefined)?.['A_Const'];
-  return c?.sval ? String(c.sval.sval ?? '') : undefined;
-}
 
 function constInt(n: unknown): number | undefined {
   const c = (n as Fields | undefined)?.['A_Const'];
