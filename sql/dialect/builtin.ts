@@ -13,9 +13,11 @@
 import { byteaInputToHex } from '../bytea.js';
 import { regexpReplace } from '../regexpReplace.js';
 import { asWritten, canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm, tagged } from './json.js';
-import { EMULATED_ARRAY_COLUMNS, emulated } from '../emulation.js';
+import { EMULATED_ARRAY_COLUMNS, INTERNAL_MACROS, emulated } from '../emulation.js';
+import { ownTable } from '../ownNames.js';
 import { SqlError, pos, undefinedFunction } from '../errors.js';
-import { constText, ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
+import type { Rule } from './rule.js';
+import { constText, containsSubquery, ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
 
 /** Functions this module translates: none reaches DuckDB by its own name (DuckDB's encode/decode mean UTF-8). */
 export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -300,229 +302,328 @@ function substrStart(a: PgNode[]): void {
   a[2] = intConst(Math.max(start + len - 1, 0));
 }
 
-/** Every `{…}` of a call is this module's when `name` is one of these. */
-export function transformBuiltinCall(
-  v: Visit, name: string, args: unknown[], timeZone: string, typedSafe: (n: unknown) => boolean, probeOf: (n: unknown) => PgNode | undefined = () => undefined,
-): boolean {
-  const f = v.fields;
-  const a = args as PgNode[];
-  const location = f['location'];
-  const tz = () => strConst(timeZone);
-  switch (name) {
-    case 'sum':
-    case 'avg':
-      // sum/avg of an untyped literal: PostgreSQL cannot choose among its numeric overloads
-      if (a.length === 1 && constText(a[0]) !== undefined) {
-        throw new SqlError('42725', `function ${name}(unknown) is not unique`, pos(location), {
-          hint: 'Could not choose a best candidate function. You might need to add explicit type casts.',
-        });
-      }
+function isByteaCast(n: unknown): boolean {
+  const t = (n as Fields | undefined)?.['TypeCast'];
+  const parts = t ? names(t['typeName']?.['names']) : [];
+  return parts[parts.length - 1] === 'bytea' && !t?.['typeName']?.['arrayBounds'];
+}
+
+const SIZE_GUARDED: Readonly<Record<string, string>> = ownTable({
+  repeat: INTERNAL_MACROS.repeat,
+  lpad: INTERNAL_MACROS.lpad,
+  rpad: INTERNAL_MACROS.rpad,
+});
+
+/** The rewrites of built-ins that stand before and after the others in PHASES (sql/dialect/rule.ts). */
+const ORDERED_RULES: readonly Rule[] = [
+  // array_agg / string_agg (DISTINCT x): PostgreSQL sorts to find the distinct values, so they come in x's order (DuckDB: any)
+  {
+    phase: 'distinctOrder',
+    names: ['array_agg', 'string_agg'],
+    at: 'anywhere',
+    schemas: 'any',
+    applies: (c) => Boolean(c.f['agg_distinct']) && !c.f['agg_order'] && c.args.length > 0 && !containsSubquery(c.args[0]),
+    rewrite: (c) => {
+      c.f['agg_order'] = [{ SortBy: { node: structuredClone(c.args[0]), sortby_dir: 'SORTBY_DEFAULT', sortby_nulls: 'SORTBY_NULLS_DEFAULT' } }];
       return false;
-    case 'array_remove':
-      if (a.length !== 2) throw undefinedFunction(name, location, a);
-      replaceNode(v.node, call(emulated('lg_array_remove'), a[0]!, a[1]!));
+    },
+  },
+  // min / max of a boolean: no such function in PostgreSQL (42883; bool_and / bool_or are its aggregates). The
+  // argument goes through a macro with a probe of itself: the probe's BOOLEAN overload binds a macro no boolean fits,
+  // an error while binding, rows or not; any other overload is the value itself, nothing at run time
+  // (sql/dialect/builtinMacros.ts lg_min_nb). Without a typed probe (a subquery, a parameter) the call stays as it is
+  {
+    phase: 'boolMinMax',
+    names: ['min', 'max'],
+    macros: ['lg_min_nb', 'lg_max_nb'],
+    applies: (c) => c.args.length === 1 && !c.f['agg_star'] && !c.done.has(c.f) && c.typedSafe(c.args[0]),
+    rewrite: (c) => {
+      c.done.add(c.f);
+      c.f['args'] = [{ FuncCall: { funcname: emulated(c.name === 'min' ? 'lg_min_nb' : 'lg_max_nb'), args: [c.args[0], structuredClone(c.args[0])], funcformat: 'COERCE_EXPLICIT_CALL' } }];
+      return false;
+    },
+  },
+  // PostgreSQL refuses to build a string over 1 GB; DuckDB would try (sql/emulation.ts INTERNAL_MACROS).
+  {
+    phase: 'sizeGuard',
+    names: Object.keys(SIZE_GUARDED),
+    macros: Object.values(SIZE_GUARDED),
+    rewrite: (c) => {
+      c.f['funcname'] = emulated(SIZE_GUARDED[c.name]!);
       return true;
-    case 'array_to_string':
-      // the third argument stands for NULL elements (otherwise skipped)
-      if (a.length !== 3) return false;
-      replaceNode(v.node, call(emulated('lg_array_to_string'), a[0]!, a[1]!, a[2]!));
+    },
+  },
+  // length(bytea) counts bytes; DuckDB's length has no BLOB form. Recognisable only on a bytea cast or literal.
+  {
+    phase: 'byteaLength',
+    names: ['length'],
+    at: 'anywhere',
+    schemas: 'any',
+    applies: (c) => c.args.length === 1 && isByteaCast(c.args[0]),
+    rewrite: (c) => {
+      c.f['funcname'] = [strNode('octet_length')];
       return true;
-    case 'encode':
-    case 'decode':
-      replaceNode(v.node, byteaCodec(name, a, location));
-      return true;
-    case 'overlay':
-      // overlay(s placing r from p [for n]): n defaults to the length of r
-      if (a.length !== 3 && a.length !== 4) throw undefinedFunction(name, location, a);
-      replaceNode(v.node, call(emulated('lg_overlay'), ...a));
-      return true;
-    case 'substring': {
-      // substring(s from 'pattern'): the text the regular expression matches (its first group, if it has one), or NULL
-      const pattern = a.length === 2 ? constText(a[1]) : undefined;
-      if (pattern === undefined) {
-        substrStart(a);
-        return false;
-      }
-      const group = /(^|[^\\])\((?!\?)/.test(pattern) ? 1 : 0;
-      replaceNode(v.node, call(emulated('lg_regexp_substr'), a[0]!, a[1]!, intConst(group)));
-      return true;
-    }
-    case 'regexp_substr':
-      if (a.length !== 2) throw undefinedFunction(name, location, a);
-      replaceNode(v.node, call(emulated('lg_regexp_substr'), a[0]!, a[1]!, intConst(0)));
-      return true;
-    case 'regexp_count':
-      if (a.length !== 2) throw undefinedFunction(name, location, a);
-      replaceNode(v.node, cast(call('len', call('regexp_extract_all', a[0]!, a[1]!)), 'int4'));
-      return true;
-    case 'regexp_like': {
-      // DuckDB's boolean regexp_matches (not PostgreSQL's set-returning one, sql/dialect/format.ts)
-      if (a.length !== 2 && a.length !== 3) throw undefinedFunction(name, location, a);
-      const node = call('regexp_matches', ...a);
-      ENGINE_CALLS.add(node['FuncCall']!);
-      replaceNode(v.node, node);
-      return true;
-    }
-    case 'make_interval': {
-      // positional arguments first, then named ones, as PostgreSQL binds them
-      const values: PgNode[] = MAKE_INTERVAL_PARAMS.map(() => intConst(0));
-      const given = new Set<number>();
-      let named = false;
-      a.forEach((x, i) => {
-        const n = (x as Fields)['NamedArgExpr'];
-        if (!n && named) throw new SqlError('42601', 'positional argument cannot follow named argument', pos(location));
-        named ||= Boolean(n);
-        const at = n ? MAKE_INTERVAL_PARAMS.indexOf(String(n['name'])) : i;
-        if (n && given.has(at) && at >= 0) throw new SqlError('42601', `argument name "${n['name']}" used more than once`, pos(n['location']));
-        if (at < 0 || at >= MAKE_INTERVAL_PARAMS.length || given.has(at)) throw undefinedFunction(name, location);
-        given.add(at);
-        values[at] = (n ? n['arg'] : x) as PgNode;
+    },
+  },
+];
+
+/** A built-in's call as its rewrite sees it: the arguments, the session's zone, the planner's typing probes (sql/dialect/numeric.ts). */
+interface BuiltinCall {
+  v: Visit;
+  f: Fields;
+  name: string;
+  a: PgNode[];
+  location: unknown;
+  tz: () => PgNode;
+  typedSafe: (n: unknown) => boolean;
+  probeOf: (n: unknown) => PgNode | undefined;
+}
+
+const builtin = (names: readonly string[], macros: readonly string[], rewrite: (b: BuiltinCall) => boolean): Rule => ({
+  phase: 'builtin',
+  at: 'anywhere',
+  names,
+  macros,
+  rewrite: (c) =>
+    rewrite({
+      v: c.v,
+      f: c.f,
+      name: c.name,
+      a: c.args as PgNode[],
+      location: c.f['location'],
+      tz: () => strConst(c.ctx.settings('timezone') ?? 'UTC'),
+      typedSafe: c.typedSafe,
+      probeOf: c.probeOf,
+    }),
+});
+
+/** The built-ins this module rewrites (sql/dialect/registry.ts), each with the macros it calls. */
+export const BUILTIN_RULES: readonly Rule[] = [
+  ...ORDERED_RULES,
+  builtin(['sum', 'avg'], [], ({ name, a, location }) => {
+    // sum/avg of an untyped literal: PostgreSQL cannot choose among its numeric overloads
+    if (a.length === 1 && constText(a[0]) !== undefined) {
+      throw new SqlError('42725', `function ${name}(unknown) is not unique`, pos(location), {
+        hint: 'Could not choose a best candidate function. You might need to add explicit type casts.',
       });
-      replaceNode(v.node, call(emulated('lg_make_interval'), ...values));
-      return true;
     }
-    case 'string_to_table':
-    case 'regexp_split_to_table':
-      // a set of text in the select list (in FROM they are not table functions here)
-      if (a.length !== 2) throw undefinedFunction(name, location, a);
-      replaceNode(v.node, call('unnest', call(name === 'string_to_table' ? 'string_to_array' : 'regexp_split_to_array', a[0]!, a[1]!)));
-      return true;
-    case 'array_to_json':
-      if (a.length !== 1) throw undefinedFunction(name, location, a);
-      replaceNode(v.node, call('to_json', a[0]!));
-      return true;
-    case 'array_length':
-      // an empty array has no dimensions: NULL, where DuckDB says 0
-      if (a.length !== 2 || own.has(f)) return false;
-      replaceNode(v.node, call(emulated('lg_array_length'), a[0]!, a[1]!));
-      return true;
-    case 'concat':
-    case 'concat_ws':
-      // a boolean is t or f as text (DuckDB: true / false); other arguments as they are
-      f['args'] = a.map((x) => (typedSafe(x) && (!constOf(x) || constOf(x)?.['boolval'] !== undefined) ? call(emulated('lg_text_arg'), x) : x));
-      return false;
-    case 'date_bin':
-      // DuckDB's time_bucket bins from an origin as date_bin does (toward the past)
-      if (a.length !== 3) throw undefinedFunction(name, location, a);
-      replaceNode(v.node, call('time_bucket', cast(a[0]!, 'interval'), a[1]!, a[2]!));
-      return true;
-    case 'array_replace':
-      if (a.length !== 3) throw undefinedFunction(name, location, a);
-      replaceNode(v.node, call(emulated('lg_array_replace'), ...a));
-      return true;
-    case 'trim_array':
-      if (a.length !== 2) throw undefinedFunction(name, location, a);
-      replaceNode(v.node, call(emulated('lg_trim_array'), ...a));
-      return true;
-    case 'sha256': {
-      // bytea in PostgreSQL, hex text in DuckDB
-      if (a.length !== 1) throw undefinedFunction(name, location, a);
-      if (own.has(f)) return false;
-      const hash = call('sha256', a[0]!);
-      own.add(hash['FuncCall']!);
-      replaceNode(v.node, call('unhex', hash));
-      return true;
-    }
-    case 'width_bucket': {
-      if (a.length !== 4) throw undefinedFunction(name, location, a);
-      const exact = a.slice(0, 3).every(typedSafe);
-      replaceNode(v.node, call(emulated(exact ? 'lg_width_bucket' : 'lg_width_bucket_f'), ...a));
-      return true;
-    }
-    case 'num_nulls':
-    case 'num_nonnulls': {
-      if (a.length === 0) throw undefinedFunction(name, location, a);
-      const test = name === 'num_nulls' ? 'IS_NULL' : 'IS_NOT_NULL';
-      const counts = a.map((x) => cast({ NullTest: { arg: x, nulltesttype: test } }, 'int4'));
-      replaceNode(v.node, cast(counts.reduce((l, r) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: l, rexpr: r } })), 'int4'));
-      return true;
-    }
-    case 'json_extract_path':
-    case 'jsonb_extract_path':
-    case 'json_extract_path_text':
-    case 'jsonb_extract_path_text': {
-      // the path operators with the keys as their path (sql/dialect/json.ts: constant keys only)
-      if (a.length < 2) throw undefinedFunction(name, location, a);
-      const op = name.endsWith('_text') ? '#>>' : '#>';
-      // jsonb_extract_path's first argument is a jsonb (an untyped literal is read as one)
-      const target = name.startsWith('jsonb') && constText(a[0]) !== undefined ? cast(a[0]!, 'jsonb') : a[0];
-      replaceNode(v.node, { A_Expr: { kind: 'AEXPR_OP', name: [strNode(op)], lexpr: target, rexpr: { A_ArrayExpr: { elements: a.slice(1) } }, location } });
-      return true;
-    }
-    case 'json_object_keys':
-      // a set of the keys, in the order written (json keeps its text)
-      if (a.length !== 1) throw undefinedFunction(name, location, a);
-      replaceNode(v.node, call('unnest', call('json_keys', cast(a[0]!, 'json'))));
-      return true;
-    case 'to_hex':
-      // to_hex(int4) shows 32 bits, in lower case (DuckDB: 64 bits, upper case)
-      if (a.length !== 1) return false;
-      replaceNode(v.node, call(emulated(typedSafe(a[0]) ? 'lg_to_hex' : 'lg_to_hex8'), a[0]!));
-      return true;
-    case 'trunc':
-    case 'round':
-      if (a.length === 2) return roundTo(v, name, a, typedSafe, probeOf);
-      if (name === 'trunc' || a.length !== 1) return false;
-      // round(float8) rounds half to even (rint); round(numeric) half away from zero
-      // (an aggregate or window function has no type yet: its probe decides, sql/dialect/numeric.ts; round(avg(float)))
-      {
-        const probe = typedSafe(a[0]) ? structuredClone(a[0]! as PgNode) : probeOf(a[0]);
-        if (!probe) return false;
-        replaceNode(v.node, call(emulated('lg_round'), a[0]!, probe));
-      }
-      return true;
-    case 'regexp_replace':
-      return regexpReplace(v, a, location);
-    case 'substr':
+    return false;
+  }),
+  builtin(['array_remove'], ['lg_array_remove'], ({ v, name, a, location }) => {
+    if (a.length !== 2) throw undefinedFunction(name, location, a);
+    replaceNode(v.node, call(emulated('lg_array_remove'), a[0]!, a[1]!));
+    return true;
+  }),
+  builtin(['array_to_string'], ['lg_array_to_string'], ({ v, a }) => {
+    // the third argument stands for NULL elements (otherwise skipped)
+    if (a.length !== 3) return false;
+    replaceNode(v.node, call(emulated('lg_array_to_string'), a[0]!, a[1]!, a[2]!));
+    return true;
+  }),
+  builtin(['encode', 'decode'], [], ({ v, name, a, location }) => {
+    replaceNode(v.node, byteaCodec(name as 'encode' | 'decode', a, location));
+    return true;
+  }),
+  builtin(['overlay'], ['lg_overlay'], ({ v, name, a, location }) => {
+    // overlay(s placing r from p [for n]): n defaults to the length of r
+    if (a.length !== 3 && a.length !== 4) throw undefinedFunction(name, location, a);
+    replaceNode(v.node, call(emulated('lg_overlay'), ...a));
+    return true;
+  }),
+  builtin(['substring'], ['lg_regexp_substr'], ({ v, a }) => {
+    // substring(s from 'pattern'): the text the regular expression matches (its first group, if it has one), or NULL
+    const pattern = a.length === 2 ? constText(a[1]) : undefined;
+    if (pattern === undefined) {
       substrStart(a);
       return false;
-    case 'percentile_cont': {
-      // percentile_cont(float8) and (interval) only: an integer or numeric ordering is interpolated as a double
-      const sorts = (f['agg_order'] ?? []) as Fields[];
-      const by = sorts.length === 1 ? (sorts[0]!['SortBy'] as Fields | undefined) : undefined;
-      if (!f['agg_within_group'] || !by || !typedSafe(by['node'])) return false;
-      by['node'] = call(emulated('lg_percentile_arg'), by['node'] as PgNode);
+    }
+    const group = /(^|[^\\])\((?!\?)/.test(pattern) ? 1 : 0;
+    replaceNode(v.node, call(emulated('lg_regexp_substr'), a[0]!, a[1]!, intConst(group)));
+    return true;
+  }),
+  builtin(['regexp_substr'], ['lg_regexp_substr'], ({ v, name, a, location }) => {
+    if (a.length !== 2) throw undefinedFunction(name, location, a);
+    replaceNode(v.node, call(emulated('lg_regexp_substr'), a[0]!, a[1]!, intConst(0)));
+    return true;
+  }),
+  builtin(['regexp_count'], [], ({ v, name, a, location }) => {
+    if (a.length !== 2) throw undefinedFunction(name, location, a);
+    replaceNode(v.node, cast(call('len', call('regexp_extract_all', a[0]!, a[1]!)), 'int4'));
+    return true;
+  }),
+  builtin(['regexp_like'], [], ({ v, name, a, location }) => {
+    // DuckDB's boolean regexp_matches (not PostgreSQL's set-returning one, sql/dialect/format.ts)
+    if (a.length !== 2 && a.length !== 3) throw undefinedFunction(name, location, a);
+    const node = call('regexp_matches', ...a);
+    ENGINE_CALLS.add(node['FuncCall']!);
+    replaceNode(v.node, node);
+    return true;
+  }),
+  builtin(['make_interval'], ['lg_make_interval'], ({ v, name, a, location }) => {
+    // positional arguments first, then named ones, as PostgreSQL binds them
+    const values: PgNode[] = MAKE_INTERVAL_PARAMS.map(() => intConst(0));
+    const given = new Set<number>();
+    let named = false;
+    a.forEach((x, i) => {
+      const n = (x as Fields)['NamedArgExpr'];
+      if (!n && named) throw new SqlError('42601', 'positional argument cannot follow named argument', pos(location));
+      named ||= Boolean(n);
+      const at = n ? MAKE_INTERVAL_PARAMS.indexOf(String(n['name'])) : i;
+      if (n && given.has(at) && at >= 0) throw new SqlError('42601', `argument name "${n['name']}" used more than once`, pos(n['location']));
+      if (at < 0 || at >= MAKE_INTERVAL_PARAMS.length || given.has(at)) throw undefinedFunction(name, location);
+      given.add(at);
+      values[at] = (n ? n['arg'] : x) as PgNode;
+    });
+    replaceNode(v.node, call(emulated('lg_make_interval'), ...values));
+    return true;
+  }),
+  builtin(['string_to_table', 'regexp_split_to_table'], [], ({ v, name, a, location }) => {
+    // a set of text in the select list (in FROM they are not table functions here)
+    if (a.length !== 2) throw undefinedFunction(name, location, a);
+    replaceNode(v.node, call('unnest', call(name === 'string_to_table' ? 'string_to_array' : 'regexp_split_to_array', a[0]!, a[1]!)));
+    return true;
+  }),
+  builtin(['array_to_json'], [], ({ v, name, a, location }) => {
+    if (a.length !== 1) throw undefinedFunction(name, location, a);
+    replaceNode(v.node, call('to_json', a[0]!));
+    return true;
+  }),
+  builtin(['array_length'], ['lg_array_length'], ({ v, f, a }) => {
+    // an empty array has no dimensions: NULL, where DuckDB says 0
+    if (a.length !== 2 || own.has(f)) return false;
+    replaceNode(v.node, call(emulated('lg_array_length'), a[0]!, a[1]!));
+    return true;
+  }),
+  builtin(['concat', 'concat_ws'], ['lg_text_arg'], ({ f, a, typedSafe }) => {
+    // a boolean is t or f as text (DuckDB: true / false); other arguments as they are
+    f['args'] = a.map((x) => (typedSafe(x) && (!constOf(x) || constOf(x)?.['boolval'] !== undefined) ? call(emulated('lg_text_arg'), x) : x));
+    return false;
+  }),
+  builtin(['date_bin'], [], ({ v, name, a, location }) => {
+    // DuckDB's time_bucket bins from an origin as date_bin does (toward the past)
+    if (a.length !== 3) throw undefinedFunction(name, location, a);
+    replaceNode(v.node, call('time_bucket', cast(a[0]!, 'interval'), a[1]!, a[2]!));
+    return true;
+  }),
+  builtin(['array_replace'], ['lg_array_replace'], ({ v, name, a, location }) => {
+    if (a.length !== 3) throw undefinedFunction(name, location, a);
+    replaceNode(v.node, call(emulated('lg_array_replace'), ...a));
+    return true;
+  }),
+  builtin(['trim_array'], ['lg_trim_array'], ({ v, name, a, location }) => {
+    if (a.length !== 2) throw undefinedFunction(name, location, a);
+    replaceNode(v.node, call(emulated('lg_trim_array'), ...a));
+    return true;
+  }),
+  builtin(['sha256'], [], ({ v, f, name, a, location }) => {
+    // bytea in PostgreSQL, hex text in DuckDB
+    if (a.length !== 1) throw undefinedFunction(name, location, a);
+    if (own.has(f)) return false;
+    const hash = call('sha256', a[0]!);
+    own.add(hash['FuncCall']!);
+    replaceNode(v.node, call('unhex', hash));
+    return true;
+  }),
+  builtin(['width_bucket'], [], ({ v, name, a, location, typedSafe }) => {
+    if (a.length !== 4) throw undefinedFunction(name, location, a);
+    const exact = a.slice(0, 3).every(typedSafe);
+    replaceNode(v.node, call(emulated(exact ? 'lg_width_bucket' : 'lg_width_bucket_f'), ...a));
+    return true;
+  }),
+  builtin(['num_nulls', 'num_nonnulls'], [], ({ v, name, a, location }) => {
+    if (a.length === 0) throw undefinedFunction(name, location, a);
+    const test = name === 'num_nulls' ? 'IS_NULL' : 'IS_NOT_NULL';
+    const counts = a.map((x) => cast({ NullTest: { arg: x, nulltesttype: test } }, 'int4'));
+    replaceNode(v.node, cast(counts.reduce((l, r) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: l, rexpr: r } })), 'int4'));
+    return true;
+  }),
+  builtin(['json_extract_path', 'jsonb_extract_path', 'json_extract_path_text', 'jsonb_extract_path_text'], [], ({ v, name, a, location }) => {
+    // the path operators with the keys as their path (sql/dialect/json.ts: constant keys only)
+    if (a.length < 2) throw undefinedFunction(name, location, a);
+    const op = name.endsWith('_text') ? '#>>' : '#>';
+    // jsonb_extract_path's first argument is a jsonb (an untyped literal is read as one)
+    const target = name.startsWith('jsonb') && constText(a[0]) !== undefined ? cast(a[0]!, 'jsonb') : a[0];
+    replaceNode(v.node, { A_Expr: { kind: 'AEXPR_OP', name: [strNode(op)], lexpr: target, rexpr: { A_ArrayExpr: { elements: a.slice(1) } }, location } });
+    return true;
+  }),
+  builtin(['json_object_keys'], [], ({ v, name, a, location }) => {
+    // a set of the keys, in the order written (json keeps its text)
+    if (a.length !== 1) throw undefinedFunction(name, location, a);
+    replaceNode(v.node, call('unnest', call('json_keys', cast(a[0]!, 'json'))));
+    return true;
+  }),
+  builtin(['to_hex'], [], ({ v, a, typedSafe }) => {
+    // to_hex(int4) shows 32 bits, in lower case (DuckDB: 64 bits, upper case)
+    if (a.length !== 1) return false;
+    replaceNode(v.node, call(emulated(typedSafe(a[0]) ? 'lg_to_hex' : 'lg_to_hex8'), a[0]!));
+    return true;
+  }),
+  builtin(['trunc', 'round'], ['lg_round', 'lg_round_n', 'lg_trunc_n'], ({ v, name, a, typedSafe, probeOf }) => {
+    if (a.length === 2) return roundTo(v, name, a, typedSafe, probeOf);
+    if (name === 'trunc' || a.length !== 1) return false;
+    // round(float8) rounds half to even (rint); round(numeric) half away from zero
+    // (an aggregate or window function has no type yet: its probe decides, sql/dialect/numeric.ts; round(avg(float)))
+    {
+      const probe = typedSafe(a[0]) ? structuredClone(a[0]! as PgNode) : probeOf(a[0]);
+      if (!probe) return false;
+      replaceNode(v.node, call(emulated('lg_round'), a[0]!, probe));
+    }
+    return true;
+  }),
+  builtin(['regexp_replace'], [], ({ v, a, location }) => {
+    return regexpReplace(v, a, location);
+  }),
+  builtin(['substr'], [], ({ a }) => {
+    substrStart(a);
+    return false;
+  }),
+  builtin(['percentile_cont'], ['lg_percentile_arg'], ({ f, typedSafe }) => {
+    // percentile_cont(float8) and (interval) only: an integer or numeric ordering is interpolated as a double
+    const sorts = (f['agg_order'] ?? []) as Fields[];
+    const by = sorts.length === 1 ? (sorts[0]!['SortBy'] as Fields | undefined) : undefined;
+    if (!f['agg_within_group'] || !by || !typedSafe(by['node'])) return false;
+    by['node'] = call(emulated('lg_percentile_arg'), by['node'] as PgNode);
+    return true;
+  }),
+  builtin(['octet_length'], ['lg_octet_length'], ({ v, a, typedSafe }) => {
+    // DuckDB's octet_length takes bytes (and bits) only; text counts its UTF-8 bytes
+    if (a.length !== 1 || !typedSafe(a[0])) return false;
+    replaceNode(v.node, call(emulated('lg_octet_length'), a[0]!));
+    return true;
+  }),
+  builtin(['date_trunc'], ['lg_date_trunc', 'lg_date_trunc_tz'], ({ v, a, location, tz, typedSafe, probeOf }) => {
+    // date_trunc(field, timestamptz, zone): truncated in that zone
+    if (a.length === 3) {
+      replaceNode(v.node, call(emulated('lg_date_trunc_tz'), ...a));
       return true;
     }
-    case 'octet_length':
-      // DuckDB's octet_length takes bytes (and bits) only; text counts its UTF-8 bytes
-      if (a.length !== 1 || !typedSafe(a[0])) return false;
-      replaceNode(v.node, call(emulated('lg_octet_length'), a[0]!));
-      return true;
-    case 'date_trunc':
-      // date_trunc(field, timestamptz, zone): truncated in that zone
-      if (a.length === 3) {
-        replaceNode(v.node, call(emulated('lg_date_trunc_tz'), ...a));
+    // date_trunc(text, date) is date_trunc(text, timestamptz) in PostgreSQL (of an aggregate or window value
+    // its probe tells: date_trunc('month', min(o_orderdate)))
+    if (a.length !== 2) return false;
+    {
+      const probe = typedSafe(a[1]) ? structuredClone(a[1]!) : probeOf(a[1]);
+      if (!probe) return false;
+      // PostgreSQL's centuries and millennia begin in a year ending in 1 (2001), DuckDB's in 0 (2000):
+      // truncated a year earlier, then moved a year on
+      const unit = constText(a[0])?.toLowerCase();
+      if (unit === 'century' || unit === 'millennium') {
+        const year = (): PgNode => cast(strConst('1 year'), 'interval');
+        const earlier: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('-')], lexpr: a[1], rexpr: year(), location } };
+        const truncated = call(emulated('lg_date_trunc'), a[0]!, earlier, tz(), probe);
+        replaceNode(v.node, { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: truncated, rexpr: year(), location } });
         return true;
       }
-      // date_trunc(text, date) is date_trunc(text, timestamptz) in PostgreSQL (of an aggregate or window value
-      // its probe tells: date_trunc('month', min(o_orderdate)))
-      if (a.length !== 2) return false;
-      {
-        const probe = typedSafe(a[1]) ? structuredClone(a[1]!) : probeOf(a[1]);
-        if (!probe) return false;
-        // PostgreSQL's centuries and millennia begin in a year ending in 1 (2001), DuckDB's in 0 (2000):
-        // truncated a year earlier, then moved a year on
-        const unit = constText(a[0])?.toLowerCase();
-        if (unit === 'century' || unit === 'millennium') {
-          const year = (): PgNode => cast(strConst('1 year'), 'interval');
-          const earlier: PgNode = { A_Expr: { kind: 'AEXPR_OP', name: [strNode('-')], lexpr: a[1], rexpr: year(), location } };
-          const truncated = call(emulated('lg_date_trunc'), a[0]!, earlier, tz(), probe);
-          replaceNode(v.node, { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: truncated, rexpr: year(), location } });
-          return true;
-        }
-        replaceNode(v.node, call(emulated('lg_date_trunc'), a[0]!, a[1]!, tz(), probe));
-      }
-      return true;
-    case 'generate_series':
-      // generate_series(date, date, interval) is the timestamptz one in PostgreSQL
-      if (a.length !== 3 || !typedSafe(a[0]) || !typedSafe(a[1])) return false;
-      f['args'] = [0, 1].map((i) => call(emulated('lg_date_tz'), a[i]!, tz(), structuredClone(a[i]!))).concat(a[2]!);
-      return false;
-    default:
-      return false;
-  }
-}
+      replaceNode(v.node, call(emulated('lg_date_trunc'), a[0]!, a[1]!, tz(), probe));
+    }
+    return true;
+  }),
+  builtin(['generate_series'], ['lg_date_tz'], ({ f, a, tz, typedSafe }) => {
+    // generate_series(date, date, interval) is the timestamptz one in PostgreSQL
+    if (a.length !== 3 || !typedSafe(a[0]) || !typedSafe(a[1])) return false;
+    f['args'] = [0, 1].map((i) => call(emulated('lg_date_tz'), a[i]!, tz(), structuredClone(a[i]!))).concat(a[2]!);
+    return false;
+  }),
+];
 
 /** encode(bytea, format) / decode(text, format) for a constant format, as PostgreSQL writes and reads them. */
 function byteaCodec(name: 'encode' | 'decode', a: PgNode[], location: unknown): PgNode {

@@ -6,44 +6,31 @@
 import { parseArrayLiteral } from '../arrayLiteral.js';
 import { IGNORED_COLLATIONS } from '../authorize.js';
 import type { RelationCatalog } from '../catalogView.js';
-import {
-  EMULATED_ARRAY_COLUMNS,
-  EMULATED_FUNCTIONS,
-  EMULATED_TABLE_FUNCTIONS,
-  EMULATION_DB,
-  emulated,
-  emulatedCall,
-  INTERNAL_MACROS,
-} from '../emulation.js';
+import { EMULATED_ARRAY_COLUMNS, EMULATION_DB, emulated, INTERNAL_MACROS } from '../emulation.js';
 import { RENAMED_FUNCTIONS, SCALAR_BUILTINS } from '../functions.js';
-import { transformFormatCall, transformSimilar, transformToTimestamp } from './format.js';
-import { JSON_OPERATORS, jsonbCast, jsonbLiteralArgs, transformJsonCall, transformJsonOperator } from './json.js';
-import { arrayLike, checkFromNames, transformBitString, transformBuiltinCall, transformBuiltinOperator } from './builtin.js';
+import { transformSimilar } from './format.js';
+import { JSON_OPERATORS, jsonbCast, transformJsonOperator } from './json.js';
+import { arrayLike, checkFromNames, transformBitString, transformBuiltinOperator } from './builtin.js';
 import { byteaInputToHex } from '../bytea.js';
-import { RELATION_ARGUMENT } from '../needs.js';
 import {
-  exactStatisticArgument,
   exponentLiteral,
   probeFor,
   probeOf,
   sizedBitProbe,
-  roundedNumericCast,
-  statisticWithClauses,
-  typedAggregateWithClauses,
   typedDispatchSafe,
-  typedGcd,
   typedSeries,
-  typedSeriesList,
   typedSubtraction,
   typeLiteralOperands,
+  modulo,
 } from './numeric.js';
+import { PHASE_RANK, rewritesOf, type Call } from './registry.js';
+import { arrayOf, existingSearchPath } from './session.js';
 import { SqlError, pos } from '../errors.js';
 import { regCast, regtypeText, splitQualifiedName } from '../regTypes.js';
 import { effectiveSearchPath, type ResolveContext, type TableReference } from '../resolve.js';
-import { settingLookup } from '../settings.js';
 import { constantLike, escapeChar, runtimeLike } from '../like.js';
 import { isProbePlaceholder, markOuterReferences } from '../outerRefs.js';
-import { comparedLiteral, isUtc, wallClock, zoneOffset, zoned, zonedLiteral, zonedText, type SessionZone } from '../sessionZone.js';
+import { comparedLiteral, isUtc, wallClock, zoned, zonedLiteral, zonedText, type SessionZone } from '../sessionZone.js';
 import {
   boolConst,
   constText,
@@ -79,103 +66,6 @@ export interface ProbeMiss {
 
 const TEXT_TYPES = new Set(['text', 'varchar', 'name']);
 
-// the parser leaves `elements` out of an empty ARRAY[], and the re-parse check compares against it
-export const arrayOf = (values: (string | null)[]): PgNode => ({
-  A_ArrayExpr: values.length ? { elements: values.map((v) => strConst(v)) } : {},
-});
-
-/** Schemas of the search path that exist, as current_schemas(false) reports them. */
-export function existingSearchPath(ctx: DialectContext, includeImplicit: boolean): string[] {
-  const known = new Set([...ctx.catalog.listSchemas(), 'pg_catalog', 'information_schema']);
-  const path = includeImplicit ? effectiveSearchPath(ctx) : ctx.searchPath.map((s) => (s === '$user' ? ctx.user : s));
-  return path.filter((s) => known.has(s));
-}
-
-/** `version()` as DBeaver and friends parse it: the PostgreSQL flavour first. */
-export function versionString(ctx: DialectContext): string {
-  const server = (ctx.settings('server_version') ?? '16.4').split(' ')[0];
-  // Nothing about the runtime behind it: a version string is not an inventory for an attacker.
-  return `PostgreSQL ${server} (lakegate 0.1.0) on x86_64-pc-linux-gnu, 64-bit`;
-}
-
-function constBool(n: unknown): boolean | undefined {
-  const c = (n as Fields | undefined)?.['A_Const'];
-  if (c?.boolval) return c.boolval.boolval === true;
-  const s = constText(n);
-  return s === undefined ? undefined : ['t', 'true', 'on', 'yes', '1'].includes(s.toLowerCase());
-}
-
-function isByteaCast(n: unknown): boolean {
-  const t = (n as Fields | undefined)?.['TypeCast'];
-  const parts = t ? names(t['typeName']?.['names']) : [];
-  return parts[parts.length - 1] === 'bytea' && !t?.['typeName']?.['arrayBounds'];
-}
-
-/**
- * A relation named by a constant in to_regclass / has_*_privilege is resolved
- * now, as the user: its OID, or (to_regclass) NULL when this user cannot see it.
- */
-function relationArguments(name: string, args: unknown[], f: Fields, ctx: DialectContext): PgNode | undefined {
-  const at = RELATION_ARGUMENT[name]?.(args.length);
-  if (at === undefined) return undefined;
-  const literal = constText(args[at]);
-  if (name === 'to_regclass') {
-    if (literal === undefined) throw new SqlError('0A000', 'to_regclass() needs a constant argument', pos(f['location']));
-    try {
-      return regCast('regclass', args[at], ctx, f['location']);
-    } catch (e) {
-      if (!(e instanceof SqlError) || e.code !== '42P01') throw e;
-      // The same decision `::regclass` reports as 42P01: audited alike, though the answer is NULL.
-      const parts = splitQualifiedName(literal);
-      ctx.probeMissed?.({ ...(parts.length >= 2 ? { schema: parts[parts.length - 2]! } : {}), name: parts[parts.length - 1]!, error: e });
-      return { TypeCast: { arg: strConst(null), typeName: { names: [strNode('pg_catalog'), strNode('int8')], typemod: -1 } } };
-    }
-  }
-  if (literal !== undefined) args[at] = regCast('regclass', args[at], ctx, f['location']);
-  return undefined;
-}
-
-function foldFunction(name: string, args: unknown[], f: Fields, ctx: DialectContext): PgNode | undefined {
-  const relation = relationArguments(name, args, f, ctx);
-  if (relation) return relation;
-  switch (name) {
-    case 'current_database':
-    case 'current_catalog':
-      return strConst(ctx.database);
-    case 'current_user':
-    case 'session_user':
-    case 'current_role':
-      return strConst(ctx.user);
-    case 'current_schema':
-      return strConst(existingSearchPath(ctx, false)[0] ?? null);
-    case 'current_schemas': {
-      const implicit = constBool(args[0]);
-      if (implicit === undefined) throw new SqlError('0A000', 'current_schemas() needs a constant argument', pos(f['location']));
-      // typed, so that the deparser parenthesises `(current_schemas(true))[1]`; it prints ARRAY[…][1] otherwise
-      return {
-        TypeCast: {
-          arg: arrayOf(existingSearchPath(ctx, implicit)),
-          typeName: { names: [strNode('text')], typemod: -1, arrayBounds: [{ Integer: { ival: -1 } }] },
-        },
-      };
-    }
-    case 'version':
-      return strConst(versionString(ctx));
-    case 'pg_backend_pid':
-      return intConst(ctx.backendPid);
-    case 'current_setting': {
-      const setting = constText(args[0]);
-      if (setting === undefined) return settingLookup(ctx.settings, args[0] as PgNode);
-      const value = ctx.settings(setting.toLowerCase());
-      if (value !== undefined) return strConst(value);
-      if (constBool(args[1])) return strConst(null);
-      throw new SqlError('42704', `unrecognized configuration parameter "${setting}"`, pos(f['location']));
-    }
-    default:
-      return undefined;
-  }
-}
-
 // the parser leaves `args` out of a call without arguments, and the re-parse check compares against it
 const call = (name: string, ...args: PgNode[]): PgNode => ({
   FuncCall: { funcname: [strNode(name)], ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
@@ -185,66 +75,11 @@ const typed = (arg: PgNode, type: string, typmods?: PgNode[]): PgNode => ({
 });
 const localNow = (ctx: DialectContext): PgNode => call('timezone', strConst(ctx.settings('timezone') ?? 'UTC'), call('now'));
 
-/** The fields of a timestamptz's UTC offset, from the offset in seconds. */
-const OFFSET_FIELDS: Readonly<Record<string, (seconds: PgNode) => PgNode>> = ownTable({
-  timezone: (s) => s,
-  timezone_hour: (s) => emulatedCall('lg_zone_hour', [s]),
-  timezone_minute: (s) => emulatedCall('lg_zone_minute', [s]),
-});
-
 /** The session's TimeZone, with the planner's probes (sql/sessionZone.ts). */
 const sessionZoneOf = (ctx: DialectContext): SessionZone => ({
   name: ctx.settings('timezone') ?? 'UTC',
   probe: probeFor,
 });
-
-/** Decimals PostgreSQL's EXTRACT (numeric since 14) shows per field, for timestamps and intervals. */
-const EXTRACT_SCALE: Readonly<Record<string, number>> = ownTable({ second: 6, epoch: 6, milliseconds: 3 });
-
-/**
- * EXTRACT is numeric and date_part double precision in PostgreSQL; DuckDB
- * answers integers (and drops the fraction of `second`, which is taken here
- * from the microseconds).
- */
-function typedDatePart(v: Visit, name: string, args: unknown[], done: WeakSet<object>, zone: SessionZone): boolean {
-  const f = v.fields;
-  if (done.has(f) || args.length !== 2) return false;
-  const field = constText(args[0])?.toLowerCase();
-  // a timestamptz's fields are its wall clock's in the session's zone (its epoch is the instant's own)
-  if (field !== undefined && (name === 'extract' || name === 'date_part')) {
-    const offsetField = OFFSET_FIELDS[field];
-    if (offsetField) {
-      const offset = zoneOffset(args[1] as PgNode, zone);
-      if (offset && !isUtc(zone)) {
-        done.add(f);
-        const value = offsetField(offset);
-        replaceNode(v.node, f['funcformat'] === 'COERCE_SQL_SYNTAX' ? typed(value, 'numeric', [intConst(38), intConst(0)]) : typed(value, 'float8'));
-        return true;
-      }
-    } else if (field !== 'epoch') (f['args'] as PgNode[])[1] = wallClock(args[1] as PgNode, zone);
-  }
-  if (name === 'extract' && f['funcformat'] === 'COERCE_SQL_SYNTAX' && field !== undefined) {
-    done.add(f);
-    const scale = EXTRACT_SCALE[field] ?? 0;
-    const value: PgNode =
-      field === 'second'
-        ? { A_Expr: { kind: 'AEXPR_OP', name: [strNode('/')], lexpr: call('date_part', strConst('microseconds'), args[1] as PgNode), rexpr: { A_Const: { fval: { fval: '1000000.0' } } } } }
-        : { FuncCall: f };
-    // the epoch of a date has no fraction (numeric scale 0): a typed macro tells a date from a timestamp
-    if (field === 'epoch' && typedDispatchSafe(args[1])) {
-      replaceNode(v.node, { FuncCall: { funcname: emulated('lg_extract_epoch'), args: [value, structuredClone(args[1]) as PgNode], funcformat: 'COERCE_EXPLICIT_CALL' } });
-      return true;
-    }
-    replaceNode(v.node, typed(value, 'numeric', [intConst(38), intConst(scale)]));
-    return true;
-  }
-  if (name === 'date_part' && f['funcformat'] !== 'COERCE_SQL_SYNTAX') {
-    done.add(f);
-    replaceNode(v.node, typed({ FuncCall: f }, 'float8'));
-    return true;
-  }
-  return false;
-}
 
 const SVF_FOLDS: Record<string, (ctx: DialectContext) => PgNode> = ownTable({
   SVFOP_CURRENT_USER: (ctx) => strConst(ctx.user),
@@ -265,23 +100,11 @@ const SVF_FOLDS: Record<string, (ctx: DialectContext) => PgNode> = ownTable({
   SVFOP_CURRENT_TIME_N: () => typed(call('now'), 'timetz'),
 });
 
-const SIZE_GUARDED: Readonly<Record<string, string>> = ownTable({
-  repeat: INTERNAL_MACROS.repeat,
-  lpad: INTERNAL_MACROS.lpad,
-  rpad: INTERNAL_MACROS.rpad,
-});
-
-const TYPED_AGGREGATES: Readonly<Record<string, string>> = ownTable({ sum: INTERNAL_MACROS.sum, avg: INTERNAL_MACROS.avg });
-
-/** stddev and variance of integers and numerics are exact numerics in PostgreSQL (sql/dialect/numericMacros.ts); of floats, DuckDB's own. */
-const STATISTICS_AGGREGATES: Readonly<Record<string, string>> = ownTable({
-  variance: INTERNAL_MACROS.varSamp, var_samp: INTERNAL_MACROS.varSamp, var_pop: INTERNAL_MACROS.varPop,
-  stddev: INTERNAL_MACROS.stddevSamp, stddev_samp: INTERNAL_MACROS.stddevSamp, stddev_pop: INTERNAL_MACROS.stddevPop,
-});
-
-const plainAggregate = (f: Fields): boolean =>
-  !f['agg_distinct'] && !f['agg_filter'] && !f['over'] && !f['agg_order'] && !f['agg_star'] && !f['agg_within_group'] && !f['func_variadic'];
-
+/**
+ * A call's rewrite: the generic checks of window calls, then its name's rewrites from the registry
+ * (sql/dialect/registry.ts) in their order, until one answers that the call is done. A call no rewrite
+ * finishes gets its DuckDB name at `rename`.
+ */
 function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>): void {
   const f = v.fields;
   const parts = names(f['funcname']);
@@ -297,118 +120,22 @@ function transformFuncCall(v: Visit, ctx: DialectContext, done: WeakSet<object>)
   }
   if (f['over'] && f['agg_within_group']) throw new SqlError('0A000', `OVER is not supported for ordered-set aggregate ${name}`, pos(f['location']));
   if (f['over'] && f['agg_order']) throw new SqlError('0A000', 'aggregate ORDER BY is not implemented for window functions', pos(f['location']));
-  // array_agg / string_agg (DISTINCT x): PostgreSQL sorts to find the distinct values, so they come in x's order (DuckDB: any)
-  if ((name === 'array_agg' || name === 'string_agg') && f['agg_distinct'] && !f['agg_order'] && args.length > 0 && !containsSubquery(args[0])) {
-    f['agg_order'] = [{ SortBy: { node: structuredClone(args[0]), sortby_dir: 'SORTBY_DEFAULT', sortby_nulls: 'SORTBY_NULLS_DEFAULT' } }];
+  const c: Call = { v, f, name, args, asTable, ctx, done, zone: sessionZoneOf(ctx), typedSafe: typedDispatchSafe, probeOf };
+  let renamed = false;
+  for (const r of rewritesOf(parts, asTable)) {
+    if (!renamed && PHASE_RANK[r.phase] > PHASE_RANK.rename) {
+      renameCall(f, name);
+      renamed = true;
+    }
+    if ((r.applies?.(c) ?? true) && r.rewrite(c)) return;
   }
-  if (parts.length === 1 || parts[0] === 'pg_catalog') jsonbLiteralArgs(name, args);
+  if (!renamed) renameCall(f, name);
+}
 
-  if (!asTable && (name === 'extract' || name === 'date_part') && typedDatePart(v, name, args, done, sessionZoneOf(ctx))) return;
-  if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformJsonCall(v, name, args)) return;
-  if (!asTable && (parts.length === 1 || parts[0] === 'pg_catalog') && transformFormatCall(v, name, args, done, sessionZoneOf(ctx))) return;
-  if (!asTable && name === 'to_timestamp' && transformToTimestamp(v, args)) return;
-  const builtin = parts.length === 1 || parts[0] === 'pg_catalog';
-  if (builtin && transformBuiltinCall(v, name, args, ctx.settings('timezone') ?? 'UTC', typedDispatchSafe, probeOf)) return;
-  const folded = asTable ? undefined : foldFunction(name, args, f, ctx);
-  if (folded) {
-    replaceNode(v.node, folded);
-    return;
-  }
-  if (Object.hasOwn(EMULATED_FUNCTIONS, name) || (asTable && EMULATED_TABLE_FUNCTIONS.has(name))) {
-    f['funcname'] = emulated(name);
-    if (EMULATED_FUNCTIONS[name]?.searchPath) f['args'] = [...args, arrayOf(effectiveSearchPath(ctx))];
-    return;
-  }
-  // min / max of a boolean: no such function in PostgreSQL (42883; bool_and / bool_or are its aggregates). The
-  // argument goes through a macro with a probe of itself: the probe's BOOLEAN overload binds a macro no boolean fits,
-  // an error while binding, rows or not; any other overload is the value itself, nothing at run time
-  // (sql/dialect/builtinMacros.ts lg_min_nb). Without a typed probe (a subquery, a parameter) the call stays as it is
-  if ((name === 'min' || name === 'max') && !asTable && args.length === 1 && builtin && !f['agg_star'] && !done.has(f) && typedDispatchSafe(args[0])) {
-    done.add(f);
-    f['args'] = [{ FuncCall: { funcname: emulated(name === 'min' ? 'lg_min_nb' : 'lg_max_nb'), args: [args[0], structuredClone(args[0])], funcformat: 'COERCE_EXPLICIT_CALL' } }];
-  }
-  // sum(int4) is bigint and avg(int or numeric) numeric in PostgreSQL (sql/dialect/numericMacros.ts). Only the
-  // plain aggregate: a macro cannot carry DISTINCT, FILTER, ORDER BY or OVER.
-  const typed = TYPED_AGGREGATES[name];
-  if (typed && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && plainAggregate(f) && typedDispatchSafe(args[0])) {
-    f['funcname'] = emulated(typed);
-    return;
-  }
-  // stddev / variance, FILTER folded into the argument
-  const statistic = STATISTICS_AGGREGATES[name];
-  const exactArg = statistic && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog') ? exactStatisticArgument(f) : undefined;
-  if (statistic && exactArg) {
-    f['funcname'] = emulated(statistic);
-    f['args'] = [exactArg];
-    delete f['agg_filter'];
-    return;
-  }
-  // …with DISTINCT or OVER, from count, sum and Σx² written with those clauses (sql/dialect/numeric.ts)
-  if (statistic && !asTable && !done.has(f) && (parts.length === 1 || parts[0] === 'pg_catalog')) {
-    const wrapped = statisticWithClauses(name, f, (g) => done.add(g));
-    if (wrapped) {
-      replaceNode(v.node, wrapped);
-      return;
-    }
-  }
-  // …and with DISTINCT, FILTER or OVER, the call wrapped in a macro that gives it that type (sql/dialect/numeric.ts)
-  if (typed && !asTable && !done.has(f) && (parts.length === 1 || parts[0] === 'pg_catalog') && !f['agg_order']) {
-    done.add(f);
-    const wrapped = typedAggregateWithClauses(name as 'sum' | 'avg', f);
-    if (wrapped) {
-      replaceNode(v.node, wrapped);
-      return;
-    }
-  }
-  if (name === 'round' && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog')) {
-    const rounded = roundedNumericCast(args as PgNode[]);
-    if (rounded) {
-      replaceNode(v.node, rounded);
-      return;
-    }
-  }
-  // mod(a, b) is a % b: 22012 on a zero divisor, as the operator (DuckDB's mod answers NULL)
-  if (name === 'mod' && !asTable && args.length === 2 && (parts.length === 1 || parts[0] === 'pg_catalog')) {
-    replaceNode(v.node, modulo(args));
-    return;
-  }
-  if (name === 'sign' && !asTable && args.length === 1 && (parts.length === 1 || parts[0] === 'pg_catalog') && typedDispatchSafe(args[0])) {
-    f['funcname'] = emulated(INTERNAL_MACROS.sign);
-    return;
-  }
-  // ntile is integer in PostgreSQL (DuckDB: BIGINT); gcd and lcm of integers too (sql/dialect/numeric.ts)
-  if (name === 'ntile' && f['over'] && !asTable && !done.has(f)) {
-    done.add(f);
-    replaceNode(v.node, { TypeCast: { arg: { FuncCall: f }, typeName: { names: [strNode('pg_catalog'), strNode('int4')], typemod: -1 } } });
-    return;
-  }
-  if ((name === 'gcd' || name === 'lcm') && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog')) {
-    const gcd = typedGcd(name, args as PgNode[]);
-    if (gcd) {
-      replaceNode(v.node, gcd);
-      return;
-    }
-  }
-  // PostgreSQL refuses to build a string over 1 GB; DuckDB would try (sql/emulation.ts INTERNAL_MACROS).
-  const guarded = SIZE_GUARDED[name];
-  if (guarded && !asTable && (parts.length === 1 || parts[0] === 'pg_catalog')) {
-    f['funcname'] = emulated(guarded);
-    return;
-  }
-  // length(bytea) counts bytes; DuckDB's length has no BLOB form. Recognisable only on a bytea cast or literal.
-  if (name === 'length' && args.length === 1 && isByteaCast(args[0])) {
-    f['funcname'] = [strNode('octet_length')];
-    return;
-  }
+/** A call that reaches DuckDB by name: PostgreSQL's name, or DuckDB's spelling of it. */
+function renameCall(f: Fields, name: string): void {
   // SQL-syntax calls (EXTRACT, TRIM, SUBSTRING … FROM, POSITION … IN) deparse by their pg_catalog name.
   if (f['funcformat'] !== 'COERCE_SQL_SYNTAX') f['funcname'] = [strNode(RENAMED_FUNCTIONS[name] ?? name)];
-  // DuckDB's scalar generate_series returns one list; PostgreSQL returns rows.
-  if (name === 'generate_series' && !asTable && !done.has(f)) {
-    done.add(f);
-    // …of integers, typed as PostgreSQL's (sql/dialect/numeric.ts)
-    const list = typedSeriesList(f) ?? { FuncCall: f };
-    replaceNode(v.node, { FuncCall: { funcname: [strNode('unnest')], args: [list], funcformat: 'COERCE_EXPLICIT_CALL' } });
-  }
 }
 
 /** DuckDB type for a PostgreSQL type name; undefined when PostgreSQL would not know it either. */
@@ -822,19 +549,6 @@ function betweenSymmetric(v: Visit, not: boolean): void {
   replaceNode(v.node, {
     BoolExpr: { boolop: not ? 'AND_EXPR' : 'OR_EXPR', args: [between(x, a, b), between(structuredClone(x), structuredClone(b), structuredClone(a))], location: f['location'] },
   });
-}
-
-/**
- * a % b and mod(a, b): 22012 on a zero divisor (DuckDB's mod answers NULL), and 42883 for a float operand
- * (PostgreSQL has no float modulo; DuckDB's is fmod), told by a probe a + b where both operands have one.
- */
-function modulo(args: unknown[]): PgNode {
-  const [a, b] = args as PgNode[];
-  const pa = probeFor(a);
-  const pb = probeFor(b);
-  return pa && pb
-    ? emulatedCall(INTERNAL_MACROS.typedModulo, [a!, b!, { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: pa, rexpr: pb } }])
-    : emulatedCall(INTERNAL_MACROS.modulo, [a!, b!]);
 }
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);

@@ -16,6 +16,7 @@ export { JSON_TABLE_FUNCTIONS } from '../emulation.js';
 import { SqlError, pos, undefinedFunction } from '../errors.js';
 import { constText, boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
 import { ownTable } from '../ownNames.js';
+import type { Rule } from './rule.js';
 
 const JSONB_RESULTS: ReadonlySet<string> = new Set([
   'to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg', 'jsonb_set', 'jsonb_insert', 'jsonb_extract_path', 'jsonb_strip_nulls',
@@ -357,73 +358,102 @@ function buildArray(args: unknown[]): PgNode {
   return cast(concat(parts), 'json');
 }
 
-export function transformJsonCall(v: Visit, name: string, args: unknown[]): boolean {
-  if (!JSON_FUNCTIONS.has(name)) return false;
-  const f = v.fields;
-  const one = () => {
-    if (args.length !== 1) throw undefinedFunction(name, f['location'], args);
-    return args[0] as PgNode;
-  };
-  switch (name) {
-    case 'json_build_object':
-    case 'jsonb_build_object': {
-      const built = buildObject(args, name.startsWith('jsonb'), f['location']);
-      replaceNode(v.node, name.startsWith('jsonb') ? canonical(built) : built);
-      return true;
-    }
-    case 'json_build_array':
-      replaceNode(v.node, buildArray(args));
-      return true;
-    case 'jsonb_build_array':
-      replaceNode(v.node, canonical(buildArray(args)));
-      return true;
-    case 'json_agg':
-    case 'jsonb_agg': {
-      // the aggregate stays (its ORDER BY, FILTER, DISTINCT with it) as a string_agg of JSON texts
-      const x = one();
-      f['funcname'] = [strNode('string_agg')];
-      f['args'] = [jsonValue(x), strConst(', ')];
-      const agg = cast(concat([strConst('['), { FuncCall: f }, strConst(']')]), 'json');
-      replaceNode(v.node, name === 'jsonb_agg' ? canonical(agg) : agg);
-      return true;
-    }
-    case 'json_object_agg':
-    case 'jsonb_object_agg': {
-      if (args.length !== 2) throw undefinedFunction(name, f['location'], args);
-      const [k, val] = args as PgNode[];
-      const jsonb = name.startsWith('jsonb');
-      f['funcname'] = [strNode('string_agg')];
-      f['args'] = [concat([jsonKey(k!), strConst(jsonb ? ': ' : ' : '), jsonValue(val!)]), strConst(', ')];
-      const agg = cast(concat([strConst(jsonb ? '{' : '{ '), { FuncCall: f }, strConst(jsonb ? '}' : ' }')]), 'json');
-      replaceNode(v.node, jsonb ? canonical(agg) : agg);
-      return true;
-    }
-    case 'to_json':
-    case 'row_to_json':
-      replaceNode(v.node, toJson(namedRow(one())));
-      return true;
-    case 'to_jsonb':
-      replaceNode(v.node, canonical(toJson(namedRow(one()))));
-      return true;
-    case 'jsonb_strip_nulls':
-      replaceNode(v.node, canonical(call(emulated('lg_jsonb_strip_nulls'), one())));
-      return true;
-    case 'jsonb_set':
-    case 'jsonb_insert':
-      replaceNode(v.node, canonicalTagged(jsonbSetCall(name, args, f['location'])));
-      return true;
-    case 'jsonb_pretty':
-      replaceNode(v.node, call(emulated('lg_jsonb_pretty'), one()));
-      return true;
-    case 'json_typeof':
-    case 'jsonb_typeof':
-      replaceNode(v.node, call(emulated('lg_json_typeof'), asWritten(one())));
-      return true;
-    case 'json_array_length':
-    case 'jsonb_array_length':
-      replaceNode(v.node, cast(call(emulated('lg_json_array_length'), asWritten(one())), 'int4'));
-      return true;
-    default:
-      return false;
-  }
+/** A json function's call as its rewrite sees it; `one()` is its only argument (42883 for another count). */
+interface JsonCall {
+  v: Visit;
+  f: Fields;
+  name: string;
+  args: unknown[];
+  one: () => PgNode;
 }
+
+const json = (names: readonly string[], macros: readonly string[], rewrite: (j: JsonCall) => boolean): Rule => ({
+  phase: 'json',
+  names,
+  macros,
+  rewrite: (c) =>
+    rewrite({
+      v: c.v,
+      f: c.f,
+      name: c.name,
+      args: c.args,
+      one: () => {
+        if (c.args.length !== 1) throw undefinedFunction(c.name, c.f['location'], c.args);
+        return c.args[0] as PgNode;
+      },
+    }),
+});
+
+/** The json and jsonb functions this module rewrites (sql/dialect/registry.ts), each with the macros it calls. */
+export const JSON_RULES: readonly Rule[] = [
+  {
+    // an untyped literal where a jsonb_* function takes a jsonb is read as one, wherever the call stands
+    phase: 'jsonbLiterals',
+    at: 'anywhere',
+    names: Object.keys(JSONB_ARGS),
+    rewrite: (c) => {
+      jsonbLiteralArgs(c.name, c.args);
+      return false;
+    },
+  },
+  json(['json_build_object', 'jsonb_build_object'], [], ({ v, f, name, args }) => {
+    const built = buildObject(args, name.startsWith('jsonb'), f['location']);
+    replaceNode(v.node, name.startsWith('jsonb') ? canonical(built) : built);
+    return true;
+  }),
+  json(['json_build_array'], [], ({ v, args }) => {
+    replaceNode(v.node, buildArray(args));
+    return true;
+  }),
+  json(['jsonb_build_array'], [], ({ v, args }) => {
+    replaceNode(v.node, canonical(buildArray(args)));
+    return true;
+  }),
+  json(['json_agg', 'jsonb_agg'], [], ({ v, f, name, one }) => {
+    // the aggregate stays (its ORDER BY, FILTER, DISTINCT with it) as a string_agg of JSON texts
+    const x = one();
+    f['funcname'] = [strNode('string_agg')];
+    f['args'] = [jsonValue(x), strConst(', ')];
+    const agg = cast(concat([strConst('['), { FuncCall: f }, strConst(']')]), 'json');
+    replaceNode(v.node, name === 'jsonb_agg' ? canonical(agg) : agg);
+    return true;
+  }),
+  json(['json_object_agg', 'jsonb_object_agg'], [], ({ v, f, name, args }) => {
+    if (args.length !== 2) throw undefinedFunction(name, f['location'], args);
+    const [k, val] = args as PgNode[];
+    const jsonb = name.startsWith('jsonb');
+    f['funcname'] = [strNode('string_agg')];
+    f['args'] = [concat([jsonKey(k!), strConst(jsonb ? ': ' : ' : '), jsonValue(val!)]), strConst(', ')];
+    const agg = cast(concat([strConst(jsonb ? '{' : '{ '), { FuncCall: f }, strConst(jsonb ? '}' : ' }')]), 'json');
+    replaceNode(v.node, jsonb ? canonical(agg) : agg);
+    return true;
+  }),
+  json(['to_json', 'row_to_json'], [], ({ v, one }) => {
+    replaceNode(v.node, toJson(namedRow(one())));
+    return true;
+  }),
+  json(['to_jsonb'], [], ({ v, one }) => {
+    replaceNode(v.node, canonical(toJson(namedRow(one()))));
+    return true;
+  }),
+  json(['jsonb_strip_nulls'], ['lg_jsonb_strip_nulls'], ({ v, one }) => {
+    replaceNode(v.node, canonical(call(emulated('lg_jsonb_strip_nulls'), one())));
+    return true;
+  }),
+  json(['jsonb_set', 'jsonb_insert'], [], ({ v, f, name, args }) => {
+    replaceNode(v.node, canonicalTagged(jsonbSetCall(name, args, f['location'])));
+    return true;
+  }),
+  json(['jsonb_pretty'], ['lg_jsonb_pretty'], ({ v, one }) => {
+    replaceNode(v.node, call(emulated('lg_jsonb_pretty'), one()));
+    return true;
+  }),
+  json(['json_typeof', 'jsonb_typeof'], ['lg_json_typeof'], ({ v, one }) => {
+    replaceNode(v.node, call(emulated('lg_json_typeof'), asWritten(one())));
+    return true;
+  }),
+  json(['json_array_length', 'jsonb_array_length'], ['lg_json_array_length'], ({ v, one }) => {
+    replaceNode(v.node, cast(call(emulated('lg_json_array_length'), asWritten(one())), 'int4'));
+    return true;
+  }),
+];

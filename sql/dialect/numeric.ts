@@ -16,11 +16,12 @@
  * either: where its table column's type is known, a constant of that type
  * stands in for it (outerProbe); else no probe.
  */
-import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA, emulatedCall } from '../emulation.js';
+import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA, emulated, emulatedCall } from '../emulation.js';
 import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from '../functions.js';
 import { hasOuterReference, isOuterReference, typedCopy } from '../outerRefs.js';
-import { boolConst, intConst, names, strNode, walk, type Fields, type PgNode } from '../walk.js';
+import { boolConst, intConst, names, replaceNode, strNode, walk, type Fields, type PgNode } from '../walk.js';
 import { ownTable } from '../ownNames.js';
+import type { Rule } from './rule.js';
 
 const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
 
@@ -512,3 +513,154 @@ export function sizedBitProbe(arg: unknown, mods: readonly unknown[]): { n: numb
   const probe = typedDispatchSafe(arg) ? structuredClone(arg as PgNode) : probeOf(arg);
   return probe ? { n, probe } : undefined;
 }
+
+const TYPED_AGGREGATES: Readonly<Record<string, string>> = ownTable({ sum: INTERNAL_MACROS.sum, avg: INTERNAL_MACROS.avg });
+
+/** stddev and variance of integers and numerics are exact numerics in PostgreSQL (sql/dialect/numericMacros.ts); of floats, DuckDB's own. */
+const STATISTICS_AGGREGATES: Readonly<Record<string, string>> = ownTable({
+  variance: INTERNAL_MACROS.varSamp, var_samp: INTERNAL_MACROS.varSamp, var_pop: INTERNAL_MACROS.varPop,
+  stddev: INTERNAL_MACROS.stddevSamp, stddev_samp: INTERNAL_MACROS.stddevSamp, stddev_pop: INTERNAL_MACROS.stddevPop,
+});
+
+const plainAggregate = (f: Fields): boolean =>
+  !f['agg_distinct'] && !f['agg_filter'] && !f['over'] && !f['agg_order'] && !f['agg_star'] && !f['agg_within_group'] && !f['func_variadic'];
+
+/**
+ * a % b and mod(a, b): 22012 on a zero divisor (DuckDB's mod answers NULL), and 42883 for a float operand
+ * (PostgreSQL has no float modulo; DuckDB's is fmod), told by a probe a + b where both operands have one.
+ */
+export function modulo(args: unknown[]): PgNode {
+  const [a, b] = args as PgNode[];
+  const pa = probeFor(a);
+  const pb = probeFor(b);
+  return pa && pb
+    ? emulatedCall(INTERNAL_MACROS.typedModulo, [a!, b!, { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: pa, rexpr: pb } }])
+    : emulatedCall(INTERNAL_MACROS.modulo, [a!, b!]);
+}
+
+const pgInt4 = (arg: PgNode): PgNode => ({ TypeCast: { arg, typeName: { names: [strNode('pg_catalog'), strNode('int4')], typemod: -1 } } });
+
+/** The numeric typing rules as rewrites of calls (sql/dialect/registry.ts), each with the macros it calls. */
+export const NUMERIC_RULES: readonly Rule[] = [
+  // sum(int4) is bigint and avg(int or numeric) numeric in PostgreSQL (sql/dialect/numericMacros.ts). Only the
+  // plain aggregate: a macro cannot carry DISTINCT, FILTER, ORDER BY or OVER.
+  {
+    phase: 'typedAggregate',
+    names: Object.keys(TYPED_AGGREGATES),
+    macros: Object.values(TYPED_AGGREGATES),
+    applies: (c) => c.args.length === 1 && plainAggregate(c.f) && c.typedSafe(c.args[0]),
+    rewrite: (c) => {
+      c.f['funcname'] = emulated(TYPED_AGGREGATES[c.name]!);
+      return true;
+    },
+  },
+  // stddev / variance, FILTER folded into the argument
+  {
+    phase: 'exactStatistic',
+    names: Object.keys(STATISTICS_AGGREGATES),
+    macros: [...new Set(Object.values(STATISTICS_AGGREGATES))],
+    rewrite: (c) => {
+      const exactArg = exactStatisticArgument(c.f);
+      if (!exactArg) return false;
+      c.f['funcname'] = emulated(STATISTICS_AGGREGATES[c.name]!);
+      c.f['args'] = [exactArg];
+      delete c.f['agg_filter'];
+      return true;
+    },
+  },
+  // …with DISTINCT or OVER, from count, sum and Σx² written with those clauses
+  {
+    phase: 'statisticClauses',
+    names: Object.keys(STATISTICS_AGGREGATES),
+    macros: [INTERNAL_MACROS.statsAs],
+    applies: (c) => !c.done.has(c.f),
+    rewrite: (c) => {
+      const wrapped = statisticWithClauses(c.name, c.f, (g) => c.done.add(g));
+      if (!wrapped) return false;
+      replaceNode(c.v.node, wrapped);
+      return true;
+    },
+  },
+  // …and with DISTINCT, FILTER or OVER, the call wrapped in a macro that gives it that type
+  {
+    phase: 'typedAggregateClauses',
+    names: Object.keys(TYPED_AGGREGATES),
+    macros: [INTERNAL_MACROS.sumAs, INTERNAL_MACROS.avgAs],
+    applies: (c) => !c.done.has(c.f) && !c.f['agg_order'],
+    rewrite: (c) => {
+      c.done.add(c.f);
+      const wrapped = typedAggregateWithClauses(c.name as 'sum' | 'avg', c.f);
+      if (!wrapped) return false;
+      replaceNode(c.v.node, wrapped);
+      return true;
+    },
+  },
+  {
+    phase: 'round',
+    names: ['round'],
+    rewrite: (c) => {
+      const rounded = roundedNumericCast(c.args as PgNode[]);
+      if (!rounded) return false;
+      replaceNode(c.v.node, rounded);
+      return true;
+    },
+  },
+  // mod(a, b) is a % b: 22012 on a zero divisor, as the operator (DuckDB's mod answers NULL)
+  {
+    phase: 'mod',
+    names: ['mod'],
+    macros: [INTERNAL_MACROS.typedModulo, INTERNAL_MACROS.modulo],
+    applies: (c) => c.args.length === 2,
+    rewrite: (c) => {
+      replaceNode(c.v.node, modulo(c.args));
+      return true;
+    },
+  },
+  {
+    phase: 'sign',
+    names: ['sign'],
+    macros: [INTERNAL_MACROS.sign],
+    applies: (c) => c.args.length === 1 && c.typedSafe(c.args[0]),
+    rewrite: (c) => {
+      c.f['funcname'] = emulated(INTERNAL_MACROS.sign);
+      return true;
+    },
+  },
+  // ntile is integer in PostgreSQL (DuckDB: BIGINT); gcd and lcm of integers too
+  {
+    phase: 'ntile',
+    names: ['ntile'],
+    schemas: 'any',
+    applies: (c) => Boolean(c.f['over']) && !c.done.has(c.f),
+    rewrite: (c) => {
+      c.done.add(c.f);
+      replaceNode(c.v.node, pgInt4({ FuncCall: c.f }));
+      return true;
+    },
+  },
+  {
+    phase: 'gcd',
+    names: ['gcd', 'lcm'],
+    macros: [INTERNAL_MACROS.gcd, INTERNAL_MACROS.lcm],
+    rewrite: (c) => {
+      const gcd = typedGcd(c.name as 'gcd' | 'lcm', c.args as PgNode[]);
+      if (!gcd) return false;
+      replaceNode(c.v.node, gcd);
+      return true;
+    },
+  },
+  // DuckDB's scalar generate_series returns one list; PostgreSQL returns rows (after `rename`)
+  {
+    phase: 'series',
+    names: ['generate_series'],
+    schemas: 'any',
+    applies: (c) => !c.done.has(c.f),
+    rewrite: (c) => {
+      c.done.add(c.f);
+      // …of integers, typed as PostgreSQL's
+      const list = typedSeriesList(c.f) ?? { FuncCall: c.f };
+      replaceNode(c.v.node, { FuncCall: { funcname: [strNode('unnest')], args: [list], funcformat: 'COERCE_EXPLICIT_CALL' } });
+      return false;
+    },
+  },
+];
