@@ -344,15 +344,15 @@ const ORDERED_RULES: readonly Rule[] = [
     },
   },
   // PostgreSQL refuses to build a string over 1 GB; DuckDB would try (sql/emulation.ts INTERNAL_MACROS).
-  {
+  ...Object.entries(SIZE_GUARDED).map(([name, macro]): Rule => ({
     phase: 'sizeGuard',
-    names: Object.keys(SIZE_GUARDED),
-    macros: Object.values(SIZE_GUARDED),
+    names: [name],
+    macros: [macro],
     rewrite: (c) => {
-      c.f['funcname'] = emulated(SIZE_GUARDED[c.name]!);
+      c.f['funcname'] = emulated(macro);
       return true;
     },
-  },
+  })),
   // length(bytea) counts bytes; DuckDB's length has no BLOB form. Recognisable only on a bytea cast or literal.
   {
     phase: 'byteaLength',
@@ -420,7 +420,7 @@ export const BUILTIN_RULES: readonly Rule[] = [
     replaceNode(v.node, call(emulated('lg_array_to_string'), a[0]!, a[1]!, a[2]!));
     return true;
   }),
-  builtin(['encode', 'decode'], [], ({ v, name, a, location }) => {
+  builtin(['encode', 'decode'], ['lg_base64', 'lg_escape'], ({ v, name, a, location }) => {
     replaceNode(v.node, byteaCodec(name as 'encode' | 'decode', a, location));
     return true;
   }),
@@ -524,7 +524,7 @@ export const BUILTIN_RULES: readonly Rule[] = [
     replaceNode(v.node, call('unhex', hash));
     return true;
   }),
-  builtin(['width_bucket'], [], ({ v, name, a, location, typedSafe }) => {
+  builtin(['width_bucket'], ['lg_width_bucket', 'lg_width_bucket_f'], ({ v, name, a, location, typedSafe }) => {
     if (a.length !== 4) throw undefinedFunction(name, location, a);
     const exact = a.slice(0, 3).every(typedSafe);
     replaceNode(v.node, call(emulated(exact ? 'lg_width_bucket' : 'lg_width_bucket_f'), ...a));
@@ -552,7 +552,7 @@ export const BUILTIN_RULES: readonly Rule[] = [
     replaceNode(v.node, call('unnest', call('json_keys', cast(a[0]!, 'json'))));
     return true;
   }),
-  builtin(['to_hex'], [], ({ v, a, typedSafe }) => {
+  builtin(['to_hex'], ['lg_to_hex', 'lg_to_hex8'], ({ v, a, typedSafe }) => {
     // to_hex(int4) shows 32 bits, in lower case (DuckDB: 64 bits, upper case)
     if (a.length !== 1) return false;
     replaceNode(v.node, call(emulated(typedSafe(a[0]) ? 'lg_to_hex' : 'lg_to_hex8'), a[0]!));
@@ -570,7 +570,7 @@ export const BUILTIN_RULES: readonly Rule[] = [
     }
     return true;
   }),
-  builtin(['regexp_replace'], [], ({ v, a, location }) => {
+  builtin(['regexp_replace'], ['lg_re_all', 'lg_regexp_replace_nth'], ({ v, a, location }) => {
     return regexpReplace(v, a, location);
   }),
   builtin(['substr'], [], ({ a }) => {

@@ -626,11 +626,13 @@ export const FORMAT_RULES: readonly Rule[] = [
     replaceNode(v.node, formatCall(fmt, a.slice(1), location));
     return true;
   }),
-  format(['initcap', 'quote_ident', 'quote_literal', 'pg_typeof'], [], ({ f, name, arity }) => {
-    arity(1);
-    f['funcname'] = emulated(`lg_${name}`);
-    return true;
-  }),
+  ...['initcap', 'quote_ident', 'quote_literal', 'pg_typeof'].map((n) =>
+    format([n], [`lg_${n}`], ({ f, name, arity }) => {
+      arity(1);
+      f['funcname'] = emulated(`lg_${name}`);
+      return true;
+    }),
+  ),
   format(['div'], ['lg_idiv'], ({ f, arity }) => {
     arity(2);
     f['funcname'] = emulated('lg_idiv');

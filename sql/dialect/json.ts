@@ -41,14 +41,6 @@ export function jsonbForm(n: unknown): boolean {
 /** Operators allowed through authorization because this module translates every use of them. */
 export const JSON_OPERATORS: ReadonlySet<string> = new Set(['->', '->>', '#>', '#>>', '@>', '?', '?|', '?&', '#-']);
 
-/** Scalar and aggregate functions this module translates (none reaches DuckDB by its own name). */
-export const JSON_FUNCTIONS: ReadonlySet<string> = new Set([
-  'json_build_object', 'jsonb_build_object', 'json_build_array', 'jsonb_build_array', 'json_agg', 'jsonb_agg',
-  'json_object_agg', 'jsonb_object_agg', 'to_json', 'to_jsonb', 'json_typeof', 'jsonb_typeof', 'json_array_length',
-  'jsonb_array_length', 'row_to_json', 'jsonb_set', 'jsonb_insert', 'jsonb_strip_nulls', 'jsonb_pretty',
-]);
-
-
 const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
   FuncCall: { funcname: typeof name === 'string' ? [strNode(name)] : name, ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
 });
@@ -457,3 +449,6 @@ export const JSON_RULES: readonly Rule[] = [
     return true;
   }),
 ];
+
+/** Scalar and aggregate functions this module translates (none reaches DuckDB by its own name): the allowlist's json names. */
+export const JSON_FUNCTIONS: ReadonlySet<string> = new Set(JSON_RULES.filter((r) => r.phase === 'json').flatMap((r) => r.names));
