@@ -7,7 +7,6 @@
  */
 import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS, emulated } from '../emulation.js';
 import { SqlError, pos } from '../errors.js';
-import { FOLDED_FUNCTIONS } from '../functions.js';
 import { RELATION_ARGUMENT } from '../needs.js';
 import { regCast, splitQualifiedName } from '../regTypes.js';
 import { effectiveSearchPath } from '../resolve.js';
@@ -66,46 +65,18 @@ function relationArguments(name: string, args: unknown[], f: Fields, ctx: Dialec
   return undefined;
 }
 
-function foldFunction(name: string, args: unknown[], f: Fields, ctx: DialectContext): PgNode | undefined {
-  const relation = relationArguments(name, args, f, ctx);
-  if (relation) return relation;
-  switch (name) {
-    case 'current_database':
-    case 'current_catalog':
-      return strConst(ctx.database);
-    case 'current_user':
-    case 'session_user':
-    case 'current_role':
-      return strConst(ctx.user);
-    case 'current_schema':
-      return strConst(existingSearchPath(ctx, false)[0] ?? null);
-    case 'current_schemas': {
-      const implicit = constBool(args[0]);
-      if (implicit === undefined) throw new SqlError('0A000', 'current_schemas() needs a constant argument', pos(f['location']));
-      // typed, so that the deparser parenthesises `(current_schemas(true))[1]`; it prints ARRAY[…][1] otherwise
-      return {
-        TypeCast: {
-          arg: arrayOf(existingSearchPath(ctx, implicit)),
-          typeName: { names: [strNode('text')], typemod: -1, arrayBounds: [{ Integer: { ival: -1 } }] },
-        },
-      };
-    }
-    case 'version':
-      return strConst(versionString(ctx));
-    case 'pg_backend_pid':
-      return intConst(ctx.backendPid);
-    case 'current_setting': {
-      const setting = constText(args[0]);
-      if (setting === undefined) return settingLookup(ctx.settings, args[0] as PgNode);
-      const value = ctx.settings(setting.toLowerCase());
-      if (value !== undefined) return strConst(value);
-      if (constBool(args[1])) return strConst(null);
-      throw new SqlError('42704', `unrecognized configuration parameter "${setting}"`, pos(f['location']));
-    }
-    default:
-      return undefined;
-  }
-}
+/** A call the session answers itself: the node that replaces it (none: the call goes on to its later rewrites). In expressions only. */
+const fold = (names: readonly string[], value: (c: Call) => PgNode | undefined): Rule => ({
+  phase: 'fold',
+  names,
+  schemas: 'any',
+  rewrite: (c) => {
+    const folded = value(c);
+    if (!folded) return false;
+    replaceNode(c.v.node, folded);
+    return true;
+  },
+});
 
 const redirect = (c: Call): boolean => {
   c.f['funcname'] = emulated(c.name);
@@ -115,17 +86,33 @@ const redirect = (c: Call): boolean => {
 
 /** The session's folds and the catalog emulation's functions (sql/dialect/registry.ts). Neither looks at the qualifier. */
 export const SESSION_RULES: readonly Rule[] = [
-  {
-    phase: 'fold',
-    names: [...new Set([...Object.keys(RELATION_ARGUMENT), ...FOLDED_FUNCTIONS])],
-    schemas: 'any',
-    rewrite: (c) => {
-      const folded = foldFunction(c.name, c.args, c.f, c.ctx);
-      if (!folded) return false;
-      replaceNode(c.v.node, folded);
-      return true;
-    },
-  },
+  // a relation named by a constant: to_regclass answers here, has_*_privilege goes on to the emulation with its OID
+  fold(Object.keys(RELATION_ARGUMENT), ({ name, args, f, ctx }) => relationArguments(name, args, f, ctx)),
+  fold(['current_database', 'current_catalog'], ({ ctx }) => strConst(ctx.database)),
+  fold(['current_user', 'session_user', 'current_role'], ({ ctx }) => strConst(ctx.user)),
+  fold(['current_schema'], ({ ctx }) => strConst(existingSearchPath(ctx, false)[0] ?? null)),
+  fold(['current_schemas'], ({ args, f, ctx }) => {
+    const implicit = constBool(args[0]);
+    if (implicit === undefined) throw new SqlError('0A000', 'current_schemas() needs a constant argument', pos(f['location']));
+    // typed, so that the deparser parenthesises `(current_schemas(true))[1]`; it prints ARRAY[…][1] otherwise
+    return {
+      TypeCast: {
+        arg: arrayOf(existingSearchPath(ctx, implicit)),
+        typeName: { names: [strNode('text')], typemod: -1, arrayBounds: [{ Integer: { ival: -1 } }] },
+      },
+    };
+  }),
+  fold(['version'], ({ ctx }) => strConst(versionString(ctx))),
+  fold(['pg_backend_pid'], ({ ctx }) => intConst(ctx.backendPid)),
+  fold(['current_setting'], ({ args, f, ctx }) => {
+    const setting = constText(args[0]);
+    if (setting === undefined) return settingLookup(ctx.settings, args[0] as PgNode);
+    const value = ctx.settings(setting.toLowerCase());
+    if (value !== undefined) return strConst(value);
+    if (constBool(args[1])) return strConst(null);
+    throw new SqlError('42704', `unrecognized configuration parameter "${setting}"`, pos(f['location']));
+  }),
+
   // the emulation's macro of the same name (catalog/pgCatalogMacros.ts), in an expression or in FROM
   ...Object.keys(EMULATED_FUNCTIONS).map((n): Rule => ({ phase: 'emulation', names: [n], at: 'anywhere', schemas: 'any', rewrite: redirect, macros: [n] })),
   // its table macros, in FROM only
