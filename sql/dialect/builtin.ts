@@ -16,7 +16,7 @@ import { asWritten, canonical, canonicalTagged, jsonbCall, jsonbCast, jsonbForm,
 import { EMULATED_ARRAY_COLUMNS, INTERNAL_MACROS, emulated } from '../emulation.js';
 import { ownTable } from '../ownNames.js';
 import { SqlError, pos, undefinedFunction } from '../errors.js';
-import type { Rule } from './rule.js';
+import type { OperatorRule, Rule } from './rule.js';
 import { constText, containsSubquery, ENGINE_CALLS, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
 
 /** Functions this module translates: none reaches DuckDB by its own name (DuckDB's encode/decode mean UTF-8). */
@@ -130,101 +130,116 @@ const own = new WeakSet<object>();
 /** `||` nodes already given their text type (the walk visits a replaced node's operand again). */
 const typedText = new WeakSet<object>();
 
-/**
- * Operators: `||` on arrays (list_concat / list_append / list_prepend), `||`
- * with a NULL literal (text, as PostgreSQL types `'abc' || null`), the prefix
- * math operators |/ (sqrt), ||/ (cbrt), @ (abs), integer xor #, and an
- * untyped string literal in arithmetic with a number.
- */
-export function transformBuiltinOperator(v: Visit, op: string): boolean {
-  const f = v.fields;
-  if (jsonbEquality(f, op)) return true;
-  if (String(f['kind']) !== 'AEXPR_OP') return false;
-  const l = f['lexpr'] as PgNode | undefined;
-  const r = f['rexpr'] as PgNode;
-  switch (op) {
-    case '||': {
-      if (!l) return false;
-      // jsonb || jsonb merges two objects' keys, else concatenates as arrays (DuckDB would join the texts).
-      // An untyped literal beside a jsonb is read as jsonb; a text column beside one is text || text in PostgreSQL too.
-      const jsonbSide = (x: unknown, other: unknown) => jsonbForm(x) && (jsonbForm(other) || constText(other) !== undefined);
-      if (jsonbSide(l, r) || jsonbSide(r, l)) {
-        replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_concat'), tagged(l), tagged(r))));
-        return true;
-      }
-      // beside an array, a catalog array column is one too (psql's `c.reloptions || array(…)` joins two lists)
-      const la = arrayLike(l) || (arrayLike(r) && catalogArrayColumn(l));
-      const ra = arrayLike(r) || (la && catalogArrayColumn(r));
-      if (la || ra) {
-        const fn = (la && ra) || isNullConst(l) || isNullConst(r) ? 'list_concat' : la ? 'list_append' : 'list_prepend';
-        replaceNode(v.node, call(fn, l, r));
-        return true;
-      }
-      // DuckDB types text || NULL as an integer: the whole is text, as in PostgreSQL
-      if ((isNullConst(l) || isNullConst(r)) && !typedText.has(f)) {
-        typedText.add(f);
-        replaceNode(v.node, cast({ A_Expr: f }, 'text'));
-        return true;
-      }
-      return false;
-    }
-    // array containment and overlap (an element NULL never matches, as in PostgreSQL); @> of jsonb is sql/dialect/json.ts's
-    case '@>':
-      if (!l || !(arrayLike(l) || arrayLike(r))) return false;
-      replaceNode(v.node, call(emulated('lg_array_contains'), l, r));
-      return true;
-    case '<@':
-      if (!l) throw noOperator(op, f['location']);
-      replaceNode(v.node, jsonbForm(l) || jsonbForm(r) ? call(emulated('lg_json_contains'), asWritten(r), asWritten(l)) : call(emulated('lg_array_contains'), r, l));
-      return true;
-    // jsonb - key, jsonb - index, jsonb - keys (text[])
-    case '-':
-      if (!l || !jsonbForm(l)) return false;
-      if (constOf(r)?.['ival'] !== undefined) replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_del_index'), tagged(l), r)));
-      else replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_del_keys'), tagged(l), arrayLike(r) ? r : { A_ArrayExpr: { elements: [r] } })));
-      return true;
-    case '^@':
-      if (!l) throw noOperator(op, f['location']);
-      replaceNode(v.node, call('starts_with', l, r));
-      return true;
-    case '&&':
-      if (!l) throw noOperator(op, f['location']);
-      replaceNode(v.node, call('list_has_any', l, r));
-      return true;
-    // the other forms of these names are not PostgreSQL's (for these types): never passed on to DuckDB
-    case '|/':
-      if (l) throw noOperator(op, f['location']);
-      replaceNode(v.node, call('sqrt', cast(r, 'float8')));
-      return true;
-    case '||/':
-      if (l) throw noOperator(op, f['location']);
-      replaceNode(v.node, call('cbrt', cast(r, 'float8')));
-      return true;
-    case '@':
-      if (l) throw noOperator(op, f['location']);
-      replaceNode(v.node, call('abs', r));
-      return true;
-    case '#':
-      if (!l) throw noOperator(op, f['location']);
-      replaceNode(v.node, call('xor', l, r));
-      return true;
-    case '+':
-    case '-':
-    case '*':
-    case '/':
-    case '%': {
-      if (!l) return false;
-      for (const [side, other] of [['lexpr', r], ['rexpr', l]] as const) {
-        if (constText(f[side]) === undefined) continue;
-        const type = literalTypeBeside(other);
-        if (type) f[side] = { TypeCast: { arg: f[side], typeName: type } };
-      }
-      return false;
-    }
-    default:
-      return false;
-  }
+/** An operator expression of the form `l op r` (or `op r`) as its rewrite sees it. */
+interface OperatorExpr {
+  v: Visit;
+  f: Fields;
+  op: string;
+  l: PgNode | undefined;
+  r: PgNode;
 }
+
+const operator = (names: readonly string[], macros: readonly string[], rewrite: (o: OperatorExpr) => boolean): OperatorRule => ({
+  phase: 'builtin',
+  names,
+  macros,
+  applies: (o) => String(o.f['kind']) === 'AEXPR_OP',
+  rewrite: (o) => rewrite({ v: o.v, f: o.f, op: o.op, l: o.f['lexpr'] as PgNode | undefined, r: o.f['rexpr'] as PgNode }),
+});
+
+/**
+ * The operators this module rewrites (sql/dialect/registry.ts), each with the macros it calls: `||` on arrays
+ * (list_concat / list_append / list_prepend), `||` with a NULL literal (text, as PostgreSQL types
+ * `'abc' || null`), the prefix math operators |/ (sqrt), ||/ (cbrt), @ (abs), integer xor #, and an untyped
+ * string literal in arithmetic with a number.
+ */
+export const BUILTIN_OPERATOR_RULES: readonly OperatorRule[] = [
+  // jsonb's equality forms compare jsonb's canonical text (before the json operators: @> of two arrays is array containment)
+  { phase: 'jsonbEquality', names: ['=', '<>', '!='], macros: ['lg_jsonb'], rewrite: (o) => jsonbEquality(o.f, o.op) },
+  operator(['||'], ['lg_jsonb_concat'], ({ v, f, l, r }) => {
+    if (!l) return false;
+    // jsonb || jsonb merges two objects' keys, else concatenates as arrays (DuckDB would join the texts).
+    // An untyped literal beside a jsonb is read as jsonb; a text column beside one is text || text in PostgreSQL too.
+    const jsonbSide = (x: unknown, other: unknown) => jsonbForm(x) && (jsonbForm(other) || constText(other) !== undefined);
+    if (jsonbSide(l, r) || jsonbSide(r, l)) {
+      replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_concat'), tagged(l), tagged(r))));
+      return true;
+    }
+    // beside an array, a catalog array column is one too (psql's `c.reloptions || array(…)` joins two lists)
+    const la = arrayLike(l) || (arrayLike(r) && catalogArrayColumn(l));
+    const ra = arrayLike(r) || (la && catalogArrayColumn(r));
+    if (la || ra) {
+      const fn = (la && ra) || isNullConst(l) || isNullConst(r) ? 'list_concat' : la ? 'list_append' : 'list_prepend';
+      replaceNode(v.node, call(fn, l, r));
+      return true;
+    }
+    // DuckDB types text || NULL as an integer: the whole is text, as in PostgreSQL
+    if ((isNullConst(l) || isNullConst(r)) && !typedText.has(f)) {
+      typedText.add(f);
+      replaceNode(v.node, cast({ A_Expr: f }, 'text'));
+      return true;
+    }
+    return false;
+  }),
+  operator(['@>'], ['lg_array_contains'], ({ v, l, r }) => {
+    // array containment and overlap (an element NULL never matches, as in PostgreSQL); @> of jsonb is sql/dialect/json.ts's
+    if (!l || !(arrayLike(l) || arrayLike(r))) return false;
+    replaceNode(v.node, call(emulated('lg_array_contains'), l, r));
+    return true;
+  }),
+  operator(['<@'], ['lg_array_contains', 'lg_json_contains'], ({ v, f, op, l, r }) => {
+    if (!l) throw noOperator(op, f['location']);
+    replaceNode(v.node, jsonbForm(l) || jsonbForm(r) ? call(emulated('lg_json_contains'), asWritten(r), asWritten(l)) : call(emulated('lg_array_contains'), r, l));
+    return true;
+  }),
+  operator(['-'], ['lg_jsonb_del_index', 'lg_jsonb_del_keys'], ({ v, l, r }) => {
+    // jsonb - key, jsonb - index, jsonb - keys (text[])
+    if (!l || !jsonbForm(l)) return false;
+    if (constOf(r)?.['ival'] !== undefined) replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_del_index'), tagged(l), r)));
+    else replaceNode(v.node, canonicalTagged(call(emulated('lg_jsonb_del_keys'), tagged(l), arrayLike(r) ? r : { A_ArrayExpr: { elements: [r] } })));
+    return true;
+  }),
+  operator(['^@'], [], ({ v, f, op, l, r }) => {
+    if (!l) throw noOperator(op, f['location']);
+    replaceNode(v.node, call('starts_with', l, r));
+    return true;
+  }),
+  operator(['&&'], [], ({ v, f, op, l, r }) => {
+    if (!l) throw noOperator(op, f['location']);
+    replaceNode(v.node, call('list_has_any', l, r));
+    return true;
+  }),
+  operator(['|/'], [], ({ v, f, op, l, r }) => {
+    // the other forms of these names are not PostgreSQL's (for these types): never passed on to DuckDB
+    if (l) throw noOperator(op, f['location']);
+    replaceNode(v.node, call('sqrt', cast(r, 'float8')));
+    return true;
+  }),
+  operator(['||/'], [], ({ v, f, op, l, r }) => {
+    if (l) throw noOperator(op, f['location']);
+    replaceNode(v.node, call('cbrt', cast(r, 'float8')));
+    return true;
+  }),
+  operator(['@'], [], ({ v, f, op, l, r }) => {
+    if (l) throw noOperator(op, f['location']);
+    replaceNode(v.node, call('abs', r));
+    return true;
+  }),
+  operator(['#'], [], ({ v, f, op, l, r }) => {
+    if (!l) throw noOperator(op, f['location']);
+    replaceNode(v.node, call('xor', l, r));
+    return true;
+  }),
+  operator(['+', '*', '/', '%'], [], ({ f, l, r }) => {
+    if (!l) return false;
+    for (const [side, other] of [['lexpr', r], ['rexpr', l]] as const) {
+      if (constText(f[side]) === undefined) continue;
+      const type = literalTypeBeside(other);
+      if (type) f[side] = { TypeCast: { arg: f[side], typeName: type } };
+    }
+    return false;
+  }),
+];
 
 const FLOAT_TYPES: ReadonlySet<string> = new Set(['float4', 'float8', 'real']);
 

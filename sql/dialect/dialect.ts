@@ -1,7 +1,9 @@
 /**
  * PostgreSQL → DuckDB dialect transforms on an authorized, resolved tree.
  * Everything here runs after sql/authorize.ts accepted the user's nodes, so
- * the nodes it creates (emulation calls, literals) are trusted.
+ * the nodes it creates (emulation calls, literals) are trusted. Calls and the
+ * emulated operators are rewritten through the registry (sql/dialect/registry.ts);
+ * casts, constants, LIKE, clauses and the printed forms here.
  */
 import { parseArrayLiteral } from '../arrayLiteral.js';
 import { IGNORED_COLLATIONS } from '../authorize.js';
@@ -9,8 +11,8 @@ import type { RelationCatalog } from '../catalogView.js';
 import { EMULATED_ARRAY_COLUMNS, EMULATION_DB, emulated, INTERNAL_MACROS } from '../emulation.js';
 import { RENAMED_FUNCTIONS, SCALAR_BUILTINS } from '../functions.js';
 import { transformSimilar } from './format.js';
-import { JSON_OPERATORS, jsonbCast, transformJsonOperator } from './json.js';
-import { arrayLike, checkFromNames, transformBitString, transformBuiltinOperator } from './builtin.js';
+import { JSON_OPERATORS, jsonbCast } from './json.js';
+import { arrayLike, checkFromNames, transformBitString } from './builtin.js';
 import { byteaInputToHex } from '../bytea.js';
 import {
   exponentLiteral,
@@ -23,7 +25,7 @@ import {
   typeLiteralOperands,
   modulo,
 } from './numeric.js';
-import { PHASE_RANK, rewritesOf, type Call } from './registry.js';
+import { operatorRewritesOf, PHASE_RANK, rewritesOf, type Call } from './registry.js';
 import { arrayOf, existingSearchPath } from './session.js';
 import { SqlError, pos } from '../errors.js';
 import { regCast, regtypeText, splitQualifiedName } from '../regTypes.js';
@@ -584,9 +586,8 @@ function transformAExpr(v: Visit, done: WeakSet<object>, zone: SessionZone): voi
   const op = parts[parts.length - 1] ?? '';
   if (parts.length === 2) f['name'] = [strNode(op)];
   if (!isUtc(zone)) zonedComparison(f, op, zone);
-  // before the json operators: @> of two arrays is array containment
-  if (transformBuiltinOperator(v, op)) return;
-  if (transformJsonOperator(v, op)) return;
+  // jsonb's equality, the built-in operators, json's (sql/dialect/registry.ts): @> of two arrays is array containment
+  for (const r of operatorRewritesOf(op)) if ((r.applies?.({ v, f, op }) ?? true) && r.rewrite({ v, f, op })) return;
   if (rewriteLike(v, op, done)) return;
   const kind = String(f['kind']);
   if (kind === 'AEXPR_BETWEEN_SYM' || kind === 'AEXPR_NOT_BETWEEN_SYM') return betweenSymmetric(v, kind === 'AEXPR_NOT_BETWEEN_SYM');

@@ -16,7 +16,7 @@ export { JSON_TABLE_FUNCTIONS } from '../emulation.js';
 import { SqlError, pos, undefinedFunction } from '../errors.js';
 import { constText, boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
 import { ownTable } from '../ownNames.js';
-import type { Rule } from './rule.js';
+import type { OperatorRule, Rule } from './rule.js';
 
 const JSONB_RESULTS: ReadonlySet<string> = new Set([
   'to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg', 'jsonb_set', 'jsonb_insert', 'jsonb_extract_path', 'jsonb_strip_nulls',
@@ -288,30 +288,34 @@ function textAsWritten(l: PgNode, keys: string[] | undefined): PgNode | undefine
   return call(emulated('lg_jsonb_text_at'), x, strConst(keys.length ? pointer(keys) : '$'), dupfree);
 }
 
-export function transformJsonOperator(v: Visit, op: string): boolean {
-  if (!JSON_OPERATORS.has(op)) return false;
-  const f = v.fields;
-  if (String(f['kind']) !== 'AEXPR_OP' || !f['lexpr']) throw new SqlError('0A000', `operator ${op} in this form is not supported`, pos(f['location']));
-  const l = f['lexpr'] as PgNode;
-  const r = f['rexpr'] as PgNode;
-  const node: Record<string, () => PgNode> = {
-    '->': () => get(l, stepPath(r, f['location'])),
-    '->>': () => textAsWritten(l, stepKeys(r)) ?? jsonbCall('lg_jsonb_get_text', l, strConst(stepPath(r, f['location']))),
-    '#>': () => get(l, pathOf(r, f['location'])),
-    '#>>': () => textAsWritten(l, pathKeys(r, f['location'])) ?? jsonbCall('lg_jsonb_get_text', l, strConst(pathOf(r, f['location']))),
-    '@>': () => call(emulated('lg_json_contains'), asWritten(l), asWritten(r)),
-    '?': () => call(emulated('lg_json_has'), asWritten(l), r),
-    '?|': () => call(emulated('lg_json_has_any'), asWritten(l), keyList(r)),
-    '?&': () => call(emulated('lg_json_has_all'), asWritten(l), keyList(r)),
-    '#-': () => {
-      const keys = pathKeys(r, f['location']);
-      const top = nonScalar(tagged(l), 'delete');
-      return canonicalTagged(keys.length ? deletePath(top, keys, 1) : cast(top, 'json'));
-    },
-  };
-  replaceNode(v.node, node[op]!());
-  return true;
-}
+/** A json operator's expression, `l op r` (any other form is refused: 0A000), as its rewrite sees it. */
+const jsonOperator = (names: readonly string[], macros: readonly string[], build: (l: PgNode, r: PgNode, f: Fields) => PgNode): OperatorRule => ({
+  phase: 'json',
+  names,
+  macros,
+  rewrite: ({ v, f, op }) => {
+    if (String(f['kind']) !== 'AEXPR_OP' || !f['lexpr']) throw new SqlError('0A000', `operator ${op} in this form is not supported`, pos(f['location']));
+    replaceNode(v.node, build(f['lexpr'] as PgNode, f['rexpr'] as PgNode, f));
+    return true;
+  },
+});
+
+/** json's operators (sql/dialect/registry.ts): none reaches DuckDB as written (DuckDB's `->` is a lambda). */
+export const JSON_OPERATOR_RULES: readonly OperatorRule[] = [
+  jsonOperator(['->'], ['lg_jsonb_get'], (l, r, f) => get(l, stepPath(r, f['location']))),
+  jsonOperator(['->>'], ['lg_jsonb_get_text'], (l, r, f) => textAsWritten(l, stepKeys(r)) ?? jsonbCall('lg_jsonb_get_text', l, strConst(stepPath(r, f['location'])))),
+  jsonOperator(['#>'], ['lg_jsonb_get'], (l, r, f) => get(l, pathOf(r, f['location']))),
+  jsonOperator(['#>>'], ['lg_jsonb_get_text'], (l, r, f) => textAsWritten(l, pathKeys(r, f['location'])) ?? jsonbCall('lg_jsonb_get_text', l, strConst(pathOf(r, f['location'])))),
+  jsonOperator(['@>'], ['lg_json_contains'], (l, r) => call(emulated('lg_json_contains'), asWritten(l), asWritten(r))),
+  jsonOperator(['?'], ['lg_json_has'], (l, r) => call(emulated('lg_json_has'), asWritten(l), r)),
+  jsonOperator(['?|'], ['lg_json_has_any'], (l, r) => call(emulated('lg_json_has_any'), asWritten(l), keyList(r))),
+  jsonOperator(['?&'], ['lg_json_has_all'], (l, r) => call(emulated('lg_json_has_all'), asWritten(l), keyList(r))),
+  jsonOperator(['#-'], ['lg_jsonb_del_step', 'lg_jsonb_nonscalar'], (l, r, f) => {
+    const keys = pathKeys(r, f['location']);
+    const top = nonScalar(tagged(l), 'delete');
+    return canonicalTagged(keys.length ? deletePath(top, keys, 1) : cast(top, 'json'));
+  }),
+];
 
 /** jsonb orders an object's keys by length, then bytes; the last of equal keys wins. */
 function jsonbKeyOrder(pairs: [unknown, unknown][]): [unknown, unknown][] {

@@ -15,17 +15,17 @@ import { KNOWN_DIFFERENCES } from '../../tests/fidelity/known.js';
 import type { RelationCatalog } from '../catalogView.js';
 import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS } from '../emulation.js';
 import { SqlError } from '../errors.js';
-import { ALLOWED_FUNCTION_NAMES, DUCKDB_BUILTINS, FOLDED_FUNCTIONS, RENAMED_FUNCTIONS } from '../functions.js';
+import { ALLOWED_FUNCTION_NAMES, ALLOWED_OPERATORS, DUCKDB_BUILTINS, FOLDED_FUNCTIONS, RENAMED_FUNCTIONS } from '../functions.js';
 import { loadParser, parseStatements } from '../parse.js';
 import { planQuery, type QueryContext } from '../query.js';
-import { BUILTIN_FUNCTIONS } from './builtin.js';
+import { BUILTIN_FUNCTIONS, BUILTIN_OPERATORS } from './builtin.js';
 import { builtinMacroStatements } from './builtinMacros.js';
 import { FORMAT_FUNCTIONS } from './format.js';
 import { formatMacroStatements } from './formatMacros.js';
-import { JSON_FUNCTIONS } from './json.js';
+import { JSON_FUNCTIONS, JSON_OPERATORS } from './json.js';
 import { jsonMacroStatements } from './jsonMacros.js';
 import { numericMacroStatements } from './numericMacros.js';
-import { FUNCTION_REGISTRY, PHASE_RANK, rewritesOf, type Phase } from './registry.js';
+import { FUNCTION_REGISTRY, OPERATOR_REGISTRY, PHASE_RANK, rewritesOf, type Phase } from './registry.js';
 import { PHASES } from './rule.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -160,6 +160,31 @@ describe("every entry is run against PostgreSQL's answer, or is a listed differe
   });
 });
 
+describe('the operators the dialect emulates', () => {
+  const phases = (op: string) => (OPERATOR_REGISTRY.get(op)?.rewrites ?? []).map((r) => r.phase);
+
+  test('every operator admitted only because the dialect translates it has an entry; every entry is admitted', () => {
+    expect([...JSON_OPERATORS, ...BUILTIN_OPERATORS].filter((op) => !OPERATOR_REGISTRY.has(op))).toEqual([]);
+    expect([...JSON_OPERATORS].filter((op) => !phases(op).includes('json'))).toEqual([]);
+    expect([...OPERATOR_REGISTRY.keys()].filter((op) => !ALLOWED_OPERATORS.has(op))).toEqual([]);
+    for (const e of OPERATOR_REGISTRY.values()) expect([e.display, e.engines]).toEqual([`operator ${e.name}`, {}]);
+  });
+
+  test('each is run against PostgreSQL by the fidelity corpus, but != (<> is)', () => {
+    const corpus = CORPUS.map((e) => e.sql).join('\n');
+    const written = (op: string) => corpus.includes(` ${op} `) || corpus.includes(`${op}(`) || corpus.includes(` ${op}'`);
+    expect([...OPERATOR_REGISTRY.keys()].filter((op) => !written(op))).toEqual(['!=']);
+  });
+
+  test('the order the former tests had: jsonb equality, then the built-in forms, then json', () => {
+    expect(phases('@>')).toEqual(['builtin', 'json']);
+    expect(phases('=')).toEqual(['jsonbEquality']);
+    // the former switch took its first `-` (jsonb's) and never the arithmetic one: `-` types no literal here
+    expect(OPERATOR_REGISTRY.get('-')!.rewrites).toHaveLength(1);
+    expect(phases('+')).toEqual(['builtin']);
+  });
+});
+
 describe('where the order of the rewrites decides, the registry answers as the chain of tests did', () => {
   const catalog: RelationCatalog = {
     listSchemas: () => ['sales'],
@@ -253,6 +278,11 @@ describe('where the order of the rewrites decides, the registry answers as the c
 
   test('a fold answers qualified or not: pg_catalog.current_user()', () => {
     expect(sql('select pg_catalog.current_user()')).toContain("'alice'");
+  });
+
+  test('@>: array containment by builtin first, jsonb containment by json when builtin declines', () => {
+    expect(sql('select array[1,2] @> array[1]')).toContain('lakegate_pg.pgc.lg_array_contains(ARRAY[1, 2], ARRAY[1])');
+    expect(sql(`select '{"a":1}'::jsonb @> '{"a":1}'`)).toContain('lakegate_pg.pgc.lg_json_contains(');
   });
 
   test('a qualifier other than pg_catalog reaches only the rewrites that never looked at it', () => {

@@ -6,14 +6,14 @@
  * Adding a function is one rule in its family module and one test
  * (sql/dialect/registry.test.ts checks that it has one).
  */
-import { BUILTIN_RULES } from './builtin.js';
+import { BUILTIN_OPERATOR_RULES, BUILTIN_RULES } from './builtin.js';
 import { FORMAT_RULES } from './format.js';
-import { JSON_RULES } from './json.js';
+import { JSON_OPERATOR_RULES, JSON_RULES } from './json.js';
 import { NUMERIC_RULES } from './numeric.js';
 import { SESSION_RULES } from './session.js';
-import { PHASES, type FunctionEntry, type Phase, type Rewrite, type Rule } from './rule.js';
+import { OPERATOR_PHASES, PHASES, type FunctionEntry, type OperatorEntry, type OperatorPhase, type OperatorRule, type Phase, type Rewrite, type Rule } from './rule.js';
 
-export type { Call, FunctionEntry, Phase, Rewrite, Rule } from './rule.js';
+export type { Call, FunctionEntry, OperatorCall, OperatorEntry, OperatorRule, Phase, Rewrite, Rule } from './rule.js';
 
 const RULES: readonly Rule[] = [...SESSION_RULES, ...JSON_RULES, ...FORMAT_RULES, ...BUILTIN_RULES, ...NUMERIC_RULES];
 
@@ -56,4 +56,26 @@ export function rewritesOf(nameParts: readonly string[], asTable: boolean): read
   if (!entry) return [];
   const builtin = nameParts.length === 1 || nameParts[0] === 'pg_catalog';
   return entry.rewrites.filter((r) => (builtin || r.schemas === 'any') && placed(r, asTable));
+}
+
+const OPERATOR_RANK: Readonly<Record<OperatorPhase, number>> = Object.fromEntries(OPERATOR_PHASES.map((p, i) => [p, i])) as Record<OperatorPhase, number>;
+
+function gatherOperators(rules: readonly OperatorRule[]): ReadonlyMap<string, OperatorEntry> {
+  const byName = new Map<string, OperatorRule[]>();
+  for (const rule of rules) for (const name of rule.names) byName.set(name, [...(byName.get(name) ?? []), rule]);
+  const entries = new Map<string, OperatorEntry>();
+  for (const [name, rewrites] of byName) {
+    rewrites.sort((a, b) => OPERATOR_RANK[a.phase] - OPERATOR_RANK[b.phase]);
+    const macros = [...new Set(rewrites.flatMap((r) => r.macros ?? []))].sort();
+    entries.set(name, { name, display: `operator ${name}`, rewrites, macros, engines: {} });
+  }
+  return entries;
+}
+
+/** Every emulated operator, by PostgreSQL name. */
+export const OPERATOR_REGISTRY: ReadonlyMap<string, OperatorEntry> = gatherOperators([...BUILTIN_OPERATOR_RULES, ...JSON_OPERATOR_RULES]);
+
+/** An operator's rewrites, in order (its pg_catalog qualifier is dropped before: OPERATOR(pg_catalog.+) is +). */
+export function operatorRewritesOf(op: string): readonly OperatorRule[] {
+  return OPERATOR_REGISTRY.get(op)?.rewrites ?? [];
 }

@@ -108,3 +108,38 @@ export interface FunctionEntry {
   /** renderings for engines other than DuckDB, by engine */
   engines: { trino?: EngineRendering };
 }
+
+/**
+ * The steps of an operator's rewrite, in order: jsonb's equality forms (=, <>, IS DISTINCT FROM, IN), the
+ * built-in operators DuckDB lacks or means otherwise, json's. Operators are tried before LIKE, BETWEEN
+ * SYMMETRIC and the typed arithmetic, which sql/dialect/dialect.ts applies to every operator alike.
+ */
+export const OPERATOR_PHASES = ['jsonbEquality', 'builtin', 'json'] as const;
+export type OperatorPhase = (typeof OPERATOR_PHASES)[number];
+
+/** An operator expression being rewritten (an A_Expr: its kind says AEXPR_OP, IN, DISTINCT …). */
+export interface OperatorCall {
+  v: Visit;
+  f: Fields;
+  /** the operator's name, its pg_catalog qualifier dropped */
+  op: string;
+}
+
+export interface OperatorRule {
+  phase: OperatorPhase;
+  names: readonly string[];
+  macros?: readonly string[];
+  applies?: (o: OperatorCall) => boolean;
+  /** true when the expression is done */
+  rewrite: (o: OperatorCall) => boolean;
+}
+
+/** One PostgreSQL operator the dialect emulates: the registry's operator entry. */
+export interface OperatorEntry {
+  name: string;
+  /** how errors name it */
+  display: string;
+  rewrites: readonly OperatorRule[];
+  macros: readonly string[];
+  engines: { trino?: EngineRendering };
+}
