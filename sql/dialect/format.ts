@@ -14,12 +14,6 @@ import { ownTable } from '../ownNames.js';
 import type { Call, Rule } from './rule.js';
 import { constText, boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from '../walk.js';
 
-/** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
-export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set([
-  'to_char', 'to_date', 'to_number', 'format', 'initcap', 'regexp_matches', 'regexp_match', 'pg_typeof', 'clock_timestamp',
-  'statement_timestamp', 'quote_ident', 'quote_literal', 'div',
-]);
-
 /** Built-ins PostgreSQL types int4 where DuckDB answers BIGINT. */
 const INT4_RESULTS: ReadonlySet<string> = new Set([
   'length', 'char_length', 'character_length', 'octet_length', 'bit_length', 'strpos', 'position', 'array_length',
@@ -568,11 +562,8 @@ const int4Result = (c: Call): boolean => {
   return true;
 };
 
-/** The formatting functions this module rewrites (sql/dialect/registry.ts), each with the macros it calls. */
-export const FORMAT_RULES: readonly Rule[] = [
-  { phase: 'datePart', names: ['extract', 'date_part'], schemas: 'any', rewrite: (c) => typedDatePart(c.v, c.name, c.args, c.done, c.zone, c.typedSafe), macros: ['lg_zone_hour', 'lg_zone_minute', 'lg_extract_epoch'] },
-  { phase: 'format', names: [...INT4_RESULTS], applies: (c) => !c.done.has(c.f) && c.f['funcformat'] !== 'COERCE_SQL_SYNTAX', rewrite: int4Result },
-  { phase: 'format', names: ['position'], applies: (c) => !c.done.has(c.f) && c.f['funcformat'] === 'COERCE_SQL_SYNTAX', rewrite: int4Result },
+/** The functions this module translates, each with the macros it calls: none reaches DuckDB by its own name. */
+const FORMAT_CALLS: readonly Rule[] = [
   format(['to_char'], [], ({ v, a, location, arity, zone }) => {
     arity(2);
     const template = constText(a[1]);
@@ -648,6 +639,17 @@ export const FORMAT_RULES: readonly Rule[] = [
     replaceNode(v.node, regexpMatches(a, location, name));
     return true;
   }),
+];
+
+/** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
+export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set(FORMAT_CALLS.flatMap((r) => r.names));
+
+/** The formatting and date-time rules of this module (sql/dialect/registry.ts), in their order. */
+export const FORMAT_RULES: readonly Rule[] = [
+  { phase: 'datePart', names: ['extract', 'date_part'], schemas: 'any', rewrite: (c) => typedDatePart(c.v, c.name, c.args, c.done, c.zone, c.typedSafe), macros: ['lg_zone_hour', 'lg_zone_minute', 'lg_extract_epoch'] },
+  { phase: 'format', names: [...INT4_RESULTS], applies: (c) => !c.done.has(c.f) && c.f['funcformat'] !== 'COERCE_SQL_SYNTAX', rewrite: int4Result },
+  { phase: 'format', names: ['position'], applies: (c) => !c.done.has(c.f) && c.f['funcformat'] === 'COERCE_SQL_SYNTAX', rewrite: int4Result },
+  ...FORMAT_CALLS,
   { phase: 'toTimestamp', names: ['to_timestamp'], schemas: 'any', rewrite: (c) => transformToTimestamp(c.v, c.args) },
 ];
 

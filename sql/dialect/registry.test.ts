@@ -85,6 +85,8 @@ describe("the emulation's tables and pg_proc agree with the registry", () => {
   test('…and the other way round: a translating rewrite serves a name of its table', () => {
     const serving = (phase: Phase) => [...FUNCTION_REGISTRY.values()].filter((e) => e.rewrites.some((r) => r.phase === phase)).map((e) => e.name).sort();
     expect(serving('json')).toEqual([...JSON_FUNCTIONS].sort());
+    // derived from their modules' rules, the allowlist's json and formatting names, counted
+    expect([JSON_FUNCTIONS.size, FORMAT_FUNCTIONS.size]).toEqual([19, 13]);
     expect(serving('emulation')).toEqual([...new Set([...Object.keys(EMULATED_FUNCTIONS), ...EMULATED_TABLE_FUNCTIONS])].sort());
   });
 
