@@ -242,7 +242,7 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   // through lg_pdiv_c, lg_ndiv16 (both branches) and lg_nq17: a 7 copies, b 12
   [INTERNAL_MACROS.probedDivide]: [12, 12, 3, 3],
   [INTERNAL_MACROS.subtract]: [1, 1, 3, 3],
-  // a % b with its probe a + b (sql/dialect/dialect.ts modulo): through lg_mod, a and b twice each
+  // a % b with its probe a + b (sql/dialect/numeric.ts modulo): through lg_mod, a and b twice each
   [INTERNAL_MACROS.typedModulo]: [2, 2, 2],
   [INTERNAL_MACROS.sumProbe]: [1],
   [INTERNAL_MACROS.avgProbe]: [2],

@@ -42,7 +42,7 @@ const SCALAR = [
 
 /**
  * PostgreSQL names DuckDB spells differently (DuckDB's cardinality is for maps);
- * sql/dialect/dialect.ts renames calls.
+ * sql/dialect/dialect.ts renames calls (at the registry's `rename` step).
  * (btrim written as TRIM(BOTH …) keeps its SQL syntax and is not renamed.)
  */
 export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = ownTable({ every: 'bool_and', btrim: 'trim', cardinality: 'len' });
@@ -59,7 +59,7 @@ export const SCALAR_BUILTINS: ReadonlySet<string> = new Set(SCALAR);
 /** The built-ins passed to DuckDB by name (after RENAMED_FUNCTIONS): each must exist there. */
 export const DUCKDB_BUILTINS: readonly string[] = [...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS, ...SCALAR];
 
-/** Folded to literals by sql/dialect/dialect.ts from the session context. */
+/** Folded to literals from the session context (sql/dialect/session.ts). */
 export const FOLDED_FUNCTIONS: ReadonlySet<string> = new Set([
   'to_regclass',
   'current_database', 'current_catalog', 'current_schema', 'current_schemas', 'current_user', 'session_user',

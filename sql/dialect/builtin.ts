@@ -1,6 +1,6 @@
 /**
  * PostgreSQL built-ins analysts use that DuckDB spells differently, lacks or
- * types otherwise, for sql/dialect/dialect.ts: array concatenation and the array_*
+ * types otherwise, as registry rules (sql/dialect/registry.ts): array concatenation and the array_*
  * functions, bytea's encode/decode, date_trunc and generate_series over
  * dates (timestamptz in PostgreSQL: a date is cast to it at midnight in the
  * session's time zone), to_hex of an int4, round(float8) (half to even), round and trunc
@@ -8,7 +8,7 @@
  * octet_length of text, overlay, width_bucket, and the operators |/ ||/ @ #.
  * Where the answer depends on an argument's type, a typed macro of the
  * emulation (sql/dialect/builtinMacros.ts) decides at bind time; such macros get
- * only arguments DuckDB can type on their own (sql/dialect/dialect.ts typedDispatchSafe).
+ * only arguments DuckDB can type on their own (sql/dialect/numeric.ts typedDispatchSafe).
  */
 import { byteaInputToHex } from '../bytea.js';
 import { regexpReplace } from '../regexpReplace.js';

@@ -108,7 +108,7 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
         WHEN r IS NOT NULL THEN list_reduce(list_transform(range(length(s) + 3), lambda lg_k: CASE WHEN lg_k = 0
           THEN {'lg_pos': CAST(st AS BIGINT), 'lg_out': left(s, st - 1)} ELSE {'lg_pos': CAST(NULL AS BIGINT), 'lg_out': CAST(NULL AS VARCHAR)} END),
           lambda lg_a, lg_x: ${q('lg_re_step')}(s, p, pw, r, lg_a)).lg_out END`),
-    // min(x) / max(x) as min(lg_min_nb(x, x)) (sql/dialect/dialect.ts): t, a probe of x, picks the overload; the BOOLEAN one
+    // min(x) / max(x) as min(lg_min_nb(x, x)) (sql/dialect/builtin.ts boolMinMax): t, a probe of x, picks the overload; the BOOLEAN one
     // names a macro that takes a DATE only, which no boolean is, so binding fails (42883 function min(boolean),
     // server/errors.ts); any other value is itself. (A typed parameter's body is bound when the macro is created: the
     // failing call takes the untyped v. The aggregate's own value cannot be the probe: DuckDB types it too late.)

@@ -1,9 +1,9 @@
 /**
  * PostgreSQL's formatting and text functions DuckDB spells differently or
- * lacks, for sql/dialect/dialect.ts: to_char / to_date / to_timestamp / to_number with
+ * lacks, as registry rules (sql/dialect/registry.ts): to_char / to_date / to_timestamp / to_number with
  * a constant template, format() with a constant format string, initcap,
  * regexp_matches (a set of text[]) and regexp_match (the first match), SIMILAR TO, pg_typeof, the clock
- * functions, and int4 results where DuckDB answers bigint. Everything becomes
+ * functions, EXTRACT / date_part typed as PostgreSQL's, and int4 results where DuckDB answers bigint. Everything becomes
  * DuckDB SQL (built-ins or the emulation's macros); a template or pattern
  * known only at run time is refused rather than guessed.
  */
@@ -12,7 +12,7 @@ import { isUtc, wallClock, zoneOffset, type SessionZone } from '../sessionZone.j
 import { SqlError, pos, undefinedFunction } from '../errors.js';
 import { ownTable } from '../ownNames.js';
 import type { Call, Rule } from './rule.js';
-import { constText, boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from '../walk.js';
+import { boolConst, constText, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from '../walk.js';
 
 /** Built-ins PostgreSQL types int4 where DuckDB answers BIGINT. */
 const INT4_RESULTS: ReadonlySet<string> = new Set([
@@ -646,7 +646,14 @@ export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set(FORMAT_CALLS.flatMa
 
 /** The formatting and date-time rules of this module (sql/dialect/registry.ts), in their order. */
 export const FORMAT_RULES: readonly Rule[] = [
-  { phase: 'datePart', names: ['extract', 'date_part'], schemas: 'any', rewrite: (c) => typedDatePart(c.v, c.name, c.args, c.done, c.zone, c.typedSafe), macros: ['lg_zone_hour', 'lg_zone_minute', 'lg_extract_epoch'] },
+  {
+    phase: 'datePart',
+    names: ['extract', 'date_part'],
+    schemas: 'any',
+    macros: ['lg_zone_hour', 'lg_zone_minute', 'lg_extract_epoch'],
+    rewrite: (c) => typedDatePart(c.v, c.name, c.args, c.done, c.zone, c.typedSafe),
+  },
+  // before every other rewrite of these: the call wrapped in its int4 cast, the rest when it is met again inside
   { phase: 'format', names: [...INT4_RESULTS], applies: (c) => !c.done.has(c.f) && c.f['funcformat'] !== 'COERCE_SQL_SYNTAX', rewrite: int4Result },
   { phase: 'format', names: ['position'], applies: (c) => !c.done.has(c.f) && c.f['funcformat'] === 'COERCE_SQL_SYNTAX', rewrite: int4Result },
   ...FORMAT_CALLS,

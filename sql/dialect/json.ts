@@ -1,6 +1,6 @@
 /**
  * PostgreSQL's json/jsonb operators and functions in DuckDB's terms (its json
- * extension), for sql/dialect/dialect.ts. Paths are built here from constants; an
+ * extension), as registry rules (sql/dialect/registry.ts). Paths are built here from constants; an
  * operator with a path known only at run time is refused (DuckDB would read a
  * key such as '$.x' as a path). Built JSON text follows PostgreSQL's spacing:
  * json_build_object `{"a" : 1}`, json_agg `[1, 2]`. A jsonb holds jsonb_out's
@@ -14,7 +14,7 @@ import { jsonbText } from '../jsonbText.js';
 import { EMULATION_DB, emulated } from '../emulation.js';
 export { JSON_TABLE_FUNCTIONS } from '../emulation.js';
 import { SqlError, pos, undefinedFunction } from '../errors.js';
-import { constText, boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
+import { boolConst, constText, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
 import { ownTable } from '../ownNames.js';
 import type { OperatorRule, Rule } from './rule.js';
 

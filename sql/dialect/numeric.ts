@@ -246,7 +246,7 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
   switch (parts[2]) {
     case INTERNAL_MACROS.probedDivide:
     case INTERNAL_MACROS.subtract:
-    // a % b as lg_mod_t(a, b, probe) (sql/dialect/dialect.ts)
+    // a % b as lg_mod_t(a, b, probe) (modulo, below)
     case INTERNAL_MACROS.typedModulo:
       return args.slice(0, 2);
     case INTERNAL_MACROS.sumAs:
@@ -266,7 +266,7 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
     case 'lg_round_n':
     case 'lg_trunc_n':
       return args.slice(0, 2);
-    // min(x) / max(x) as min(lg_min_nb(x, probe)) (sql/dialect/dialect.ts)
+    // min(x) / max(x) as min(lg_min_nb(x, probe)) (sql/dialect/builtin.ts)
     case 'lg_min_nb':
     case 'lg_max_nb':
     // the session's zone (sql/sessionZone.ts): x, the zone, x's probe

@@ -91,7 +91,7 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     // A subquery or a parameter has no probe: integers truncate, anything else is a float division.
     m(`${I.plainDivide}(a, b) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a / b END`),
     m(`${I.modulo}(a, b) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a % b END`),
-    // PostgreSQL has no % (nor mod) of a real or double precision (DuckDB: fmod). t, a probe of a + b (sql/dialect/dialect.ts),
+    // PostgreSQL has no % (nor mod) of a real or double precision (DuckDB: fmod). t, a probe of a + b (sql/dialect/numeric.ts modulo),
     // is a float when either is: that overload names a macro that takes a DATE only, which no float is, so binding
     // fails (42883, server/errors.ts). Integers and numerics leave one level earlier (DECIMAL(38,10) takes them; a
     // DOUBLE overload would too). The check has only the probe for argument (an aggregate among a macro's arguments
