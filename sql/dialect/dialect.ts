@@ -16,6 +16,7 @@ import { arrayLike, checkFromNames, transformBitString } from './builtin.js';
 import { byteaInputToHex } from '../bytea.js';
 import {
   exponentLiteral,
+  modulo,
   probeFor,
   probeOf,
   sizedBitProbe,
@@ -23,7 +24,6 @@ import {
   typedSeries,
   typedSubtraction,
   typeLiteralOperands,
-  modulo,
 } from './numeric.js';
 import { operatorRewritesOf, PHASE_RANK, rewritesOf, type Call } from './registry.js';
 import { arrayOf, existingSearchPath } from './session.js';
