@@ -11,28 +11,27 @@ import type { RelationCatalog } from '../catalogView.js';
 import { EMULATED_ARRAY_COLUMNS, EMULATION_DB, emulated, INTERNAL_MACROS } from '../emulation.js';
 import { RENAMED_FUNCTIONS, SCALAR_BUILTINS } from '../functions.js';
 import { transformSimilar } from './format.js';
-import { JSON_OPERATORS, jsonbCast } from './json.js';
-import { arrayLike, checkFromNames, transformBitString } from './builtin.js';
-import { byteaInputToHex } from '../bytea.js';
+import { JSON_OPERATORS } from './json.js';
+import { checkFromNames, transformBitString } from './builtin.js';
 import {
   exponentLiteral,
   modulo,
   probeFor,
   probeOf,
-  sizedBitProbe,
   typedDispatchSafe,
   typedSeries,
   typedSubtraction,
   typeLiteralOperands,
 } from './numeric.js';
-import { operatorRewritesOf, PHASE_RANK, rewritesOf, type Call } from './registry.js';
+import { CAST_RANK, castRewritesOf, operatorRewritesOf, PHASE_RANK, rewritesOf, type Call, type CastSite } from './registry.js';
+import { regclassText } from './casts.js';
 import { arrayOf, existingSearchPath } from './session.js';
 import { SqlError, pos } from '../errors.js';
-import { regCast, regtypeText, splitQualifiedName } from '../regTypes.js';
+import { regCast, regtypeText } from '../regTypes.js';
 import { effectiveSearchPath, type ResolveContext, type TableReference } from '../resolve.js';
 import { constantLike, escapeChar, runtimeLike } from '../like.js';
 import { isProbePlaceholder, markOuterReferences } from '../outerRefs.js';
-import { comparedLiteral, isUtc, wallClock, zoned, zonedLiteral, zonedText, type SessionZone } from '../sessionZone.js';
+import { comparedLiteral, isUtc, type SessionZone } from '../sessionZone.js';
 import {
   boolConst,
   constText,
@@ -65,8 +64,6 @@ export interface ProbeMiss {
   name: string;
   error: SqlError;
 }
-
-const TEXT_TYPES = new Set(['text', 'varchar', 'name']);
 
 // the parser leaves `args` out of a call without arguments, and the re-parse check compares against it
 const call = (name: string, ...args: PgNode[]): PgNode => ({
@@ -152,24 +149,6 @@ const TYPE_MAP: Record<string, string | null> = ownTable({
   int2vector: 'int2[]', oidvector: 'int8[]',
 });
 
-const ISO_INTERVAL = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i;
-const ISO_UNITS = ['years', 'months', 'weeks', 'days', 'hours', 'minutes', 'seconds'];
-
-/**
- * An interval literal in words DuckDB reads: ISO 8601's format with
- * designators (P1Y2M3DT4H5M6S) spelled out in units, a sign standing apart
- * from its number ('1 month - 1 day') joined to it (a plus sign dropped).
- * Anything else as written.
- */
-export function pgIntervalText(text: string): string {
-  const iso = ISO_INTERVAL.exec(text.trim());
-  if (iso && /\d/.test(text)) {
-    const parts = ISO_UNITS.flatMap((unit, i) => (iso[i + 1] === undefined ? [] : [`${iso[i + 1]} ${unit}`]));
-    return parts.join(' ');
-  }
-  return text.replace(/(^|\s)([+-])\s*(?=[\d.])/g, (_, space: string, sign: string) => space + (sign === '-' ? '-' : ''));
-}
-
 function transformTypeCast(v: Visit, ctx: DialectContext): void {
   const f = v.fields;
   // a probe's constant standing for an enclosing query's column (sql/outerRefs.ts): already DuckDB's
@@ -181,111 +160,20 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     throw new SqlError('42704', `type "${parts.join('.')}" does not exist`, pos(tn['location']));
   }
   const isArray = Array.isArray(tn['arrayBounds']) && tn['arrayBounds'].length > 0;
-  // 'pg_class'::regclass::text prints the name in PostgreSQL, not the OID
   const inner = (f['arg'] as Fields | undefined)?.['TypeCast'];
-  if (!isArray && TEXT_TYPES.has(typname) && inner && constText(inner['arg']) !== undefined) {
-    const innerParts = names(inner['typeName']?.['names']);
-    if (innerParts[innerParts.length - 1] === 'regclass') {
-      regCast('regclass', inner['arg'], ctx, inner['typeName']?.['location']); // validates: unknown names are 42P01
-      replaceNode(v.node, strConst(regclassText(constText(inner['arg'])!, ctx)));
-      return;
-    }
-    // 'int4'::regtype::text is the type's name too (pgcli compares and prints such names)
-    if (innerParts[innerParts.length - 1] === 'regtype' && !inner['typeName']?.['arrayBounds']) {
-      replaceNode(v.node, strConst(regtypeText(constText(inner['arg'])!, inner['typeName']?.['location'])));
-      return;
-    }
+  const c: CastSite = { v, f, tn, typname, isArray, inner, ctx, zone: sessionZoneOf(ctx), typedSafe: typedDispatchSafe };
+  // the type cast to's rewrites (sql/dialect/registry.ts), with the refusal of a type PostgreSQL would not know at `known`
+  let known = false;
+  const knownType = (): void => {
+    if (!Object.hasOwn(TYPE_MAP, typname)) throw new SqlError('42704', `type "${typname}" does not exist`, pos(tn['location']));
+    known = true;
+  };
+  for (const r of castRewritesOf(typname)) {
+    if (!known && CAST_RANK[r.phase] > CAST_RANK.known) knownType();
+    if ((r.applies?.(c) ?? true) && r.rewrite(c)) return;
   }
-  // 'lower'::regproc::oid (psql's \sf): the built-in's OID, as regprocin finds it (the emulation keeps regproc columns by name)
-  if (!isArray && typname === 'oid' && inner && constText(inner['arg']) !== undefined) {
-    const innerType = names(inner['typeName']?.['names']).pop();
-    if (innerType === 'regproc' || innerType === 'regprocedure') {
-      replaceNode(v.node, regprocOidCall(constText(inner['arg'])!, innerType, inner['typeName']?.['location']));
-      return;
-    }
-  }
-  // an array as text is PostgreSQL's {…} (sql/dialect/builtinMacros.ts); an array by its form only, never a subquery's copy
-  if (!isArray && TEXT_TYPES.has(typname) && !tn['typmods'] && arrayLike(f['arg']) && !containsSubquery(f['arg'])) {
-    replaceNode(v.node, { FuncCall: { funcname: emulated('lg_array_text'), args: [f['arg']], funcformat: 'COERCE_EXPLICIT_CALL' } });
-    return;
-  }
-  // jsonb is DuckDB JSON holding jsonb's text (sql/dialect/json.ts)
-  if (!isArray && typname === 'jsonb') {
-    replaceNode(v.node, jsonbCast(f['arg'] as PgNode));
-    return;
-  }
-  if (!isArray && ['regclass', 'regtype', 'regproc', 'regprocedure', 'regoper', 'regoperator', 'regnamespace'].includes(typname)) {
-    replaceNode(v.node, regCast(typname, f['arg'], ctx, tn['location']));
-    return;
-  }
-  if (!Object.hasOwn(TYPE_MAP, typname)) {
-    throw new SqlError('42704', `type "${typname}" does not exist`, pos(tn['location']));
-  }
-  // PostgreSQL reads an offset of hours alone (+02); DuckDB wants +02:00
-  const tzText = typname === 'timestamptz' && !isArray ? constText(f['arg']) : undefined;
-  if (tzText !== undefined) {
-    // …and seconds before an offset (10:00+02 → 10:00:00+02:00)
-    // (the hours and minutes the first h:mm: a greedy match would take the minutes and seconds for them)
-    const m = /^(.*?\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*([+-]\d{1,2})(:\d{2})?$/.exec(tzText.trim());
-    if (m) f['arg'] = strConst(`${m[1]}${m[2] ?? ':00'}${m[3]}${m[4] ?? ':00'}`);
-  }
-  // PostgreSQL reads a sign apart from its number ('1 month - 1 day') and ISO 8601 ('P1Y2M3DT4H'); DuckDB neither
-  const intervalText = typname === 'interval' && !isArray ? constText(f['arg']) : undefined;
-  if (intervalText !== undefined) {
-    const written = pgIntervalText(intervalText);
-    if (written !== intervalText) f['arg'] = strConst(written);
-  }
-  // a timestamptz's time of day is its wall clock in the session's zone (DuckDB has no such cast): a macro whose
-  // overloads tell a timestamp from a timestamptz (sql/dialect/builtinMacros.ts)
-  if (typname === 'time' && !isArray && !tn['typmods'] && constText(f['arg']) === undefined && typedDispatchSafe(f['arg'])) {
-    const zone = strConst(ctx.settings('timezone') ?? 'UTC');
-    replaceNode(v.node, { FuncCall: { funcname: emulated('lg_time_of'), args: [f['arg'], zone, structuredClone(f['arg'])], funcformat: 'COERCE_EXPLICIT_CALL' } });
-    return;
-  }
-  // the session's TimeZone (sql/sessionZone.ts): a timestamptz's date and timestamp are its wall clock's there, and a
-  // date, a timestamp or a text without an offset is a timestamptz read there
-  const zone = sessionZoneOf(ctx);
-  if (!isArray && (typname === 'date' || typname === 'timestamp') && constText(f['arg']) === undefined) f['arg'] = wallClock(f['arg'] as PgNode, zone);
-  if (!isArray && (typname === 'text' || typname === 'varchar') && constText(f['arg']) === undefined) f['arg'] = zonedText(f['arg'] as PgNode, zone);
-  if (!isArray && typname === 'timestamptz') {
-    const text = constText(f['arg']);
-    const read = text === undefined ? zoned(f['arg'] as PgNode, zone) : zonedLiteral(text, zone);
-    if (read) {
-      replaceNode(v.node, read);
-      return;
-    }
-  }
-  const mods = (tn['typmods'] ?? []) as Fields[];
-  // a constant to bit(n) or varbit(n): its bits as PostgreSQL's cast gives them (DuckDB's BIT has no length)
-  const bits = !isArray && (typname === 'bit' || typname === 'varbit') ? constantBits(f['arg'], typname, mods) : undefined;
-  if (bits) {
-    replaceNode(v.node, call('bitstring', strConst(bits), intConst(bits.length)));
-    return;
-  }
-  // …and an expression's, by a macro its probe picks the overload of (a bit string, an int4, an int8)
-  const bitWidth = typname === 'bit' && !isArray ? sizedBitProbe(f['arg'], mods) : undefined;
-  if (bitWidth) {
-    replaceNode(v.node, { FuncCall: { funcname: emulated('lg_bit_n'), args: [f['arg'], intConst(bitWidth.n), bitWidth.probe], funcformat: 'COERCE_EXPLICIT_CALL' } });
-    return;
-  }
-  // bytea input ('\x0aff' hex or escape format) is not DuckDB's blob literal syntax: decode it here.
-  const byteaText = typname === 'bytea' && !isArray ? constText(f['arg']) : undefined;
-  if (byteaText !== undefined) {
-    const hex = byteaInputToHex(byteaText, pos(f['location']));
-    replaceNode(v.node, { FuncCall: { funcname: [strNode('unhex')], args: [strConst(hex)], funcformat: 'COERCE_EXPLICIT_CALL' } });
-    return;
-  }
-  // An explicit cast to varchar(n) or char(n) cuts the text to n characters; char drops its trailing spaces,
-  // as PostgreSQL reads a char(n) as text (length, ||), and a result column that is one is padded to n again
-  // when it is printed (sql/resultTypes.ts presents it as character(n), server/rows BpcharCodec).
-  const width = mods.length === 1 ? mods[0]?.['A_Const']?.ival : undefined;
-  if (!isArray && width && (typname === 'varchar' || typname === 'bpchar' || typname === 'char')) {
-    tn['names'] = [strNode('varchar')];
-    delete tn['typmods'];
-    const cut = call('substr', { TypeCast: f }, intConst(1), intConst(Number(width.ival ?? 0)));
-    replaceNode(v.node, typname === 'varchar' ? cut : call('rtrim', cut, strConst(' ')));
-    return;
-  }
+  if (!known) knownType();
+  // typmod: DuckDB's spelling of the type
   const mapped = TYPE_MAP[typname];
   const hasMods = Array.isArray(tn['typmods']) && tn['typmods'].length > 0;
   if (typname === 'interval' && hasMods && !isArray) {
@@ -310,38 +198,6 @@ function transformTypeCast(v: Visit, ctx: DialectContext): void {
     const values = parseArrayLiteral(lit, pos(f['location']));
     if (values) f['arg'] = arrayOf(values);
   }
-}
-
-/**
- * A constant's bits cast to bit(n) or varbit(n) (bit alone is bit(1) in a
- * cast): an integer's lowest n bits, sign-extended past its 32 or 64 (PostgreSQL's
- * bitfromint4/8); a bit string or a '0101' literal cut to n, and for bit(n) padded
- * with zeros on the right. Undefined where DuckDB's own cast answers (no
- * length on varbit, anything not constant, text that is not binary digits).
- */
-function constantBits(arg: unknown, typname: string, mods: Fields[]): string | undefined {
-  // varbit without a length keeps every bit
-  const width = mods.length === 1 ? mods[0]?.['A_Const']?.ival?.ival : mods.length === 0 && typname === 'varbit' ? Infinity : undefined;
-  if (typeof width !== 'number' || width < 1 || (width > 100000 && width !== Infinity)) return undefined;
-  const c = (arg as Fields | undefined)?.['A_Const'];
-  if (!c) return undefined;
-  const whole = c.ival !== undefined ? String(c.ival.ival ?? 0) : typeof c.fval?.fval === 'string' && /^-?\d+$/.test(c.fval.fval) ? c.fval.fval : undefined;
-  if (whole !== undefined) {
-    if (typname !== 'bit') return undefined;
-    const value = BigInt(whole);
-    const size = value >= -(2n ** 31n) && value < 2n ** 31n ? 32 : value >= -(2n ** 63n) && value < 2n ** 63n ? 64 : 0;
-    if (!size) return undefined;
-    const own = BigInt.asUintN(size, value).toString(2).padStart(size, '0');
-    return width <= size ? own.slice(size - width) : own[0]!.repeat(width - size) + own;
-  }
-  const text: unknown = c.bsval?.bsval ?? c.sval?.sval;
-  if (typeof text !== 'string') return undefined;
-  const hex = /^[xX][0-9a-fA-F]*$/.test(text) && (c.bsval !== undefined || text.length > 1);
-  const digits = hex
-    ? [...text.slice(1)].map((h) => parseInt(h, 16).toString(2).padStart(4, '0')).join('')
-    : c.bsval !== undefined || /^[bB]/.test(text) ? text.slice(1) : text;
-  if (!/^[01]*$/.test(digits)) return undefined;
-  return typname === 'bit' ? digits.slice(0, width).padEnd(width, '0') : digits.slice(0, width) || undefined;
 }
 
 /**
@@ -686,43 +542,6 @@ function printedForms(root: unknown, ctx: DialectContext): void {
       rt['val'] = strConst(regtypeText(constText(tc['arg'])!, tc['typeName']?.['location']));
     }
   }
-}
-
-/** The words PostgreSQL's type names are written with in a function's identity arguments (pg_get_function_identity_arguments). */
-const IDENTITY_TYPE_NAMES: Readonly<Record<string, string>> = ownTable({
-  int: 'integer', int4: 'integer', int2: 'smallint', int8: 'bigint', float4: 'real', float8: 'double precision',
-  float: 'double precision', bool: 'boolean', varchar: 'character varying', bpchar: 'character', char: 'character',
-  decimal: 'numeric', timestamptz: 'timestamp with time zone', timestamp: 'timestamp without time zone',
-  timetz: 'time with time zone', time: 'time without time zone', varbit: 'bit varying',
-});
-
-/**
- * A built-in named by text, as regprocin / regprocedurein resolve it: its OID, else PostgreSQL's 42883 / 42725
- * (raised by the emulation's lookup over pg_proc, catalog/pgCatalogMacros.ts). Only pg_catalog holds functions.
- */
-function regprocOidCall(written: string, type: 'regproc' | 'regprocedure', location: unknown): PgNode {
-  const open = written.indexOf('(');
-  const namePart = (open < 0 ? written : written.slice(0, open)).trim();
-  const parts = splitQualifiedName(namePart);
-  if (parts.length > 2) throw new SqlError('42601', `improper qualified name (too many dotted names): ${namePart}`, pos(location));
-  if (parts.length === 2 && parts[0] !== 'pg_catalog') throw new SqlError('3F000', `schema "${parts[0]}" does not exist`, pos(location));
-  const name = parts[parts.length - 1]!;
-  if (type === 'regproc' || open < 0) return { FuncCall: { funcname: emulated('lg_regproc_oid'), args: [strConst(name), strConst(written)], funcformat: 'COERCE_EXPLICIT_CALL' } };
-  const inner = written.slice(open + 1, written.lastIndexOf(')'));
-  const args = inner.trim() === '' ? [] : inner.split(',').map((a) => {
-    const t = a.trim().toLowerCase().replace(/\s+/g, ' ').replace(/^pg_catalog\./, '');
-    return IDENTITY_TYPE_NAMES[t] ?? t;
-  });
-  return { FuncCall: { funcname: emulated('lg_regprocedure_oid'), args: [strConst(name), strConst(args.join(', ')), strConst(written)], funcformat: 'COERCE_EXPLICIT_CALL' } };
-}
-
-/** regclass output: the name alone when its schema is on the search path, else qualified. */
-function regclassText(written: string, ctx: DialectContext): string {
-  const parts = splitQualifiedName(written);
-  const name = parts[parts.length - 1]!;
-  if (parts.length < 2) return name;
-  const schema = parts[parts.length - 2]!;
-  return effectiveSearchPath(ctx).includes(schema) ? name : `${schema}.${name}`;
 }
 
 export function applyDialect(root: unknown, ctx: DialectContext, tables: readonly TableReference[] = []): void {

@@ -7,13 +7,28 @@
  * (sql/dialect/registry.test.ts checks that it has one).
  */
 import { BUILTIN_OPERATOR_RULES, BUILTIN_RULES } from './builtin.js';
+import { CAST_RULES } from './casts.js';
 import { FORMAT_RULES } from './format.js';
 import { JSON_OPERATOR_RULES, JSON_RULES } from './json.js';
 import { NUMERIC_RULES } from './numeric.js';
 import { SESSION_RULES } from './session.js';
-import { OPERATOR_PHASES, PHASES, type FunctionEntry, type OperatorEntry, type OperatorPhase, type OperatorRule, type Phase, type Rewrite, type Rule } from './rule.js';
+import {
+  CAST_PHASES,
+  OPERATOR_PHASES,
+  PHASES,
+  type CastEntry,
+  type CastPhase,
+  type CastRule,
+  type FunctionEntry,
+  type OperatorEntry,
+  type OperatorPhase,
+  type OperatorRule,
+  type Phase,
+  type Rewrite,
+  type Rule,
+} from './rule.js';
 
-export type { Call, FunctionEntry, OperatorCall, OperatorEntry, OperatorRule, Phase, Rewrite, Rule } from './rule.js';
+export type { Call, CastEntry, CastRule, CastSite, FunctionEntry, OperatorCall, OperatorEntry, OperatorRule, Phase, Rewrite, Rule } from './rule.js';
 
 const RULES: readonly Rule[] = [...SESSION_RULES, ...JSON_RULES, ...FORMAT_RULES, ...BUILTIN_RULES, ...NUMERIC_RULES];
 
@@ -78,4 +93,26 @@ export const OPERATOR_REGISTRY: ReadonlyMap<string, OperatorEntry> = gatherOpera
 /** An operator's rewrites, in order (its pg_catalog qualifier is dropped before: OPERATOR(pg_catalog.+) is +). */
 export function operatorRewritesOf(op: string): readonly OperatorRule[] {
   return OPERATOR_REGISTRY.get(op)?.rewrites ?? [];
+}
+
+export const CAST_RANK: Readonly<Record<CastPhase, number>> = Object.fromEntries(CAST_PHASES.map((p, i) => [p, i])) as Record<CastPhase, number>;
+
+function gatherCasts(rules: readonly CastRule[]): ReadonlyMap<string, CastEntry> {
+  const byName = new Map<string, CastRule[]>();
+  for (const rule of rules) for (const name of rule.names) byName.set(name, [...(byName.get(name) ?? []), rule]);
+  const entries = new Map<string, CastEntry>();
+  for (const [name, rewrites] of byName) {
+    rewrites.sort((a, b) => CAST_RANK[a.phase] - CAST_RANK[b.phase]);
+    const macros = [...new Set(rewrites.flatMap((r) => r.macros ?? []))].sort();
+    entries.set(name, { name, display: `cast to ${name}`, rewrites, macros, engines: {} });
+  }
+  return entries;
+}
+
+/** Every type whose casts the dialect emulates, by PostgreSQL's name for it. */
+export const CAST_REGISTRY: ReadonlyMap<string, CastEntry> = gatherCasts(CAST_RULES);
+
+/** The rewrites of a cast to this type (its pg_catalog qualifier dropped), in order. */
+export function castRewritesOf(typname: string): readonly CastRule[] {
+  return CAST_REGISTRY.get(typname)?.rewrites ?? [];
 }

@@ -143,3 +143,47 @@ export interface OperatorEntry {
   macros: readonly string[];
   engines: { trino?: EngineRendering };
 }
+
+/**
+ * The steps of a cast's rewrite, by the type cast to, in order. At `known` a type PostgreSQL would not know
+ * is refused (42704), after the reg* and jsonb casts and before the rest; at `typmod` every cast still
+ * standing gets DuckDB's spelling of its type (sql/dialect/dialect.ts), and an array literal its ARRAY form.
+ */
+export const CAST_PHASES = ['regText', 'regprocOid', 'arrayText', 'jsonb', 'regCast', 'known', 'inputText', 'timeOf', 'zone', 'bits', 'bytea', 'width', 'typmod'] as const;
+export type CastPhase = (typeof CAST_PHASES)[number];
+
+/** A cast being rewritten: `arg::type`. */
+export interface CastSite {
+  v: Visit;
+  f: Fields;
+  /** the TypeName node (its typmods, arrayBounds) */
+  tn: Fields;
+  /** the type cast to, its pg_catalog qualifier dropped */
+  typname: string;
+  isArray: boolean;
+  /** the argument when it is itself a cast ('pg_class'::regclass::text) */
+  inner: Fields | undefined;
+  ctx: DialectContext;
+  zone: SessionZone;
+  typedSafe: (n: unknown) => boolean;
+}
+
+export interface CastRule {
+  phase: CastPhase;
+  /** the types cast to */
+  names: readonly string[];
+  macros?: readonly string[];
+  applies?: (c: CastSite) => boolean;
+  /** true when the cast is done */
+  rewrite: (c: CastSite) => boolean;
+}
+
+/** One PostgreSQL cast target the dialect emulates: the registry's cast entry. */
+export interface CastEntry {
+  name: string;
+  /** how errors name it */
+  display: string;
+  rewrites: readonly CastRule[];
+  macros: readonly string[];
+  engines: { trino?: EngineRendering };
+}
