@@ -200,7 +200,7 @@ describe('the casts the dialect emulates', () => {
   test('each cast target is run against PostgreSQL by the corpus or a PostgreSQL-comparing suite, or is a known gap', () => {
     const texts = [CORPUS.map((e) => e.sql).join('\n'), ...['tests/integration/psql.test.ts', 'catalog/pgCatalog.diff.test.ts'].map((f) => readFileSync(path.join(root, f), 'utf8'))];
     const cast = (t: string) => new RegExp(`(::|\\bas\\s+)${t}\\b`, 'i');
-    // no PostgreSQL-comparing test casts to these yet (regoper, regoperator and regprocedure no test at all)
+    // no PostgreSQL-comparing test casts to these yet (regoper, regoperator and regprocedure have no test at all)
     const KNOWN_CAST_GAPS = ['name', 'regnamespace', 'regoper', 'regoperator', 'regprocedure'];
     expect([...CAST_REGISTRY.keys()].filter((t) => !texts.some((x) => cast(t).test(x))).sort()).toEqual([...KNOWN_CAST_GAPS].sort());
   });
