@@ -7,10 +7,10 @@
  * functions of the same names use DuckDB's internal type ids.
  */
 import { EMULATION_DB, INTERNAL_MACROS, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
-import { formatMacroStatements } from './formatMacros.js';
-import { jsonMacroStatements } from './jsonMacros.js';
-import { numericMacroStatements } from './numericMacros.js';
-import { builtinMacroStatements } from './builtinMacros.js';
+import { formatMacroStatements } from '../sql/dialect/formatMacros.js';
+import { jsonMacroStatements } from '../sql/dialect/jsonMacros.js';
+import { numericMacroStatements } from '../sql/dialect/numericMacros.js';
+import { builtinMacroStatements } from '../sql/dialect/builtinMacros.js';
 import { privilegeMacroStatements } from './privilegeMacros.js';
 
 const S = `${EMULATION_DB}.${PGC_SCHEMA}`;

@@ -23,7 +23,7 @@ import { installMaskMacros } from '../policy/rewrite/macros.js';
 import { reportQuery, reportRows } from '../policy/rewrite/report.js';
 import { toDuckDbSql } from '../sql/deparse.js';
 import { SqlError } from '../sql/errors.js';
-import type { ProbeMiss } from '../sql/dialect.js';
+import type { ProbeMiss } from '../sql/dialect/dialect.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import { planQuery } from '../sql/query.js';
 import { policyExplainTarget } from '../sql/explainPolicy.js';

@@ -22,17 +22,17 @@ const CHECKED_KINDS: ReadonlySet<string> = new Set([
   'FuncCall', 'TypeCast', 'A_Expr', 'RangeFunction', 'CollateClause', 'ExplainStmt', 'DefElem', 'BitString', 'NamedArgExpr',
 ]);
 
-/** Functions whose arguments may be named (`make_interval(days => 3)`); sql/builtinDialect.ts places them. */
+/** Functions whose arguments may be named (`make_interval(days => 3)`); sql/dialect/builtin.ts places them. */
 const NAMED_ARGUMENT_FUNCTIONS: ReadonlySet<string> = new Set(['make_interval']);
 
 const A_EXPR_KINDS: ReadonlySet<string> = new Set([
   'AEXPR_OP', 'AEXPR_OP_ANY', 'AEXPR_OP_ALL', 'AEXPR_DISTINCT', 'AEXPR_NOT_DISTINCT', 'AEXPR_NULLIF', 'AEXPR_IN',
   'AEXPR_LIKE', 'AEXPR_ILIKE', 'AEXPR_BETWEEN', 'AEXPR_NOT_BETWEEN', 'AEXPR_SIMILAR',
-  // written out as two BETWEENs by sql/dialect.ts (DuckDB has no SYMMETRIC)
+  // written out as two BETWEENs by sql/dialect/dialect.ts (DuckDB has no SYMMETRIC)
   'AEXPR_BETWEEN_SYM', 'AEXPR_NOT_BETWEEN_SYM',
 ]);
 
-/** Collations that mean "the default, byte order" on DuckDB's side; sql/dialect.ts drops them. */
+/** Collations that mean "the default, byte order" on DuckDB's side; sql/dialect/dialect.ts drops them. */
 export const IGNORED_COLLATIONS: ReadonlySet<string> = new Set(['default', 'C', 'POSIX', 'ucs_basic']);
 
 const display = (parts: string[]): string => parts.join('.');
@@ -48,11 +48,11 @@ function checkFuncCall(v: Visit, schemaExists?: (schema: string) => boolean): vo
   const f = v.fields;
   const parts = names(f['funcname']);
   const asTable = inTableFunctionPosition(v.path);
-  // `x LIKE p ESCAPE e` arrives as LIKE with pattern pg_catalog.like_escape(p, e); sql/dialect.ts unwraps it
+  // `x LIKE p ESCAPE e` arrives as LIKE with pattern pg_catalog.like_escape(p, e); sql/dialect/dialect.ts unwraps it
   const parent = v.path[v.path.length - 1];
   const likeKinds = ['AEXPR_LIKE', 'AEXPR_ILIKE'];
   if (parts[parts.length - 1] === 'like_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && likeKinds.includes(parent.holder['kind'])) return;
-  // `x SIMILAR TO p` arrives with pattern pg_catalog.similar_to_escape(p); sql/formatDialect.ts translates both
+  // `x SIMILAR TO p` arrives with pattern pg_catalog.similar_to_escape(p); sql/dialect/format.ts translates both
   if (parts[parts.length - 1] === 'similar_to_escape' && parent?.kind === 'A_Expr' && parent.key === 'rexpr' && parent.holder['kind'] === 'AEXPR_SIMILAR') return;
   if (!isAllowedFunction(parts, asTable)) {
     const name = parts[parts.length - 1]!;
@@ -194,7 +194,7 @@ export function authorize(root: unknown, schemaExists?: (schema: string) => bool
         return;
       }
       default:
-        return; // TypeCast is checked when sql/dialect.ts maps the type
+        return; // TypeCast is checked when sql/dialect/dialect.ts maps the type
     }
   });
 }

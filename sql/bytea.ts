@@ -1,4 +1,4 @@
-/** bytea's text input, shared by the cast (sql/dialect.ts) and decode(…, 'escape') (sql/builtinDialect.ts). */
+/** bytea's text input, shared by the cast (sql/dialect/dialect.ts) and decode(…, 'escape') (sql/dialect/builtin.ts). */
 import { SqlError } from './errors.js';
 
 /** PostgreSQL's bytea input, as hex digits: hex format (\x0aff) or escape format (a\000b, \\ for a backslash). */

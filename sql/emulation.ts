@@ -229,7 +229,7 @@ export const INTERNAL_MACROS = {
 export const MACRO_ARG_COPIES = 16;
 
 /**
- * The planner's typed-arithmetic macros (catalog/numericMacros.ts), argument
+ * The planner's typed-arithmetic macros (sql/dialect/numericMacros.ts), argument
  * by argument: how many copies of it DuckDB binds, through all the macros it
  * calls. A probe or a dispatch operand is bound once per overload choice and
  * then dropped; a value is copied as its body names it. sql/limits.ts uses
@@ -242,7 +242,7 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   // through lg_pdiv_c, lg_ndiv16 (both branches) and lg_nq17: a 7 copies, b 12
   [INTERNAL_MACROS.probedDivide]: [12, 12, 3, 3],
   [INTERNAL_MACROS.subtract]: [1, 1, 3, 3],
-  // a % b with its probe a + b (sql/dialect.ts modulo): through lg_mod, a and b twice each
+  // a % b with its probe a + b (sql/dialect/numeric.ts modulo): through lg_mod, a and b twice each
   [INTERNAL_MACROS.typedModulo]: [2, 2, 2],
   [INTERNAL_MACROS.sumProbe]: [1],
   [INTERNAL_MACROS.avgProbe]: [2],
@@ -254,14 +254,14 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   [INTERNAL_MACROS.lcm]: [1, 1, 1],
   [INTERNAL_MACROS.numericText]: [1],
   [INTERNAL_MACROS.sign]: [3],
-  // sql/builtinDialect.ts round(x, n) / trunc(x, n): x and n as written, the probe bound for the one overload
+  // sql/dialect/builtin.ts round(x, n) / trunc(x, n): x and n as written, the probe bound for the one overload
   lg_round_n: [1, 1, 1],
   lg_num_text_p: [1, 1],
   lg_time_of: [1, 1, 1],
   lg_trunc_n: [1, 1, 1],
   lg_min_nb: [1, 1],
-  // regexp_replace's start and occurrence forms (catalog/builtinMacros.ts): the source is named in each piece
-  // the session's zone (catalog/builtinMacros.ts, sql/sessionZone.ts): x, the zone, x's probe (one per level)
+  // regexp_replace's start and occurrence forms (sql/dialect/builtinMacros.ts): the source is named in each piece
+  // the session's zone (sql/dialect/builtinMacros.ts, sql/sessionZone.ts): x, the zone, x's probe (one per level)
   lg_wall: [1, 1, 3],
   lg_zone_offset: [2, 1, 3],
   lg_zoned: [1, 1, 2],
@@ -278,13 +278,13 @@ export const MACRO_ARG_COPIES_OF: Readonly<Record<string, readonly number[]>> = 
   lg_re_step: [8, 2, 1, 1, 9],
   lg_re_all: [12, 4, 1, 4, 4],
   lg_max_nb: [1, 1],
-  // x::bit(n) of an expression (catalog/builtinMacros.ts): an integer's bits are named five times
+  // x::bit(n) of an expression (sql/dialect/builtinMacros.ts): an integer's bits are named five times
   lg_bit_n: [5, 4, 2],
   lg_gsl2: [1, 2, 2],
   lg_gsl3: [1, 2, 2, 2],
   lg_gsv2: [1, 2, 2],
   lg_gsv3: [1, 2, 2, 2],
-  // catalog/jsonMacros.ts: jsonb's path operations (a composed path nests them) and its equality
+  // sql/dialect/jsonMacros.ts: jsonb's path operations (a composed path nests them) and its equality
   lg_jsonb_put: [1, 7, 2, 1, 3, 4],
   lg_jsonb_child: [1, 5, 2],
   lg_jsonb_del_step: [1, 9, 3],
@@ -351,7 +351,7 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = ownTable
   [INTERNAL_MACROS.lpad]: 'function lpad',
   [INTERNAL_MACROS.rpad]: 'function rpad',
   [INTERNAL_MACROS.likeRegex]: 'operator ~~',
-  // sql/builtinDialect.ts, catalog/builtinMacros.ts
+  // sql/dialect/builtin.ts, sql/dialect/builtinMacros.ts
   lg_date_trunc: 'function date_trunc',
   lg_date_tz: 'function generate_series',
   lg_round: 'function round',
@@ -401,7 +401,7 @@ export const INTERNAL_MACRO_DISPLAY: Readonly<Record<string, string>> = ownTable
   lg_extract_epoch: 'function extract',
 });
 
-/** json's set-returning functions in FROM, as table macros with PostgreSQL's columns (catalog/jsonMacros.ts). */
+/** json's set-returning functions in FROM, as table macros with PostgreSQL's columns (sql/dialect/jsonMacros.ts). */
 export const JSON_TABLE_FUNCTIONS: readonly string[] = [
   'json_each', 'json_each_text', 'jsonb_each', 'jsonb_each_text', 'json_array_elements', 'json_array_elements_text',
   'jsonb_array_elements', 'jsonb_array_elements_text',

@@ -5,9 +5,9 @@
  * DuckDB namesakes behave compatibly, plus the catalog emulation.
  */
 import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS } from './emulation.js';
-import { BUILTIN_FUNCTIONS, BUILTIN_OPERATORS } from './builtinDialect.js';
-import { FORMAT_FUNCTIONS } from './formatDialect.js';
-import { JSON_FUNCTIONS, JSON_OPERATORS } from './jsonDialect.js';
+import { BUILTIN_FUNCTIONS, BUILTIN_OPERATORS } from './dialect/builtin.js';
+import { FORMAT_FUNCTIONS } from './dialect/format.js';
+import { JSON_FUNCTIONS, JSON_OPERATORS } from './dialect/json.js';
 import { ownTable } from './ownNames.js';
 
 export const AGGREGATE_FUNCTIONS: readonly string[] = [
@@ -42,7 +42,7 @@ const SCALAR = [
 
 /**
  * PostgreSQL names DuckDB spells differently (DuckDB's cardinality is for maps);
- * sql/dialect.ts renames calls.
+ * sql/dialect/dialect.ts renames calls (at the registry's `rename` step).
  * (btrim written as TRIM(BOTH …) keeps its SQL syntax and is not renamed.)
  */
 export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = ownTable({ every: 'bool_and', btrim: 'trim', cardinality: 'len' });
@@ -59,7 +59,7 @@ export const SCALAR_BUILTINS: ReadonlySet<string> = new Set(SCALAR);
 /** The built-ins passed to DuckDB by name (after RENAMED_FUNCTIONS): each must exist there. */
 export const DUCKDB_BUILTINS: readonly string[] = [...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS, ...SCALAR];
 
-/** Folded to literals by sql/dialect.ts from the session context. */
+/** Folded to literals from the session context (sql/dialect/session.ts). */
 export const FOLDED_FUNCTIONS: ReadonlySet<string> = new Set([
   'to_regclass',
   'current_database', 'current_catalog', 'current_schema', 'current_schemas', 'current_user', 'session_user',
@@ -97,8 +97,8 @@ export function isAllowedFunction(nameParts: string[], asTable: boolean): boolea
 export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([
   '=', '<>', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%', '||', '~', '!~', '~*', '!~*', '~~', '!~~',
   '~~*', '!~~*', '&', '|', '<<', '>>', '^',
-  // translated by sql/jsonDialect.ts, never passed on (DuckDB's `->` is a lambda)
+  // translated by sql/dialect/json.ts, never passed on (DuckDB's `->` is a lambda)
   ...JSON_OPERATORS,
-  // turned into calls by sql/builtinDialect.ts
+  // turned into calls by sql/dialect/builtin.ts
   ...BUILTIN_OPERATORS,
 ]);

@@ -5,7 +5,7 @@
  * `", "` and `": "` between items, strings re-escaped (escape_json), and
  * numbers as numeric prints them (an exponent written out: 1e2 → 100).
  * One pass to parse and one to print; objects sort their keys. The planner
- * puts a jsonb literal in this form (sql/jsonDialect.ts); server/rows prints
+ * puts a jsonb literal in this form (sql/dialect/json.ts); server/rows prints
  * every jsonb column through it.
  */
 

@@ -88,7 +88,7 @@ describe('expandedSize', () => {
   });
 
   test('a macro with its own count per argument copies each as often as that count says', () => {
-    // a literal's typed wrapper (sql/numericTypes.ts) binds its operand once and copies its literal once
+    // a literal's typed wrapper (sql/dialect/numeric.ts) binds its operand once and copies its literal once
     const l = expandedSize(leaf(), 16, 1e9);
     expect(expandedSize(macro(leaf(), leaf()), 16, 1e9, { m: [1, 1] })).toBe(1 + 2 * l);
     expect(expandedSize(macro(leaf(), leaf()), 16, 1e9, { m: [1] })).toBe(1 + l + 16 * l);

@@ -9,7 +9,7 @@
 import { EMULATED_FUNCTIONS, INFORMATION_SCHEMA_RELATIONS, PG_CATALOG_RELATIONS } from './emulation.js';
 import { splitQualifiedName } from './regTypes.js';
 import { ctesInScope, effectiveSearchPath } from './resolve.js';
-import { names, walk, type Fields } from './walk.js';
+import { constText, names, walk } from './walk.js';
 import { ownTable } from './ownNames.js';
 
 export interface RelationName {
@@ -35,11 +35,6 @@ export const RELATION_ARGUMENT: Readonly<Record<string, (argc: number) => number
   has_any_column_privilege: (n) => (n === 2 ? 0 : n === 3 ? 1 : undefined),
   has_column_privilege: (n) => (n === 3 ? 0 : n === 4 ? 1 : undefined),
 });
-
-function constString(n: unknown): string | undefined {
-  const c = (n as Fields | undefined)?.['A_Const'];
-  return c?.sval ? String(c.sval.sval ?? '') : undefined;
-}
 
 function fromQualified(text: string): RelationName | undefined {
   let parts: string[];
@@ -76,7 +71,7 @@ export function catalogNeeds(root: unknown): CatalogNeeds {
         const typeNames = names(f['typeName']?.['names']);
         const typname = typeNames[typeNames.length - 1];
         if (typname === 'regclass' || typname === 'regnamespace') {
-          const literal = constString(f['arg']);
+          const literal = constText(f['arg']);
           const rel = literal !== undefined && typname === 'regclass' ? fromQualified(literal) : undefined;
           if (rel) relations.push(rel);
           else if (literal === undefined) listing = true; // printed by name from pg_class / pg_namespace
@@ -88,7 +83,7 @@ export function catalogNeeds(root: unknown): CatalogNeeds {
         const name = fn[fn.length - 1]!;
         const args = (f['args'] ?? []) as unknown[];
         const at = RELATION_ARGUMENT[name]?.(args.length);
-        const literal = at !== undefined ? constString(args[at]) : undefined;
+        const literal = at !== undefined ? constText(args[at]) : undefined;
         const rel = literal !== undefined ? fromQualified(literal) : undefined;
         if (rel) relations.push(rel);
         if (Object.hasOwn(EMULATED_FUNCTIONS, name) || name === 'to_regclass') listing = true;

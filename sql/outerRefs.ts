@@ -7,7 +7,7 @@
  * overload inside the subquery: with several typed overloads it reports them
  * all as matching ("Macro … has multiple overloads that match the supplied
  * arguments"), with one it takes it whatever the type. The planner's typed
- * wrappers (sql/numericTypes.ts typedDispatchSafe) therefore never dispatch
+ * wrappers (sql/dialect/numeric.ts typedDispatchSafe) therefore never dispatch
  * on them, as on subqueries and parameters.
  *
  * Marked per parse-tree object (copies are not marked: the planner checks a

@@ -88,7 +88,7 @@ describe('planQuery: deny by default', () => {
     expect(refusal('SELECT pg_get_keywords()').code).toBe('42883');
     expect(refusal("SELECT * FROM lower('x')").code).toBe('42883');
     expect(plan('SELECT * FROM generate_series(1, 2)').sql).toContain('FROM generate_series(1, 2)');
-    // (over integers, a derived table that types each value as PostgreSQL's integer: sql/numericTypes.ts)
+    // (over integers, a derived table that types each value as PostgreSQL's integer: sql/dialect/numeric.ts)
     expect(plan('SELECT s FROM generate_series(1, 2) s').sql).toMatch(/FROM generate_series\(1, 2\) AS lg_series\(v\) \) AS s\(s\)/);
     expect(plan("SELECT s FROM generate_series(now(), now(), interval '1 day') s").sql).toContain("AS s(s)");
     // a table function keeps its own column names under an alias
@@ -121,7 +121,7 @@ describe('planQuery: deny by default', () => {
     expect(refusal('SELECT 1 OPERATOR(main.+) 2').code).toBe('42883');
     expect(refusal('SELECT 1 OPERATOR(main.=) ANY (SELECT 1)').code).toBe('42883');
     expect(refusal('SELECT 1 <-> ANY (SELECT 1)').code).toBe('42883');
-    // json operators are translated one by one (sql/jsonDialect.ts); in a form it does not translate they are refused
+    // json operators are translated one by one (sql/dialect/json.ts); in a form it does not translate they are refused
     expect(refusal(`SELECT '{}'::json @> ANY (SELECT '{}'::json)`).code).toBe('0A000');
     expect(refusal(`SELECT '{}'::json -> ANY (ARRAY['a'])`).code).toBe('0A000');
     expect(refusal(`SELECT '{"a":1}'::json -> x FROM (SELECT 'a' AS x) t`).code).toBe('0A000');
@@ -179,7 +179,7 @@ describe('planQuery: names the deparser would print raw cannot smuggle SQL', () 
 
   it('control: a deparser quirk that changes the statement is refused, not sent', () => {
     // pgsql-deparser prints (ARRAY[1,2])[1] as ARRAY[1, 2][1], which PostgreSQL reads differently; the planner
-    // now writes list_value(…) there (sql/dialect.ts), so the quirk is shown on the untranslated tree
+    // now writes list_value(…) there (sql/dialect/dialect.ts), so the quirk is shown on the untranslated tree
     const raw = parseStatements('SELECT (ARRAY[1,2])[1]')[0]!.node;
     expect(() => toDuckDbSql(raw)).toThrow(/cannot be translated safely/);
     expect(plan('SELECT (ARRAY[1,2])[1]').sql).toContain('(list_value(1, 2))[1]');
@@ -344,7 +344,7 @@ describe('planQuery: dialect', () => {
   });
 
   it('runs scalar generate_series as rows', () => {
-    // the list typed as PostgreSQL types the series (integer here: catalog/numericMacros.ts lg_gsl2)
+    // the list typed as PostgreSQL types the series (integer here: sql/dialect/numericMacros.ts lg_gsl2)
     expect(plan('SELECT generate_series(1, 5)').sql).toMatch(/unnest\(\S+\.lg_gsl2\(generate_series\(1, 5\), 5, 1\)\)/);
   });
 

@@ -7,7 +7,7 @@ import { authorize } from './authorize.js';
 import type { RelationCatalog } from './catalogView.js';
 import { nameTargets } from './colnames.js';
 import { toDuckDbSql } from './deparse.js';
-import { applyDialect, type ProbeMiss } from './dialect.js';
+import { applyDialect, type ProbeMiss } from './dialect/dialect.js';
 import { rewriteWithTies } from './withTies.js';
 import { EMULATION_DB } from './emulation.js';
 import { notSupported, pos, SqlError } from './errors.js';

@@ -8,7 +8,7 @@ import { SqlError, pos } from './errors.js';
 import { stableOid } from './oids.js';
 import { PG_BASE_TYPES } from './pgTypes.js';
 import { effectiveSearchPath, resolveRelation, type ResolveContext } from './resolve.js';
-import { intConst, strConst, strNode, type Fields, type PgNode } from './walk.js';
+import { constText, intConst, strConst, strNode, type Fields, type PgNode } from './walk.js';
 
 /** Split `schema."Table"` the way PostgreSQL's regclassin does. */
 export function splitQualifiedName(text: string): string[] {
@@ -99,7 +99,7 @@ const call = (name: string, args: unknown[]): PgNode => ({
 
 export function regCast(typname: string, arg: unknown, ctx: ResolveContext, location: unknown): PgNode {
   const c = (arg as Fields | undefined)?.['A_Const'];
-  const literal: string | undefined = c?.sval ? String(c.sval.sval ?? '') : undefined;
+  const literal = constText(arg);
   const numeric = c?.ival !== undefined ? Number(c.ival.ival ?? 0) : undefined;
   const at = pos(location);
   if (numeric !== undefined) return intConst(numeric);

@@ -13,18 +13,14 @@
  *   not.
  * A global replacement with a pattern that can match the empty string, and
  * every N-th replacement, walk the text as PostgreSQL's replace_text_regexp
- * does (catalog/builtinMacros.ts lg_re_all, lg_regexp_replace_nth); every
+ * does (sql/dialect/builtinMacros.ts lg_re_all, lg_regexp_replace_nth); every
  * other call stays RE2's own replace.
  */
 import { SqlError, pos } from './errors.js';
 import { emulatedCall } from './emulation.js';
-import { containsSubquery, intConst, replaceNode, strConst, type Fields, type PgNode, type Visit } from './walk.js';
+import { constText, containsSubquery, intConst, replaceNode, strConst, type Fields, type PgNode, type Visit } from './walk.js';
 
 const constOf = (n: unknown): Fields | undefined => (n as Fields | undefined)?.['A_Const'];
-const constText = (n: unknown): string | undefined => {
-  const c = constOf(n);
-  return c?.sval ? String(c.sval.sval ?? '') : undefined;
-};
 const constInt = (n: unknown): number | undefined => {
   const c = constOf(n);
   return c?.['ival'] === undefined ? undefined : Number(c['ival']['ival'] ?? 0);

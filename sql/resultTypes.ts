@@ -17,7 +17,7 @@
  */
 import { CATALOG_COLUMN_TYPES } from './catalogColumnTypes.js';
 import { EMULATION_DB, INFO_SCHEMA, PGC_SCHEMA } from './emulation.js';
-import { sizedBitProbe } from './numericTypes.js';
+import { sizedBitProbe } from './dialect/numeric.js';
 import { PRESENTED_TYPES, presentedOidOf, type PresentedAs } from './pgTypes.js';
 import { AGGREGATE_FUNCTIONS, expressionKey as shape, names, nodeKind, walk, type Fields, type PgNode } from './walk.js';
 import { ownRecord, ownTable } from './ownNames.js';
@@ -57,7 +57,7 @@ const FUNCTION_TYPES: Readonly<Record<string, number>> = ownTable({
   pg_get_userbyid: NAME,
   current_schemas: NAME_ARRAY,
   pg_typeof: REGTYPE,
-  to_regtype: REGTYPE, // printed by the dialect as the type's name (sql/dialect.ts printedForms)
+  to_regtype: REGTYPE, // printed by the dialect as the type's name (sql/dialect/dialect.ts printedForms)
   // jsonb, carried as DuckDB JSON and printed as jsonb_out does (server/rows JsonbCodec)
   to_jsonb: JSONB,
   jsonb_build_object: JSONB,
@@ -350,7 +350,7 @@ function expressionType(items: FromItem[], val: unknown, scope: Scope): Presente
     case 'MinMaxExpr':
       return jsonbOnly(mergedType(((f['args'] ?? []) as unknown[]).map((a) => expressionType(items, a, scope))));
     case 'RowExpr':
-      // printed as PostgreSQL's record text by the dialect (sql/dialect.ts printedForms) when it can be
+      // printed as PostgreSQL's record text by the dialect (sql/dialect/dialect.ts printedForms) when it can be
       return RECORD;
     default:
       return undefined;
@@ -367,7 +367,7 @@ function castLength(typeName: Fields): number | undefined | null {
 
 /**
  * varchar(n), char(n) / bpchar, bit(n) and varbit(n) casts with their typmods
- * (the dialect cuts and pads the values as PostgreSQL does, sql/dialect.ts
+ * (the dialect cuts and pads the values as PostgreSQL does, sql/dialect/dialect.ts
  * transformTypeCast); null when `t` is none of them. bit(n) of an expression
  * without a probe (a parameter, a subquery) keeps DuckDB's BIT, bit without a
  * length, as its bits are not cut to n; varbit(n) of an expression is varbit.
@@ -380,7 +380,7 @@ function sizedType(t: string | undefined, cast: Fields): PresentedAs | undefined
   if (t === 'bpchar') return n === undefined ? BPCHAR : { oid: BPCHAR, typmod: n + 4 };
   const constant = nodeKind(cast['arg']) === 'A_Const';
   if (t === 'varbit') return n === undefined || !constant ? VARBIT : { oid: VARBIT, typmod: n };
-  // an expression's bits are cut by a macro where it has a probe (sql/dialect.ts lg_bit_n)
+  // an expression's bits are cut by a macro where it has a probe (sql/dialect/dialect.ts lg_bit_n)
   const cut = constant || sizedBitProbe(cast['arg'], (cast['typeName'] as Fields)['typmods'] ?? []) !== undefined;
   return n !== undefined && cut ? { oid: BIT, typmod: n } : undefined;
 }
@@ -455,7 +455,7 @@ const byValue = (arg: PgNode): PgNode => ({
  * jsonb values compare by value in PostgreSQL (`1.0` = `1`), while inside DuckDB a
  * jsonb is its printed text. Where the query's own SELECT deduplicates jsonb
  * (an aggregate's DISTINCT argument, SELECT DISTINCT of a jsonb column), the
- * comparison is made on jsonb's equality form (catalog/jsonMacros.ts
+ * comparison is made on jsonb's equality form (sql/dialect/jsonMacros.ts
  * lg_jsonb_eq): the argument is wrapped, and SELECT DISTINCT becomes DISTINCT
  * ON the targets, the jsonb ones wrapped (the row kept prints as written).
  * GROUP BY of a jsonb is left comparing the text (README). Run before the dialect pass.

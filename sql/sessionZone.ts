@@ -7,13 +7,13 @@
  * `date_trunc('day', ts)`, `to_char(ts, …)`, `ts::text` and a timestamptz
  * written without an offset (`'2024-01-01'::timestamptz`, `ts >= '2024-01-01'`). Which
  * argument is a timestamptz DuckDB tells while binding, from a probe
- * (catalog/builtinMacros.ts lg_wall, lg_zoned, lg_zone_lit); under UTC
+ * (sql/dialect/builtinMacros.ts lg_wall, lg_zoned, lg_zone_lit); under UTC
  * nothing is written.
  */
 import { emulatedCall } from './emulation.js';
 import { strConst, type PgNode } from './walk.js';
 
-/** The session's zone, and how the planner probes an operand's type (sql/numericTypes.ts, passed in: no import cycle). */
+/** The session's zone, and how the planner probes an operand's type (sql/dialect/numeric.ts, passed in: no import cycle). */
 export interface SessionZone {
   name: string;
   /** x's probe: x itself when DuckDB can type it alone, an aggregate's probe, or undefined (a subquery, a parameter) */

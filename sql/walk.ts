@@ -200,6 +200,12 @@ export const intConst = (ival: number): PgNode =>
   ival === 0 ? { A_Const: { ival: {} } } : { A_Const: { ival: { ival } } };
 export const boolConst = (b: boolean): PgNode => ({ A_Const: { boolval: b ? { boolval: true } : {} } });
 
+/** The text of a string constant ('…'), else undefined: the one reader of constant arguments the dialect's rewrites share. */
+export function constText(n: unknown): string | undefined {
+  const c = (n as Fields | undefined)?.['A_Const'];
+  return c?.sval ? String(c.sval.sval ?? '') : undefined;
+}
+
 /**
  * A deep copy of a parse tree (plain JSON: objects, arrays, strings, numbers,
  * booleans). Faster than structuredClone on these trees; recursion is bounded

@@ -14,7 +14,7 @@
 import type { Logger } from 'pino';
 import type { PolicyEngine } from '../ranger/engine.js';
 import type { CatalogTable, RelationCatalog } from '../../sql/catalogView.js';
-import type { DialectContext } from '../../sql/dialect.js';
+import type { DialectContext } from '../../sql/dialect/dialect.js';
 import { SqlError } from '../../sql/errors.js';
 import type { TableReference } from '../../sql/resolve.js';
 import { replaceNode, type PgNode } from '../../sql/walk.js';

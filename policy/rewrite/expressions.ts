@@ -15,7 +15,7 @@
  */
 import { parseSync } from 'libpg-query';
 import { authorize } from '../../sql/authorize.js';
-import { applyDialect, type DialectContext } from '../../sql/dialect.js';
+import { applyDialect, type DialectContext } from '../../sql/dialect/dialect.js';
 import { SCALAR_BUILTINS } from '../../sql/functions.js';
 import { boolConst, names, nodeKind, replaceNode, strNode, walk, type Fields, type PgNode } from '../../sql/walk.js';
 import { constArg, hiveMask, HIVE_MASK_FUNCTIONS, MaskBuildError, valueKind, type HiveCall, type MaskEnv } from './masks.js';

@@ -21,7 +21,7 @@
  * read. Wider resolution only fences more.
  */
 import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA } from '../../sql/emulation.js';
-import { wrappedLiteral, wrapperValueArgs } from '../../sql/numericTypes.js';
+import { wrappedLiteral, wrapperValueArgs } from '../../sql/dialect/numeric.js';
 import { TEMP_CATALOG } from '../../sql/tempTables.js';
 import { AGGREGATE_FUNCTIONS, names, nodeKind, type Fields, type PgNode } from '../../sql/walk.js';
 import { flowsComparable, isLeakproof, sameType, type Flow, type ValueType } from './leakproof.js';

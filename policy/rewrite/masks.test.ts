@@ -6,7 +6,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { deparse } from '../../sql/deparse.js';
-import { builtinMacroStatements } from '../../catalog/builtinMacros.js';
+import { builtinMacroStatements } from '../../sql/dialect/builtinMacros.js';
 import { EMULATION_DB, PGC_SCHEMA } from '../../sql/emulation.js';
 import { loadParser } from '../../sql/parse.js';
 import type { PgNode } from '../../sql/walk.js';

@@ -8,7 +8,7 @@
  * Any other text is not an array to PostgreSQL: 22P02, as it answers.
  */
 import { parseArrayLiteral } from '../arrayLiteral.js';
-import { arrayOf } from '../dialect.js';
+import { arrayOf } from '../dialect/session.js';
 import { SqlError, pos } from '../errors.js';
 import { names, type Fields, type PgNode } from '../walk.js';
 

@@ -15,7 +15,7 @@ import { checkSetReturningPlacement } from '../setReturning.js';
 import { authorize } from '../authorize.js';
 import { nameTargets } from '../colnames.js';
 import { toDuckDbSql } from '../deparse.js';
-import { applyDialect } from '../dialect.js';
+import { applyDialect } from '../dialect/dialect.js';
 import { EMULATION_DB } from '../emulation.js';
 import { notSupported } from '../errors.js';
 import { bindOutputColumnRefs } from '../outputRefs.js';

@@ -229,7 +229,7 @@ const errors = [
   "select avg('x')", 'select * from tpch.region, tpch.region', "select '12x'::bigint", 'select array[1,2][5]', 'select nosuchschema.f(1)', 'select ambiguous from (select 1 as ambiguous) a, (select 2 as ambiguous) b',
 ];
 
-// ---------------------------------------------------------------- built-ins DuckDB spells differently (sql/builtinDialect.ts)
+// ---------------------------------------------------------------- built-ins DuckDB spells differently (sql/dialect/builtin.ts)
 const builtins = [
   "select array_to_string(array[1, null, 3], '-', 'NULL'), array_to_string(array['a', null], ',', null)", 'select array_position(array[1, null, 3], null), array_position(array[5, 6], 7)',
   "select array_remove(array['a', null, 'b'], null), array_remove(array[1, 2], 3)", 'select array_cat(null, array[1]), array_append(null::int[], 1), array_prepend(1, null::int[])',

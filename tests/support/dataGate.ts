@@ -10,8 +10,8 @@ import type { FenceMode } from '../../policy/rewrite/apply.js';
 import type { ColumnTagSource } from '../../policy/rewrite/columnTags.js';
 import { DataGate, type DataGateOptions } from '../../policy/rewrite/dataGate.js';
 import { installMaskMacros } from '../../policy/rewrite/macros.js';
-import { builtinMacroStatements } from '../../catalog/builtinMacros.js';
-import { numericMacroStatements } from '../../catalog/numericMacros.js';
+import { builtinMacroStatements } from '../../sql/dialect/builtinMacros.js';
+import { numericMacroStatements } from '../../sql/dialect/numericMacros.js';
 import { EMULATION_DB, PGC_SCHEMA } from '../../sql/emulation.js';
 import type { CatalogTable, RelationCatalog } from '../../sql/catalogView.js';
 import { SqlError } from '../../sql/errors.js';
@@ -83,8 +83,8 @@ export async function demoDuckDb(): Promise<{ instance: DuckDBInstance; conn: Du
 /**
  * The engine's macros a gate suite's plans call: the mask macros (keyed by
  * `maskKey`) and the emulation's typed arithmetic (sum, avg and / are planned
- * as catalog/numericMacros.ts's macros) and built-ins (concat's arguments,
- * catalog/builtinMacros.ts), in the emulation database.
+ * as sql/dialect/numericMacros.ts's macros) and built-ins (concat's arguments,
+ * sql/dialect/builtinMacros.ts), in the emulation database.
  */
 export async function installGateMacros(conn: DuckDBConnection, maskKey: string): Promise<void> {
   await conn.run(`ATTACH ':memory:' AS ${EMULATION_DB}`);

@@ -1,5 +1,5 @@
 /**
- * The exact stddev and variance macros (catalog/numericMacros.ts) against an
+ * The exact stddev and variance macros (sql/dialect/numericMacros.ts) against an
  * independent computation on JavaScript BigInts: the variance
  * (N·Σx² − (Σx)²) / (N·(N−1)) rounded half up at 16 decimals, as
  * PostgreSQL's numeric_stddev_internal rounds it, and the square root by
@@ -167,7 +167,7 @@ describe('stddev and variance are exact', () => {
   });
 });
 
-/** lg_stats_as as the planner writes it (sql/numericTypes.ts statisticWithClauses): the statistic from count, sum and Σx² with the user's clauses */
+/** lg_stats_as as the planner writes it (sql/dialect/numeric.ts statisticWithClauses): the statistic from count, sum and Σx² with the user's clauses */
 function statsAs(fn: string, x: string, clauses: { over?: string; distinct?: boolean; filter?: string }, samp: boolean, sd: boolean): string {
   const d = clauses.distinct ? 'DISTINCT ' : '';
   const f = (extra?: string) => {

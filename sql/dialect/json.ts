@@ -1,21 +1,22 @@
 /**
  * PostgreSQL's json/jsonb operators and functions in DuckDB's terms (its json
- * extension), for sql/dialect.ts. Paths are built here from constants; an
+ * extension), as registry rules (sql/dialect/registry.ts). Paths are built here from constants; an
  * operator with a path known only at run time is refused (DuckDB would read a
  * key such as '$.x' as a path). Built JSON text follows PostgreSQL's spacing:
  * json_build_object `{"a" : 1}`, json_agg `[1, 2]`. A jsonb holds jsonb_out's
  * text inside DuckDB: a literal is put in that form here (sql/jsonbText.ts), any
- * other jsonb value where it is made (catalog/jsonMacros.ts lg_jsonb). jsonb's `#-`,
+ * other jsonb value where it is made (sql/dialect/jsonMacros.ts lg_jsonb). jsonb's `#-`,
  * jsonb_set and jsonb_insert take a constant path too, composed here level by
- * level over catalog/jsonMacros.ts's one-level macros.
+ * level over sql/dialect/jsonMacros.ts's one-level macros.
  */
-import { parseArrayLiteral } from './arrayLiteral.js';
-import { jsonbText } from './jsonbText.js';
-import { EMULATION_DB, emulated } from './emulation.js';
-export { JSON_TABLE_FUNCTIONS } from './emulation.js';
-import { SqlError, pos, undefinedFunction } from './errors.js';
-import { boolConst, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from './walk.js';
-import { ownTable } from './ownNames.js';
+import { parseArrayLiteral } from '../arrayLiteral.js';
+import { jsonbText } from '../jsonbText.js';
+import { EMULATION_DB, emulated } from '../emulation.js';
+export { JSON_TABLE_FUNCTIONS } from '../emulation.js';
+import { SqlError, pos, undefinedFunction } from '../errors.js';
+import { boolConst, constText, intConst, names, replaceNode, strConst, strNode, walk, type Fields, type PgNode, type Visit } from '../walk.js';
+import { ownTable } from '../ownNames.js';
+import type { OperatorRule, Rule } from './rule.js';
 
 const JSONB_RESULTS: ReadonlySet<string> = new Set([
   'to_jsonb', 'jsonb_build_object', 'jsonb_build_array', 'jsonb_agg', 'jsonb_object_agg', 'jsonb_set', 'jsonb_insert', 'jsonb_extract_path', 'jsonb_strip_nulls',
@@ -40,14 +41,6 @@ export function jsonbForm(n: unknown): boolean {
 /** Operators allowed through authorization because this module translates every use of them. */
 export const JSON_OPERATORS: ReadonlySet<string> = new Set(['->', '->>', '#>', '#>>', '@>', '?', '?|', '?&', '#-']);
 
-/** Scalar and aggregate functions this module translates (none reaches DuckDB by its own name). */
-export const JSON_FUNCTIONS: ReadonlySet<string> = new Set([
-  'json_build_object', 'jsonb_build_object', 'json_build_array', 'jsonb_build_array', 'json_agg', 'jsonb_agg',
-  'json_object_agg', 'jsonb_object_agg', 'to_json', 'to_jsonb', 'json_typeof', 'jsonb_typeof', 'json_array_length',
-  'jsonb_array_length', 'row_to_json', 'jsonb_set', 'jsonb_insert', 'jsonb_strip_nulls', 'jsonb_pretty',
-]);
-
-
 const call = (name: string | PgNode[], ...args: PgNode[]): PgNode => ({
   FuncCall: { funcname: typeof name === 'string' ? [strNode(name)] : name, ...(args.length ? { args } : {}), funcformat: 'COERCE_EXPLICIT_CALL' },
 });
@@ -65,7 +58,7 @@ function holdsParam(node: unknown): boolean {
 }
 // DuckDB's to_json leaves its result type unresolved at prepare when its argument holds a
 // parameter (psycopg 3 binds SQLAlchemy's literals so): such values go through the *_p macros
-// (catalog/jsonMacros.ts), which hide the parameter behind a lambda; others keep the direct call.
+// (sql/dialect/jsonMacros.ts), which hide the parameter behind a lambda; others keep the direct call.
 /** a value as JSON text, SQL NULL as `null` */
 const jsonValue = (v: PgNode): PgNode =>
   holdsParam(v)
@@ -118,11 +111,6 @@ function namedRow(v: PgNode): PgNode {
 
 const toJson = (v: PgNode): PgNode =>
   holdsParam(v) ? call(emulated('lg_to_json_p'), v) : dispatchable(v) ? call(emulated('lg_json_num'), v) : call('to_json', v);
-
-function constText(n: unknown): string | undefined {
-  const c = (n as Fields | undefined)?.['A_Const'];
-  return c?.sval ? String(c.sval.sval ?? '') : undefined;
-}
 
 function constInt(n: unknown): number | undefined {
   const c = (n as Fields | undefined)?.['A_Const'];
@@ -213,12 +201,12 @@ function keyList(n: unknown): PgNode {
  */
 const get = (j: PgNode, path: string): PgNode => (jsonbForm(j) ? jsonbCall('lg_jsonb_get', j, strConst(path)) : call('json_extract', j, strConst(path)));
 
-/** A jsonb macro of catalog/jsonMacros.ts; its _p form where the value holds a bound parameter (resolved at prepare behind a lambda). */
+/** A jsonb macro of sql/dialect/jsonMacros.ts; its _p form where the value holds a bound parameter (resolved at prepare behind a lambda). */
 export const jsonbCall = (name: string, j: PgNode, ...rest: PgNode[]): PgNode => call(emulated(holdsParam(j) ? `${name}_p` : name), j, ...rest);
 
-/** A jsonb built here, in jsonb's text (catalog/jsonMacros.ts lg_jsonb): ::text, DISTINCT and GROUP BY see it. */
+/** A jsonb built here, in jsonb's text (sql/dialect/jsonMacros.ts lg_jsonb): ::text, DISTINCT and GROUP BY see it. */
 export const canonical = (n: PgNode): PgNode => jsonbCall('lg_jsonb', n);
-/** A jsonb's values tagged (catalog/jsonMacros.ts lg_jsonb_tag), for operations DuckDB would re-print numbers in. */
+/** A jsonb's values tagged (sql/dialect/jsonMacros.ts lg_jsonb_tag), for operations DuckDB would re-print numbers in. */
 export const tagged = (n: PgNode): PgNode => jsonbCall('lg_json_tagged', n);
 /** jsonb's text of a value built over tagged texts. */
 export const canonicalTagged = (n: PgNode): PgNode => call(emulated('lg_jsonb_of_tagged'), n);
@@ -282,7 +270,7 @@ function stepKeys(key: unknown): string[] | undefined {
 
 /**
  * `column::jsonb ->> key` and `#>> path`, the usual read of a JSON column: from the text as written where that
- * gives jsonb's answer (catalog/jsonMacros.ts lg_jsonb_text_at decides per row), instead of putting every
+ * gives jsonb's answer (sql/dialect/jsonMacros.ts lg_jsonb_text_at decides per row), instead of putting every
  * value in jsonb's form first. Each object on the way must have distinct keys (jsonb keeps the last of equal
  * ones, DuckDB finds the first). Undefined for any other operand.
  */
@@ -300,30 +288,34 @@ function textAsWritten(l: PgNode, keys: string[] | undefined): PgNode | undefine
   return call(emulated('lg_jsonb_text_at'), x, strConst(keys.length ? pointer(keys) : '$'), dupfree);
 }
 
-export function transformJsonOperator(v: Visit, op: string): boolean {
-  if (!JSON_OPERATORS.has(op)) return false;
-  const f = v.fields;
-  if (String(f['kind']) !== 'AEXPR_OP' || !f['lexpr']) throw new SqlError('0A000', `operator ${op} in this form is not supported`, pos(f['location']));
-  const l = f['lexpr'] as PgNode;
-  const r = f['rexpr'] as PgNode;
-  const node: Record<string, () => PgNode> = {
-    '->': () => get(l, stepPath(r, f['location'])),
-    '->>': () => textAsWritten(l, stepKeys(r)) ?? jsonbCall('lg_jsonb_get_text', l, strConst(stepPath(r, f['location']))),
-    '#>': () => get(l, pathOf(r, f['location'])),
-    '#>>': () => textAsWritten(l, pathKeys(r, f['location'])) ?? jsonbCall('lg_jsonb_get_text', l, strConst(pathOf(r, f['location']))),
-    '@>': () => call(emulated('lg_json_contains'), asWritten(l), asWritten(r)),
-    '?': () => call(emulated('lg_json_has'), asWritten(l), r),
-    '?|': () => call(emulated('lg_json_has_any'), asWritten(l), keyList(r)),
-    '?&': () => call(emulated('lg_json_has_all'), asWritten(l), keyList(r)),
-    '#-': () => {
-      const keys = pathKeys(r, f['location']);
-      const top = nonScalar(tagged(l), 'delete');
-      return canonicalTagged(keys.length ? deletePath(top, keys, 1) : cast(top, 'json'));
-    },
-  };
-  replaceNode(v.node, node[op]!());
-  return true;
-}
+/** A json operator's expression, `l op r` (any other form is refused: 0A000), as its rewrite sees it. */
+const jsonOperator = (names: readonly string[], macros: readonly string[], build: (l: PgNode, r: PgNode, f: Fields) => PgNode): OperatorRule => ({
+  phase: 'json',
+  names,
+  macros,
+  rewrite: ({ v, f, op }) => {
+    if (String(f['kind']) !== 'AEXPR_OP' || !f['lexpr']) throw new SqlError('0A000', `operator ${op} in this form is not supported`, pos(f['location']));
+    replaceNode(v.node, build(f['lexpr'] as PgNode, f['rexpr'] as PgNode, f));
+    return true;
+  },
+});
+
+/** json's operators (sql/dialect/registry.ts): none reaches DuckDB as written (DuckDB's `->` is a lambda). */
+export const JSON_OPERATOR_RULES: readonly OperatorRule[] = [
+  jsonOperator(['->'], ['lg_jsonb_get'], (l, r, f) => get(l, stepPath(r, f['location']))),
+  jsonOperator(['->>'], ['lg_jsonb_get_text'], (l, r, f) => textAsWritten(l, stepKeys(r)) ?? jsonbCall('lg_jsonb_get_text', l, strConst(stepPath(r, f['location'])))),
+  jsonOperator(['#>'], ['lg_jsonb_get'], (l, r, f) => get(l, pathOf(r, f['location']))),
+  jsonOperator(['#>>'], ['lg_jsonb_get_text'], (l, r, f) => textAsWritten(l, pathKeys(r, f['location'])) ?? jsonbCall('lg_jsonb_get_text', l, strConst(pathOf(r, f['location'])))),
+  jsonOperator(['@>'], ['lg_json_contains'], (l, r) => call(emulated('lg_json_contains'), asWritten(l), asWritten(r))),
+  jsonOperator(['?'], ['lg_json_has'], (l, r) => call(emulated('lg_json_has'), asWritten(l), r)),
+  jsonOperator(['?|'], ['lg_json_has_any'], (l, r) => call(emulated('lg_json_has_any'), asWritten(l), keyList(r))),
+  jsonOperator(['?&'], ['lg_json_has_all'], (l, r) => call(emulated('lg_json_has_all'), asWritten(l), keyList(r))),
+  jsonOperator(['#-'], ['lg_jsonb_del_step', 'lg_jsonb_nonscalar'], (l, r, f) => {
+    const keys = pathKeys(r, f['location']);
+    const top = nonScalar(tagged(l), 'delete');
+    return canonicalTagged(keys.length ? deletePath(top, keys, 1) : cast(top, 'json'));
+  }),
+];
 
 /** jsonb orders an object's keys by length, then bytes; the last of equal keys wins. */
 function jsonbKeyOrder(pairs: [unknown, unknown][]): [unknown, unknown][] {
@@ -362,73 +354,105 @@ function buildArray(args: unknown[]): PgNode {
   return cast(concat(parts), 'json');
 }
 
-export function transformJsonCall(v: Visit, name: string, args: unknown[]): boolean {
-  if (!JSON_FUNCTIONS.has(name)) return false;
-  const f = v.fields;
-  const one = () => {
-    if (args.length !== 1) throw undefinedFunction(name, f['location'], args);
-    return args[0] as PgNode;
-  };
-  switch (name) {
-    case 'json_build_object':
-    case 'jsonb_build_object': {
-      const built = buildObject(args, name.startsWith('jsonb'), f['location']);
-      replaceNode(v.node, name.startsWith('jsonb') ? canonical(built) : built);
-      return true;
-    }
-    case 'json_build_array':
-      replaceNode(v.node, buildArray(args));
-      return true;
-    case 'jsonb_build_array':
-      replaceNode(v.node, canonical(buildArray(args)));
-      return true;
-    case 'json_agg':
-    case 'jsonb_agg': {
-      // the aggregate stays (its ORDER BY, FILTER, DISTINCT with it) as a string_agg of JSON texts
-      const x = one();
-      f['funcname'] = [strNode('string_agg')];
-      f['args'] = [jsonValue(x), strConst(', ')];
-      const agg = cast(concat([strConst('['), { FuncCall: f }, strConst(']')]), 'json');
-      replaceNode(v.node, name === 'jsonb_agg' ? canonical(agg) : agg);
-      return true;
-    }
-    case 'json_object_agg':
-    case 'jsonb_object_agg': {
-      if (args.length !== 2) throw undefinedFunction(name, f['location'], args);
-      const [k, val] = args as PgNode[];
-      const jsonb = name.startsWith('jsonb');
-      f['funcname'] = [strNode('string_agg')];
-      f['args'] = [concat([jsonKey(k!), strConst(jsonb ? ': ' : ' : '), jsonValue(val!)]), strConst(', ')];
-      const agg = cast(concat([strConst(jsonb ? '{' : '{ '), { FuncCall: f }, strConst(jsonb ? '}' : ' }')]), 'json');
-      replaceNode(v.node, jsonb ? canonical(agg) : agg);
-      return true;
-    }
-    case 'to_json':
-    case 'row_to_json':
-      replaceNode(v.node, toJson(namedRow(one())));
-      return true;
-    case 'to_jsonb':
-      replaceNode(v.node, canonical(toJson(namedRow(one()))));
-      return true;
-    case 'jsonb_strip_nulls':
-      replaceNode(v.node, canonical(call(emulated('lg_jsonb_strip_nulls'), one())));
-      return true;
-    case 'jsonb_set':
-    case 'jsonb_insert':
-      replaceNode(v.node, canonicalTagged(jsonbSetCall(name, args, f['location'])));
-      return true;
-    case 'jsonb_pretty':
-      replaceNode(v.node, call(emulated('lg_jsonb_pretty'), one()));
-      return true;
-    case 'json_typeof':
-    case 'jsonb_typeof':
-      replaceNode(v.node, call(emulated('lg_json_typeof'), asWritten(one())));
-      return true;
-    case 'json_array_length':
-    case 'jsonb_array_length':
-      replaceNode(v.node, cast(call(emulated('lg_json_array_length'), asWritten(one())), 'int4'));
-      return true;
-    default:
-      return false;
-  }
+/** A json function's call as its rewrite sees it; `one()` is its only argument (42883 for another count). */
+interface JsonCall {
+  v: Visit;
+  f: Fields;
+  name: string;
+  args: unknown[];
+  one: () => PgNode;
 }
+
+const json = (names: readonly string[], macros: readonly string[], rewrite: (j: JsonCall) => boolean): Rule => ({
+  phase: 'json',
+  names,
+  macros,
+  rewrite: (c) =>
+    rewrite({
+      v: c.v,
+      f: c.f,
+      name: c.name,
+      args: c.args,
+      one: () => {
+        if (c.args.length !== 1) throw undefinedFunction(c.name, c.f['location'], c.args);
+        return c.args[0] as PgNode;
+      },
+    }),
+});
+
+/** The json and jsonb functions this module rewrites (sql/dialect/registry.ts), each with the macros it calls. */
+export const JSON_RULES: readonly Rule[] = [
+  {
+    // an untyped literal where a jsonb_* function takes a jsonb is read as one, wherever the call stands
+    phase: 'jsonbLiterals',
+    at: 'anywhere',
+    names: Object.keys(JSONB_ARGS),
+    rewrite: (c) => {
+      jsonbLiteralArgs(c.name, c.args);
+      return false;
+    },
+  },
+  json(['json_build_object', 'jsonb_build_object'], [], ({ v, f, name, args }) => {
+    const built = buildObject(args, name.startsWith('jsonb'), f['location']);
+    replaceNode(v.node, name.startsWith('jsonb') ? canonical(built) : built);
+    return true;
+  }),
+  json(['json_build_array'], [], ({ v, args }) => {
+    replaceNode(v.node, buildArray(args));
+    return true;
+  }),
+  json(['jsonb_build_array'], [], ({ v, args }) => {
+    replaceNode(v.node, canonical(buildArray(args)));
+    return true;
+  }),
+  json(['json_agg', 'jsonb_agg'], [], ({ v, f, name, one }) => {
+    // the aggregate stays (its ORDER BY, FILTER, DISTINCT with it) as a string_agg of JSON texts
+    const x = one();
+    f['funcname'] = [strNode('string_agg')];
+    f['args'] = [jsonValue(x), strConst(', ')];
+    const agg = cast(concat([strConst('['), { FuncCall: f }, strConst(']')]), 'json');
+    replaceNode(v.node, name === 'jsonb_agg' ? canonical(agg) : agg);
+    return true;
+  }),
+  json(['json_object_agg', 'jsonb_object_agg'], [], ({ v, f, name, args }) => {
+    if (args.length !== 2) throw undefinedFunction(name, f['location'], args);
+    const [k, val] = args as PgNode[];
+    const jsonb = name.startsWith('jsonb');
+    f['funcname'] = [strNode('string_agg')];
+    f['args'] = [concat([jsonKey(k!), strConst(jsonb ? ': ' : ' : '), jsonValue(val!)]), strConst(', ')];
+    const agg = cast(concat([strConst(jsonb ? '{' : '{ '), { FuncCall: f }, strConst(jsonb ? '}' : ' }')]), 'json');
+    replaceNode(v.node, jsonb ? canonical(agg) : agg);
+    return true;
+  }),
+  json(['to_json', 'row_to_json'], [], ({ v, one }) => {
+    replaceNode(v.node, toJson(namedRow(one())));
+    return true;
+  }),
+  json(['to_jsonb'], [], ({ v, one }) => {
+    replaceNode(v.node, canonical(toJson(namedRow(one()))));
+    return true;
+  }),
+  json(['jsonb_strip_nulls'], ['lg_jsonb_strip_nulls'], ({ v, one }) => {
+    replaceNode(v.node, canonical(call(emulated('lg_jsonb_strip_nulls'), one())));
+    return true;
+  }),
+  json(['jsonb_set', 'jsonb_insert'], [], ({ v, f, name, args }) => {
+    replaceNode(v.node, canonicalTagged(jsonbSetCall(name, args, f['location'])));
+    return true;
+  }),
+  json(['jsonb_pretty'], ['lg_jsonb_pretty'], ({ v, one }) => {
+    replaceNode(v.node, call(emulated('lg_jsonb_pretty'), one()));
+    return true;
+  }),
+  json(['json_typeof', 'jsonb_typeof'], ['lg_json_typeof'], ({ v, one }) => {
+    replaceNode(v.node, call(emulated('lg_json_typeof'), asWritten(one())));
+    return true;
+  }),
+  json(['json_array_length', 'jsonb_array_length'], ['lg_json_array_length'], ({ v, one }) => {
+    replaceNode(v.node, cast(call(emulated('lg_json_array_length'), asWritten(one())), 'int4'));
+    return true;
+  }),
+];
+
+/** Scalar and aggregate functions this module translates (none reaches DuckDB by its own name): the allowlist's json names. */
+export const JSON_FUNCTIONS: ReadonlySet<string> = new Set(JSON_RULES.filter((r) => r.phase === 'json').flatMap((r) => r.names));

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL's arithmetic result types where DuckDB cannot choose a typed
- * macro overload (catalog/numericMacros.ts) by itself.
+ * macro overload (sql/dialect/numericMacros.ts) by itself.
  *
  * DuckDB types a macro's argument before choosing the overload only when it
  * can bind it on its own; an aggregate, a window function, a subquery or a
@@ -16,11 +16,12 @@
  * either: where its table column's type is known, a constant of that type
  * stands in for it (outerProbe); else no probe.
  */
-import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA, emulatedCall } from './emulation.js';
-import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
-import { hasOuterReference, isOuterReference, typedCopy } from './outerRefs.js';
-import { boolConst, intConst, names, strNode, walk, type Fields, type PgNode } from './walk.js';
-import { ownTable } from './ownNames.js';
+import { EMULATION_DB, INTERNAL_MACROS, PGC_SCHEMA, emulated, emulatedCall } from '../emulation.js';
+import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from '../functions.js';
+import { hasOuterReference, isOuterReference, typedCopy } from '../outerRefs.js';
+import { boolConst, intConst, names, replaceNode, strNode, walk, type Fields, type PgNode } from '../walk.js';
+import { ownTable } from '../ownNames.js';
+import type { Rule } from './rule.js';
 
 const AGGREGATE_OR_WINDOW: ReadonlySet<string> = new Set([...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
 
@@ -71,7 +72,7 @@ const STATISTICS: ReadonlySet<string> = new Set(['stddev', 'stddev_samp', 'stdde
 
 /**
  * The argument the exact stddev / variance macros take for this call
- * (catalog/numericMacros.ts), or undefined for DISTINCT, ORDER BY, OVER
+ * (sql/dialect/numericMacros.ts), or undefined for DISTINCT, ORDER BY, OVER
  * (statisticWithClauses) or an argument without a type of its own. FILTER (WHERE c) becomes `CASE WHEN c THEN x END`: the
  * aggregates skip NULLs, so they see exactly the rows FILTER lets through.
  * Does not change `fc`.
@@ -105,7 +106,7 @@ const compareZero = (x: PgNode, op: string): PgNode => ({ A_Expr: { kind: 'AEXPR
 
 /**
  * stddev / variance with DISTINCT or OVER (a macro cannot carry those
- * clauses): the exact statistic (catalog/numericMacros.ts lg_stats_as) from
+ * clauses): the exact statistic (sql/dialect/numericMacros.ts lg_stats_as) from
  * count(x), sum(x) and Σx², each written with the user's clauses (FILTER,
  * the window, DISTINCT), and the call itself for a float argument. With
  * DISTINCT, Σx² is over the distinct x: sum(DISTINCT x²) alone would merge x
@@ -245,7 +246,7 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
   switch (parts[2]) {
     case INTERNAL_MACROS.probedDivide:
     case INTERNAL_MACROS.subtract:
-    // a % b as lg_mod_t(a, b, probe) (sql/dialect.ts)
+    // a % b as lg_mod_t(a, b, probe) (modulo, below)
     case INTERNAL_MACROS.typedModulo:
       return args.slice(0, 2);
     case INTERNAL_MACROS.sumAs:
@@ -258,14 +259,14 @@ export function wrapperValueArgs(fc: Fields): PgNode[] | undefined {
       return args.slice(0, 2);
     case INTERNAL_MACROS.statsAs:
       return args.slice(0, 4);
-    // round(x) as lg_round(x, probe) (sql/builtinDialect.ts; the overload drops the probe: catalog/builtinMacros.ts)
+    // round(x) as lg_round(x, probe) (sql/dialect/builtin.ts; the overload drops the probe: sql/dialect/builtinMacros.ts)
     case 'lg_round':
       return args.slice(0, 1);
     // round(x, n), trunc(x, n) as lg_round_n(x, n, probe)
     case 'lg_round_n':
     case 'lg_trunc_n':
       return args.slice(0, 2);
-    // min(x) / max(x) as min(lg_min_nb(x, probe)) (sql/dialect.ts)
+    // min(x) / max(x) as min(lg_min_nb(x, probe)) (sql/dialect/builtin.ts)
     case 'lg_min_nb':
     case 'lg_max_nb':
     // the session's zone (sql/sessionZone.ts): x, the zone, x's probe
@@ -300,7 +301,7 @@ const numericConst = (n: unknown): 'int' | 'num' | undefined => {
 /**
  * `int2col + 2` is integer and `1.5::real * 2` double precision in
  * PostgreSQL; DuckDB keeps the column's type. The literal is written as a
- * macro call that types it by the other operand (catalog/numericMacros.ts
+ * macro call that types it by the other operand (sql/dialect/numericMacros.ts
  * lg_int_lit): for any other type it is the literal as written, so the
  * engine computes exactly what it did before.
  */
@@ -480,7 +481,7 @@ const isNumericCastWithoutTypmod = (n: unknown): Fields | undefined => {
 /**
  * round(x::numeric, n): PostgreSQL converts a float8 to numeric through its
  * text to 15 significant digits and rounds half away from zero to scale n.
- * DuckDB would keep the double (an expression's ::numeric, sql/dialect.ts)
+ * DuckDB would keep the double (an expression's ::numeric, sql/dialect/dialect.ts)
  * and round it in binary. Written as that text cast to numeric(38, n) (the
  * cast rounds half away from zero); undefined for any other call.
  */
@@ -489,7 +490,7 @@ export function roundedNumericCast(args: PgNode[]): PgNode | undefined {
   const c = (args[1] as Fields | undefined)?.['A_Const'];
   const n = c && c['ival'] !== undefined ? Number(c['ival']['ival'] ?? 0) : NaN;
   if (!tc || !Number.isInteger(n) || n < 0 || n > 20 || tc['arg']?.['A_Const']) return undefined;
-  // an aggregate or window value (round(avg(score)::numeric, 2)): its probe picks the conversion (catalog/builtinMacros.ts)
+  // an aggregate or window value (round(avg(score)::numeric, 2)): its probe picks the conversion (sql/dialect/builtinMacros.ts)
   const probe = typedDispatchSafe(tc['arg']) ? undefined : probeOf(tc['arg']);
   if (!typedDispatchSafe(tc['arg']) && !probe) return undefined;
   return {
@@ -501,7 +502,7 @@ export function roundedNumericCast(args: PgNode[]): PgNode | undefined {
 }
 
 /**
- * x::bit(n) of an expression (sql/dialect.ts: the lg_bit_n macro, whose
+ * x::bit(n) of an expression (sql/dialect/dialect.ts: the lg_bit_n macro, whose
  * overload the probe picks: a bit string, an int4, an int8): n and the probe,
  * or undefined for a constant (whose bits the dialect computes) or an
  * expression without a probe (a parameter, a subquery: DuckDB's own cast).
@@ -512,3 +513,154 @@ export function sizedBitProbe(arg: unknown, mods: readonly unknown[]): { n: numb
   const probe = typedDispatchSafe(arg) ? structuredClone(arg as PgNode) : probeOf(arg);
   return probe ? { n, probe } : undefined;
 }
+
+const TYPED_AGGREGATES: Readonly<Record<string, string>> = ownTable({ sum: INTERNAL_MACROS.sum, avg: INTERNAL_MACROS.avg });
+
+/** stddev and variance of integers and numerics are exact numerics in PostgreSQL (sql/dialect/numericMacros.ts); of floats, DuckDB's own. */
+const STATISTICS_AGGREGATES: Readonly<Record<string, string>> = ownTable({
+  variance: INTERNAL_MACROS.varSamp, var_samp: INTERNAL_MACROS.varSamp, var_pop: INTERNAL_MACROS.varPop,
+  stddev: INTERNAL_MACROS.stddevSamp, stddev_samp: INTERNAL_MACROS.stddevSamp, stddev_pop: INTERNAL_MACROS.stddevPop,
+});
+
+const plainAggregate = (f: Fields): boolean =>
+  !f['agg_distinct'] && !f['agg_filter'] && !f['over'] && !f['agg_order'] && !f['agg_star'] && !f['agg_within_group'] && !f['func_variadic'];
+
+/**
+ * a % b and mod(a, b): 22012 on a zero divisor (DuckDB's mod answers NULL), and 42883 for a float operand
+ * (PostgreSQL has no float modulo; DuckDB's is fmod), told by a probe a + b where both operands have one.
+ */
+export function modulo(args: unknown[]): PgNode {
+  const [a, b] = args as PgNode[];
+  const pa = probeFor(a);
+  const pb = probeFor(b);
+  return pa && pb
+    ? emulatedCall(INTERNAL_MACROS.typedModulo, [a!, b!, { A_Expr: { kind: 'AEXPR_OP', name: [strNode('+')], lexpr: pa, rexpr: pb } }])
+    : emulatedCall(INTERNAL_MACROS.modulo, [a!, b!]);
+}
+
+const pgInt4 = (arg: PgNode): PgNode => ({ TypeCast: { arg, typeName: { names: [strNode('pg_catalog'), strNode('int4')], typemod: -1 } } });
+
+/** The numeric typing rules as rewrites of calls (sql/dialect/registry.ts), each with the macros it calls. */
+export const NUMERIC_RULES: readonly Rule[] = [
+  // sum(int4) is bigint and avg(int or numeric) numeric in PostgreSQL (sql/dialect/numericMacros.ts). Only the
+  // plain aggregate: a macro cannot carry DISTINCT, FILTER, ORDER BY or OVER.
+  {
+    phase: 'typedAggregate',
+    names: Object.keys(TYPED_AGGREGATES),
+    macros: Object.values(TYPED_AGGREGATES),
+    applies: (c) => c.args.length === 1 && plainAggregate(c.f) && c.typedSafe(c.args[0]),
+    rewrite: (c) => {
+      c.f['funcname'] = emulated(TYPED_AGGREGATES[c.name]!);
+      return true;
+    },
+  },
+  // stddev / variance, FILTER folded into the argument
+  {
+    phase: 'exactStatistic',
+    names: Object.keys(STATISTICS_AGGREGATES),
+    macros: [...new Set(Object.values(STATISTICS_AGGREGATES))],
+    rewrite: (c) => {
+      const exactArg = exactStatisticArgument(c.f);
+      if (!exactArg) return false;
+      c.f['funcname'] = emulated(STATISTICS_AGGREGATES[c.name]!);
+      c.f['args'] = [exactArg];
+      delete c.f['agg_filter'];
+      return true;
+    },
+  },
+  // …with DISTINCT or OVER, from count, sum and Σx² written with those clauses
+  {
+    phase: 'statisticClauses',
+    names: Object.keys(STATISTICS_AGGREGATES),
+    macros: [INTERNAL_MACROS.statsAs],
+    applies: (c) => !c.done.has(c.f),
+    rewrite: (c) => {
+      const wrapped = statisticWithClauses(c.name, c.f, (g) => c.done.add(g));
+      if (!wrapped) return false;
+      replaceNode(c.v.node, wrapped);
+      return true;
+    },
+  },
+  // …and with DISTINCT, FILTER or OVER, the call wrapped in a macro that gives it that type
+  {
+    phase: 'typedAggregateClauses',
+    names: Object.keys(TYPED_AGGREGATES),
+    macros: [INTERNAL_MACROS.sumAs, INTERNAL_MACROS.avgAs],
+    applies: (c) => !c.done.has(c.f) && !c.f['agg_order'],
+    rewrite: (c) => {
+      c.done.add(c.f);
+      const wrapped = typedAggregateWithClauses(c.name as 'sum' | 'avg', c.f);
+      if (!wrapped) return false;
+      replaceNode(c.v.node, wrapped);
+      return true;
+    },
+  },
+  {
+    phase: 'round',
+    names: ['round'],
+    rewrite: (c) => {
+      const rounded = roundedNumericCast(c.args as PgNode[]);
+      if (!rounded) return false;
+      replaceNode(c.v.node, rounded);
+      return true;
+    },
+  },
+  // mod(a, b) is a % b: 22012 on a zero divisor, as the operator (DuckDB's mod answers NULL)
+  {
+    phase: 'mod',
+    names: ['mod'],
+    macros: [INTERNAL_MACROS.typedModulo, INTERNAL_MACROS.modulo],
+    applies: (c) => c.args.length === 2,
+    rewrite: (c) => {
+      replaceNode(c.v.node, modulo(c.args));
+      return true;
+    },
+  },
+  {
+    phase: 'sign',
+    names: ['sign'],
+    macros: [INTERNAL_MACROS.sign],
+    applies: (c) => c.args.length === 1 && c.typedSafe(c.args[0]),
+    rewrite: (c) => {
+      c.f['funcname'] = emulated(INTERNAL_MACROS.sign);
+      return true;
+    },
+  },
+  // ntile is integer in PostgreSQL (DuckDB: BIGINT); gcd and lcm of integers too
+  {
+    phase: 'ntile',
+    names: ['ntile'],
+    schemas: 'any',
+    applies: (c) => Boolean(c.f['over']) && !c.done.has(c.f),
+    rewrite: (c) => {
+      c.done.add(c.f);
+      replaceNode(c.v.node, pgInt4({ FuncCall: c.f }));
+      return true;
+    },
+  },
+  {
+    phase: 'gcd',
+    names: ['gcd', 'lcm'],
+    macros: [INTERNAL_MACROS.gcd, INTERNAL_MACROS.lcm],
+    rewrite: (c) => {
+      const gcd = typedGcd(c.name as 'gcd' | 'lcm', c.args as PgNode[]);
+      if (!gcd) return false;
+      replaceNode(c.v.node, gcd);
+      return true;
+    },
+  },
+  // DuckDB's scalar generate_series returns one list; PostgreSQL returns rows (after `rename`)
+  {
+    phase: 'series',
+    names: ['generate_series'],
+    schemas: 'any',
+    applies: (c) => !c.done.has(c.f),
+    rewrite: (c) => {
+      c.done.add(c.f);
+      // …of integers, typed as PostgreSQL's
+      const list = typedSeriesList(c.f) ?? { FuncCall: c.f };
+      replaceNode(c.v.node, { FuncCall: { funcname: [strNode('unnest')], args: [list], funcformat: 'COERCE_EXPLICIT_CALL' } });
+      return false;
+    },
+  },
+];

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL's arithmetic types, as DuckDB macros the planner calls in place
- * of `/`, sum(), avg() and `::numeric` (sql/dialect.ts). DuckDB picks a
+ * of `/`, sum(), avg() and `::numeric` (sql/dialect/dialect.ts). DuckDB picks a
  * macro overload by the argument types at bind time, so the result type
  * follows PostgreSQL's rules without the planner knowing column types:
  *
@@ -14,10 +14,10 @@
  * - x::numeric keeps a decimal as it is and makes an integer a decimal of scale 0.
  * - date - date, ntile, gcd/lcm of integers and generate_series over integers
  *   are integer; int2 or real next to a numeric literal is int4 or float8;
- *   sign() is float8 or numeric; 1e3 is numeric (sql/numericTypes.ts).
+ *   sign() is float8 or numeric; 1e3 is numeric (sql/dialect/numeric.ts).
  *
  * DuckDB types a macro's argument before choosing the overload only when it
- * can bind it on its own: the planner (sql/numericTypes.ts typedDispatchSafe)
+ * can bind it on its own: the planner (sql/dialect/numeric.ts typedDispatchSafe)
  * passes an operand with aggregates or window functions together with a
  * probe, an expression of its type that DuckDB can bind on its own; the
  * overload decides on the probe and drops it, so a probe is never evaluated.
@@ -27,7 +27,7 @@
  * argument is copied at most 8 times through the nesting (the `b` of lg_div),
  * within MACRO_ARG_COPIES.
  */
-import { INTERNAL_MACROS } from '../sql/emulation.js';
+import { INTERNAL_MACROS } from '../emulation.js';
 
 /**
  * Decimals of numeric division and avg. PostgreSQL chooses a display scale per
@@ -79,7 +79,7 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_div_a(a, b, pa, pb, t DECIMAL(38,10)) AS ${q('lg_div_b')}(a, b, pa, pb, pb), (a, b, pa, pb, t) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE "/"(a, b) END`),
     m(`${I.divide}(a, b) AS ${q('lg_div_a')}(a, b, a, b, a)`),
     // Operands whose type DuckDB learns only after the macro is bound (an aggregate, a window function) would
-    // pick an overload blindly; the planner passes a probe of each (sql/numericTypes.ts): an expression of the
+    // pick an overload blindly; the planner passes a probe of each (sql/dialect/numeric.ts): an expression of the
     // same type without the aggregate, which decides the overload and is dropped with the others.
     // (the same overloads; a quotient of aggregates is computed once a group, so with lg_ndiv16's 16 decimals)
     m(`lg_pdiv_c(a, b, t INTEGER) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a // b END,
@@ -91,7 +91,7 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     // A subquery or a parameter has no probe: integers truncate, anything else is a float division.
     m(`${I.plainDivide}(a, b) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a / b END`),
     m(`${I.modulo}(a, b) AS CASE WHEN b = 0 AND a IS NOT NULL THEN ${ZERO} ELSE a % b END`),
-    // PostgreSQL has no % (nor mod) of a real or double precision (DuckDB: fmod). t, a probe of a + b (sql/dialect.ts),
+    // PostgreSQL has no % (nor mod) of a real or double precision (DuckDB: fmod). t, a probe of a + b (sql/dialect/numeric.ts modulo),
     // is a float when either is: that overload names a macro that takes a DATE only, which no float is, so binding
     // fails (42883, server/errors.ts). Integers and numerics leave one level earlier (DECIMAL(38,10) takes them; a
     // DOUBLE overload would too). The check has only the probe for argument (an aggregate among a macro's arguments
@@ -134,7 +134,7 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
        (x FLOAT, l) AS CAST(l AS DOUBLE), (x DOUBLE, l) AS l, (x, l) AS l`),
     m(`${I.numLiteral}(x SMALLINT, l) AS l, (x INTEGER, l) AS l, (x BIGINT, l) AS l, (x HUGEINT, l) AS l,
        (x FLOAT, l) AS CAST(l AS DOUBLE), (x DOUBLE, l) AS l, (x, l) AS l`),
-    // date - date is an integer in PostgreSQL (DuckDB: BIGINT); pa, pb probe the operands (sql/numericTypes.ts).
+    // date - date is an integer in PostgreSQL (DuckDB: BIGINT); pa, pb probe the operands (sql/dialect/numeric.ts).
     // A BIGINT difference of a DATE is date - date; every other pair subtracts as written. (One typed overload a
     // level: DuckDB binds a macro's body when it is created and would find several typed ones ambiguous.)
     m(`lg_sub_b(a, b, t DATE) AS CAST(a - b AS INTEGER), (a, b, t) AS a - b`),
@@ -144,7 +144,7 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
     m(`${I.gcd}(a, b, t INTEGER) AS CAST(gcd(a, b) AS INTEGER), (a, b, t) AS gcd(a, b)`),
     m(`${I.lcm}(a, b, t INTEGER) AS CAST(lcm(a, b) AS INTEGER), (a, b, t) AS lcm(a, b)`),
     // generate_series over integers is integer in PostgreSQL (DuckDB: BIGINT): the list (scalar position) or the
-    // value (FROM) typed by the bounds and step, each probed in turn (sql/numericTypes.ts typedSeries).
+    // value (FROM) typed by the bounds and step, each probed in turn (sql/dialect/numeric.ts typedSeries).
     m(`lg_gsl(l, t INTEGER) AS CAST(l AS INTEGER[]), (l, t) AS l`),
     m(`lg_gsl2(l, b, t INTEGER) AS ${q('lg_gsl')}(l, b), (l, b, t) AS l`),
     m(`lg_gsl3(l, b, c, t INTEGER) AS ${q('lg_gsl2')}(l, c, b), (l, b, c, t) AS l`),
@@ -242,7 +242,7 @@ export function numericMacroStatements(m: (sig: string) => string, schema: strin
         (a INTEGER) AS list_transform([${q('lg_vstats_i')}(a)], lambda g: ${q('lg_vfin')}(g, 0, ${samp}, ${sd}))[1],
         (a BIGINT) AS list_transform([${q('lg_vstats_i')}(a)], lambda g: ${q('lg_vfin')}(g, 0, ${samp}, ${sd}))[1],
         (a) AS ${q(`${I[k]}_d`)}(a, a)`)),
-    // stddev and variance with DISTINCT or OVER, which a macro cannot carry (sql/numericTypes.ts): v = DuckDB's own
+    // stddev and variance with DISTINCT or OVER, which a macro cannot carry (sql/dialect/numeric.ts): v = DuckDB's own
     // call, n = count(x), s1 = sum(x), s2 = Σx² (sum(lg_vsq(x)); with DISTINCT, over the distinct x: the distinct
     // squares of x >= 0 plus those of x < 0), all written with the user's clauses; p (a copy of x, never evaluated)
     // decides: integers and numerics exact as above, anything else v. samp and sd are constants.

@@ -1,22 +1,18 @@
 /**
  * PostgreSQL's formatting and text functions DuckDB spells differently or
- * lacks, for sql/dialect.ts: to_char / to_date / to_timestamp / to_number with
+ * lacks, as registry rules (sql/dialect/registry.ts): to_char / to_date / to_timestamp / to_number with
  * a constant template, format() with a constant format string, initcap,
  * regexp_matches (a set of text[]) and regexp_match (the first match), SIMILAR TO, pg_typeof, the clock
- * functions, and int4 results where DuckDB answers bigint. Everything becomes
+ * functions, EXTRACT / date_part typed as PostgreSQL's, and int4 results where DuckDB answers bigint. Everything becomes
  * DuckDB SQL (built-ins or the emulation's macros); a template or pattern
  * known only at run time is refused rather than guessed.
  */
-import { emulated, emulatedCall } from './emulation.js';
-import { isUtc, wallClock, zoneOffset, type SessionZone } from './sessionZone.js';
-import { SqlError, pos, undefinedFunction } from './errors.js';
-import { boolConst, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from './walk.js';
-
-/** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
-export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set([
-  'to_char', 'to_date', 'to_number', 'format', 'initcap', 'regexp_matches', 'regexp_match', 'pg_typeof', 'clock_timestamp',
-  'statement_timestamp', 'quote_ident', 'quote_literal', 'div',
-]);
+import { emulated, emulatedCall } from '../emulation.js';
+import { isUtc, wallClock, zoneOffset, type SessionZone } from '../sessionZone.js';
+import { SqlError, pos, undefinedFunction } from '../errors.js';
+import { ownTable } from '../ownNames.js';
+import type { Call, Rule } from './rule.js';
+import { boolConst, constText, containsSubquery, ENGINE_CALLS, intConst, replaceNode, strConst, strNode, type Fields, type PgNode, type Visit } from '../walk.js';
 
 /** Built-ins PostgreSQL types int4 where DuckDB answers BIGINT. */
 const INT4_RESULTS: ReadonlySet<string> = new Set([
@@ -32,11 +28,6 @@ const cast = (arg: PgNode, type: string, typmods?: PgNode[]): PgNode => ({
 });
 const concat = (parts: PgNode[]): PgNode =>
   parts.length === 0 ? strConst('') : parts.reduce((a, b) => ({ A_Expr: { kind: 'AEXPR_OP', name: [strNode('||')], lexpr: a, rexpr: b } }));
-
-function constText(n: unknown): string | undefined {
-  const c = (n as Fields | undefined)?.['A_Const'];
-  return c?.sval ? String(c.sval.sval ?? '') : undefined;
-}
 
 /**
  * A copy of a user expression that must appear twice. Never of one holding a
@@ -471,104 +462,203 @@ function regexpMatches(args: PgNode[], location: unknown, name = 'regexp_matches
   return call('unnest', rows);
 }
 
-export function transformFormatCall(v: Visit, name: string, args: unknown[], done: WeakSet<object>, zone: SessionZone): boolean {
+// a cast to pg_catalog's type, as the deparser prints it (numeric(38,0), float8)
+const typed = (arg: PgNode, type: string, typmods?: PgNode[]): PgNode => ({
+  TypeCast: { arg, typeName: { names: [strNode('pg_catalog'), strNode(type)], typemod: -1, ...(typmods ? { typmods } : {}) } },
+});
+
+/** The fields of a timestamptz's UTC offset, from the offset in seconds. */
+const OFFSET_FIELDS: Readonly<Record<string, (seconds: PgNode) => PgNode>> = ownTable({
+  timezone: (s) => s,
+  timezone_hour: (s) => emulatedCall('lg_zone_hour', [s]),
+  timezone_minute: (s) => emulatedCall('lg_zone_minute', [s]),
+});
+
+/** Decimals PostgreSQL's EXTRACT (numeric since 14) shows per field, for timestamps and intervals. */
+const EXTRACT_SCALE: Readonly<Record<string, number>> = ownTable({ second: 6, epoch: 6, milliseconds: 3 });
+
+/**
+ * EXTRACT is numeric and date_part double precision in PostgreSQL; DuckDB
+ * answers integers (and drops the fraction of `second`, which is taken here
+ * from the microseconds).
+ */
+function typedDatePart(v: Visit, name: string, args: unknown[], done: WeakSet<object>, zone: SessionZone, typedDispatchSafe: (n: unknown) => boolean): boolean {
   const f = v.fields;
-  if (done.has(f)) return false;
-  if (INT4_RESULTS.has(name) && f['funcformat'] !== 'COERCE_SQL_SYNTAX') {
+  if (done.has(f) || args.length !== 2) return false;
+  const field = constText(args[0])?.toLowerCase();
+  // a timestamptz's fields are its wall clock's in the session's zone (its epoch is the instant's own)
+  if (field !== undefined && (name === 'extract' || name === 'date_part')) {
+    const offsetField = OFFSET_FIELDS[field];
+    if (offsetField) {
+      const offset = zoneOffset(args[1] as PgNode, zone);
+      if (offset && !isUtc(zone)) {
+        done.add(f);
+        const value = offsetField(offset);
+        replaceNode(v.node, f['funcformat'] === 'COERCE_SQL_SYNTAX' ? typed(value, 'numeric', [intConst(38), intConst(0)]) : typed(value, 'float8'));
+        return true;
+      }
+    } else if (field !== 'epoch') (f['args'] as PgNode[])[1] = wallClock(args[1] as PgNode, zone);
+  }
+  if (name === 'extract' && f['funcformat'] === 'COERCE_SQL_SYNTAX' && field !== undefined) {
     done.add(f);
-    replaceNode(v.node, cast({ FuncCall: f }, 'int4'));
+    const scale = EXTRACT_SCALE[field] ?? 0;
+    const value: PgNode =
+      field === 'second'
+        ? { A_Expr: { kind: 'AEXPR_OP', name: [strNode('/')], lexpr: call('date_part', strConst('microseconds'), args[1] as PgNode), rexpr: { A_Const: { fval: { fval: '1000000.0' } } } } }
+        : { FuncCall: f };
+    // the epoch of a date has no fraction (numeric scale 0): a typed macro tells a date from a timestamp
+    if (field === 'epoch' && typedDispatchSafe(args[1])) {
+      replaceNode(v.node, { FuncCall: { funcname: emulated('lg_extract_epoch'), args: [value, structuredClone(args[1]) as PgNode], funcformat: 'COERCE_EXPLICIT_CALL' } });
+      return true;
+    }
+    replaceNode(v.node, typed(value, 'numeric', [intConst(38), intConst(scale)]));
     return true;
   }
-  if (name === 'position' && f['funcformat'] === 'COERCE_SQL_SYNTAX') {
+  if (name === 'date_part' && f['funcformat'] !== 'COERCE_SQL_SYNTAX') {
     done.add(f);
-    replaceNode(v.node, cast({ FuncCall: f }, 'int4'));
+    replaceNode(v.node, typed({ FuncCall: f }, 'float8'));
     return true;
   }
-  if (!FORMAT_FUNCTIONS.has(name) || ENGINE_CALLS.has(f)) return false;
-  const a = args as PgNode[];
-  const location = f['location'];
-  const arity = (n: number) => {
-    if (a.length !== n) throw undefinedFunction(name, location, a);
-  };
-  switch (name) {
-    case 'to_char': {
-      arity(2);
-      const template = constText(a[1]);
-      if (template === undefined) throw needConst('a to_char template', location);
-      const x = a[0]!;
-      if (isInterval(x)) {
-        replaceNode(v.node, intervalTemplate(() => dup(x, location), template, location));
-        return true;
-      }
-      if (NUMBER_TEMPLATE.test(template) && /[90]/.test(template)) {
-        replaceNode(v.node, numberTemplate(() => dup(x, location), template));
-        return true;
-      }
-      // a percent sign after the digits is copied as it stands (to_char(r * 100, 'FM990.0%'))
-      const percent = /^(.*[90])(%+)$/.exec(template);
-      if (percent && NUMBER_TEMPLATE.test(percent[1]!)) {
-        replaceNode(v.node, concat([numberTemplate(() => dup(x, location), percent[1]!), strConst(percent[2]!)]));
-        return true;
-      }
-      const signed = /[SLPM]/.test(template) ? signTemplate(() => dup(x, location), template) : undefined;
-      if (signed) {
-        replaceNode(v.node, signed);
-        return true;
-      }
-      // other number patterns (V, EEEE, S or L elsewhere …) are refused rather than printed differently
-      // (DD, DDD, MI, MM, ID alone are a date's)
-      if (/^(FM)?[90,.DGSL$PRMIVE]+$/.test(template) && !/^(FM)?[DMI]{2,}$/.test(template)) throw new SqlError('0A000', `to_char number template "${template}" is not supported`, pos(location));
-      // a timestamptz prints its wall clock and offset in the session's zone (sql/sessionZone.ts)
-      if (!isUtc(zone) && !zoneOffset(dup(x, location), zone)) refuseZoned(location);
-      const offset = isUtc(zone) ? undefined : () => zoneOffset(dup(x, location), zone)!;
-      replaceNode(v.node, dateTemplate(() => wallClock(dup(x, location), zone), template, location, offset));
+  return false;
+}
+
+/** A formatting function's call as its rewrite sees it; `arity(n)` refuses another argument count with 42883. */
+interface FormatCall {
+  v: Visit;
+  f: Fields;
+  name: string;
+  a: PgNode[];
+  location: unknown;
+  arity: (n: number) => void;
+  zone: SessionZone;
+}
+
+/** Not a call this pass already typed, nor one of DuckDB's own it made under a PostgreSQL name (ENGINE_CALLS). */
+const fresh = (c: Call): boolean => !c.done.has(c.f) && !ENGINE_CALLS.has(c.f);
+
+const format = (names: readonly string[], macros: readonly string[], rewrite: (x: FormatCall) => boolean): Rule => ({
+  phase: 'format',
+  names,
+  macros,
+  applies: fresh,
+  rewrite: (c) =>
+    rewrite({
+      v: c.v,
+      f: c.f,
+      name: c.name,
+      a: c.args as PgNode[],
+      location: c.f['location'],
+      arity: (n) => {
+        if (c.args.length !== n) throw undefinedFunction(c.name, c.f['location'], c.args);
+      },
+      zone: c.zone,
+    }),
+});
+
+/** int4 in PostgreSQL, BIGINT in DuckDB: the call wrapped in a cast (and marked, so that meeting it again in the cast leaves it). */
+const int4Result = (c: Call): boolean => {
+  c.done.add(c.f);
+  replaceNode(c.v.node, cast({ FuncCall: c.f }, 'int4'));
+  return true;
+};
+
+/** The functions this module translates, each with the macros it calls: none reaches DuckDB by its own name. */
+const FORMAT_CALLS: readonly Rule[] = [
+  format(['to_char'], [], ({ v, a, location, arity, zone }) => {
+    arity(2);
+    const template = constText(a[1]);
+    if (template === undefined) throw needConst('a to_char template', location);
+    const x = a[0]!;
+    if (isInterval(x)) {
+      replaceNode(v.node, intervalTemplate(() => dup(x, location), template, location));
       return true;
     }
-    case 'to_date': {
-      arity(2);
-      const template = constText(a[1]);
-      if (template === undefined) throw needConst('a to_date template', location);
-      replaceNode(v.node, cast(call('strptime', a[0]!, strConst(parseTemplate(template, location))), 'date'));
+    if (NUMBER_TEMPLATE.test(template) && /[90]/.test(template)) {
+      replaceNode(v.node, numberTemplate(() => dup(x, location), template));
       return true;
     }
-    case 'to_number': {
-      arity(2);
-      const template = constText(a[1]);
-      if (template === undefined) throw needConst('a to_number template', location);
-      replaceNode(v.node, toNumber(a[0]!, template));
+    // a percent sign after the digits is copied as it stands (to_char(r * 100, 'FM990.0%'))
+    const percent = /^(.*[90])(%+)$/.exec(template);
+    if (percent && NUMBER_TEMPLATE.test(percent[1]!)) {
+      replaceNode(v.node, concat([numberTemplate(() => dup(x, location), percent[1]!), strConst(percent[2]!)]));
       return true;
     }
-    case 'format': {
-      const fmt = constText(a[0]);
-      if (fmt === undefined) throw needConst('a format string', location);
-      replaceNode(v.node, formatCall(fmt, a.slice(1), location));
+    const signed = /[SLPM]/.test(template) ? signTemplate(() => dup(x, location), template) : undefined;
+    if (signed) {
+      replaceNode(v.node, signed);
       return true;
     }
-    case 'initcap':
-    case 'quote_ident':
-    case 'quote_literal':
-    case 'pg_typeof':
+    // other number patterns (V, EEEE, S or L elsewhere …) are refused rather than printed differently
+    // (DD, DDD, MI, MM, ID alone are a date's)
+    if (/^(FM)?[90,.DGSL$PRMIVE]+$/.test(template) && !/^(FM)?[DMI]{2,}$/.test(template)) throw new SqlError('0A000', `to_char number template "${template}" is not supported`, pos(location));
+    // a timestamptz prints its wall clock and offset in the session's zone (sql/sessionZone.ts)
+    if (!isUtc(zone) && !zoneOffset(dup(x, location), zone)) refuseZoned(location);
+    const offset = isUtc(zone) ? undefined : () => zoneOffset(dup(x, location), zone)!;
+    replaceNode(v.node, dateTemplate(() => wallClock(dup(x, location), zone), template, location, offset));
+    return true;
+  }),
+  format(['to_date'], [], ({ v, a, location, arity }) => {
+    arity(2);
+    const template = constText(a[1]);
+    if (template === undefined) throw needConst('a to_date template', location);
+    replaceNode(v.node, cast(call('strptime', a[0]!, strConst(parseTemplate(template, location))), 'date'));
+    return true;
+  }),
+  format(['to_number'], [], ({ v, a, location, arity }) => {
+    arity(2);
+    const template = constText(a[1]);
+    if (template === undefined) throw needConst('a to_number template', location);
+    replaceNode(v.node, toNumber(a[0]!, template));
+    return true;
+  }),
+  format(['format'], [], ({ v, a, location }) => {
+    const fmt = constText(a[0]);
+    if (fmt === undefined) throw needConst('a format string', location);
+    replaceNode(v.node, formatCall(fmt, a.slice(1), location));
+    return true;
+  }),
+  ...['initcap', 'quote_ident', 'quote_literal', 'pg_typeof'].map((n) =>
+    format([n], [`lg_${n}`], ({ f, name, arity }) => {
       arity(1);
       f['funcname'] = emulated(`lg_${name}`);
       return true;
-    case 'div':
-      arity(2);
-      f['funcname'] = emulated('lg_idiv');
-      return true;
-    case 'clock_timestamp':
-    case 'statement_timestamp':
-      // the transaction's start, as now(): DuckDB has no clock of its own at statement level
-      replaceNode(v.node, call('now'));
-      return true;
-    case 'regexp_matches':
-    case 'regexp_match':
-      if (a.length < 2 || a.length > 3) arity(2);
-      replaceNode(v.node, regexpMatches(a, location, name));
-      return true;
-    default:
-      return false;
-  }
-}
+    }),
+  ),
+  format(['div'], ['lg_idiv'], ({ f, arity }) => {
+    arity(2);
+    f['funcname'] = emulated('lg_idiv');
+    return true;
+  }),
+  format(['clock_timestamp', 'statement_timestamp'], [], ({ v }) => {
+    // the transaction's start, as now(): DuckDB has no clock of its own at statement level
+    replaceNode(v.node, call('now'));
+    return true;
+  }),
+  format(['regexp_matches', 'regexp_match'], [], ({ v, name, a, location, arity }) => {
+    if (a.length < 2 || a.length > 3) arity(2);
+    replaceNode(v.node, regexpMatches(a, location, name));
+    return true;
+  }),
+];
+
+/** Functions this module translates (authorization lets them through; none reaches DuckDB by its own name). */
+export const FORMAT_FUNCTIONS: ReadonlySet<string> = new Set(FORMAT_CALLS.flatMap((r) => r.names));
+
+/** The formatting and date-time rules of this module (sql/dialect/registry.ts), in their order. */
+export const FORMAT_RULES: readonly Rule[] = [
+  {
+    phase: 'datePart',
+    names: ['extract', 'date_part'],
+    schemas: 'any',
+    macros: ['lg_zone_hour', 'lg_zone_minute', 'lg_extract_epoch'],
+    rewrite: (c) => typedDatePart(c.v, c.name, c.args, c.done, c.zone, c.typedSafe),
+  },
+  // before every other rewrite of these: the call wrapped in its int4 cast, the rest when it is met again inside
+  { phase: 'format', names: [...INT4_RESULTS], applies: (c) => !c.done.has(c.f) && c.f['funcformat'] !== 'COERCE_SQL_SYNTAX', rewrite: int4Result },
+  { phase: 'format', names: ['position'], applies: (c) => !c.done.has(c.f) && c.f['funcformat'] === 'COERCE_SQL_SYNTAX', rewrite: int4Result },
+  ...FORMAT_CALLS,
+  { phase: 'toTimestamp', names: ['to_timestamp'], schemas: 'any', rewrite: (c) => transformToTimestamp(c.v, c.args) },
+];
 
 /** to_timestamp(text, template): PostgreSQL's two-argument form (the one-argument form is DuckDB's). */
 export function transformToTimestamp(v: Visit, args: unknown[]): boolean {

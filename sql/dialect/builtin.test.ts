@@ -1,13 +1,13 @@
 /**
- * sql/builtinDialect.ts as the planner applies it: what reaches DuckDB. (That
+ * sql/dialect/builtin.ts as the planner applies it: what reaches DuckDB. (That
  * the answers are PostgreSQL's is proven against a real PostgreSQL by the
  * fidelity corpus, tests/fidelity/corpus.ts group `builtins`.)
  */
-import type { RelationCatalog } from './catalogView.js';
-import { capturingGroups, rewriteOf } from './regexpReplace.js';
-import { SqlError } from './errors.js';
-import { loadParser, parseStatements } from './parse.js';
-import { planQuery, type QueryContext } from './query.js';
+import type { RelationCatalog } from '../catalogView.js';
+import { capturingGroups, rewriteOf } from '../regexpReplace.js';
+import { SqlError } from '../errors.js';
+import { loadParser, parseStatements } from '../parse.js';
+import { planQuery, type QueryContext } from '../query.js';
 
 const catalog: RelationCatalog = {
   listSchemas: () => ['sales'],

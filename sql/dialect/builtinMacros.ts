@@ -1,8 +1,8 @@
 /**
- * PostgreSQL built-ins as DuckDB macros, called by sql/builtinDialect.ts in
+ * PostgreSQL built-ins as DuckDB macros, called by sql/dialect/builtin.ts in
  * place of the user's call. Where PostgreSQL's answer depends on an argument's
  * type, an overload on a probe argument (`t`, a copy of the argument) decides
- * when DuckDB binds the call, as in catalog/numericMacros.ts:
+ * when DuckDB binds the call, as in sql/dialect/numericMacros.ts:
  *
  * - date_trunc(text, date) and generate_series(date, date, interval) are the
  *   timestamptz functions in PostgreSQL: the date becomes midnight in the
@@ -12,7 +12,7 @@
  * - to_hex(int4) shows 32 bits in lower case.
  * - octet_length counts a text's UTF-8 bytes (DuckDB's takes bytes and bits only).
  * - width_bucket of integers and numerics divides exactly (on 10^-10 units,
- *   catalog/numericMacros.ts lg_nscaled); of doubles, in double precision.
+ *   sql/dialect/numericMacros.ts lg_nscaled); of doubles, in double precision.
  *
  * Lambdas name their parameter lg_e / lg_i / lg_v, which never captures a caller's column. The body
  * of a macro holds each argument at most a few times (sql/limits.ts counts MACRO_ARG_COPIES copies per
@@ -35,7 +35,7 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_zone_offset_z(x, tz, t TIMESTAMPTZ) AS ${q('lg_zone_seconds')}(x, tz), (x, tz, t) AS 0`),
     m(`lg_zone_offset_t(x, tz, t TIMESTAMP) AS 0, (x, tz, t) AS ${q('lg_zone_offset_z')}(x, tz, t)`),
     m(`lg_zone_offset(x, tz, t DATE) AS 0, (x, tz, t) AS ${q('lg_zone_offset_t')}(x, tz, t)`),
-    // to_char's OF, TZH and TZM of an offset of s seconds (sql/formatDialect.ts): +05, +05:30, -03; FM OF unpadded
+    // to_char's OF, TZH and TZM of an offset of s seconds (sql/dialect/format.ts): +05, +05:30, -03; FM OF unpadded
     m(`lg_offset_text(s, k, fm) AS list_transform([abs(s)], lambda lg_a: CASE WHEN k = 'TZM' THEN '' WHEN s < 0 THEN '-' ELSE '+' END || CASE
         WHEN k = 'TZM' THEN '' WHEN fm AND k = 'OF' THEN CAST(CAST(trunc(lg_a / 3600.0) AS INTEGER) AS VARCHAR)
         ELSE lpad(CAST(CAST(trunc(lg_a / 3600.0) AS INTEGER) AS VARCHAR), 2, '0') END
@@ -108,7 +108,7 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
         WHEN r IS NOT NULL THEN list_reduce(list_transform(range(length(s) + 3), lambda lg_k: CASE WHEN lg_k = 0
           THEN {'lg_pos': CAST(st AS BIGINT), 'lg_out': left(s, st - 1)} ELSE {'lg_pos': CAST(NULL AS BIGINT), 'lg_out': CAST(NULL AS VARCHAR)} END),
           lambda lg_a, lg_x: ${q('lg_re_step')}(s, p, pw, r, lg_a)).lg_out END`),
-    // min(x) / max(x) as min(lg_min_nb(x, x)) (sql/dialect.ts): t, a probe of x, picks the overload; the BOOLEAN one
+    // min(x) / max(x) as min(lg_min_nb(x, x)) (sql/dialect/builtin.ts boolMinMax): t, a probe of x, picks the overload; the BOOLEAN one
     // names a macro that takes a DATE only, which no boolean is, so binding fails (42883 function min(boolean),
     // server/errors.ts); any other value is itself. (A typed parameter's body is bound when the macro is created: the
     // failing call takes the untyped v. The aggregate's own value cannot be the probe: DuckDB types it too late.)
@@ -116,7 +116,7 @@ export function builtinMacroStatements(m: (sig: string) => string, schema: strin
     m(`lg_max_bool(v, t DATE) AS v`),
     m(`lg_min_nb(v, t BOOLEAN) AS ${q('lg_min_bool')}(v, v), (v, t) AS v`),
     m(`lg_max_nb(v, t BOOLEAN) AS ${q('lg_max_bool')}(v, v), (v, t) AS v`),
-    // round(x::numeric, n) of an aggregate or window value (sql/numericTypes.ts roundedNumericCast): its probe t picks
+    // round(x::numeric, n) of an aggregate or window value (sql/dialect/numeric.ts roundedNumericCast): its probe t picks
     // the conversion. An integer or numeric (which DECIMAL(38,10) takes) stays as it is; a float4 is its text to 6
     // significant digits (DuckDB does not narrow a double to FLOAT implicitly), a float8 to 15, as PostgreSQL converts them
     m(`lg_num_text_f(x, t FLOAT) AS printf('%.6g', x), (x, t) AS printf('%.15g', x)`),

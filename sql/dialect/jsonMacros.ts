@@ -1,5 +1,5 @@
 /**
- * The json/jsonb helpers sql/jsonDialect.ts calls, as DuckDB macros over its
+ * The json/jsonb helpers sql/dialect/json.ts calls, as DuckDB macros over its
  * json extension: value text with PostgreSQL's `null`, the containment and
  * key-existence operators, json_typeof's names, and the set-returning
  * functions as table macros with PostgreSQL's columns (key, value).
@@ -119,7 +119,7 @@ export function jsonMacroStatements(m: (sig: string) => string, schema: string):
     m(`lg_jsonb_eq(j) AS array_to_string(list_transform(regexp_extract_all(CAST(j AS VARCHAR), ${JSON_TOKEN}), lambda lg_t: CASE WHEN starts_with(lg_t, '"') THEN lg_t
         ELSE regexp_replace(regexp_replace(lg_t, '(\\.[0-9]*[1-9])0+([^0-9]|$)', '\\1\\2', 'g'), '\\.0+([^0-9]|$)', '\\1', 'g') END), '')`),
     // jsonb's deleting and setting operators, one level at a time, over tagged texts (lg_jsonb_tag: a string
-    // element is "s…"): sql/jsonDialect.ts composes a constant path's
+    // element is "s…"): sql/dialect/json.ts composes a constant path's
     // levels. Values are rebuilt as compact JSON text from an object's members (a MAP cast keeps their order
     // and duplicate keys: server/rows prints jsonb with the last one, as jsonb keeps) or an array's items.
     // NULL as a new value means "the path below does not exist": the value stays as it is.

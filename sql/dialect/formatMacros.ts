@@ -1,5 +1,5 @@
 /**
- * Helpers of sql/formatDialect.ts as DuckDB macros: initcap, quote_ident,
+ * Helpers of sql/dialect/format.ts as DuckDB macros: initcap, quote_ident,
  * quote_literal, pg_typeof's PostgreSQL names, regexp_matches' rows, div().
  */
 export function formatMacroStatements(m: (sig: string) => string, schema: string): string[] {
@@ -22,7 +22,7 @@ export function formatMacroStatements(m: (sig: string) => string, schema: string
     // a field of PostgreSQL's record text: quoted when empty or holding "\(), or blanks; NULL as nothing
     m(`lg_record_field(x) AS ${schema}.lg_record_quote(CASE WHEN typeof(x) = 'BOOLEAN'
         THEN (CASE CAST(x AS VARCHAR) WHEN 'true' THEN 't' WHEN 'false' THEN 'f' END) ELSE CAST(x AS VARCHAR) END)`),
-    // to_char's number templates (sql/formatDialect.ts numberTemplate): body is |x| with the template's decimals
+    // to_char's number templates (sql/dialect/format.ts numberTemplate): body is |x| with the template's decimals
     m(`lg_to_char_sign(num, neg, fm, width) AS CASE WHEN fm THEN (CASE WHEN neg THEN '-' ELSE '' END) || num
         ELSE lpad((CASE WHEN neg THEN '-' ELSE ' ' END) || num, CAST(greatest(width, length(num) + 1) AS INTEGER), ' ') END`),
     m(`lg_to_char_num2(ip, fp, neg, digits, min_int, grouped, fm, point, frac_min, width, overflow) AS
@@ -50,14 +50,14 @@ export function formatMacroStatements(m: (sig: string) => string, schema: string
           ELSE lpad(num, CAST(greatest(width - 1, length(num)) AS INTEGER), ' ') || ' ' END) END`),
     m(`lg_to_char_snum(body, neg, digits, min_int, grouped, fm, point, frac_min, width, hashes, mode) AS
         ${schema}.lg_to_char_snum2(split_part(body, '.', 1), split_part(body, '.', 2), neg, digits, min_int, grouped, fm, point, frac_min, width, hashes, mode)`),
-    // an interval's fields as to_char prints them (sql/formatDialect.ts intervalTemplate): zero-padded to two digits,
+    // an interval's fields as to_char prints them (sql/dialect/format.ts intervalTemplate): zero-padded to two digits,
     // three when negative ('-03'), none under FM
     m(`lg_to_char_ivf(n, fm) AS CASE WHEN fm THEN CAST(n AS VARCHAR) WHEN n >= 0 THEN printf('%02d', n) ELSE printf('%03d', n) END`),
     m(`lg_to_char_num(body, neg, digits, min_int, grouped, fm, point, frac_min, width, overflow) AS
         ${schema}.lg_to_char_num2(split_part(body, '.', 1), split_part(body, '.', 2), neg, digits, min_int, grouped, fm, point, frac_min, width, overflow)`),
     m(`lg_regexp_rows(matches) AS list_transform(matches, lg_m -> [lg_m])`),
     m(`lg_regexp_rows_zip(groups) AS list_transform(range(1, len(groups[1]) + 1), lg_i -> list_transform(groups, lg_g -> lg_g[lg_i]))`),
-    // div(a, b): trunc(a / b) as a numeric of scale 0, exactly (catalog/numericMacros.ts lg_nscaled: |a|, |b| < 10^18)
+    // div(a, b): trunc(a / b) as a numeric of scale 0, exactly (sql/dialect/numericMacros.ts lg_nscaled: |a|, |b| < 10^18)
     m(`lg_idiv(a, b) AS CASE WHEN b = 0 THEN error('division by zero')
         ELSE CAST(${schema}.lg_nscaled(a) // ${schema}.lg_nscaled(b) AS DECIMAL(38,0)) END`),
   ];
