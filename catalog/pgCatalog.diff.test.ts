@@ -159,6 +159,12 @@ describe('information_schema and pg_tables agree with PostgreSQL', () => {
     `select attname, atttypid, attlen, attnum, atttypmod, attbyval, attalign, attstorage, attnotnull, attcollation, attndims
        from pg_attribute where attrelid = 'sales.orders'::regclass and attnum > 0 order by attnum`,
     `select typinput = 'pg_catalog.array_in'::regproc as is_array, typname from pg_type where typname in ('_int4', 'int4') order by 1, 2`,
+    // pgcli's function completion: an oidvector and an oid[] as regtype[], regtype compared as OIDs, pseudo-types by name
+    `select proname, proargtypes::regtype[]::text[], coalesce(proallargtypes::regtype[], proargtypes::regtype[])::text[]
+       from pg_proc where proname in ('split_part', 'now', 'jsonb_each', 'array_length', 'concat') order by 1, 2`,
+    `select count(*) > 0, count(*) = count(*) filter (where p.prorettype::regtype != 'trigger'::regtype),
+            count(*) filter (where p.prorettype::regtype = 'timestamp with time zone'::regtype), count(*) filter (where 'text'::regtype = p.prorettype::regtype) from pg_proc p where proname in ('split_part', 'now')`,
+    `select format_type(2277, null), format_type(2276, null), format_type(5077, null)`,
   ])('%s', async (sql) => {
     const [want, got] = await both(sql, ['public']);
     expect(got).toEqual(want);

@@ -43,6 +43,7 @@ import {
   type Value,
 } from './pgCatalogTables.js';
 import { ownTable } from '../sql/ownNames.js';
+import { PSEUDO_TYPES } from '../sql/regTypes.js';
 
 export interface PgCatalogOptions {
   /** the PostgreSQL database name (also the DuckDB catalog of the data) */
@@ -208,7 +209,10 @@ export async function installPgCatalog(conn: SqlRunner, opts: PgCatalogOptions):
   await conn.run(`CREATE SCHEMA IF NOT EXISTS ${EMULATION_DB}.${INFO_SCHEMA}`);
 
   const types = typeRows();
-  await createTable(conn, 'lg_type_names', 'oid BIGINT, formatted VARCHAR', types.names);
+  // format_type's names: the types pg_type holds, and the pseudo-types the built-ins' arguments name (anyarray, "any" …)
+  const named = new Set(types.names.map((n) => Number(n[0])));
+  const pseudo = Object.entries(PSEUDO_TYPES).filter(([, oid]) => !named.has(oid)).map(([name, oid]) => [oid, name === 'any' ? '"any"' : name]);
+  await createTable(conn, 'lg_type_names', 'oid BIGINT, formatted VARCHAR', [...types.names, ...pseudo]);
   await createTable(conn, 'pg_type', POPULATED_COLUMNS.pg_type, types.rows);
   // Views over the connection's own tables; created here (empty) so the views can be defined.
   for (const name of PER_USER) {

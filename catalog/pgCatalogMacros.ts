@@ -122,6 +122,12 @@ export function macroStatements(owner: string): string[] {
     // resolved as regclassin does (42P01 for one this user cannot see); an OID's digits are the OID.
     m(`lg_rel_oid(x, path) AS ${S}.lg_regclass_in(CAST(x AS VARCHAR), path)`),
     m(`regtype_out(t) AS ${S}.format_type(t, NULL)`),
+    // x::regtype[] of an oid[] or an oidvector (its text, OIDs apart by spaces); the overload is chosen by x's type
+    m(`lg_regtype_list(l) AS CASE WHEN l IS NULL THEN NULL ELSE coalesce((SELECT list(${S}.regtype_out(lg_ru.v) ORDER BY lg_ru.i)
+        FROM (SELECT unnest(l) AS v, generate_subscripts(l, 1) AS i) lg_ru), CAST([] AS VARCHAR[])) END`),
+    m(`lg_regtype_arr(a, t VARCHAR) AS ${S}.lg_regtype_list(CASE WHEN trim(a) = '' THEN CAST([] AS BIGINT[]) ELSE CAST(string_split(trim(a), ' ') AS BIGINT[]) END),
+       (a, t) AS ${S}.lg_regtype_list(CAST(a AS BIGINT[]))`),
+    m(`${INTERNAL_MACROS.regtypeArray}(a) AS ${S}.lg_regtype_arr(a, a)`),
     m(`regnamespace_out(o) AS coalesce((SELECT lg_n.nspname FROM ${S}.pg_namespace lg_n WHERE lg_n.oid = o), CAST(o AS VARCHAR))`),
     ...privilegeMacroStatements(m, S),
     ...numericMacroStatements(m, S),

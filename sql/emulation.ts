@@ -218,6 +218,7 @@ export const INTERNAL_MACROS = {
   lpad: 'lg_lpad',
   rpad: 'lg_rpad',
   likeRegex: 'lg_like_re',
+  regtypeArray: 'lg_regtype_array',
 } as const;
 
 /**

@@ -139,6 +139,13 @@ interface OperatorExpr {
   r: PgNode;
 }
 
+/** x::regtype of a value that is no constant (a column's OID), not an array. */
+function regtypeOfValue(x: unknown): boolean {
+  const tc = (x as PgNode | undefined)?.['TypeCast'];
+  const tn = names(tc?.['typeName']?.['names']);
+  return !!tc && tn[tn.length - 1] === 'regtype' && !tc['typeName']['arrayBounds'] && constText(tc['arg']) === undefined;
+}
+
 const operator = (names: readonly string[], macros: readonly string[], rewrite: (o: OperatorExpr) => boolean): OperatorRule => ({
   phase: 'builtin',
   names,
@@ -156,6 +163,14 @@ const operator = (names: readonly string[], macros: readonly string[], rewrite: 
 export const BUILTIN_OPERATOR_RULES: readonly OperatorRule[] = [
   // jsonb's equality forms compare jsonb's canonical text (before the json operators: @> of two arrays is array containment)
   { phase: 'jsonbEquality', names: ['=', '<>', '!='], macros: ['lg_jsonb'], rewrite: (o) => jsonbEquality(o.f, o.op) },
+  // regtype = regtype compares the types' OIDs (pgcli: `p.prorettype::regtype != 'trigger'::regtype`); a regtype cast
+  // of a column is its name as text elsewhere (sql/regTypes.ts), so here it stays the OID. (An untyped literal beside
+  // it is an oid in PostgreSQL, which has no regtype = operator: `'void'` is 22P02 there, not a type name.)
+  operator(['=', '<>', '!='], [], ({ f, l, r }) => {
+    if (!l || !(regtypeOfValue(l) || regtypeOfValue(r))) return false;
+    for (const side of ['lexpr', 'rexpr'] as const) if (regtypeOfValue(f[side])) f[side] = (f[side] as PgNode)['TypeCast']!['arg'];
+    return false;
+  }),
   operator(['||'], ['lg_jsonb_concat'], ({ v, f, l, r }) => {
     if (!l) return false;
     // jsonb || jsonb merges two objects' keys, else concatenates as arrays (DuckDB would join the texts).

@@ -5,7 +5,7 @@
  * words, a timestamptz's time, date and text in the session's zone, bit(n),
  * bytea input, varchar(n) / char(n) cut to n.
  */
-import { emulated } from '../emulation.js';
+import { emulated, INTERNAL_MACROS } from '../emulation.js';
 import { byteaInputToHex } from '../bytea.js';
 import { SqlError, pos } from '../errors.js';
 import { ownTable } from '../ownNames.js';
@@ -167,6 +167,17 @@ export const CAST_RULES: readonly CastRule[] = [
     applies: ({ isArray }) => !isArray,
     rewrite: ({ v, f }) => {
       replaceNode(v.node, jsonbCast(f['arg'] as PgNode));
+      return true;
+    },
+  },
+  {
+    // an oidvector or oid[] as regtype[] (pgcli's `proargtypes::regtype[]`): each type as regtype prints it
+    phase: 'regCast',
+    names: ['regtype'],
+    macros: [INTERNAL_MACROS.regtypeArray],
+    applies: ({ f, tn, isArray }) => isArray && (tn['arrayBounds'] as unknown[]).length === 1 && constText(f['arg']) === undefined,
+    rewrite: ({ v, f }) => {
+      replaceNode(v.node, { FuncCall: { funcname: emulated(INTERNAL_MACROS.regtypeArray), args: [f['arg']], funcformat: 'COERCE_EXPLICIT_CALL' } });
       return true;
     },
   },
