@@ -86,7 +86,7 @@ const e = (code: SqlStateCode, message: string, exact = false): Mapped => ({ err
 /** Engine messages → PostgreSQL's SQLSTATE and words; the first rule that matches wins. */
 const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Invalid Input Error: relation "([^]*?)" does not exist/, (m) => e(SqlState.undefinedTable, `relation "${m[1]}" does not exist`, true)],
-  // raised by the regproc / regprocedure lookups and pg_get_functiondef (catalog/pgCatalogMacros.ts)
+  // raised by the regproc / regprocedure lookups and pg_get_functiondef (pgcatalog/pgCatalogMacros.ts)
   [/^Invalid Input Error: (function "[^]*?" does not exist)$/, (m) => e(SqlState.undefinedFunction, m[1]!, true)],
   [/^Invalid Input Error: (more than one function named "[^]*?")$/, (m) => e(SqlState.ambiguousFunction, m[1]!, true)],
   [/^Invalid Input Error: ("[^"]*" is an aggregate function)$/, (m) => e(SqlState.wrongObjectType, m[1]!, true)],

@@ -5,7 +5,7 @@
  */
 import { DuckDBTypeId } from '@duckdb/node-api';
 import type { DuckDBDecimalType, DuckDBListType, DuckDBType } from '@duckdb/node-api';
-import type { BackendActivity } from '../catalog/pgCatalogTables.js';
+import type { BackendActivity } from '../pgcatalog/pgCatalogTables.js';
 import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { BindRequest, Output } from '../protocol/handler.js';

@@ -35,7 +35,7 @@ import {
   type SessionCall,
 } from './sessionFunctions.js';
 import { SessionActivity } from './activity.js';
-import type { BackendActivity } from '../catalog/pgCatalogTables.js';
+import type { BackendActivity } from '../pgcatalog/pgCatalogTables.js';
 import { analyzeFailure, analyzeProbes, copySource, cursorDeclaration, executeArguments, preparation } from './sqlCommands.js';
 import { closeCursor, copyOut, declareCursor, fetchCursor, type CursorHost } from './sqlCursors.js';
 import { isAdminText, parseAdmin } from '../policy/admin/parse.js';
