@@ -5,6 +5,6 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }] },
-  testMatch: ['<rootDir>/{bin,server,protocol,sql,catalog,policy,tests}/**/*.test.ts'],
+  testMatch: ['<rootDir>/{bin,server,protocol,sql,catalog,pgcatalog,policy,tests}/**/*.test.ts'],
   testTimeout: 60000,
 };

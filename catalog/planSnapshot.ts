@@ -8,7 +8,8 @@ import type { CatalogTable, CatalogView } from '../sql/catalogView.js';
 import { candidateSchemas, catalogNeeds, type CatalogNeeds, type RelationName } from '../sql/needs.js';
 import type { Caller, StorageCredential } from './iceberg/api.js';
 import type { Catalog } from './catalog.js';
-import type { Entry, Listing, UserCatalog } from './userCatalog.js';
+import type { Entry } from './catalogGate.js';
+import type { Listing, UserCatalog } from './userCatalog.js';
 
 export interface SnapshotContext {
   database: string;

@@ -15,6 +15,7 @@ import type { PolicyEngine } from '../policy/ranger/engine.js';
 import { LocalPolicySource } from '../policy/ranger/sources/localSource.js';
 import { loadParser } from '../sql/parse.js';
 import { EmbeddedCatalog } from './iceberg/embedded.js';
+import { RangerPolarisAuthorizer } from '../policy/polaris/rangerAuthorizer.js';
 import { SqlCatalogFile } from './iceberg/sqlCatalog.js';
 import { writeTable } from './iceberg/writer.js';
 import { CatalogError, type IcebergCatalog } from './iceberg/api.js';
@@ -73,7 +74,7 @@ function service(ttlMs = 60_000): CatalogService {
     catalogName: 'demo',
     realm: 'POLARIS',
     warehouseRoots: [path.join(dir, 'warehouse')],
-    policies: () => engine,
+    authorizer: new RangerPolarisAuthorizer(() => engine),
   });
   return new CatalogService(client, { ttlMs, loadConcurrency: 4 });
 }
@@ -137,7 +138,7 @@ describe('resolution as the user', () => {
       catalogName: 'demo',
       realm: 'POLARIS',
       warehouseRoots: [],
-      policies: () => engine,
+      authorizer: new RangerPolarisAuthorizer(() => engine),
     });
     await expect(client.loadTable({ user: 'dave' }, ['sales'], 'nosuch')).rejects.toMatchObject({ kind: 'not-found', status: 404 });
     await expect(client.loadTable({ user: 'dave' }, ['sales'], 'orders')).rejects.toMatchObject({
@@ -147,7 +148,7 @@ describe('resolution as the user', () => {
     });
     await expect(client.loadTable({ user: 'alice' }, ['sales'], 'orders')).resolves.toMatchObject({ credentials: [] });
     // no policy set loaded: everything is refused
-    const closed = new EmbeddedCatalog({ sqliteFile: path.join(dir, 'catalog.db'), catalogName: 'demo', realm: 'POLARIS', warehouseRoots: [], policies: () => null });
+    const closed = new EmbeddedCatalog({ sqliteFile: path.join(dir, 'catalog.db'), catalogName: 'demo', realm: 'POLARIS', warehouseRoots: [], authorizer: new RangerPolarisAuthorizer(() => null) });
     await expect(closed.loadTable({ user: 'alice' }, ['sales'], 'orders')).rejects.toMatchObject({ kind: 'forbidden' });
     client.close();
     closed.close();

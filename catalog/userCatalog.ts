@@ -16,10 +16,11 @@
  */
 import type { CatalogTable, CatalogView } from '../sql/catalogView.js';
 import { SqlError } from '../sql/errors.js';
-import { CatalogError, type Caller, type IcebergCatalog, type LoadedTable } from './iceberg/api.js';
+import { CatalogError, type Caller, type IcebergCatalog } from './iceberg/api.js';
+import { hiddenByCatalog, loadRelation, visibleNamespaces, type CatalogCallName, type Entry } from './catalogGate.js';
 import type { SnapshotSelector } from './iceberg/metadata.js';
 import { metadataCatalogTable, readMetadataSource, splitMetadataName, type MetadataTableKind } from './iceberg/metadataTables.js';
-import { catalogTable, catalogView } from './iceberg/tables.js';
+import { catalogTable } from './iceberg/tables.js';
 
 export interface CatalogCacheOptions {
   /** How long an answer of the catalog is used for a user (ms). */
@@ -50,18 +51,12 @@ export interface Timed<T> {
   expiresAt: number;
 }
 
-export type Entry =
-  | { kind: 'table'; ns: string[]; name: string; loaded: LoadedTable; table: CatalogTable }
-  | { kind: 'view'; ns: string[]; name: string; view: CatalogView };
-
 /** Everything a user may load: the catalog emulation (pg_class …) shows exactly this. */
 export interface Listing {
   schemas: string[];
   tables: CatalogTable[];
   views: CatalogView[];
 }
-
-const hidden = (e: unknown) => e instanceof CatalogError && (e.kind === 'forbidden' || e.kind === 'not-found');
 
 /** One cache slot: a shared in-flight load, then its answer until it expires. Failures are not kept. */
 class Slot<T> {
@@ -129,7 +124,7 @@ export class CatalogService {
   readonly maxEntriesPerUser: number;
   readonly maxEntries: number;
   /** Round trips made, by call; the bench reads them. */
-  readonly calls = { listNamespaces: 0, loadNamespace: 0, listTables: 0, listViews: 0, loadTable: 0, loadView: 0 };
+  readonly calls: Record<CatalogCallName, number> = { listNamespaces: 0, loadNamespace: 0, listTables: 0, listViews: 0, loadTable: 0, loadView: 0 };
 
   constructor(
     readonly client: IcebergCatalog,
@@ -288,7 +283,7 @@ export class UserCatalog {
   }
 
   /** A catalog call; after a 401 the token is renewed once and the call made again. */
-  private async call<T>(caller: Caller, op: keyof CatalogService['calls'], fn: (c: IcebergCatalog) => Promise<T>): Promise<T> {
+  private async call<T>(caller: Caller, op: CatalogCallName, fn: (c: IcebergCatalog) => Promise<T>): Promise<T> {
     this.service.calls[op]++;
     try {
       return await fn(this.service.client);
@@ -305,32 +300,9 @@ export class UserCatalog {
     }
   }
 
-  /** The namespaces this user may see: listed level by level, each probed with a metadata load. */
+  /** The namespaces this user may see (catalogGate.ts visibleNamespaces). */
   namespaces(caller: Caller): Promise<Timed<string[][]>> {
-    return this.namespaceSlot.get(async () => {
-      const visible: string[][] = [];
-      const walk = async (parent: string[]): Promise<void> => {
-        let children: string[][];
-        try {
-          children = await this.call(caller, 'listNamespaces', (c) => c.listNamespaces(caller, parent));
-        } catch (e) {
-          if (hidden(e)) return;
-          throw e;
-        }
-        for (const ns of children) {
-          try {
-            await this.call(caller, 'loadNamespace', (c) => c.loadNamespace(caller, ns));
-          } catch (e) {
-            if (hidden(e)) continue;
-            throw e;
-          }
-          visible.push(ns);
-          await walk(ns);
-        }
-      };
-      await walk([]);
-      return visible;
-    }, this.ttl);
+    return this.namespaceSlot.get(() => visibleNamespaces((op, fn) => this.call(caller, op, fn), caller), this.ttl);
   }
 
   private async namespaceOf(caller: Caller, schema: string): Promise<{ ns: string[] | null; expiresAt: number }> {
@@ -388,23 +360,9 @@ export class UserCatalog {
     return s;
   }
 
-  /** Load as a table, then as a view; both refused or missing → null. */
+  /** A table or view as the user may load it (catalogGate.ts loadRelation); refused or missing → null. */
   private entry(caller: Caller, ns: string[], name: string): Promise<Timed<Entry | null>> {
-    return this.slot(ns, name).get(async () => {
-      try {
-        const loaded = await this.call(caller, 'loadTable', (c) => c.loadTable(caller, ns, name));
-        return { kind: 'table', ns, name, loaded, table: catalogTable(ns, name, loaded, { kind: 'current' }) };
-      } catch (e) {
-        if (!hidden(e)) throw e;
-      }
-      try {
-        const loaded = await this.call(caller, 'loadView', (c) => c.loadView(caller, ns, name));
-        return { kind: 'view', ns, name, view: catalogView(ns, name, loaded) };
-      } catch (e) {
-        if (!hidden(e)) throw e;
-      }
-      return null;
-    }, this.ttl);
+    return this.slot(ns, name).get(() => loadRelation((op, fn) => this.call(caller, op, fn), caller, ns, name), this.ttl);
   }
 
   /** Every table and view this user may load, for the catalog emulation. */
@@ -418,7 +376,7 @@ export class UserCatalog {
             const found = await this.call(caller, op, (c) => (op === 'listTables' ? c.listTables(caller, ns) : c.listViews(caller, ns)));
             for (const name of found) names.push({ ns, name });
           } catch (e) {
-            if (!hidden(e)) throw e;
+            if (!hiddenByCatalog(e)) throw e;
           }
         }
       }

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Writes catalog/pgBuiltins.ts: PostgreSQL's own pg_get_keywords() and its pg_proc rows for every function name
+// Writes pgcatalog/pgBuiltins.ts: PostgreSQL's own pg_get_keywords() and its pg_proc rows for every function name
 // lakegate accepts (sql/functions.ts ALLOWED_FUNCTION_NAMES, read from dist/: run
 // `npx tsc -p tsconfig.json` first), taken from a real PostgreSQL 15:
 //   node scripts/gen-pg-proc.mjs postgres://user@127.0.0.1:PORT/postgres
-// catalog/pgProc.test.ts checks the file against a real PostgreSQL and the allowlist.
+// pgcatalog/pgProc.test.ts checks the file against a real PostgreSQL and the allowlist.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { ALLOWED_FUNCTION_NAMES } = await import(path.join(root, 'dist', 'sql', 'functions.js'));
-const { PG_KEYWORDS_QUERY, PG_PROC_QUERY } = await import(path.join(root, 'dist', 'catalog', 'pgProc.js'));
+const { PG_KEYWORDS_QUERY, PG_PROC_QUERY } = await import(path.join(root, 'dist', 'pgcatalog', 'pgProc.js'));
 const client = new pg.Client({ connectionString: process.argv[2] });
 await client.connect();
 const r = await client.query({ text: PG_PROC_QUERY, values: [[...ALLOWED_FUNCTION_NAMES].sort()], rowMode: 'array' });
@@ -24,7 +24,7 @@ import type { KeywordRow, ProcRow } from './pgProc.js';
 
 export const PG_PROC_ROWS: readonly ProcRow[] = [
 `;
-const out = path.join(root, 'catalog', 'pgBuiltins.ts');
+const out = path.join(root, 'pgcatalog', 'pgBuiltins.ts');
 const lines = (rows) => rows.map((row) => `  ${JSON.stringify(row)},`).join('\n');
 fs.writeFileSync(out, `${HEADER}${lines(r.rows)}\n];\n\nexport const PG_KEYWORDS: readonly KeywordRow[] = [\n${lines(kw.rows)}\n];\n`);
 console.log(`${out}: ${r.rows.length} functions, ${kw.rows.length} keywords`);

@@ -5,7 +5,7 @@
  * ready again; the times come from here.
  */
 import type { TransactionStatus } from '../protocol/backend.js';
-import type { BackendActivity } from '../catalog/pgCatalogTables.js';
+import type { BackendActivity } from '../pgcatalog/pgCatalogTables.js';
 
 const IDLE: Record<TransactionStatus, string> = { I: 'idle', T: 'idle in transaction', E: 'idle in transaction (aborted)' };
 

@@ -6,7 +6,8 @@
  */
 import { basename, dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { AdminRoom, type AdminCaller, type AdminResult } from '../policy/admin/room.js';
+import type { AdminResult } from '../policy/admin/results.js';
+import { AdminRoom, type AdminCaller } from '../policy/admin/room.js';
 import { LocalPolicyFileStore } from '../policy/admin/localStore.js';
 import { RangerAdminPolicyStore } from '../policy/admin/rangerAdminStore.js';
 import type { AdminAudit } from '../policy/admin/audit.js';

@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import { EmbeddedCatalog } from '../catalog/iceberg/embedded.js';
 import { RestCatalog } from '../catalog/iceberg/rest.js';
 import { CatalogService } from '../catalog/userCatalog.js';
-import type { WritableCatalog } from '../catalog/iceberg/api.js';
+import type { Caller, WritableCatalog } from '../catalog/iceberg/api.js';
+import { RangerPolarisAuthorizer } from '../policy/polaris/rangerAuthorizer.js';
 import type { CatalogConfig } from './config.js';
 import { startPolicies, type GatewayPolicies, type PolicyObserver } from './policies.js';
 import type { Auditor } from './audit/auditor.js';
@@ -45,19 +46,20 @@ export async function startCatalog(cfg: CatalogConfig, log: Logger, audit?: Audi
       catalogName: s.catalogName ?? cfg.database,
       realm: s.realm,
       warehouseRoots: s.warehouse,
-      policies: () => policies.current(),
-      ...(audit?.enabled
-        ? {
-            onDecision: (d) =>
+      // The catalog gate of embedded mode: Polaris's Ranger authorizer, over the polaris-service policies in force.
+      authorizer: new RangerPolarisAuthorizer<Caller>(
+        () => policies.current(),
+        audit?.enabled
+          ? (d) =>
               audit.catalogDecision({
                 engine: d.engine,
                 subject: { user: d.caller.user, clientIp: d.caller.clientAddress ?? null, sessionId: d.caller.sessionId ?? null },
                 operation: d.operation,
                 allowed: d.decision.allowed,
                 checks: d.decision.checks,
-              }),
-          }
-        : {}),
+              })
+          : undefined,
+      ),
     });
     const service = new CatalogService(observe ? observe.client(client) : client, cache);
     return {

@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { authorizePolaris, polarisPath, type PolarisPath } from '../catalog/polaris/authorization.js';
+import { polarisPath, type PolarisPath } from '../catalog/polaris/authorization.js';
+import { authorizePolaris } from '../policy/polaris/rangerAuthorizer.js';
 import { SqlCatalogFile } from '../catalog/iceberg/sqlCatalog.js';
 import { PolicyEngine } from '../policy/ranger/engine.js';
 import { parseRangerRoles, parseServicePolicies } from '../policy/ranger/model.js';

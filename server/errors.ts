@@ -86,9 +86,9 @@ const e = (code: SqlStateCode, message: string, exact = false): Mapped => ({ err
 /** Engine messages → PostgreSQL's SQLSTATE and words; the first rule that matches wins. */
 const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Invalid Input Error: relation "([^]*?)" does not exist/, (m) => e(SqlState.undefinedTable, `relation "${m[1]}" does not exist`, true)],
-  // raised by the regproc / regprocedure lookups and pg_get_functiondef (catalog/pgCatalogMacros.ts)
+  // raised by the regproc / regprocedure lookups and pg_get_functiondef (pgcatalog/pgCatalogMacros.ts)
   [/^Invalid Input Error: (function "[^]*?" does not exist)$/, (m) => e(SqlState.undefinedFunction, m[1]!, true)],
-  // raised by has_*_privilege (catalog/privilegeMacros.ts), in PostgreSQL's words
+  // raised by has_*_privilege (pgcatalog/privilegeMacros.ts), in PostgreSQL's words
   [/^Invalid Input Error: (unrecognized privilege type: "[^]*")$/, (m) => e(SqlState.invalidParameterValue, m[1]!, true)],
   [/^Invalid Input Error: (column "[^]*" of relation "[^]*" does not exist)$/, (m) => e(SqlState.undefinedColumn, m[1]!, true)],
   [/^Invalid Input Error: (role "[^]*" does not exist|role with OID \d+ does not exist)$/, (m) => e(SqlState.undefinedObject, m[1]!, true)],
@@ -99,13 +99,13 @@ const RULES: [RegExp, (m: RegExpExecArray) => Mapped][] = [
   [/^Invalid Input Error: division by zero/, () => e(SqlState.divisionByZero, 'division by zero', true)],
   [/^Invalid Input Error: requested length too large/, () => e(SqlState.programLimitExceeded, 'requested length too large', true)],
   [/^Invalid Input Error: LIKE pattern must not end with escape character/, () => e(SqlState.invalidEscapeSequence, 'LIKE pattern must not end with escape character', true)],
-  // raised by width_bucket (catalog/builtinMacros.ts)
+  // raised by width_bucket (sql/dialect/builtinMacros.ts)
   [/^Invalid Input Error: (count must be greater than zero|lower bound cannot equal upper bound)/, (m) => e(SqlState.invalidArgumentForWidthBucketFunction, m[1]!, true)],
   [/^Invalid Input Error: (number of elements to trim must be between 0 and \d+)/, (m) => e(SqlState.arraySubscriptError, m[1]!, true)],
-  // raised by jsonb's path operations (catalog/jsonMacros.ts)
+  // raised by jsonb's path operations (sql/dialect/jsonMacros.ts)
   [/^Invalid Input Error: (cannot delete from scalar|cannot delete from object using integer index|cannot (?:set|delete) path in scalar|cannot replace existing key)$/,
     (m) => e(SqlState.invalidParameterValue, m[1]!, true)],
-  // a jsonb number's exponent past numeric's range (catalog/jsonMacros.ts lg_jsonb_num_x)
+  // a jsonb number's exponent past numeric's range (sql/dialect/jsonMacros.ts lg_jsonb_num_x)
   [/^Invalid Input Error: value overflows numeric format$/, () => e(SqlState.numericValueOutOfRange, 'value overflows numeric format', true)],
   [/^Invalid Input Error: (path element at position \d+ is not an integer: "[^]*")$/, (m) => e(SqlState.invalidTextRepresentation, m[1]!, true)],
   [/^Invalid Input Error: More than one row returned by a subquery/, () => e(SqlState.cardinalityViolation, 'more than one row returned by a subquery used as an expression', true)],

@@ -8,7 +8,7 @@ import { loadParser, parseStatements, parseStatementsUncached } from '../sql/par
 import { P, servicePolicies } from '../tests/support/rangerPolicies.js';
 import { parseConfig } from './config.js';
 import { createPlanner } from './planner.js';
-import { duckSql } from '../catalog/fixtures/demoEngine.js';
+import { duckSql } from '../tests/support/demoEngine.js';
 import type { PlanContext, QueryPlanner } from './queryPlan.js';
 
 let instance: DuckDBInstance;

@@ -12,7 +12,7 @@
  */
 import type { Logger } from 'pino';
 import { loadDuckDbCatalog, type Catalog, type EngineSql } from '../catalog/catalog.js';
-import { fillActivity, installPgCatalog, installUserCatalog, type SessionTemp, type TableVisibility } from '../catalog/pgCatalog.js';
+import { fillActivity, installPgCatalog, installUserCatalog, type SessionTemp, type TableVisibility } from '../pgcatalog/pgCatalog.js';
 import { loadSnapshot, type ExtraNeeds } from '../catalog/planSnapshot.js';
 import type { CatalogService } from '../catalog/userCatalog.js';
 import type { CatalogTable, CatalogView } from '../sql/catalogView.js';

@@ -14,7 +14,7 @@ import { parseServicePolicies } from '../policy/ranger/model.js';
 import { loadParser, parseStatements } from '../sql/parse.js';
 import type { TempTable, WriteSession } from '../sql/write/plan.js';
 import { P, servicePolicies } from '../tests/support/rangerPolicies.js';
-import { duckSql } from '../catalog/fixtures/demoEngine.js';
+import { duckSql } from '../tests/support/demoEngine.js';
 import { Auditor } from './audit/auditor.js';
 import type { AuthzAuditEvent } from './audit/event.js';
 import { loadRedactor } from './audit/redact.js';

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { capturedLogger } from '../tests/fixtures/rangerAdmin/capturedLogger.js';
 import { startRangerAdmin } from '../tests/fixtures/rangerAdmin/server.js';
-import { authorizePolaris, polarisPath } from '../catalog/polaris/authorization.js';
+import { polarisPath } from '../catalog/polaris/authorization.js';
+import { authorizePolaris } from '../policy/polaris/rangerAuthorizer.js';
 import type { PolicyEngine } from '../policy/ranger/engine.js';
 import { policyBundlesRefused, startPolicies, type GatewayPolicies } from './policies.js';
 

@@ -4,7 +4,7 @@
  * The planner itself is server/planner.ts; the statement that holds a plan,
  * server/queryStatement.ts.
  */
-import type { BackendActivity } from '../catalog/pgCatalogTables.js';
+import type { BackendActivity } from '../pgcatalog/pgCatalogTables.js';
 import type { ParsedStatement } from '../sql/parse.js';
 import type { ResultTypes } from '../sql/resultTypes.js';
 import type { TempTable } from '../sql/write/plan.js';

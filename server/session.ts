@@ -36,7 +36,7 @@ import {
 } from './sessionFunctions.js';
 import { sessionCalls, type SessionCall } from '../sql/sessionCalls.js';
 import { SessionActivity } from './activity.js';
-import type { BackendActivity } from '../catalog/pgCatalogTables.js';
+import type { BackendActivity } from '../pgcatalog/pgCatalogTables.js';
 import { analyzeFailure, analyzeProbes, copySource, cursorDeclaration, executeArguments, preparation } from '../sql/utilityStatements.js';
 import { closeCursor, copyOut, declareCursor, fetchCursor, type CursorHost } from './sqlCursors.js';
 import type { AdminRoom } from '../policy/admin/room.js';

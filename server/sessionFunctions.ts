@@ -7,7 +7,7 @@
 import * as be from '../protocol/backend.js';
 import { PgError, SqlState } from '../protocol/errors.js';
 import type { MessageWriter } from '../protocol/writer.js';
-import type { BackendActivity } from '../catalog/pgCatalogTables.js';
+import type { BackendActivity } from '../pgcatalog/pgCatalogTables.js';
 import type { SessionCall, SessionFunction } from '../sql/sessionCalls.js';
 import type { PgField } from './rows/api.js';
 import { settingDef, type SessionSettings } from './settings.js';

@@ -1,7 +1,7 @@
 /**
  * What the pg_catalog / information_schema emulation provides, shared by the
  * planner (sql/query.ts maps names onto it) and the installer
- * (catalog/pgCatalog.ts creates it). One list, so a name the planner accepts
+ * (pgcatalog/pgCatalog.ts creates it). One list, so a name the planner accepts
  * always exists in DuckDB, and the installer's test proves it.
  */
 import { strNode, type PgNode } from './walk.js';
@@ -225,7 +225,7 @@ export const INTERNAL_MACROS = {
  * The most times any macro of the emulation names one of its parameters in
  * its body. DuckDB copies the argument for each mention, so nested macro
  * calls multiply; sql/limits.ts bounds the expanded size with this factor
- * (catalog/pgCatalogMacros.test.ts checks it against the definitions).
+ * (pgcatalog/pgCatalogMacros.test.ts checks it against the definitions).
  */
 export const MACRO_ARG_COPIES = 16;
 
@@ -416,7 +416,7 @@ export const EMULATED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set(['pg_get_ke
  * compared with one of them as an array (psql: `pol.polroles = '{0}'`); the
  * planner turns such literals into ARRAY[…], and only next to these columns,
  * so `'{…}'` compared with a user's text or JSON column stays a string.
- * catalog/pgCatalog.test.ts checks the list against the table definitions.
+ * pgcatalog/pgCatalog.test.ts checks the list against the table definitions.
  */
 export const EMULATED_ARRAY_COLUMNS: ReadonlySet<string> = new Set([
   'defaclacl', 'evttags', 'fdwacl', 'fdwoptions', 'ftoptions', 'setconfig', 'srvacl', 'srvoptions', 'subpublications',

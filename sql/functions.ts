@@ -5,9 +5,6 @@
  * DuckDB namesakes behave compatibly, plus the catalog emulation.
  */
 import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS } from './emulation.js';
-import { BUILTIN_FUNCTIONS, BUILTIN_OPERATORS } from './dialect/builtin.js';
-import { FORMAT_FUNCTIONS } from './dialect/format.js';
-import { JSON_FUNCTIONS, JSON_OPERATORS } from './dialect/json.js';
 import { ownTable } from './ownNames.js';
 
 export const AGGREGATE_FUNCTIONS: readonly string[] = [
@@ -66,9 +63,35 @@ export const FOLDED_FUNCTIONS: ReadonlySet<string> = new Set([
   'current_role', 'version', 'current_setting', 'pg_backend_pid',
 ]);
 
+/**
+ * The functions only the dialect's translations make callable (sql/dialect/json.ts, format.ts, builtin.ts), and
+ * the operators they turn into calls: named here, so the allowlist, which the authorization walk reads, depends on
+ * no translation. sql/dialect/registry.test.ts holds these lists equal to the dialect's own.
+ */
+export const DIALECT_FUNCTIONS: ReadonlySet<string> = new Set([
+  // json.ts
+  'json_agg', 'json_array_length', 'json_build_array', 'json_build_object', 'json_object_agg', 'json_typeof', 'jsonb_agg',
+  'jsonb_array_length', 'jsonb_build_array', 'jsonb_build_object', 'jsonb_insert', 'jsonb_object_agg', 'jsonb_pretty',
+  'jsonb_set', 'jsonb_strip_nulls', 'jsonb_typeof', 'row_to_json', 'to_json', 'to_jsonb',
+  // format.ts
+  'clock_timestamp', 'div', 'format', 'initcap', 'pg_typeof', 'quote_ident', 'quote_literal', 'regexp_match',
+  'regexp_matches', 'statement_timestamp', 'to_char', 'to_date', 'to_number',
+  // builtin.ts
+  'array_remove', 'array_replace', 'array_to_json', 'date_bin', 'decode', 'encode', 'json_extract_path',
+  'json_extract_path_text', 'json_object_keys', 'jsonb_extract_path', 'jsonb_extract_path_text', 'make_interval',
+  'num_nonnulls', 'num_nulls', 'overlay', 'regexp_count', 'regexp_like', 'regexp_split_to_table', 'regexp_substr',
+  'sha256', 'string_to_table', 'trim_array', 'width_bucket',
+]);
+
+/** json's operators (translated by sql/dialect/json.ts, never passed on: DuckDB's `->` is a lambda), and those builtin.ts turns into calls. */
+export const DIALECT_OPERATORS: ReadonlySet<string> = new Set([
+  '->', '->>', '#>', '#>>', '@>', '?', '?|', '?&', '#-',
+  '|/', '||/', '@', '#', '&&', '<@', '^@',
+]);
+
 const SCALAR_ALLOWED: ReadonlySet<string> = new Set([
   ...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS, ...SCALAR, ...FOLDED_FUNCTIONS, ...Object.keys(EMULATED_FUNCTIONS),
-  ...JSON_FUNCTIONS, ...FORMAT_FUNCTIONS, ...BUILTIN_FUNCTIONS,
+  ...DIALECT_FUNCTIONS,
 ]);
 
 /** Table functions in FROM: set-returning built-ins plus the emulation. */
@@ -97,8 +120,5 @@ export function isAllowedFunction(nameParts: string[], asTable: boolean): boolea
 export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([
   '=', '<>', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%', '||', '~', '!~', '~*', '!~*', '~~', '!~~',
   '~~*', '!~~*', '&', '|', '<<', '>>', '^',
-  // translated by sql/dialect/json.ts, never passed on (DuckDB's `->` is a lambda)
-  ...JSON_OPERATORS,
-  // turned into calls by sql/dialect/builtin.ts
-  ...BUILTIN_OPERATORS,
+  ...DIALECT_OPERATORS,
 ]);

@@ -16,8 +16,8 @@ import { AGGREGATE_FUNCTIONS, inTableFunctionPosition, names, walk, type Fields,
 
 /**
  * The set-returning functions user SQL may call: those of PostgreSQL 15's
- * pg_proc rows lakegate admits with proretset (catalog/pgBuiltins.ts;
- * catalog/pgProc.test.ts checks this list against them).
+ * pg_proc rows lakegate admits with proretset (pgcatalog/pgBuiltins.ts;
+ * pgcatalog/pgProc.test.ts checks this list against them).
  */
 export const SET_RETURNING_FUNCTIONS: ReadonlySet<string> = new Set([
   '_pg_expandarray', 'generate_series', 'generate_subscripts', 'json_array_elements', 'json_array_elements_text',

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import pg from 'pg';
 import pino from 'pino';
-import { duckSql } from '../../catalog/fixtures/demoEngine.js';
+import { duckSql } from '../../tests/support/demoEngine.js';
 import { compileSnapshot } from '../../policy/ranger/compile.js';
 import { parseServicePolicies } from '../../policy/ranger/model.js';
 import { parseConfig } from '../../server/config.js';

@@ -1,8 +1,8 @@
 /**
  * The embedded catalog: a local warehouse in the SQL-catalog layout
- * (sqlCatalog.ts), with every call authorized as Polaris's Ranger authorizer
- * would (catalog/polaris/authorization.ts) against the polaris-service
- * policies. Like Polaris it resolves the entity before authorizing: a missing
+ * (sqlCatalog.ts), with every call authorized as Polaris authorizes it, by the
+ * authorizer it is handed (catalog/catalogGate.ts: Polaris's Ranger authorizer
+ * over the polaris-service policies). Like Polaris it resolves the entity before authorizing: a missing
  * one is 404 even for a user with no grants, an existing one the user may not
  * touch is 403 (the gateway shows both as "does not exist"). The check runs
  * for missing entities too, so a denial costs what a miss costs.
@@ -16,8 +16,8 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
-import type { PolicyEngine } from '../../policy/ranger/engine.js';
-import { authorizePolaris, commitOperations, polarisPath, type PolarisDecision, type PolarisPath } from '../polaris/authorization.js';
+import { polarisGate, type CatalogAuthorizer } from '../catalogGate.js';
+import { commitOperations, polarisPath, type PolarisPath } from '../polaris/authorization.js';
 import {
   CatalogError,
   catalogErrors,
@@ -52,10 +52,8 @@ export interface EmbeddedCatalogOptions {
   warehouseRoots: readonly string[];
   /** Where new tables and views go (default: the first warehouse root); it must lie in a warehouse root. */
   warehouseLocation?: string;
-  /** The polaris-service policy engine; null (not loaded, or stale) denies everything. */
-  policies: () => PolicyEngine | null;
-  /** Told every decision on an entity that exists (what Polaris's own authorizer would audit). */
-  onDecision?: (d: { engine: PolicyEngine; caller: Caller; operation: string; decision: PolarisDecision }) => void;
+  /** Decides every call (Polaris's Ranger authorizer over the polaris-service policies, records what it audits). */
+  authorizer: CatalogAuthorizer;
 }
 
 const sameNs = (a: Namespace, b: Namespace) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -96,23 +94,9 @@ export class EmbeddedCatalog implements IcebergCatalog, IcebergCatalogWriter {
     return (this.writable ??= new SqlCatalogFile(this.opts.sqliteFile, this.opts.catalogName, { writable: true }));
   }
 
-  /**
-   * Polaris's order: every operation is decided (and audited when the entity
-   * exists), then a missing entity is 404, then the first refused operation 403.
-   */
+  /** Polaris's order (catalogGate.ts polarisGate): every operation decided, then 404 for a missing entity, then 403. */
   private gate(caller: Caller, operations: readonly string[], target: PolarisPath, missing: CatalogError | null, secondary?: PolarisPath): void {
-    const engine = this.opts.policies();
-    let refused: string | null = null;
-    for (const operation of operations) {
-      const decision =
-        engine !== null
-          ? authorizePolaris(engine, { principal: { name: caller.user }, operation, targets: [target], ...(secondary ? { secondaries: [secondary] } : {}) })
-          : null;
-      if (missing === null && engine && decision) this.opts.onDecision?.({ engine, caller, operation, decision });
-      if (decision?.allowed !== true && refused === null) refused = operation;
-    }
-    if (missing) throw missing;
-    if (refused !== null) throw catalogErrors.forbidden(caller.user, refused);
+    polarisGate(this.opts.authorizer, { caller, operations, target, ...(secondary ? { secondary } : {}) }, missing);
   }
 
   private authorize(caller: Caller, operation: string, target: PolarisPath, exists: boolean, missing: () => CatalogError): void {

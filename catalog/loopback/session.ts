@@ -33,6 +33,7 @@ import {
   type TableIdent,
   type WritableCatalog,
 } from '../iceberg/api.js';
+import { hiddenByCatalog } from '../catalogGate.js';
 import { filesWrittenBy, localFile, removeFilesUnder } from '../iceberg/tableFiles.js';
 import { commitOperations } from '../polaris/authorization.js';
 import { ENDPOINTS, type Route } from './routes.js';
@@ -189,7 +190,7 @@ export class LoopbackSession {
     try {
       return await renewingOnce(this.caller, fn);
     } catch (e) {
-      if (e instanceof CatalogError && (e.kind === 'forbidden' || e.kind === 'not-found')) throw missing();
+      if (hiddenByCatalog(e)) throw missing();
       throw e;
     }
   }

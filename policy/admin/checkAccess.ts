@@ -5,7 +5,7 @@
  */
 import type { PolicyEngine } from '../ranger/engine.js';
 import type { LevelWrite } from './plan.js';
-import type { AdminResult } from './room.js';
+import type { AdminResult } from './results.js';
 
 export function checkAccess(engine: PolicyEngine, user: string, w: LevelWrite, realm: string): AdminResult {
   const resource = { ...w.resource, root: realm };

@@ -21,6 +21,7 @@ import { applyGrant, applyRevoke, findPolicy, holdsAt, POLARIS_TYPES, type Json,
 import { missingForGrant, missingForReading, type LoadableObjects } from './objects.js';
 import { planGrant, planOwnLevel, planRevoke, refuseWildcardNames, resolveTarget, type LevelWrite, type PlanContext, type Target } from './plan.js';
 import { dataGateTypes, isWritePrivilege, PRIVILEGE_TEXT, type Privilege } from './privileges.js';
+import type { AdminNotice, AdminResult } from './results.js';
 import { policyRows, showGrants } from './showGrants.js';
 import type { AdminStatement, Grantee, GrantStatement, ObjectRef } from './statement.js';
 import { commandTag } from './statement.js';
@@ -67,23 +68,10 @@ export interface AdminCaller extends Subject {
   origin?: AdminOrigin;
 }
 
-/** Something the statement did that the user should know (PostgreSQL's NOTICE). */
-export interface AdminNotice {
-  message: string;
-  hint?: string;
-}
-
 export const SHOW_TAGS_COLUMNS: NonNullable<AdminResult['columns']> = [
   { name: 'column', type: 'text' },
   { name: 'tag', type: 'text' },
 ];
-
-export interface AdminResult {
-  tag: string;
-  columns?: { name: string; type: 'text' | 'bool' | 'timestamptz' }[];
-  rows?: (string | null)[][];
-  notices?: AdminNotice[];
-}
 
 /** What a statement touched, for the audit trail and the answer. */
 interface Trail {

@@ -9,7 +9,7 @@
  */
 import type { Json } from './merge.js';
 import { parseGrantorLabel, parseLabel } from './plan.js';
-import type { AdminResult } from './room.js';
+import type { AdminResult } from './results.js';
 import type { Grantee } from './statement.js';
 
 interface Item {

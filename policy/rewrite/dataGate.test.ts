@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import pino from 'pino';
-import { duckSql } from '../../catalog/fixtures/demoEngine.js';
+import { duckSql } from '../../tests/support/demoEngine.js';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
 import type { CatalogColumn } from '../../sql/catalogView.js';
 import { parseStatements } from '../../sql/parse.js';

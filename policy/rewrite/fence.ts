@@ -557,7 +557,7 @@ function aggregate<R>(name: string, f: Fields, args: Flow<R>[]): Flow<R> {
     else if (name === 'sum' && t.t === 'int') type = { t: 'int', digits: 39 };
     else if (name === 'sum' && t.t === 'decimal' && t.width <= 18) type = { t: 'decimal', width: 38, scale: t.scale };
     else if (name === 'avg' && (t.t === 'int' || t.t === 'decimal' || t.t === 'float')) type = { t: 'float' };
-    // PostgreSQL's: sum(int2/int4) bigint, sum(int8) numeric(38,0); avg(integer or numeric) numeric at 16 decimals (catalog/numericMacros.ts)
+    // PostgreSQL's: sum(int2/int4) bigint, sum(int8) numeric(38,0); avg(integer or numeric) numeric at 16 decimals (sql/dialect/numericMacros.ts)
     else if (name === 'pg_sum' && t.t === 'int') type = t.digits <= 10 ? { t: 'int', digits: 19 } : { t: 'decimal', width: 38, scale: 0 };
     else if (name === 'pg_sum' && t.t === 'decimal' && t.width <= 18) type = { t: 'decimal', width: 38, scale: t.scale };
     else if (name === 'pg_sum' && t.t === 'float') type = { t: 'float' };

@@ -11,9 +11,9 @@
  * causes — the error frank would get if the fence were not there.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { duckSql } from '../../catalog/fixtures/demoEngine.js';
+import { duckSql } from '../../tests/support/demoEngine.js';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
-import { installPgCatalog } from '../../catalog/pgCatalog.js';
+import { installPgCatalog } from '../../pgcatalog/pgCatalog.js';
 import type { RelationCatalog } from '../../sql/catalogView.js';
 import { parseStatements } from '../../sql/parse.js';
 import type { PgNode } from '../../sql/walk.js';

@@ -8,7 +8,7 @@
  * analyst — who would read it raw if tags did not follow (the control).
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { duckSql } from '../../catalog/fixtures/demoEngine.js';
+import { duckSql } from '../../tests/support/demoEngine.js';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
 import type { TableAsWrite, EngineWrite } from '../../sql/write/plan.js';
 import { demoDuckDb, gateRows, installGateMacros } from '../../tests/support/dataGate.js';

@@ -23,7 +23,7 @@ beforeAll(async () => {
   conn = await instance.connect();
   await conn.run(`ATTACH ':memory:' AS ${EMULATION_DB}`);
   await installMaskMacros((sql) => conn.run(sql), KEY);
-  // the planner's built-in helpers a mask expression may call (concat: catalog/builtinMacros.ts)
+  // the planner's built-in helpers a mask expression may call (concat: sql/dialect/builtinMacros.ts)
   const schema = `${EMULATION_DB}.${PGC_SCHEMA}`;
   await conn.run(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   for (const stmt of builtinMacroStatements((sig) => `CREATE OR REPLACE MACRO ${schema}.${sig}`, schema)) await conn.run(stmt);

@@ -10,7 +10,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { duckSql } from '../../catalog/fixtures/demoEngine.js';
+import { duckSql } from '../../tests/support/demoEngine.js';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
 import { demoDuckDb, installGateMacros } from '../../tests/support/dataGate.js';
 import { P, rangerRoles, servicePolicies } from '../../tests/support/rangerPolicies.js';

@@ -1,4 +1,5 @@
-import { jsonQuoteInPlace, jsonString } from './json.js';
+import { jsonString } from '../../sql/jsonbText.js';
+import { jsonQuoteInPlace } from './json.js';
 
 describe('JSON string escaping', () => {
   const samples = ['', 'plain', 'quote " and \\ backslash', '\b\f\n\r\t', '\u0000\u0001\u001f\u007f', 'é ✓ 日本 🦆', '</script>'];

@@ -1,8 +1,9 @@
-/** JSON string escaping for struct/map/union values rendered as json text. */
+/**
+ * JSON string escaping in place, for struct/map/union values rendered as json
+ * text (a string value's escaping: sql/jsonbText.ts jsonString).
+ */
 
 const HEX = '0123456789abcdef';
-
-export { jsonString } from '../../sql/jsonbText.js';
 
 /**
  * JSON-quote in place the UTF-8 text at buf[start..end): bytes move right to

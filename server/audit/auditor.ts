@@ -46,7 +46,7 @@ export interface LoginOutcome {
   reason?: string | null;
 }
 
-/** One Polaris authorization, as catalog/polaris/authorization.ts decided it. */
+/** One Polaris authorization, as policy/polaris/rangerAuthorizer.ts decided it. */
 export interface CatalogDecisionAudit {
   engine: PolicyEngine;
   /** the session whose statement made the catalog call (a cached answer serves the user's other sessions) */

@@ -6,7 +6,7 @@
 import { DuckDBVector, type DuckDBType } from '@duckdb/node-api';
 import type { MessageWriter } from '../../protocol/writer.js';
 import { needsArrayQuote, quoteArrayElementInPlace, writeArrayHeader } from '../../protocol/types/array.js';
-import { jsonString } from '../../protocol/types/json.js';
+import { jsonString } from '../../sql/jsonbText.js';
 import { Codec, writeAscii } from './codec.js';
 import { arrayChild, listChild, listChildSize, structChild, vectorBytes, type RawVector } from './rawVector.js';
 

@@ -14,7 +14,7 @@ import { effectiveSearchPath } from '../resolve.js';
 import { wallClock, zoned, zonedLiteral, zonedText } from '../sessionZone.js';
 import { constText, containsSubquery, intConst, names, replaceNode, strConst, strNode, type Fields, type PgNode } from '../walk.js';
 import { arrayLike } from './builtin.js';
-import type { DialectContext } from './dialect.js';
+import type { DialectContext } from './context.js';
 import { jsonbCast } from './json.js';
 import { sizedBitProbe } from './numeric.js';
 import type { CastRule, CastSite } from './rule.js';
@@ -79,7 +79,7 @@ const IDENTITY_TYPE_NAMES: Readonly<Record<string, string>> = ownTable({
 
 /**
  * A built-in named by text, as regprocin / regprocedurein resolve it: its OID, else PostgreSQL's 42883 / 42725
- * (raised by the emulation's lookup over pg_proc, catalog/pgCatalogMacros.ts). Only pg_catalog holds functions.
+ * (raised by the emulation's lookup over pg_proc, pgcatalog/pgCatalogMacros.ts). Only pg_catalog holds functions.
  */
 function regprocOidCall(written: string, type: 'regproc' | 'regprocedure', location: unknown): PgNode {
   const open = written.indexOf('(');

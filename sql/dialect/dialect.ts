@@ -7,7 +7,6 @@
  */
 import { parseArrayLiteral } from '../arrayLiteral.js';
 import { IGNORED_COLLATIONS } from '../authorize.js';
-import type { RelationCatalog } from '../catalogView.js';
 import { EMULATED_ARRAY_COLUMNS, EMULATION_DB, emulated, INTERNAL_MACROS } from '../emulation.js';
 import { RENAMED_FUNCTIONS, SCALAR_BUILTINS } from '../functions.js';
 import { transformSimilar } from './format.js';
@@ -28,7 +27,7 @@ import { regclassText } from './casts.js';
 import { arrayOf, existingSearchPath } from './session.js';
 import { SqlError, pos } from '../errors.js';
 import { regCast, regtypeText } from '../regTypes.js';
-import { effectiveSearchPath, type ResolveContext, type TableReference } from '../resolve.js';
+import { effectiveSearchPath, type TableReference } from '../resolve.js';
 import { constantLike, escapeChar, runtimeLike } from '../like.js';
 import { isProbePlaceholder, markOuterReferences } from '../outerRefs.js';
 import { comparedLiteral, isUtc, type SessionZone } from '../sessionZone.js';
@@ -49,21 +48,9 @@ import {
   type Visit,
 } from '../walk.js';
 import { ownTable } from '../ownNames.js';
+import type { DialectContext } from './context.js';
 
-export interface DialectContext extends ResolveContext {
-  settings: (name: string) => string | undefined;
-  backendPid: number;
-  catalog: RelationCatalog;
-  /** A name probe answered NULL instead of failing (to_regclass of a missing or hidden relation), for the audit trail. */
-  probeMissed?: (miss: ProbeMiss) => void;
-}
-
-/** A relation a probe looked for and did not find (or may not see), with the error the probe absorbed. */
-export interface ProbeMiss {
-  schema?: string;
-  name: string;
-  error: SqlError;
-}
+export type { DialectContext, ProbeMiss } from './context.js';
 
 // the parser leaves `args` out of a call without arguments, and the re-parse check compares against it
 const call = (name: string, ...args: PgNode[]): PgNode => ({

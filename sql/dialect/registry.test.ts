@@ -9,13 +9,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PG_PROC_ROWS } from '../../catalog/pgBuiltins.js';
+import { PG_PROC_ROWS } from '../../pgcatalog/pgBuiltins.js';
 import { CORPUS } from '../../tests/fidelity/corpus.js';
 import { KNOWN_DIFFERENCES } from '../../tests/fidelity/known.js';
 import type { RelationCatalog } from '../catalogView.js';
 import { EMULATED_FUNCTIONS, EMULATED_TABLE_FUNCTIONS } from '../emulation.js';
 import { SqlError } from '../errors.js';
-import { ALLOWED_FUNCTION_NAMES, ALLOWED_OPERATORS, DUCKDB_BUILTINS, FOLDED_FUNCTIONS, RENAMED_FUNCTIONS } from '../functions.js';
+import { ALLOWED_FUNCTION_NAMES, ALLOWED_OPERATORS, DIALECT_FUNCTIONS, DIALECT_OPERATORS, DUCKDB_BUILTINS, FOLDED_FUNCTIONS, RENAMED_FUNCTIONS } from '../functions.js';
 import { loadParser, parseStatements } from '../parse.js';
 import { planQuery, type QueryContext } from '../query.js';
 import { BUILTIN_FUNCTIONS, BUILTIN_OPERATORS } from './builtin.js';
@@ -82,6 +82,11 @@ describe("the emulation's tables and pg_proc agree with the registry", () => {
     expect([...EMULATED_TABLE_FUNCTIONS].filter((n) => !has('emulation')(n))).toEqual([]);
   });
 
+  test("the allowlist's own list of the dialect's names (sql/functions.ts, which imports no translation) is the dialect's", () => {
+    expect([...DIALECT_FUNCTIONS].sort()).toEqual([...new Set([...JSON_FUNCTIONS, ...FORMAT_FUNCTIONS, ...BUILTIN_FUNCTIONS])].sort());
+    expect([...DIALECT_OPERATORS].sort()).toEqual([...new Set([...JSON_OPERATORS, ...BUILTIN_OPERATORS])].sort());
+  });
+
   test('…and the other way round: a translating rewrite serves a name of its table', () => {
     const serving = (phase: Phase) => [...FUNCTION_REGISTRY.values()].filter((e) => e.rewrites.some((r) => r.phase === phase)).map((e) => e.name).sort();
     expect(serving('json')).toEqual([...JSON_FUNCTIONS].sort());
@@ -95,7 +100,7 @@ describe("the emulation's tables and pg_proc agree with the registry", () => {
     expect(phasesOf('cardinality')).toEqual(['format']);
   });
 
-  test("every admitted entry has PostgreSQL's pg_proc rows (catalog/pgBuiltins.ts, \\df)", () => {
+  test("every admitted entry has PostgreSQL's pg_proc rows (pgcatalog/pgBuiltins.ts, \\df)", () => {
     const procs = new Set(PG_PROC_ROWS.map((r) => r[1]));
     // current_catalog and current_role are SQL keywords in PostgreSQL, not pg_proc rows; the *_out functions are the emulation's own
     const notFunctions = ['current_catalog', 'current_role', 'regclass_out', 'regtype_out', 'regnamespace_out'];
@@ -107,7 +112,7 @@ describe("the emulation's tables and pg_proc agree with the registry", () => {
     for (const build of [builtinMacroStatements, jsonMacroStatements, formatMacroStatements, numericMacroStatements]) {
       for (const sig of build((s) => s, 'S')) defined.add(/^\s*(\w+)\s*\(/.exec(sig)![1]!);
     }
-    // catalog/pgCatalogMacros.ts: the emulated catalog functions (their own names) and the 1 GB size guards
+    // pgcatalog/pgCatalogMacros.ts: the emulated catalog functions (their own names) and the 1 GB size guards
     const pgCatalogRoom = new Set(['lg_repeat', 'lg_lpad', 'lg_rpad', ...Object.keys(EMULATED_FUNCTIONS), ...EMULATED_TABLE_FUNCTIONS]);
     const missing = [...FUNCTION_REGISTRY.values()].flatMap((e) => e.macros.filter((m) => !defined.has(m) && !pgCatalogRoom.has(m)).map((m) => `${e.name}: ${m}`));
     expect(missing).toEqual([]);
@@ -117,8 +122,8 @@ describe("the emulation's tables and pg_proc agree with the registry", () => {
 describe("every entry is run against PostgreSQL's answer, or is a listed difference or gap", () => {
   /** Suites that compare lakegate's answer with a real PostgreSQL's, besides the fidelity corpus. */
   const PG_COMPARED = [
-    'catalog/pgCatalog.diff.test.ts',
-    'catalog/privilegeMacros.diff.test.ts',
+    'pgcatalog/pgCatalog.diff.test.ts',
+    'pgcatalog/privilegeMacros.diff.test.ts',
     'tests/integration/biTools.test.ts',
     'tests/integration/psql.test.ts',
     'tests/integration/paramTypes.test.ts',
@@ -199,7 +204,7 @@ describe('the casts the dialect emulates', () => {
   });
 
   test('each cast target is run against PostgreSQL by the corpus or a PostgreSQL-comparing suite, or is a known gap', () => {
-    const texts = [CORPUS.map((e) => e.sql).join('\n'), ...['tests/integration/psql.test.ts', 'catalog/pgCatalog.diff.test.ts'].map((f) => readFileSync(path.join(root, f), 'utf8'))];
+    const texts = [CORPUS.map((e) => e.sql).join('\n'), ...['tests/integration/psql.test.ts', 'pgcatalog/pgCatalog.diff.test.ts'].map((f) => readFileSync(path.join(root, f), 'utf8'))];
     const cast = (t: string) => new RegExp(`(::|\\bas\\s+)${t}\\b`, 'i');
     // no PostgreSQL-comparing test casts to these yet (regoper, regoperator and regprocedure have no test at all)
     const KNOWN_CAST_GAPS = ['name', 'regnamespace', 'regoper', 'regoperator', 'regprocedure'];

@@ -4,7 +4,7 @@
  * (builtin, json, format, numeric, session) write their rewrites as rules of
  * this shape; the registry gathers them by name.
  */
-import type { DialectContext } from './dialect.js';
+import type { DialectContext } from './context.js';
 import type { SessionZone } from '../sessionZone.js';
 import type { Fields, PgNode, Visit } from '../walk.js';
 
@@ -103,7 +103,7 @@ export interface FunctionEntry {
   display: string;
   /** its rewrites, in PHASES order */
   rewrites: readonly Rewrite[];
-  /** the emulation's macros its rewrites call (sql/dialect/*Macros.ts, catalog/pgCatalogMacros.ts) */
+  /** the emulation's macros its rewrites call (sql/dialect/*Macros.ts, pgcatalog/pgCatalogMacros.ts) */
   macros: readonly string[];
   /** renderings for engines other than DuckDB, by engine */
   engines: { trino?: EngineRendering };

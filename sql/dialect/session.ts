@@ -12,7 +12,7 @@ import { regCast, splitQualifiedName } from '../regTypes.js';
 import { effectiveSearchPath } from '../resolve.js';
 import { settingLookup } from '../settings.js';
 import { constText, intConst, replaceNode, strConst, strNode, type Fields, type PgNode } from '../walk.js';
-import type { DialectContext } from './dialect.js';
+import type { DialectContext } from './context.js';
 import type { Call, Rule } from './rule.js';
 
 // the parser leaves `elements` out of an empty ARRAY[], and the re-parse check compares against it
@@ -113,7 +113,7 @@ export const SESSION_RULES: readonly Rule[] = [
     throw new SqlError('42704', `unrecognized configuration parameter "${setting}"`, pos(f['location']));
   }),
 
-  // the emulation's macro of the same name (catalog/pgCatalogMacros.ts), in an expression or in FROM
+  // the emulation's macro of the same name (pgcatalog/pgCatalogMacros.ts), in an expression or in FROM
   ...Object.keys(EMULATED_FUNCTIONS).map((n): Rule => ({ phase: 'emulation', names: [n], at: 'anywhere', schemas: 'any', rewrite: redirect, macros: [n] })),
   // its table macros, in FROM only
   ...[...EMULATED_TABLE_FUNCTIONS]

@@ -10,7 +10,7 @@
  * the rows read back are written out here from the statements' own values.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { duckSql } from '../../catalog/fixtures/demoEngine.js';
+import { duckSql } from '../../tests/support/demoEngine.js';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
 import { PolicyEngine } from '../../policy/ranger/engine.js';
 import { parseRangerRoles, parseServicePolicies } from '../../policy/ranger/model.js';

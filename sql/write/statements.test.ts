@@ -8,7 +8,7 @@
  * without the refused part.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { duckSql } from '../../catalog/fixtures/demoEngine.js';
+import { duckSql } from '../../tests/support/demoEngine.js';
 import { loadDuckDbCatalog, type Catalog } from '../../catalog/catalog.js';
 import { PolicyEngine } from '../../policy/ranger/engine.js';
 import { parseRangerRoles, parseServicePolicies } from '../../policy/ranger/model.js';

@@ -17,7 +17,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { authorizePolaris, polarisPath, type PolarisPath } from '../../catalog/polaris/authorization.js';
+import { polarisPath, type PolarisPath } from '../../catalog/polaris/authorization.js';
+import { authorizePolaris } from '../../policy/polaris/rangerAuthorizer.js';
 import { PolicyEngine } from '../../policy/ranger/engine.js';
 import { parsePolicy, parseRangerRoles, parseServicePolicies, type ServiceDef } from '../../policy/ranger/model.js';
 import { RoleStore } from '../../policy/ranger/roles.js';

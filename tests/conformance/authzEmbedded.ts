@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { leafResourceType, parseResourceName, resourcePath } from '../../catalog/polaris/resourceName.js';
+import { leafResourceType, parseResourceName, resourcePath } from '../../policy/ranger/resourceName.js';
 import { ACCESS_ALLOWED, ACCESS_CONDITIONAL, ACCESS_DENIED, type AclMap } from '../../policy/ranger/acls.js';
 import { PolicyEngine } from '../../policy/ranger/engine.js';
 import { GdsPolicyEngine } from '../../policy/ranger/gds/engine.js';

@@ -1,14 +1,15 @@
 /**
  * Drives Apache Polaris's Ranger-authorizer fixtures
  * (polaris/test/resources/authz_tests/tests_authz_*.json against dev_polaris.json)
- * through catalog/polaris/authorization.ts and lakegate's engine, the way
+ * through policy/polaris/rangerAuthorizer.ts and lakegate's engine, the way
  * RangerPolarisAuthorizerTest.java does: each test's target and secondary are
  * read as `<ENTITY_TYPE>:<name>/<name>…` paths (the entity types along the path
  * fixed per leaf type), the principal carries no roles, and the test asserts
  * only whether the operation is allowed (a refusal must be a refusal, not an error).
  */
 import { z } from 'zod';
-import { authorizePolaris, type PolarisEntityType, type PolarisPath } from '../../catalog/polaris/authorization.js';
+import type { PolarisEntityType, PolarisPath } from '../../catalog/polaris/authorization.js';
+import { authorizePolaris } from '../../policy/polaris/rangerAuthorizer.js';
 import { PolicyEngine } from '../../policy/ranger/engine.js';
 import { parseServicePolicies } from '../../policy/ranger/model.js';
 import type { CaseResult, Driver, FileResult } from './harness.js';

@@ -1,5 +1,5 @@
 /**
- * DBeaver's navigator queries (catalog/fixtures/clientQueries.ts DBEAVER) through node-postgres
+ * DBeaver's navigator queries (pgcatalog/fixtures/clientQueries.ts DBEAVER) through node-postgres
  * over the extended protocol, as pgJDBC sends them, against lakegate and against a real PostgreSQL
  * holding the same table: every query answers, with PostgreSQL's column names, and column types
  * equal to PostgreSQL's, the catalog types DuckDB lacks included (oid, name, "char", regproc,
@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
-import { DBEAVER } from '../../catalog/fixtures/clientQueries.js';
+import { DBEAVER } from '../../pgcatalog/fixtures/clientQueries.js';
 import { startCatalogPair, type CatalogPair } from '../support/catalogPair.js';
 
 /**

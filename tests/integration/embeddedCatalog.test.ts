@@ -19,6 +19,7 @@ import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { CatalogService } from '../../catalog/userCatalog.js';
 import { EmbeddedCatalog } from '../../catalog/iceberg/embedded.js';
+import { RangerPolarisAuthorizer } from '../../policy/polaris/rangerAuthorizer.js';
 import { compileSnapshot } from '../../policy/ranger/compile.js';
 import { LocalPolicySource } from '../../policy/ranger/sources/localSource.js';
 import { loadParser } from '../../sql/parse.js';
@@ -195,7 +196,7 @@ describe('reads equal pyiceberg', () => {
     if (!engine.changed) throw new Error('policies not loaded');
     const compiled = compileSnapshot(engine.snapshot);
     const service = new CatalogService(
-      new EmbeddedCatalog({ sqliteFile: path.join(root, 'catalog.db'), catalogName: 'lake', realm: 'POLARIS', warehouseRoots: [], policies: () => compiled }),
+      new EmbeddedCatalog({ sqliteFile: path.join(root, 'catalog.db'), catalogName: 'lake', realm: 'POLARIS', warehouseRoots: [], authorizer: new RangerPolarisAuthorizer(() => compiled) }),
       { ttlMs: 1000, loadConcurrency: 2 },
     );
     const e = (await service.forUser('alice').lookup({ user: 'alice' }, 'sales', 'evolved')).value;

@@ -5,7 +5,7 @@
  * local files, carol (sqe_admin) typing the statements in a real session.
  *
  * What the written policies mean is asked as Polaris asks it: the Polaris
- * authorizer (catalog/polaris/authorization.ts) deciding the operations of
+ * authorizer (policy/polaris/rangerAuthorizer.ts) deciding the operations of
  * Polaris's conformance fixtures (ADD_TABLE_SNAPSHOT, LOAD_TABLE_WITH_WRITE_
  * DELEGATION, DROP_TABLE_WITH_PURGE …) on the policy files as they are on
  * disk, and the data gate's engine deciding Hive's `update` / `create` /
@@ -16,7 +16,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { authorizePolaris, polarisPath, type PolarisPath } from '../../catalog/polaris/authorization.js';
+import { polarisPath, type PolarisPath } from '../../catalog/polaris/authorization.js';
+import { authorizePolaris } from '../../policy/polaris/rangerAuthorizer.js';
 import { PolicyEngine } from '../../policy/ranger/engine.js';
 import { parseRangerRoles, parseServicePolicies } from '../../policy/ranger/model.js';
 import { RoleStore } from '../../policy/ranger/roles.js';

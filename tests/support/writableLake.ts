@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { EmbeddedCatalog } from '../../catalog/iceberg/embedded.js';
+import { RangerPolarisAuthorizer } from '../../policy/polaris/rangerAuthorizer.js';
 import { SqlCatalogFile } from '../../catalog/iceberg/sqlCatalog.js';
 import { defaultExtensionDirectory, ensureExtensions } from '../../server/extensions.js';
 import { compilePolarisEngine, polarisPolicy, type GrantSpec } from '../fixtures/polaris/policies.js';
@@ -58,7 +59,7 @@ export function startWritableLake(grants: GrantSpec[] = lakeGrants()): WritableL
   new SqlCatalogFile(sqliteFile, LAKE_CATALOG, { create: true }).close();
   let version = 1;
   let engine = compilePolarisEngine(grants.map(polarisPolicy), null, version);
-  const catalog = new EmbeddedCatalog({ sqliteFile, catalogName: LAKE_CATALOG, realm: 'POLARIS', warehouseRoots: [dir], policies: () => engine });
+  const catalog = new EmbeddedCatalog({ sqliteFile, catalogName: LAKE_CATALOG, realm: 'POLARIS', warehouseRoots: [dir], authorizer: new RangerPolarisAuthorizer(() => engine) });
   return {
     dir,
     sqliteFile,

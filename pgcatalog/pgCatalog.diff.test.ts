@@ -12,7 +12,7 @@ import { ALLOWED_FUNCTION_NAMES } from '../sql/functions.js';
 import { DBT, PGJDBC, PGJDBC_SQL_KEYWORDS, PSQL, PSQL_MORE } from './fixtures/clientQueries.js';
 import { PG_KEYWORDS, PG_PROC_ROWS } from './pgBuiltins.js';
 import { PG_KEYWORDS_QUERY, PG_PROC_QUERY } from './pgProc.js';
-import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
+import { startDemoEngine, type DemoEngine } from '../tests/support/demoEngine.js';
 
 type Rows = { columns: string[]; rows: (string | null)[][] };
 

@@ -1,6 +1,6 @@
 /**
  * pg_proc lists what lakegate accepts: every allowlisted function name has PostgreSQL's rows in
- * catalog/pgBuiltins.ts, and no row names a function lakegate refuses. (That the rows are
+ * pgcatalog/pgBuiltins.ts, and no row names a function lakegate refuses. (That the rows are
  * PostgreSQL's own is checked against a real PostgreSQL in pgCatalog.diff.test.ts.)
  */
 import { ALLOWED_FUNCTION_NAMES, isAllowedFunction } from '../sql/functions.js';

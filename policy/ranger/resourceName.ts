@@ -10,7 +10,7 @@
  * a nested namespace `a.b` sent as `namespace:R/cat/a/b` becomes namespace "a/b",
  * while a table in it, `table:R/cat/a/b/t`, becomes namespace "a", table "b/t".
  */
-import type { ServiceDef } from '../../policy/ranger/model.js';
+import type { ServiceDef } from './model.js';
 
 export class ResourceNameError extends Error {
   constructor(message: string) {

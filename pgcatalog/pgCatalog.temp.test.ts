@@ -13,7 +13,7 @@ import { parseStatements } from '../sql/parse.js';
 import { planQuery, type QueryContext } from '../sql/query.js';
 import type { TempScope } from '../sql/tempTables.js';
 import { SqlError } from '../sql/errors.js';
-import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
+import { startDemoEngine, type DemoEngine } from '../tests/support/demoEngine.js';
 import { withViews } from '../tests/support/writePlanning.js';
 import { installUserCatalog } from './pgCatalog.js';
 

@@ -3,7 +3,7 @@
  * (sql/functions.ts ALLOWED_FUNCTION_NAMES), so psql's \df, pgJDBC's
  * getFunctions and DBeaver list what a user can call, with PostgreSQL's
  * signatures. The rows are taken from a real PostgreSQL 15 by
- * scripts/gen-pg-proc.mjs into catalog/pgBuiltins.ts; catalog/pgProc.test.ts
+ * scripts/gen-pg-proc.mjs into pgcatalog/pgBuiltins.ts; pgcatalog/pgProc.test.ts
  * checks them against PostgreSQL and against the allowlist.
  */
 import { OWNER_OID } from '../sql/emulation.js';
@@ -39,7 +39,7 @@ export const PG_PROC_QUERY = `SELECT p.oid::int8::int4, p.proname::text, p.prona
   WHERE n.nspname IN ('pg_catalog', 'information_schema') AND p.proname = ANY($1::text[])
   ORDER BY p.oid`;
 
-/** The pg_proc rows, in the emulation's column order (catalog/pgCatalogTables.ts EMPTY_TABLES' old shape). */
+/** The pg_proc rows, in the emulation's column order (pgcatalog/pgCatalogTables.ts EMPTY_TABLES' old shape). */
 export function procRows(rows: readonly ProcRow[]): Value[][] {
   return rows.map((r) => [
     r[0], r[1], r[2], OWNER_OID, r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14],

@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { startPostgres, type RealPostgres } from '../tests/support/realPostgres.js';
 import { pgTypeForDuckDB } from '../sql/pgTypes.js';
-import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
+import { startDemoEngine, type DemoEngine } from '../tests/support/demoEngine.js';
 import { installUserCatalog, type TableVisibility } from './pgCatalog.js';
 import type { RelationAcl } from './pgCatalogTables.js';
 

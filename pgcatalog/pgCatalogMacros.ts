@@ -42,7 +42,7 @@ export function macroStatements(owner: string): string[] {
     m(`pg_get_viewdef(v) AS CAST(NULL AS VARCHAR), (v, p) AS CAST(NULL AS VARCHAR)`),
     m(`pg_get_partkeydef(r) AS CAST(NULL AS VARCHAR)`),
     m(`pg_get_statisticsobjdef_columns(s) AS CAST(NULL AS VARCHAR)`),
-    // PostgreSQL's own texts for the built-ins in pg_proc (catalog/pgProc.ts); NULL for an unknown OID, as there
+    // PostgreSQL's own texts for the built-ins in pg_proc (pgcatalog/pgProc.ts); NULL for an unknown OID, as there
     m(`pg_get_function_result(f) AS (SELECT min(lg_pt.result) FROM ${S}.lg_proc_text lg_pt WHERE lg_pt.oid = f)`),
     m(`pg_get_function_arguments(f) AS (SELECT min(lg_pa.arguments) FROM ${S}.lg_proc_text lg_pa WHERE lg_pa.oid = f)`),
     m(`pg_get_function_identity_arguments(f) AS (SELECT min(lg_pi.identity_arguments) FROM ${S}.lg_proc_text lg_pi WHERE lg_pi.oid = f)`),
@@ -55,7 +55,7 @@ export function macroStatements(owner: string): string[] {
     // in a target list (SQLAlchemy's index query, next to unnest(indkey)): the subscripts of dimension 1
     m(`generate_subscripts(a, d) AS unnest(CASE WHEN d = 1 THEN range(1, len(a) + 1) END)`),
     m(`pg_collation_is_visible(c) AS EXISTS (SELECT 1 FROM ${S}.pg_collation lg_cv WHERE lg_cv.oid = c)`),
-    // the object kinds lakegate has none of (catalog/pgCatalogTables.ts): their tables are empty, so is nothing visible
+    // the object kinds lakegate has none of (pgcatalog/pgCatalogTables.ts): their tables are empty, so is nothing visible
     ...([['operator', 'pg_operator'], ['opclass', 'pg_opclass'], ['opfamily', 'pg_opfamily'], ['conversion', 'pg_conversion'],
       ['statistics_obj', 'pg_statistic_ext'], ['ts_config', 'pg_ts_config'], ['ts_dict', 'pg_ts_dict'], ['ts_parser', 'pg_ts_parser'],
       ['ts_template', 'pg_ts_template']] as const).map(([kind, table]) =>
@@ -65,7 +65,7 @@ export function macroStatements(owner: string): string[] {
     m(`pg_tablespace_size(t) AS CAST(0 AS BIGINT)`),
     m(`getdatabaseencoding() AS 'UTF8'`),
     m(`pg_char_to_encoding(n) AS CASE upper(CAST(n AS VARCHAR)) WHEN 'UTF8' THEN 6 WHEN 'UTF-8' THEN 6 WHEN 'SQL_ASCII' THEN 0 ELSE -1 END`),
-    // PostgreSQL's own definitions of the built-ins (catalog/pgProc.ts); an aggregate has none, as there
+    // PostgreSQL's own definitions of the built-ins (pgcatalog/pgProc.ts); an aggregate has none, as there
     m(`pg_get_functiondef(f) AS (SELECT CASE WHEN lg_fd.prokind = 'a' THEN error('"' || lg_fd.proname || '" is an aggregate function')
         ELSE lg_fd.definition END FROM ${S}.lg_proc_text lg_fd WHERE lg_fd.oid = f)`),
     // 'name'::regproc / 'name(args)'::regprocedure as OIDs (sql/dialect.ts): regprocin's answers and errors
@@ -149,7 +149,7 @@ export function macroStatements(owner: string): string[] {
         CASE WHEN length(t) = 2 THEN (CASE WHEN regexp_matches(t[2], '^[[:punct:]]$') THEN '\\' || t[2] ELSE t[2] END)
         WHEN t = '%' THEN '.*' WHEN t = '_' THEN '.'
         WHEN regexp_matches(t, '^[[:punct:]]$') THEN '\\' || t ELSE t END), 'string_agg', ''), '') END`),
-    // PostgreSQL's keyword list (catalog/pgBuiltins.ts): pgJDBC's getSQLKeywords and DBeaver read it
+    // PostgreSQL's keyword list (pgcatalog/pgBuiltins.ts): pgJDBC's getSQLKeywords and DBeaver read it
     m(`pg_get_keywords() AS TABLE SELECT * FROM ${S}.lg_keywords`),
   ];
 }

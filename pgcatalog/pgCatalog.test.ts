@@ -12,7 +12,7 @@ import { CATALOG_COLUMN_TYPES } from '../sql/catalogColumnTypes.js';
 import { EMPTY_TABLES } from './pgCatalogTables.js';
 import { regprocOid } from '../sql/pgTypes.js';
 import { PGJDBC, PSQL } from './fixtures/clientQueries.js';
-import { startDemoEngine, type DemoEngine } from './fixtures/demoEngine.js';
+import { startDemoEngine, type DemoEngine } from '../tests/support/demoEngine.js';
 
 let engine: DemoEngine;
 

@@ -12,10 +12,7 @@
  * it never sees another user's rows.
  */
 import { EMULATION_DB, INFO_SCHEMA, OWNER_OID, PGC_SCHEMA } from '../sql/emulation.js';
-import type { Catalog, CatalogTable, EngineSql } from './catalog.js';
-
-/** The catalog emulation only runs statements for their effect. */
-type SqlRunner = Pick<EngineSql, 'run'>;
+import type { CatalogTable, CatalogView } from '../sql/catalogView.js';
 import { informationSchemaStatements } from './informationSchema.js';
 import { tableStatisticsStatements } from './tableStatistics.js';
 import { macroStatements } from './pgCatalogMacros.js';
@@ -45,11 +42,27 @@ import {
 import { ownTable } from '../sql/ownNames.js';
 import { PSEUDO_TYPES } from '../sql/regTypes.js';
 
+/**
+ * What the emulation reads of the user's catalog: its schemas, tables and
+ * views, to list. catalog/catalog.ts `Catalog` is one; declared here so that
+ * pgcatalog/ needs only sql/ (the rooms beside it are server's to join).
+ */
+export interface ListedCatalog {
+  listSchemas(): string[];
+  listTables(): CatalogTable[];
+  listViews?(): CatalogView[];
+}
+
+/** The catalog emulation only runs statements for their effect (catalog/catalog.ts `EngineSql` is one). */
+interface SqlRunner {
+  run(sql: string): Promise<unknown>;
+}
+
 export interface PgCatalogOptions {
   /** the PostgreSQL database name (also the DuckDB catalog of the data) */
   database: string;
   /** Fill this connection's own tables from this catalog too (tests plan on the admin connection). */
-  catalog?: Catalog;
+  catalog?: ListedCatalog;
   /** role name shown as owner of every object (pg_get_userbyid(10)) */
   owner?: string;
 }
@@ -139,7 +152,7 @@ const sameKeys = (a: readonly unknown[], b: readonly unknown[]): boolean => a.le
  */
 export async function installUserCatalog(
   conn: SqlRunner,
-  catalog: Catalog,
+  catalog: ListedCatalog,
   version: object = catalog,
   who?: RoleIdentity,
   visibility?: TableVisibility,

@@ -14,7 +14,7 @@ import {
 } from '../sql/emulation.js';
 import { namespaceOid, relationOid } from '../sql/regTypes.js';
 import { PG_BASE_TYPES, PG_JSONB, pgTypeForDuckDB, type PgTypeInfo } from '../sql/pgTypes.js';
-import type { CatalogTable } from './catalog.js';
+import type { CatalogTable } from '../sql/catalogView.js';
 
 export type Value = string | number | boolean | null | readonly (string | number)[];
 
