@@ -10,8 +10,8 @@ import { pgTypeForDuckDB } from '../sql/pgTypes.js';
 import { startPostgres, type RealPostgres } from '../tests/support/realPostgres.js';
 import { ALLOWED_FUNCTION_NAMES } from '../sql/functions.js';
 import { DBT, PGJDBC, PGJDBC_SQL_KEYWORDS, PSQL, PSQL_MORE } from './fixtures/clientQueries.js';
-import { PG_KEYWORDS, PG_PROC_ROWS } from './pgBuiltins.js';
-import { PG_KEYWORDS_QUERY, PG_PROC_QUERY } from './pgProc.js';
+import { PG_KEYWORDS, PG_PROC_ROWS, PG_PROC_TYPES } from './pgBuiltins.js';
+import { PG_KEYWORDS_QUERY, PG_PROC_QUERY, PG_PROC_TYPES_QUERY, procTypeOids } from './pgProc.js';
 import { startDemoEngine, type DemoEngine } from '../tests/support/demoEngine.js';
 
 type Rows = { columns: string[]; rows: (string | null)[][] };
@@ -175,6 +175,13 @@ describe('pg_proc and the keywords are PostgreSQL\'s own', () => {
   it('PG_PROC_ROWS equals what PostgreSQL answers for the allowlisted names', async () => {
     const r = await client.query({ text: PG_PROC_QUERY, values: [[...ALLOWED_FUNCTION_NAMES].sort()], rowMode: 'array' });
     expect(JSON.parse(JSON.stringify(PG_PROC_ROWS))).toEqual(r.rows);
+  });
+
+  it('PG_PROC_TYPES names every type the rows name, as format_type does', async () => {
+    const oids = procTypeOids(PG_PROC_ROWS);
+    const r = await client.query({ text: PG_PROC_TYPES_QUERY, values: [oids], rowMode: 'array' });
+    expect(r.rows.length).toBe(oids.length);
+    expect(JSON.parse(JSON.stringify(PG_PROC_TYPES))).toEqual(r.rows);
   });
 
   it('PG_KEYWORDS equals pg_get_keywords()', async () => {

@@ -17,7 +17,7 @@ import { informationSchemaStatements } from './informationSchema.js';
 import { tableStatisticsStatements } from './tableStatistics.js';
 import { macroStatements } from './pgCatalogMacros.js';
 import { KEYWORD_COLUMNS, LANGUAGE_ROWS, PROC_TEXT_COLUMNS, procDescriptionRows, procRows, procTextRows } from './pgProc.js';
-import { PG_KEYWORDS, PG_PROC_ROWS } from './pgBuiltins.js';
+import { PG_KEYWORDS, PG_PROC_ROWS, PG_PROC_TYPES } from './pgBuiltins.js';
 import {
   activityRows,
   AM_ROWS,
@@ -222,10 +222,18 @@ export async function installPgCatalog(conn: SqlRunner, opts: PgCatalogOptions):
   await conn.run(`CREATE SCHEMA IF NOT EXISTS ${EMULATION_DB}.${INFO_SCHEMA}`);
 
   const types = typeRows();
-  // format_type's names: the types pg_type holds, and the pseudo-types the built-ins' arguments name (anyarray, "any" …)
+  // format_type's names: the types pg_type holds, then every other type a built-in's signature names (anyarray,
+  // "any", money, inet …: PostgreSQL's own names, so regtype and pgcli's completion print them), then the pseudo-types
   const named = new Set(types.names.map((n) => Number(n[0])));
-  const pseudo = Object.entries(PSEUDO_TYPES).filter(([, oid]) => !named.has(oid)).map(([name, oid]) => [oid, name === 'any' ? '"any"' : name]);
-  await createTable(conn, 'lg_type_names', 'oid BIGINT, formatted VARCHAR', [...types.names, ...pseudo]);
+  const more: Value[][] = [];
+  const add = (oid: number, formatted: string) => {
+    if (named.has(oid)) return;
+    named.add(oid);
+    more.push([oid, formatted]);
+  };
+  for (const [oid, formatted] of PG_PROC_TYPES) add(oid, formatted);
+  for (const [name, oid] of Object.entries(PSEUDO_TYPES)) add(oid, name === 'any' ? '"any"' : name);
+  await createTable(conn, 'lg_type_names', 'oid BIGINT, formatted VARCHAR', [...types.names, ...more]);
   await createTable(conn, 'pg_type', POPULATED_COLUMNS.pg_type, types.rows);
   // Views over the connection's own tables; created here (empty) so the views can be defined.
   for (const name of PER_USER) {

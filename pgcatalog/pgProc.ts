@@ -17,7 +17,12 @@ export type ProcRow = readonly [
   pronargdefaults: number, prorettype: number, proargtypes: readonly number[], proallargtypes: readonly number[] | null,
   proargmodes: readonly string[] | null, proargnames: readonly string[] | null, prosrc: string,
   result: string, args: string, identityArgs: string, description: string | null, functiondef: string | null,
+  /** pg_get_expr(proargdefaults, 0): the defaults as PostgreSQL prints them */
+  argDefaults: string | null,
 ];
+
+/** A type a built-in's signature names, as format_type prints it (money, inet, anyarray …, also those lakegate has no pg_type row for). */
+export type ProcTypeRow = readonly [oid: number, formatted: string];
 
 /** pg_get_keywords(): word, catcode, barelabel, catdesc, baredesc. */
 export type KeywordRow = readonly [word: string, catcode: string, barelabel: boolean, catdesc: string, baredesc: string];
@@ -34,17 +39,28 @@ export const PG_PROC_QUERY = `SELECT p.oid::int8::int4, p.proname::text, p.prona
   p.proargmodes::text[], p.proargnames, p.prosrc, pg_catalog.pg_get_function_result(p.oid),
   pg_catalog.pg_get_function_arguments(p.oid), pg_catalog.pg_get_function_identity_arguments(p.oid),
   pg_catalog.obj_description(p.oid, 'pg_proc'),
-  CASE WHEN p.prokind <> 'a' THEN pg_catalog.pg_get_functiondef(p.oid) END
+  CASE WHEN p.prokind <> 'a' THEN pg_catalog.pg_get_functiondef(p.oid) END,
+  pg_catalog.pg_get_expr(p.proargdefaults, 0)
   FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
   WHERE n.nspname IN ('pg_catalog', 'information_schema') AND p.proname = ANY($1::text[])
   ORDER BY p.oid`;
+
+/** $1: the type OIDs the rows name. */
+export const PG_PROC_TYPES_QUERY = `SELECT t.oid::int8::int4, pg_catalog.format_type(t.oid, NULL) FROM pg_catalog.pg_type t
+  WHERE t.oid = ANY($1::oid[]) ORDER BY t.oid`;
+
+/** Every type OID the rows' result and argument types name. */
+export function procTypeOids(rows: readonly ProcRow[]): number[] {
+  return [...new Set(rows.flatMap((r) => [r[17], ...r[18], ...(r[19] ?? [])]))].sort((a, b) => a - b);
+}
 
 /** The pg_proc rows, in the emulation's column order (pgcatalog/pgCatalogTables.ts EMPTY_TABLES' old shape). */
 export function procRows(rows: readonly ProcRow[]): Value[][] {
   return rows.map((r) => [
     r[0], r[1], r[2], OWNER_OID, r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14],
     // proargtypes is an oidvector: clients read its text form, OIDs separated by spaces (pgJDBC getFunctionColumns splits it)
-    r[15], r[16], r[17], r[18].join(' '), r[19], r[20], r[21], null, null, r[22], null, null, null, null,
+    // proargdefaults holds the defaults' text, which the emulation's pg_get_expr answers as it is (no node trees here)
+    r[15], r[16], r[17], r[18].join(' '), r[19], r[20], r[21], r[28], null, r[22], null, null, null, null,
   ]);
 }
 

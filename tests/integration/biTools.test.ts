@@ -253,6 +253,25 @@ describe('pgcli\'s completion queries (dbcli/pgcli, pgcli/pgexecute.py, server_v
                 WHERE fk.contype = 'f';
                 `;
   const DATABASES = 'SELECT d.datname FROM pg_catalog.pg_database d ORDER BY 1';
+  const FUNCTIONS = `
+                SELECT n.nspname schema_name,
+                        p.proname func_name,
+                        p.proargnames,
+                        COALESCE(proallargtypes::regtype[], proargtypes::regtype[])::text[],
+                        p.proargmodes,
+                        prorettype::regtype::text return_type,
+                        p.prokind = 'a' is_aggregate,
+                        p.prokind = 'w' is_window,
+                        p.proretset is_set_returning,
+                        d.deptype = 'e' is_extension,
+                        pg_get_expr(proargdefaults, 0) AS arg_defaults
+                FROM pg_catalog.pg_proc p
+                        INNER JOIN pg_catalog.pg_namespace n
+                            ON n.oid = p.pronamespace
+                LEFT JOIN pg_depend d ON d.objid = p.oid and d.deptype = 'e'
+                WHERE p.prorettype::regtype != 'trigger'::regtype
+                ORDER BY 1, 2
+                `;
   const userRows = (rs: unknown[][]) => rs.filter((r) => r[0] === 'sales');
 
   test.each([
@@ -267,6 +286,16 @@ describe('pgcli\'s completion queries (dbcli/pgcli, pgcli/pgexecute.py, server_v
     const got = await ours.query({ text: sql, rowMode: 'array' });
     expect(got.fields.map((f) => [f.name, f.dataTypeID])).toEqual(want.fields.map((f) => [f.name, f.dataTypeID]));
     expect(mine(got.rows)).toEqual(mine(want.rows));
+  });
+
+  test('functions (proargtypes::regtype[] was `type "regtype" does not exist`): PostgreSQL\'s rows for every function lakegate lists', async () => {
+    const want = await theirs.query({ text: FUNCTIONS, rowMode: 'array' });
+    const got = await ours.query({ text: FUNCTIONS, rowMode: 'array' });
+    expect(got.fields.map((f) => [f.name, f.dataTypeID])).toEqual(want.fields.map((f) => [f.name, f.dataTypeID]));
+    const listed = new Set(got.rows.map((r) => `${r[0]}.${r[1]}`));
+    expect(listed.size).toBeGreaterThan(100);
+    const sorted = (rs: unknown[][]) => rs.map((r) => JSON.stringify(r)).sort();
+    expect(sorted(got.rows)).toEqual(sorted(want.rows.filter((r) => listed.has(`${r[0]}.${r[1]}`))));
   });
 
   test('databases: the one database lakegate serves (deliberate difference: one database per process)', async () => {
