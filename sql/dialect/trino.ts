@@ -202,9 +202,12 @@ export const TRINO_RENDERINGS: Readonly<Record<string, EngineRendering>> = {
       return `sha256(${args[0]!.text})`;
     },
   },
-  sum: aggregate('sum', (k) => (k === 'interval' ? 'sum of an interval' : undefined)),
-  min: aggregate('min', () => undefined),
-  max: aggregate('max', () => undefined),
+  // PostgreSQL has no sum of text, booleans or dates either; an interval's sum is PostgreSQL's own arithmetic
+  sum: aggregate('sum', (k) => (k === 'integer' || k === 'decimal' || k === 'double' || k === undefined ? undefined : `sum of a ${k} value`)),
+  // PostgreSQL has no min / max of booleans (42883); Trino answers
+  min: aggregate('min', (k) => (k === 'boolean' ? 'min of a boolean' : k === undefined ? 'min of a value whose type the printer cannot see' : undefined)),
+  max: aggregate('max', (k) => (k === 'boolean' ? 'max of a boolean' : k === undefined ? 'max of a value whose type the printer cannot see' : undefined)),
+  
   // PostgreSQL's avg of integers and numerics is a numeric of its own scale; Trino's a double or the input's scale
   avg: aggregate('avg', (k) => (k === 'double' ? undefined : 'avg of a value that is not double precision')),
 };

@@ -40,7 +40,8 @@ const OPTIONS: TrinoPrintOptions = {
   maskKey: 'k',
 };
 
-const tree = (sql: string): PgNode => parseStatements(sql)[0]!.node;
+/** A copy: the parser's results are shared (its cache), and some tests change the tree. */
+const tree = (sql: string): PgNode => structuredClone(parseStatements(sql)[0]!.node);
 const print = (sql: string, opts: TrinoPrintOptions = OPTIONS): string => printTrino(tree(sql), opts);
 
 function refusal(f: () => unknown): SqlError {
@@ -240,13 +241,31 @@ describe('functions', () => {
   });
 });
 
+describe("classes through derived tables and CTEs: a column's class is its query's", () => {
+  it('an integer column of a derived table divides as an integer', () => {
+    expect(print('select q.c / 2, c % 2 from (select a as c from s.t) as q')).toBe(`SELECT ("q"."c" / 2), ("c" % 2) FROM (SELECT "a" AS "c" FROM ${T}) AS "q"`);
+  });
+
+  it("a CTE's renamed columns, and a set operation's where both sides agree", () => {
+    expect(print('with w(k) as (select a from s.t union select a from s.u) select k / 2 from w')).toContain('SELECT ("k" / 2) FROM "w"');
+    expect(refusal(() => print('with w(k) as (select a from s.t union select x from s.u) select k / 2 from w')).message).toContain('division of a value of unknown type by integer');
+  });
+
+  it('a numeric column of a CTE does not divide; a boolean one has no min', () => {
+    expect(refusal(() => print('with w as (select x from s.t) select w.x / 2 from w')).message).toContain('division of decimal by integer');
+    expect(refusal(() => print('select min(q.flag) from (select flag from s.t) as q')).message).toContain('min of a boolean');
+    expect(refusal(() => print('select max(z) from s.t')).message).toContain('max of a value whose type the printer cannot see');
+  });
+});
+
 describe('refused with 0A000, naming the construct', () => {
   it.each([
     ['with recursive r(n) as (select 1 union all select n + 1 from r where n < 3) select n from r', 'a recursive CTE'],
     ['with m as materialized (select a from s.t) select a from m', 'MATERIALIZED'],
     ['select x.y from s.t, lateral (select t.a as y) as x', 'LATERAL'],
     ['select generate_series(1, 3)', 'the function generate_series'],
-    ['select unnest(array[1, 2])', 'an array'],
+    ['select unnest(array[1, 2])', 'the function unnest'],
+    ['select jsonb_array_elements(b::jsonb) from s.t', 'the function jsonb_array_elements'],
     ['select * from generate_series(1, 3)', 'a function in FROM'],
     ['select no_such_function(a) from s.t', 'the function no_such_function'],
     ['select array[1, 2]', 'an array'],
@@ -283,6 +302,7 @@ describe('refused with 0A000, naming the construct', () => {
     ['select x / 3 from s.t', 'division of decimal by integer'],
     ['select a / b from s.t', 'division of integer by text'],
     ['select avg(a) from s.t', 'avg of a value that is not double precision'],
+    ['select max(flag) from s.t', 'max of a boolean'],
     ['select round(f) from s.t', 'round of a value that is not numeric'],
     ['select f::integer from s.t', 'a cast to integer of a double value'],
     ['select f::text, ts::text from s.t', 'a cast to varchar of a double value'],
@@ -354,26 +374,36 @@ describe('totality: nothing unknown is printed', () => {
     return out;
   }
 
-  const SQL =
-    "with w as (select a, b from s.t where a between 1 and 2) select distinct w.a, count(*) filter (where b like 'x%') over (partition by a order by b rows 1 preceding), case when a is null then 0 else a end from w left join s.u using (a) where exists (select 1) and a in (1, 2) group by w.a, b having count(*) > 0 order by 1 desc limit 3";
+  /** Between them, every node kind and field the printer prints. */
+  const STATEMENTS = [
+    "with w as (select a, b from s.t where a between 1 and 2) select distinct w.a, count(*) filter (where b like 'x%') over (partition by a order by b rows 1 preceding), case when a is null then 0 else a end from w left join s.u using (a) where exists (select 1) and a in (1, 2) group by w.a, b having count(*) > 0 order by 1 desc limit 3 offset 1",
+    "with w(c) as (select a from s.t) (select c from w union all select a from s.u as u2(a) order by 1) intersect select (select max(a) from s.u) from s.t t1 cross join s.u full join (select 1 as a) as q(a) on t1.a = q.a",
+    "select case a when 1 then 'one' end, coalesce(b, 'n'), nullif(a, 0), a is distinct from 1, a is not distinct from 2, flag is not true, b not like 'a!%' escape '!', b like 'a\\%', a not between 1 and 2, a not in (3), a < all (select 1), a in (select 2), not flag, -a, a % 2 from s.t where d > '2024-01-01' and a = '5'",
+    "select cast(a as bigint), x::numeric(10,2), ts::timestamp(3), '2024-01-01'::date, date '2024-01-02', interval '2' day, interval '3 months', d + interval '1' day, '1.5'::numeric, 12345678901, 1e3, true, null, 'it''s', current_timestamp(3), now(), current_date from s.t",
+    "select lower(b), substr(b, 2, 3), trim(both 'x' from b), concat(b, a), b || a, round(x, 2), date_trunc('day', ts), extract(dow from d), regexp_replace(b, 'a+', '\\1', 'g'), sha256(bin), lead(a, 1, 0) over (order by a desc nulls last range between unbounded preceding and current row), sum(distinct a), avg(f) over (rows between 1 preceding and 1 following) from s.t",
+  ];
 
-  it('the statement the test mutates prints', () => {
-    expect(() => print(SQL)).not.toThrow();
+  it.each(STATEMENTS)('the statement the test mutates prints: %s', (sql) => {
+    expect(() => print(sql)).not.toThrow();
   });
 
-  it('an unknown field on any node of it is a refusal naming the field', () => {
-    const count = objects(tree(SQL)).length;
-    let refused = 0;
+  it.each(STATEMENTS)('an unknown field on any node of it is a refusal: %s', (sql) => {
+    const count = objects(tree(sql)).length;
+    const printed: string[] = [];
     for (let i = 0; i < count; i++) {
-      const t = tree(SQL);
+      const t = tree(sql);
       const target = objects(t)[i]!;
-      // a field wrapper ({ SelectStmt: … }) or a node's fields: either way, a key the printer never met
+      const keys = Object.keys(target).join(',');
+      // a field wrapper ({ SelectStmt: … }), a node's fields or a value holder: a key the printer never met
       target['lg_unknown_field'] = { A_Const: { ival: { ival: 1 } } };
-      const e = refusal(() => printTrino(t, OPTIONS));
-      expect(e.code).toBe('0A000');
-      refused++;
+      try {
+        printTrino(t, OPTIONS);
+        printed.push(`${i}: ${keys}`);
+      } catch (e) {
+        expect((e as SqlError).code).toBe('0A000');
+      }
     }
-    expect(refused).toBe(count);
+    expect(printed).toEqual([]);
   });
 
   it('an unknown node kind in an expression is a refusal naming it', () => {
@@ -595,6 +625,6 @@ describe('the fidelity corpus and TPC-H: every query prints or is refused with 0
   it('the fidelity corpus, counted', () => {
     const counts = walkQueries(CORPUS.map((e) => e.sql));
     expect(counts.printed + counts.refused + counts.unparsed).toBe(CORPUS.length);
-    expect(counts).toEqual({ printed: 528, refused: 929, unparsed: 2 });
+    expect(counts).toEqual({ printed: 504, refused: 953, unparsed: 2 });
   });
 });

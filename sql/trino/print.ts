@@ -115,6 +115,8 @@ const FRAME = {
   START_OFFSET_FOLLOWING: 0x2000, END_OFFSET_FOLLOWING: 0x4000, EXCLUDE: 0x8000 | 0x10000 | 0x20000,
 } as const;
 
+const FRAME_KNOWN = Object.values(FRAME).reduce((a, b) => a | b, 0);
+
 /** interval typmods: INTERVAL_MASK of one field */
 const INTERVAL_FIELDS: Readonly<Record<number, string>> = { 2: 'MONTH', 4: 'YEAR', 8: 'DAY', 1024: 'HOUR', 2048: 'MINUTE', 4096: 'SECOND' };
 const INTERVAL_UNITS: Readonly<Record<string, string>> = { year: 'YEAR', month: 'MONTH', mon: 'MONTH', day: 'DAY', hour: 'HOUR', minute: 'MINUTE', min: 'MINUTE', second: 'SECOND', sec: 'SECOND' };
@@ -173,9 +175,20 @@ function decimalNumeral(text: string): string | undefined {
   return frac === '' && m[3] === undefined ? `${sign}${int}` : `${sign}${int}.${frac}`;
 }
 
+/** The columns of a derived table or CTE as the printer knows their classes, in order. */
+type Columns = readonly (readonly [string, ValueClass | undefined])[];
+
+/** A FROM item as column references see it: a derived table's or CTE's own columns, or a table the caller types. */
+interface Source {
+  alias: string;
+  columns: Columns | 'table';
+}
+
 class Printer {
-  /** CTE names in scope, innermost last */
-  private readonly ctes: Set<string>[] = [];
+  /** CTEs in scope with their columns, innermost last */
+  private readonly ctes: Map<string, Columns>[] = [];
+  /** each enclosing SELECT's FROM items, innermost last (for the classes of column references) */
+  private readonly sources: Source[][] = [];
 
   constructor(private readonly opts: TrinoPrintOptions) {}
 
@@ -198,11 +211,13 @@ class Printer {
     } else if (['SETOP_UNION', 'SETOP_INTERSECT', 'SETOP_EXCEPT'].includes(op)) {
       only('SelectStmt', f, [...common, 'all', 'larg', 'rarg']);
     } else refuse(`the set operation ${op}`);
-    const scope = new Set<string>();
+    const scope = new Map<string, Columns>();
     this.ctes.push(scope);
+    const depth = this.sources.length;
     try {
       const parts: string[] = [];
       if (f['withClause']) parts.push(this.withClause(f['withClause'], scope));
+      if (op === 'SETOP_NONE') this.sources.push(this.fromSources(f['fromClause']));
       parts.push(op === 'SETOP_NONE' ? this.simpleSelect(f) : this.setOperation(f, op));
       const order = f['sortClause'] as unknown[] | undefined;
       if (order?.length) parts.push(`ORDER BY ${order.map((s) => this.sortBy(s)).join(', ')}`);
@@ -210,10 +225,91 @@ class Printer {
       return parts.join(' ');
     } finally {
       this.ctes.pop();
+      this.sources.length = depth;
     }
   }
 
-  private withClause(w: Fields, scope: Set<string>): string {
+  // ------------------------------------------------------------------ what column references see
+
+  /** The FROM items of a SELECT as sources (read before printing; the printing checks every field). */
+  private fromSources(from: unknown): Source[] {
+    const out: Source[] = [];
+    const visit = (x: unknown): void => {
+      const kind = nodeKind(x);
+      const f = kind ? (x as PgNode)[kind]! : undefined;
+      const rename = (cols: Columns, alias: Fields | undefined): Columns => {
+        const names = ((alias?.['colnames'] as PgNode[] | undefined) ?? []).map((n) => String(n['String']?.['sval']));
+        return cols.map(([name, k], i) => [names[i] ?? name, k] as const);
+      };
+      if (kind === 'RangeVar') {
+        const name = String(f!['relname']);
+        const alias = f!['alias'] as Fields | undefined;
+        const cte = f!['schemaname'] === undefined && f!['catalogname'] === undefined ? [...this.ctes].reverse().find((m) => m.has(name))?.get(name) : undefined;
+        out.push({ alias: String(alias?.['aliasname'] ?? name), columns: cte ? rename(cte, alias) : 'table' });
+      } else if (kind === 'RangeSubselect') {
+        const alias = f!['alias'] as Fields | undefined;
+        const sub = nodeKind(f!['subquery']) === 'SelectStmt' ? (f!['subquery'] as PgNode)['SelectStmt']! : undefined;
+        if (alias && sub) out.push({ alias: String(alias['aliasname']), columns: rename(this.outputColumns(sub), alias) });
+      } else if (kind === 'JoinExpr') {
+        visit(f!['larg']);
+        visit(f!['rarg']);
+      }
+    };
+    for (const x of (Array.isArray(from) ? from : []) as unknown[]) visit(x);
+    return out;
+  }
+
+  /** A query's output columns with their classes: a set operation's where its sides agree. */
+  private outputColumns(q: Fields): Columns {
+    if (q['op'] !== 'SETOP_NONE') {
+      const [l, r] = [this.outputColumns((q['larg'] ?? {}) as Fields), this.outputColumns((q['rarg'] ?? {}) as Fields)];
+      return l.map(([name, k], i) => [name, r[i]?.[1] === k ? k : undefined] as const);
+    }
+    // the query's own WITH is not in scope here: its CTEs' columns are unknown, which only costs a refusal
+    this.sources.push(this.fromSources(q['fromClause']));
+    try {
+      const out: (readonly [string, ValueClass | undefined])[] = [];
+      for (const t of ((q['targetList'] as PgNode[] | undefined) ?? [])) {
+        const r = t['ResTarget'];
+        const val = r?.['val'] as PgNode | undefined;
+        const fields = val?.['ColumnRef']?.['fields'] as PgNode[] | undefined;
+        if (fields?.[fields.length - 1]?.['A_Star']) {
+          const level = this.sources[this.sources.length - 1]!;
+          const qualifier = fields.length > 1 ? fields[fields.length - 2]?.['String']?.['sval'] : undefined;
+          for (const s of level) if ((qualifier === undefined || s.alias === qualifier) && s.columns !== 'table') out.push(...s.columns);
+          continue;
+        }
+        const name = r?.['name'] ?? fields?.[fields.length - 1]?.['String']?.['sval'] ?? '';
+        out.push([String(name), this.classOf(val)]);
+      }
+      return out;
+    } finally {
+      this.sources.pop();
+    }
+  }
+
+  /** A column reference's class: a derived table's or CTE's column by its query, a table's from the caller. */
+  private columnClassOf(parts: readonly string[]): ValueClass | undefined {
+    const col = parts[parts.length - 1]!;
+    const fromCaller = () => this.opts.columnClass?.(parts);
+    const own = (s: Source) => (s.columns === 'table' ? undefined : s.columns.find(([name]) => name === col));
+    for (let i = this.sources.length - 1; i >= 0; i--) {
+      const level = this.sources[i]!;
+      if (parts.length >= 2) {
+        const s = level.find((x) => x.alias === parts[parts.length - 2]);
+        if (!s) continue;
+        return s.columns === 'table' ? fromCaller() : own(s)?.[1];
+      }
+      const derived = level.filter((s) => own(s) !== undefined);
+      const tables = level.filter((s) => s.columns === 'table');
+      if (derived.length === 1 && tables.length === 0) return own(derived[0]!)![1];
+      if (derived.length === 0 && tables.length > 0) return fromCaller();
+      if (derived.length > 0) return undefined;
+    }
+    return fromCaller();
+  }
+
+  private withClause(w: Fields, scope: Map<string, Columns>): string {
     only('WithClause', w, ['ctes', 'recursive']);
     if (w['recursive']) refuse('a recursive CTE (WITH RECURSIVE)');
     const ctes = (w['ctes'] as unknown[]).map((c) => {
@@ -226,7 +322,9 @@ class Printer {
       const cols = f['aliascolnames'] ? `(${names(f['aliascolnames'], 'a CTE column list').map(ident).join(', ')})` : '';
       const text = `${ident(f['ctename'])}${cols} AS (${this.select(q)})`;
       // a CTE is in scope for the ones after it and the statement's body (not recursive: not for itself)
-      scope.add(String(f['ctename']));
+      const columns = this.outputColumns(q);
+      const renamed = ((f['aliascolnames'] as PgNode[] | undefined) ?? []).map((n) => String(n['String']?.['sval']));
+      scope.set(String(f['ctename']), columns.map(([name, k], i) => [renamed[i] ?? name, k] as const));
       return text;
     });
     return `WITH ${ctes.join(', ')}`;
@@ -318,6 +416,7 @@ class Printer {
     if (option !== 'LIMIT_OPTION_DEFAULT' && option !== 'LIMIT_OPTION_COUNT') refuse(`the limit option ${option}`);
     const out: string[] = [];
     const constant = (n: unknown, what: string): number | null => {
+      this.expr(n);
       if ((n as PgNode)['A_Const']?.['isnull']) return null;
       const v = intValue(n as PgNode);
       if (v === undefined || v < 0) return refuse(`${what} that is not a constant`);
@@ -374,7 +473,8 @@ class Printer {
     const name = String(f['relname']);
     const schema = f['schemaname'] as string | undefined;
     const catalog = f['catalogname'] as string | undefined;
-    if (catalog === EMULATION_DB) refuse(`the pg_catalog emulation's relation ${name}`);
+    // the emulation's relations (resolved into its catalog, or still named by their schema) stay in lakegate
+    if (catalog === EMULATION_DB || schema === 'pg_catalog' || schema === 'information_schema') refuse(`the pg_catalog emulation's relation ${name}`);
     if (schema === undefined && catalog === undefined && this.ctes.some((s) => s.has(name))) return ident(name);
     const named = this.opts.relation?.({ ...(catalog !== undefined ? { catalog } : {}), ...(schema !== undefined ? { schema } : {}), name });
     if (!named) return refuse(`the relation ${[catalog, schema, name].filter((p) => p !== undefined).join('.')} (no Trino name)`);
@@ -534,10 +634,25 @@ class Printer {
 
   /** A string literal beside a value of a known class: PostgreSQL reads it as that type, Trino would compare it as varchar. */
   private operand(n: unknown, other: unknown): string {
+    const text = this.expr(n);
     const literal = stringValue(n as PgNode);
     const k = literal === undefined ? undefined : this.classOf(other as PgNode);
-    if (literal === undefined || k === undefined || k === 'text') return this.expr(n);
+    if (literal === undefined || k === undefined || k === 'text') return text;
     return this.typedLiteral(literal, k);
+  }
+
+  /** The operator an expression kind implies, as libpg-query writes it (anything else is not that kind). */
+  private named(f: Fields, expected: string): void {
+    const op = this.operatorName(f);
+    if (op !== expected) refuse(`the operator ${op} in ${String(f['kind'])}`);
+  }
+
+  /** A List node's items. */
+  private list(n: unknown, what: string): unknown[] {
+    const [kind, f] = unwrap(n, what);
+    if (kind !== 'List') return refuse(what);
+    only('List', f, ['items']);
+    return (f['items'] as unknown[] | undefined) ?? [];
   }
 
   private aExpr(f: Fields): string {
@@ -550,26 +665,28 @@ class Printer {
       case 'AEXPR_DISTINCT':
       case 'AEXPR_NOT_DISTINCT': {
         only('A_Expr', f, ['kind', 'name', 'lexpr', 'rexpr']);
+        this.named(f, '=');
         const word = kind === 'AEXPR_DISTINCT' ? 'IS DISTINCT FROM' : 'IS NOT DISTINCT FROM';
         return `(${this.operand(f['lexpr'], f['rexpr'])} ${word} ${this.operand(f['rexpr'], f['lexpr'])})`;
       }
       case 'AEXPR_NULLIF':
         only('A_Expr', f, ['kind', 'name', 'lexpr', 'rexpr']);
+        this.named(f, '=');
         return `nullif(${this.operand(f['lexpr'], f['rexpr'])}, ${this.operand(f['rexpr'], f['lexpr'])})`;
       case 'AEXPR_IN': {
         only('A_Expr', f, ['kind', 'name', 'lexpr', 'rexpr']);
         const op = this.operatorName(f);
         if (op !== '=' && op !== '<>') refuse(`IN with the operator ${op}`);
-        const items = (f['rexpr'] as PgNode)['List']?.['items'] as unknown[] | undefined;
-        if (!items) return refuse('IN without a list');
+        const items = this.list(f['rexpr'], 'IN without a list');
         const list = items.map((i) => this.operand(i, f['lexpr'])).join(', ');
         return `(${this.expr(f['lexpr'])} ${op === '=' ? 'IN' : 'NOT IN'} (${list}))`;
       }
       case 'AEXPR_BETWEEN':
       case 'AEXPR_NOT_BETWEEN': {
         only('A_Expr', f, ['kind', 'name', 'lexpr', 'rexpr']);
-        const items = (f['rexpr'] as PgNode)['List']?.['items'] as unknown[] | undefined;
-        if (!items || items.length !== 2) return refuse('BETWEEN without two bounds');
+        this.named(f, kind === 'AEXPR_BETWEEN' ? 'BETWEEN' : 'NOT BETWEEN');
+        const items = this.list(f['rexpr'], 'BETWEEN without two bounds');
+        if (items.length !== 2) return refuse('BETWEEN without two bounds');
         const [lo, hi] = items.map((i) => this.operand(i, f['lexpr']));
         return `(${this.expr(f['lexpr'])} ${kind === 'AEXPR_BETWEEN' ? 'BETWEEN' : 'NOT BETWEEN'} ${lo} AND ${hi})`;
       }
@@ -599,11 +716,14 @@ class Printer {
    * character; Trino has no default, and its escape may precede only %, _ or itself.
    */
   private likePattern(p: unknown): string {
-    const call = (p as PgNode)['FuncCall'];
+    const call = nodeKind(p) === 'FuncCall' ? (p as PgNode)['FuncCall'] : undefined;
     const fn = call ? (call['funcname'] as unknown[]).map((x) => (x as PgNode)['String']?.['sval']) : [];
     if (call && fn[fn.length - 1] === 'like_escape' && (fn.length === 1 || fn[0] === 'pg_catalog')) {
       only('FuncCall', call, ['funcname', 'args', 'funcformat']);
+      names(call['funcname'], 'a function name');
       const [pattern, escape] = call['args'] as unknown[];
+      if ((call['args'] as unknown[]).length !== 2) refuse('like_escape with other than two arguments');
+      this.expr(escape);
       const e = stringValue(escape as PgNode);
       if (e === undefined || e.length > 1) return refuse('a LIKE escape that is not one constant character');
       if (e === '') return this.expr(pattern);
@@ -693,7 +813,8 @@ class Printer {
     only('TypeName', tn, ['names', 'typmods', 'typemod']);
     const parts = names(tn['names'], 'a type name');
     const name = parts.length === 2 && parts[0] === 'pg_catalog' ? parts[1]! : parts.length === 1 ? parts[0]! : refuse(`the type ${parts.join('.')}`);
-    const mods = ((tn['typmods'] as unknown[] | undefined) ?? []).map((m) => intValue(m as PgNode));
+    if (tn['typemod'] !== undefined && tn['typemod'] !== -1) refuse(`the type modifier ${String(tn['typemod'])}`);
+    const mods = ((tn['typmods'] as unknown[] | undefined) ?? []).map((m) => (this.expr(m), intValue(m as PgNode)));
     if (mods.some((m) => m === undefined)) refuse(`the type ${name} with a modifier that is not a constant`);
     const simple = Object.hasOwn(SIMPLE_TYPES, name) ? SIMPLE_TYPES[name] : undefined;
     if (simple) {
@@ -719,16 +840,19 @@ class Printer {
     only('TypeCast', f, ['arg', 'typeName']);
     const tn = f['typeName'] as Fields;
     const literal = stringValue(f['arg'] as PgNode);
+    if (literal !== undefined) this.expr(f['arg']);
     const typeNames = names(tn['names'], 'a type name');
     const last = typeNames[typeNames.length - 1];
     if (last === 'interval') {
       only('TypeName', tn, ['names', 'typmods', 'typemod']);
+      if (tn['typemod'] !== -1) refuse(`the type modifier ${String(tn['typemod'])}`);
       if (literal === undefined) return refuse('a cast to interval');
       return this.intervalLiteral(literal, tn['typmods'] as unknown[] | undefined);
     }
     // an unknown literal as an unconstrained numeric is a numeric of the literal's own scale
     if (literal !== undefined && (last === 'numeric' || last === 'decimal') && !(tn['typmods'] as unknown[] | undefined)?.length) {
       only('TypeName', tn, ['names', 'typemod']);
+      if (tn['typemod'] !== -1) refuse(`the type modifier ${String(tn['typemod'])}`);
       return this.typedLiteral(literal, 'decimal');
     }
     const t = this.typeName(tn);
@@ -811,6 +935,7 @@ class Printer {
     let count: string | undefined;
     let unit: string | undefined;
     if (typmods?.length) {
+      typmods.forEach((m) => this.expr(m));
       const mask = intValue(typmods[0] as PgNode);
       if (typmods.length !== 1 || mask === undefined || !Object.hasOwn(INTERVAL_FIELDS, mask)) return refuse('an interval with more than one field');
       unit = INTERVAL_FIELDS[mask];
@@ -849,13 +974,15 @@ class Printer {
     // WITHIN GROUP's ORDER BY sits in agg_order too: name the clause the user wrote
     if (f['agg_within_group']) refuse('WITHIN GROUP');
     only('FuncCall', f, ['funcname', 'args', 'agg_star', 'agg_distinct', 'agg_filter', 'over', 'funcformat']);
+    if (!['COERCE_EXPLICIT_CALL', 'COERCE_SQL_SYNTAX', undefined].includes(f['funcformat'])) refuse(`the call form ${String(f['funcformat'])}`);
     const parts = names(f['funcname'], 'a function name');
     const name = parts[parts.length - 1]!;
-    const args = ((f['args'] as unknown[] | undefined) ?? []).map((a): RenderedArg => ({ node: a as PgNode, text: this.expr(a) }));
+    // the function is known before its arguments are printed: a refusal names the call, not something inside it
+    const printArgs = (): RenderedArg[] => ((f['args'] as unknown[] | undefined) ?? []).map((a): RenderedArg => ({ node: a as PgNode, text: this.expr(a) }));
     if (parts.length === 3 && parts[0] === EMULATION_DB && parts[1] === MASK_MACRO_SCHEMA) {
       const mask = Object.hasOwn(MASK_MACROS, name) ? MASK_MACROS[name] : undefined;
       if (!mask || f['agg_star'] || f['agg_distinct'] || f['agg_filter'] || f['over']) return refuse(`the data gate's macro ${name}`);
-      return mask(args, this.call(), { ...(this.opts.maskKey !== undefined ? { maskKey: this.opts.maskKey } : {}) });
+      return mask(printArgs(), this.call(), { ...(this.opts.maskKey !== undefined ? { maskKey: this.opts.maskKey } : {}) });
     }
     if (parts.length > 2 || (parts.length === 2 && parts[0] !== 'pg_catalog')) return refuse(`the function ${parts.join('.')}`);
     const entry = FUNCTION_REGISTRY.get(name);
@@ -865,6 +992,7 @@ class Printer {
     const kind = own?.kind ?? (REGISTRY_AGGREGATES.has(name) ? 'aggregate' : 'scalar');
     if (kind === 'scalar' && (f['agg_star'] || f['agg_distinct'] || f['agg_filter'] || f['over'])) refuse(`${name} as an aggregate or window function`);
     if (kind === 'window' && (!f['over'] || f['agg_distinct'] || f['agg_filter'] || f['agg_star'])) refuse(`${name} without OVER`);
+    const args = printArgs();
     let text: string;
     if (f['agg_star']) {
       if (name !== 'count' || args.length > 0) return refuse(`${name}(*)`);
@@ -892,10 +1020,12 @@ class Printer {
   }
 
   private frame(o: number, start: unknown, end: unknown): string {
+    if (o & ~FRAME_KNOWN) refuse(`the frame options ${o}`);
     if (o & FRAME.GROUPS) refuse('a GROUPS frame');
     if (o & FRAME.EXCLUDE) refuse('a frame with EXCLUDE');
     const unit = o & FRAME.ROWS ? 'ROWS' : o & FRAME.RANGE ? 'RANGE' : refuse('a frame without ROWS or RANGE');
     const offset = (n: unknown): string => {
+      this.expr(n);
       const v = intValue(n as PgNode);
       if (v === undefined || v < 0) refuse('a frame offset that is not a constant');
       return String(v);
@@ -969,7 +1099,7 @@ class Printer {
       case 'ColumnRef': {
         const parts = (f['fields'] as PgNode[]).map((p) => p['String']?.['sval']);
         if (parts.some((p) => typeof p !== 'string')) return undefined;
-        return this.opts.columnClass?.(parts as string[]);
+        return this.columnClassOf(parts as string[]);
       }
       case 'FuncCall': {
         const parts = (f['funcname'] as PgNode[]).map((p) => String(p['String']?.['sval']));
