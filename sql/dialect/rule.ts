@@ -92,7 +92,7 @@ export interface Rule extends Rewrite {
  * function's result, or told by the caller. `undefined`: not known, and a rendering whose text would
  * depend on it refuses.
  */
-export type ValueClass = 'integer' | 'decimal' | 'double' | 'text' | 'boolean' | 'date' | 'timestamp' | 'timestamptz' | 'interval' | 'binary';
+export type ValueClass = 'integer' | 'decimal' | 'double' | 'real' | 'text' | 'boolean' | 'date' | 'timestamp' | 'timestamptz' | 'interval' | 'binary';
 
 /** One argument of a call, as the printer printed it, beside its node (for constants a rendering reads). */
 export interface RenderedArg {

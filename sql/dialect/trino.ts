@@ -90,6 +90,52 @@ const LOCAL_TIME: ReadonlySet<ValueClass | undefined> = new Set(['date', 'timest
  * spelling alike and which the Trino suite checks value by value.
  */
 const SAFE_PATTERN = /^(?:[A-Za-z0-9 _,;:'"!#%&=<>@`~/-]|\[\^?(?:[A-Za-z0-9 _,;:'"!#%&=<>@`~/]|[A-Za-z0-9]-[A-Za-z0-9])+\]|[()|*+?]|\{\d+(?:,\d*)?\})*$/;
+/**
+ * Whether a pattern of SAFE_PATTERN's grammar can match the empty string: where the engines place the
+ * replacements of empty matches (after a match, at the end) is where they may disagree, so such a pattern is refused.
+ */
+export function matchesEmpty(pattern: string): boolean {
+  let i = 0;
+  const alternation = (): boolean => {
+    let nullable = sequence();
+    while (pattern[i] === '|') {
+      i++;
+      nullable = sequence() || nullable;
+    }
+    return nullable;
+  };
+  const sequence = (): boolean => {
+    let nullable = true;
+    while (i < pattern.length && pattern[i] !== '|' && pattern[i] !== ')') {
+      let atom: boolean;
+      if (pattern[i] === '(') {
+        i++;
+        atom = alternation();
+        i++; // ')'
+      } else if (pattern[i] === '[') {
+        i = pattern.indexOf(']', i + 2) + 1;
+        atom = false;
+      } else {
+        i++;
+        atom = false;
+      }
+      const q = pattern[i];
+      if (q === '*' || q === '?') {
+        i++;
+        atom = true;
+      } else if (q === '+') i++;
+      else if (q === '{') {
+        const m = /^\{(\d+)(?:,\d*)?\}/.exec(pattern.slice(i))!;
+        i += m[0].length;
+        if (Number(m[1]) === 0) atom = true;
+      }
+      nullable &&= atom;
+    }
+    return nullable;
+  };
+  return alternation();
+}
+
 const GATE_CLASSES: ReadonlySet<string> = new Set([
   '[^\\P{Lu}\\x{10000}-\\x{10FFFF}]',
   '[^\\P{Ll}\\x{10000}-\\x{10FFFF}]',
@@ -127,7 +173,7 @@ const regexpReplace: EngineRendering = {
     const pattern = stringValue(args[1]!.node);
     const replacement = stringValue(args[2]!.node);
     if (pattern === undefined || replacement === undefined) call.refuse('regexp_replace with a pattern or replacement that is not a constant');
-    if (!SAFE_PATTERN.test(pattern!) && !GATE_CLASSES.has(pattern!)) call.refuse(`the regular expression ${trinoString(pattern!)}`);
+    if (!GATE_CLASSES.has(pattern!) && (!SAFE_PATTERN.test(pattern!) || matchesEmpty(pattern!))) call.refuse(`the regular expression ${trinoString(pattern!)}`);
     return `regexp_replace(${args[0]!.text}, ${trinoString(pattern!)}, ${trinoString(trinoReplacement(replacement!, call))})`;
   },
 };
@@ -203,7 +249,7 @@ export const TRINO_RENDERINGS: Readonly<Record<string, EngineRendering>> = {
     },
   },
   // PostgreSQL has no sum of text, booleans or dates either; an interval's sum is PostgreSQL's own arithmetic
-  sum: aggregate('sum', (k) => (k === 'integer' || k === 'decimal' || k === 'double' || k === undefined ? undefined : `sum of a ${k} value`)),
+  sum: aggregate('sum', (k) => (k === 'integer' || k === 'decimal' || k === 'double' || k === 'real' || k === undefined ? undefined : `sum of a ${k} value`)),
   // PostgreSQL has no min / max of booleans (42883); Trino answers
   min: aggregate('min', (k) => (k === 'boolean' ? 'min of a boolean' : k === undefined ? 'min of a value whose type the printer cannot see' : undefined)),
   max: aggregate('max', (k) => (k === 'boolean' ? 'max of a boolean' : k === undefined ? 'max of a value whose type the printer cannot see' : undefined)),

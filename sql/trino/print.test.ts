@@ -139,6 +139,7 @@ describe('expressions', () => {
       'select a + 1, a - 1, a * 2, a / 2, a % 3, -a, x + a, x * x, f / x, a / f from s.t',
       `SELECT ("a" + 1), ("a" - 1), ("a" * 2), ("a" / 2), ("a" % 3), (-"a"), ("x" + "a"), ("x" * "x"), ("f" / "x"), ("a" / "f") FROM ${T}`,
     ],
+    ["select a + '1', '2.5' * x from s.t", `SELECT ("a" + CAST('1' AS bigint)), (DECIMAL '2.5' * "x") FROM ${T}`],
     ["select b from s.t where b like 'a%' and b not like '_b'", `SELECT "b" FROM ${T} WHERE (("b" LIKE 'a%') AND ("b" NOT LIKE '_b'))`],
     // PostgreSQL's default LIKE escape is the backslash; Trino has none unless told
     ["select b from s.t where b like 'a\\%%'", `SELECT "b" FROM ${T} WHERE ("b" LIKE 'a\\%%' ESCAPE '\\')`],
@@ -231,8 +232,8 @@ describe('functions', () => {
     ],
     // the 'g' form only (Trino replaces every match); \n references become $n, a literal $ is escaped
     [
-      "select regexp_replace(b, 'a+', 'x', 'g'), regexp_replace(b, '([a-z]+)-([0-9]+)', '\\2 \\1 $', 'g'), regexp_replace(b, '[^a-c]{2,3}|z?', '\\\\', 'g') from s.t",
-      `SELECT regexp_replace("b", 'a+', 'x'), regexp_replace("b", '([a-z]+)-([0-9]+)', '$2 $1 \\$'), regexp_replace("b", '[^a-c]{2,3}|z?', '\\\\') FROM ${T}`,
+      "select regexp_replace(b, 'a+', 'x', 'g'), regexp_replace(b, '([a-z]+)-([0-9]+)', '\\2 \\1 $', 'g'), regexp_replace(b, '[^a-c]{2,3}|z+', '\\\\', 'g') from s.t",
+      `SELECT regexp_replace("b", 'a+', 'x'), regexp_replace("b", '([a-z]+)-([0-9]+)', '$2 $1 \\$'), regexp_replace("b", '[^a-c]{2,3}|z+', '\\\\') FROM ${T}`,
     ],
     // an unknown literal is bytea input: its UTF-8 bytes
     ["select sha256(bin), sha256('abc') from s.t", `SELECT sha256("bin"), sha256(to_utf8('abc')) FROM ${T}`],
@@ -321,6 +322,12 @@ describe('refused with 0A000, naming the construct', () => {
     ["select regexp_replace(b, 'a', 'x') from s.t", "regexp_replace without the flag 'g'"],
     ["select regexp_replace(b, 'a', 'x', 'gi') from s.t", "regexp_replace without the flag 'g'"],
     ["select regexp_replace(b, '^a.', 'x', 'g') from s.t", "the regular expression '^a.'"],
+    // where the engines put the replacement of an empty match may differ
+    ["select regexp_replace(b, 'y*', 'x', 'g') from s.t", "the regular expression 'y*'"],
+    ["select regexp_replace(b, '(a|b?)c{0,2}', 'x', 'g') from s.t", "the regular expression '(a|b?)c{0,2}'"],
+    ['select null + null', '+ of two untyped literals'],
+    ['select f::real * 2 from s.t', '* of a real and integer'],
+    ['select avg(f::real) from s.t', 'avg of a value that is not double precision'],
     ["select regexp_replace(b, 'a', '\\&', 'g') from s.t", 'the replacement escape \\&'],
     ['select regexp_replace(b, b, \'x\', \'g\') from s.t', 'not a constant'],
     ["select b from s.t where b like 'a\\b'", "a LIKE pattern escaping 'b'"],
@@ -625,6 +632,6 @@ describe('the fidelity corpus and TPC-H: every query prints or is refused with 0
   it('the fidelity corpus, counted', () => {
     const counts = walkQueries(CORPUS.map((e) => e.sql));
     expect(counts.printed + counts.refused + counts.unparsed).toBe(CORPUS.length);
-    expect(counts).toEqual({ printed: 504, refused: 953, unparsed: 2 });
+    expect(counts).toEqual({ printed: 493, refused: 964, unparsed: 2 });
   });
 });

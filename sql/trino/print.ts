@@ -137,8 +137,8 @@ const SIMPLE_TYPES: Readonly<Record<string, TrinoType>> = {
   bigint: { text: 'bigint', cls: 'integer' },
   float8: { text: 'double', cls: 'double' },
   double: { text: 'double', cls: 'double' },
-  float4: { text: 'real', cls: 'double' },
-  real: { text: 'real', cls: 'double' },
+  float4: { text: 'real', cls: 'real' },
+  real: { text: 'real', cls: 'real' },
   text: { text: 'varchar', cls: 'text' },
   varchar: { text: 'varchar', cls: 'text' },
   bool: { text: 'boolean', cls: 'boolean' },
@@ -752,6 +752,11 @@ class Printer {
       return refuse(`the prefix operator ${op}`);
     }
     const [lk, rk] = [this.classOf(l as PgNode), this.classOf(r as PgNode)];
+    const untyped = (n: unknown) => (n as PgNode)['A_Const']?.['isnull'] === true || stringValue(n as PgNode) !== undefined;
+    // PostgreSQL cannot choose an operator for two untyped literals (42725); Trino answers
+    if (['+', '-', '*', '/', '%'].includes(op) && untyped(l) && untyped(r)) refuse(`${op} of two untyped literals`);
+    // PostgreSQL computes real with any other number in double precision; Trino in real
+    if (['+', '-', '*', '/', '%'].includes(op) && (lk === 'real') !== (rk === 'real')) refuse(`${op} of a real and ${lk === 'real' ? rk ?? 'a value of unknown type' : lk ?? 'a value of unknown type'}`);
     switch (op) {
       case '=':
       case '<>':
@@ -766,11 +771,11 @@ class Printer {
         return this.additive(op, l, r, lk, rk);
       case '*':
         if (lk === 'interval' || rk === 'interval') refuse('interval multiplication');
-        return `(${this.expr(l)} * ${this.expr(r)})`;
+        return `(${this.operand(l, r)} * ${this.operand(r, l)})`;
       case '/': {
         // integers truncate and doubles divide alike; PostgreSQL's numeric quotient has a scale of its own
         const integers = lk === 'integer' && rk === 'integer';
-        const doubles = (lk === 'double' && (rk === 'double' || rk === 'integer' || rk === 'decimal')) || (rk === 'double' && (lk === 'integer' || lk === 'decimal'));
+        const doubles = (lk === 'double' && (rk === 'double' || rk === 'integer' || rk === 'decimal')) || (rk === 'double' && (lk === 'integer' || lk === 'decimal')) || (lk === 'real' && rk === 'real');
         if (!integers && !doubles) refuse(`division of ${lk ?? 'a value of unknown type'} by ${rk ?? 'a value of unknown type'}`);
         return `(${this.expr(l)} / ${this.expr(r)})`;
       }
@@ -804,7 +809,8 @@ class Printer {
       return rk === 'interval' ? `(${v} ${op} ${interval})` : `(${interval} + ${v})`;
     }
     if (temporal(lk) || temporal(rk)) refuse(`${lk ?? '?'} ${op} ${rk ?? '?'} arithmetic`);
-    return `(${this.expr(l)} ${op} ${this.expr(r)})`;
+    // an untyped literal beside a number is read as that number's type
+    return `(${this.operand(l, r)} ${op} ${this.operand(r, l)})`;
   }
 
   // ------------------------------------------------------------------ casts and literals
@@ -871,7 +877,8 @@ class Printer {
       text: ['text', 'integer', 'decimal', 'date', 'boolean'],
       integer: ['integer', 'decimal', 'text', 'boolean'],
       decimal: ['integer', 'decimal', 'text'],
-      double: ['integer', 'decimal', 'double', 'text'],
+      double: ['integer', 'decimal', 'double', 'real', 'text'],
+      real: ['integer', 'decimal', 'double', 'real', 'text'],
       boolean: ['boolean', 'integer', 'text'],
       date: ['date', 'text', 'timestamp'],
       timestamp: ['timestamp', 'text', 'date'],
@@ -899,6 +906,7 @@ class Printer {
         return typeText ? `CAST(DECIMAL '${numeral}' AS ${typeText})` : `DECIMAL '${numeral}'`;
       }
       case 'double':
+      case 'real':
         if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s.trim())) bad();
         return `CAST(${trinoString(s.trim())} AS ${typeText ?? 'double'})`;
       case 'boolean': {
@@ -1123,6 +1131,7 @@ class Printer {
           if (l === 'interval' || r === 'interval') return l === 'date' || r === 'date' ? 'timestamp' : l === 'interval' ? r : l;
         }
         if (l === 'integer' && r === 'integer') return 'integer';
+        if (l === 'real' || r === 'real') return l === r ? 'real' : undefined;
         if (l === 'double' || r === 'double') return l && r ? 'double' : undefined;
         if ((l === 'decimal' || l === 'integer') && (r === 'decimal' || r === 'integer')) return 'decimal';
         return undefined;
