@@ -136,8 +136,8 @@ describe('expressions', () => {
     ],
     // integers truncate on both, doubles divide alike; decimal quotients are refused (below)
     [
-      'select a + 1, a - 1, a * 2, a / 2, a % 3, -a, x + a, x * x, f / x, a / f from s.t',
-      `SELECT ("a" + 1), ("a" - 1), ("a" * 2), ("a" / 2), ("a" % 3), (-"a"), ("x" + "a"), ("x" * "x"), ("f" / "x"), ("a" / "f") FROM ${T}`,
+      'select a + 1, a - 1, a * 2, a / 2, a % 3, -a, x + a, x * x, f / 2, a / 0.5::float8 from s.t',
+      `SELECT ("a" + 1), ("a" - 1), ("a" * 2), ("a" / 2), ("a" % 3), (-"a"), ("x" + "a"), ("x" * "x"), ("f" / 2), ("a" / CAST(0.5 AS double)) FROM ${T}`,
     ],
     ["select a + '1', '2.5' * x from s.t", `SELECT ("a" + CAST('1' AS bigint)), (DECIMAL '2.5' * "x") FROM ${T}`],
     ["select b from s.t where b like 'a%' and b not like '_b'", `SELECT "b" FROM ${T} WHERE (("b" LIKE 'a%') AND ("b" NOT LIKE '_b'))`],
@@ -326,6 +326,8 @@ describe('refused with 0A000, naming the construct', () => {
     ["select regexp_replace(b, 'y*', 'x', 'g') from s.t", "the regular expression 'y*'"],
     ["select regexp_replace(b, '(a|b?)c{0,2}', 'x', 'g') from s.t", "the regular expression '(a|b?)c{0,2}'"],
     ['select null + null', '+ of two untyped literals'],
+    // PostgreSQL: division by zero; Trino: Infinity
+    ['select f / a, a / f, f / 0 from s.t', 'division of a double precision value by a value that is not a non-zero constant'],
     ['select f::real * 2 from s.t', '* of a real and integer'],
     ['select avg(f::real) from s.t', 'avg of a value that is not double precision'],
     ["select regexp_replace(b, 'a', '\\&', 'g') from s.t", 'the replacement escape \\&'],
@@ -632,6 +634,6 @@ describe('the fidelity corpus and TPC-H: every query prints or is refused with 0
   it('the fidelity corpus, counted', () => {
     const counts = walkQueries(CORPUS.map((e) => e.sql));
     expect(counts.printed + counts.refused + counts.unparsed).toBe(CORPUS.length);
-    expect(counts).toEqual({ printed: 493, refused: 964, unparsed: 2 });
+    expect(counts).toEqual({ printed: 491, refused: 966, unparsed: 2 });
   });
 });

@@ -777,6 +777,8 @@ class Printer {
         const integers = lk === 'integer' && rk === 'integer';
         const doubles = (lk === 'double' && (rk === 'double' || rk === 'integer' || rk === 'decimal')) || (rk === 'double' && (lk === 'integer' || lk === 'decimal')) || (lk === 'real' && rk === 'real');
         if (!integers && !doubles) refuse(`division of ${lk ?? 'a value of unknown type'} by ${rk ?? 'a value of unknown type'}`);
+        // a double divided by zero is an error in PostgreSQL, Infinity or NaN in Trino: only a non-zero constant divisor
+        if (doubles && !this.nonZeroConstant(r)) refuse('division of a double precision value by a value that is not a non-zero constant');
         return `(${this.expr(l)} / ${this.expr(r)})`;
       }
       case '%':
@@ -791,6 +793,15 @@ class Printer {
       default:
         return refuse(`the operator ${op}`);
     }
+  }
+
+  /** A numeric constant other than zero, maybe cast. */
+  private nonZeroConstant(n: unknown): boolean {
+    const kind = nodeKind(n);
+    if (kind === 'TypeCast') return this.nonZeroConstant((n as PgNode)['TypeCast']!['arg']);
+    const c = kind === 'A_Const' ? (n as PgNode)['A_Const']! : undefined;
+    const text = c?.['ival'] ? String(c['ival']['ival'] ?? 0) : c?.['fval'] ? String(c['fval']['fval']) : undefined;
+    return text !== undefined && Number(text) !== 0 && Number.isFinite(Number(text));
   }
 
   /** + and -: numbers as written; a date or timestamp and an interval as PostgreSQL's timestamp arithmetic. */
