@@ -326,6 +326,7 @@ describe('refused with 0A000, naming the construct', () => {
     ["select regexp_replace(b, 'y*', 'x', 'g') from s.t", "the regular expression 'y*'"],
     ["select regexp_replace(b, '(a|b?)c{0,2}', 'x', 'g') from s.t", "the regular expression '(a|b?)c{0,2}'"],
     ['select null + null', '+ of two untyped literals'],
+    ['select 1 from s.t as n, s.u as n', 'the table name "n" twice in one FROM'],
     // PostgreSQL: division by zero; Trino: Infinity
     ['select f / a, a / f, f / 0 from s.t', 'division of a double precision value by a value that is not a non-zero constant'],
     ['select f::real * 2 from s.t', '* of a real and integer'],
@@ -634,6 +635,6 @@ describe('the fidelity corpus and TPC-H: every query prints or is refused with 0
   it('the fidelity corpus, counted', () => {
     const counts = walkQueries(CORPUS.map((e) => e.sql));
     expect(counts.printed + counts.refused + counts.unparsed).toBe(CORPUS.length);
-    expect(counts).toEqual({ printed: 491, refused: 966, unparsed: 2 });
+    expect(counts).toEqual({ printed: 489, refused: 968, unparsed: 2 });
   });
 });

@@ -217,7 +217,16 @@ class Printer {
     try {
       const parts: string[] = [];
       if (f['withClause']) parts.push(this.withClause(f['withClause'], scope));
-      if (op === 'SETOP_NONE') this.sources.push(this.fromSources(f['fromClause']));
+      if (op === 'SETOP_NONE') {
+        const sources = this.fromSources(f['fromClause']);
+        // PostgreSQL refuses a name twice in one FROM (42712); Trino may not
+        const seen = new Set<string>();
+        for (const { alias } of sources) {
+          if (seen.has(alias)) refuse(`the table name "${alias}" twice in one FROM`);
+          seen.add(alias);
+        }
+        this.sources.push(sources);
+      }
       parts.push(op === 'SETOP_NONE' ? this.simpleSelect(f) : this.setOperation(f, op));
       const order = f['sortClause'] as unknown[] | undefined;
       if (order?.length) parts.push(`ORDER BY ${order.map((s) => this.sortBy(s)).join(', ')}`);
