@@ -139,6 +139,7 @@ describe('expressions', () => {
       'select a + 1, a - 1, a * 2, a / 2, a % 3, -a, x + a, x * x, f / 2, a / 0.5::float8 from s.t',
       `SELECT ("a" + 1), ("a" - 1), ("a" * 2), ("a" / 2), ("a" % 3), (-"a"), ("x" + "a"), ("x" * "x"), ("f" / 2), ("a" / CAST(0.5 AS double)) FROM ${T}`,
     ],
+    ['select -(-7), - -a, 1 - -2 from s.t', `SELECT 7, (-(-"a")), (1 - -2) FROM ${T}`],
     ["select a + '1', '2.5' * x from s.t", `SELECT ("a" + CAST('1' AS bigint)), (DECIMAL '2.5' * "x") FROM ${T}`],
     ["select b from s.t where b like 'a%' and b not like '_b'", `SELECT "b" FROM ${T} WHERE (("b" LIKE 'a%') AND ("b" NOT LIKE '_b'))`],
     // PostgreSQL's default LIKE escape is the backslash; Trino has none unless told
@@ -420,6 +421,12 @@ describe('totality: nothing unknown is printed', () => {
     const t = tree('select a from s.t');
     t['SelectStmt']!['targetList'][0]['ResTarget']['val'] = { XmlExpr: { op: 'IS_XMLELEMENT' } };
     expect(refusal(() => printTrino(t, OPTIONS)).message).toBe('XmlExpr is not supported on the Trino engine');
+  });
+
+  it('a minus before a negative number is not a comment', () => {
+    const t = tree('select -a');
+    t['SelectStmt']!['targetList'][0]['ResTarget']['val']['A_Expr']['rexpr'] = { A_Const: { ival: { ival: -7 } } };
+    expect(printTrino(t, OPTIONS)).toBe('SELECT (- -7)');
   });
 
   it('an enum value it has not met is a refusal', () => {

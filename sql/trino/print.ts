@@ -757,7 +757,11 @@ class Printer {
 
   private binary(op: string, l: unknown, r: unknown): string {
     if (l === undefined) {
-      if (op === '-' || op === '+') return `(${op}${this.expr(r)})`;
+      if (op === '-' || op === '+') {
+        const operand = this.expr(r);
+        // `--` would begin a comment
+        return `(${op}${operand.startsWith('-') ? ' ' : ''}${operand})`;
+      }
       return refuse(`the prefix operator ${op}`);
     }
     const [lk, rk] = [this.classOf(l as PgNode), this.classOf(r as PgNode)];
