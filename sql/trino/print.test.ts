@@ -171,6 +171,11 @@ describe('literals and casts', () => {
       "select '42'::int, '1.50'::numeric, '1.5'::float8, 'yes'::boolean, 'x'::text, '2024-02-29'::date, '2024-02-29 12:30:00'::timestamp, '2024-02-29 12:30:00+02'::timestamptz, '\\xdeadbeef'::bytea, 'abc'::bytea, null::integer",
       "SELECT CAST('42' AS integer), DECIMAL '1.50', CAST('1.5' AS double), TRUE, 'x', DATE '2024-02-29', CAST(TIMESTAMP '2024-02-29 12:30:00' AS timestamp(6)), CAST(TIMESTAMP '2024-02-29 12:30:00 +02:00' AS timestamp(6) with time zone), X'deadbeef', to_utf8('abc'), CAST(NULL AS integer)",
     ],
+    // the seconds written out where PostgreSQL reads them as zero
+    [
+      "select '2024-01-31 10:00'::timestamp, '2024-01-31'::timestamp, '2024-01-31 10:00-05:30'::timestamptz",
+      "SELECT CAST(TIMESTAMP '2024-01-31 10:00:00' AS timestamp(6)), CAST(TIMESTAMP '2024-01-31 00:00:00' AS timestamp(6)), CAST(TIMESTAMP '2024-01-31 10:00:00 -05:30' AS timestamp(6) with time zone)",
+    ],
     // PostgreSQL's timestamps are microseconds: timestamp(6), never Trino's bare (millisecond) timestamp
     [
       'select cast(a as bigint), a::smallint, a::double precision, a::real, x::numeric(10,2), a::text, b::varchar, a::boolean, b::date, b::timestamp, x::integer, d::text, ts::date, tz::timestamptz, bin::bytea from s.t',

@@ -23,14 +23,24 @@
  * (sql/trino/masks.ts). Identifiers are quoted and must be lower case: Trino folds every identifier.
  *
  * Meanings that depend on a value's type (decimal division and avg keep another scale, a double's text
- * differs, date arithmetic gives a date) are printed only when the printer knows the operands' classes —
- * from literals, casts and function results, or from the caller's `columnClass` — and refused otherwise.
+ * and rounding differ, real arithmetic widens to double in PostgreSQL, a double divided by zero is
+ * Infinity in Trino, date arithmetic gives a date, PostgreSQL has no min of a boolean) are printed only
+ * when the printer knows the operands' classes — from literals, casts and function results, from the
+ * columns of the derived tables and CTEs in scope, or from the caller's `columnClass` for a table's — and
+ * refused otherwise.
  *
- * Left for the backend (issue 23's later bricks): running the text on a Trino cluster (the client, the
- * session's time zone, impersonation and the user's token headers, the token fingerprint in
- * X-Trino-Source), keeping the mask key out of query text other principals can read, the differential
- * suite that runs the same statements on both engines, decoding Trino's rows into PostgreSQL's types, and
- * handing the printer the columns' classes from the catalog.
+ * The input: the tree as sql/query.ts planQuery holds it after resolution, before applyDialect, with the
+ * data gate's derived tables in place. The gate (policy/rewrite/) writes its own nodes in DuckDB's forms:
+ * its mask macros, strlen / translate / left / right and RE2 character classes are printed here; row
+ * filters and CUSTOM masks pass through the DuckDB dialect inside the gate, so an expression that dialect
+ * rewrote into its macros is refused (0A000), never guessed.
+ *
+ * Left for the backend (issue 23's later bricks): a planning path that stops before applyDialect and
+ * gives the gate a Trino mode, Trino-side scans as RangeVars (not iceberg_scan), running the text on a
+ * Trino cluster (the client, the session's time zone, impersonation and the user's token headers, the
+ * token fingerprint in X-Trino-Source), keeping the mask key out of query text other principals can read,
+ * the differential suite that proves the answers equal on both engines, decoding Trino's rows into
+ * PostgreSQL's types, and handing the printer the tables' column classes from the catalog.
  */
 import { FUNCTION_REGISTRY } from '../dialect/registry.js';
 import type { EngineCall, RenderedArg, ValueClass } from '../dialect/rule.js';
@@ -152,6 +162,9 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?$/;
 const ISO_TIMESTAMPTZ = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?) ?([+-])(\d{2})(?::?(\d{2}))?$/;
 const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = { true: true, t: true, yes: true, on: true, '1': true, false: false, f: false, no: false, off: false, '0': false };
+
+/** A timestamp's text with its seconds written (PostgreSQL reads them as zero when absent). */
+const fullTime = (s: string): string => (s.length === 10 ? `${s} 00:00:00` : s.length === 16 ? `${s}:00` : s);
 
 /** A plain decimal numeral (an exponent shifted into place): PostgreSQL's numeric of that scale. */
 function decimalNumeral(text: string): string | undefined {
@@ -943,14 +956,14 @@ class Printer {
         return `DATE ${trinoString(s)}`;
       case 'timestamp': {
         if (!ISO_TIMESTAMP.test(s)) bad();
-        const lit = `TIMESTAMP ${trinoString(s)}`;
+        const lit = `TIMESTAMP ${trinoString(fullTime(s))}`;
         return typeText ? `CAST(${lit} AS ${typeText})` : lit;
       }
       case 'timestamptz': {
         // without an offset PostgreSQL reads it in the session's zone, which the printer does not know
         const m = ISO_TIMESTAMPTZ.exec(s);
         if (!m) return bad();
-        const lit = `TIMESTAMP ${trinoString(`${m[1]} ${m[2]}${m[3]}:${m[4] ?? '00'}`)}`;
+        const lit = `TIMESTAMP ${trinoString(`${fullTime(m[1]!)} ${m[2]}${m[3]}:${m[4] ?? '00'}`)}`;
         return typeText ? `CAST(${lit} AS ${typeText})` : lit;
       }
       case 'binary':
