@@ -343,6 +343,7 @@ describe('refused with 0A000, naming the construct', () => {
     ['select b from s.t where b like b', 'a LIKE pattern that is not a constant'],
     ["select '2024-1-1'::date", "the date literal '2024-1-1'"],
     ["select 'today'::date", "the date literal 'today'"],
+    ["select '0000-01-01'::date", "the date literal '0000-01-01'"],
     ["select '2024-01-01 00:00'::timestamptz", "the timestamptz literal"],
     ["select interval '1 day 2 hours'", 'the interval literal'],
     ["select interval '1' day to hour", 'an interval with more than one field'],

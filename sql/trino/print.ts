@@ -931,6 +931,8 @@ class Printer {
   /** PostgreSQL's input of a literal as a type, where Trino reads the same text alike; other inputs are refused. */
   private typedLiteral(s: string, cls: ValueClass, typeText?: string): string {
     const bad = (): never => refuse(`the ${cls} literal ${trinoString(s)}`);
+    // PostgreSQL has no year 0 (1 BC is written with BC); Trino's proleptic calendar has
+    if ((cls === 'date' || cls === 'timestamp' || cls === 'timestamptz') && s.startsWith('0000')) bad();
     switch (cls) {
       case 'text':
         return trinoString(s);
