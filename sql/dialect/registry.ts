@@ -12,6 +12,7 @@ import { FORMAT_RULES } from './format.js';
 import { JSON_OPERATOR_RULES, JSON_RULES } from './json.js';
 import { NUMERIC_RULES } from './numeric.js';
 import { SESSION_RULES } from './session.js';
+import { TRINO_RENDERINGS } from './trino.js';
 import {
   CAST_PHASES,
   OPERATOR_PHASES,
@@ -48,7 +49,8 @@ function gather(rules: readonly Rule[]): ReadonlyMap<string, FunctionEntry> {
   for (const [name, { rewrites, macros }] of byName) {
     // a stable sort: within a phase, the order the family module wrote its rules in
     rewrites.sort((a, b) => PHASE_RANK[a.phase] - PHASE_RANK[b.phase]);
-    entries.set(name, { name, display: name, rewrites, macros: [...macros].sort(), engines: {} });
+    const trino = Object.hasOwn(TRINO_RENDERINGS, name) ? TRINO_RENDERINGS[name] : undefined;
+    entries.set(name, { name, display: name, rewrites, macros: [...macros].sort(), engines: trino ? { trino } : {} });
   }
   return entries;
 }

@@ -88,11 +88,34 @@ export interface Rule extends Rewrite {
 }
 
 /**
- * A second engine's rendering of a function (the Trino printer's, reference/trino.md): typed now so that
- * each entry has its place; no entry fills it yet.
+ * What the printer knows of a value's type, as far as a rendering needs it: from a literal, a cast or a
+ * function's result, or told by the caller. `undefined`: not known, and a rendering whose text would
+ * depend on it refuses.
+ */
+export type ValueClass = 'integer' | 'decimal' | 'double' | 'real' | 'text' | 'boolean' | 'date' | 'timestamp' | 'timestamptz' | 'interval' | 'binary';
+
+/** One argument of a call, as the printer printed it, beside its node (for constants a rendering reads). */
+export interface RenderedArg {
+  node: PgNode;
+  text: string;
+}
+
+/** What a rendering may ask of the printer: an argument's class, and the refusal it must throw. */
+export interface EngineCall {
+  classOf: (n: PgNode) => ValueClass | undefined;
+  /** an aggregate's DISTINCT (FILTER and OVER the printer writes after the rendering) */
+  distinct: boolean;
+  /** throws SqlError 0A000 '<construct> is not supported on the <engine> engine' */
+  refuse: (construct: string) => never;
+}
+
+/**
+ * A second engine's rendering of a function (the Trino printer's, sql/trino/print.ts): the call as that
+ * engine's SQL text, from its arguments already printed; a form it cannot prove equal to PostgreSQL's is
+ * refused through `call.refuse`, never guessed.
  */
 export interface EngineRendering {
-  render: (args: readonly PgNode[]) => PgNode;
+  render: (args: readonly RenderedArg[], call: EngineCall) => string;
 }
 
 /** One PostgreSQL function the dialect emulates (or retypes, or folds): the registry's entry. */
