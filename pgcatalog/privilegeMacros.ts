@@ -8,8 +8,8 @@
  * without regard to case, optionally `WITH GRANT OPTION`; the list holds if one item does; an unknown
  * item is 22023 `unrecognized privilege type`. A relation named by text is resolved as regclassin does
  * (42P01 when this user cannot see it), one named by OID that the user cannot see is NULL. A user
- * argument answers for the session user and its roles (the catalog shows no other principal): PUBLIC,
- * the owner role and the session's roles of which nothing is known answer false, a role the catalog
+ * argument naming the session user or one of its roles is answered with the session user's privileges
+ * (the catalog shows no other principal's); PUBLIC and the owner role hold nothing; a role the catalog
  * does not show is 42704.
  */
 import { INFORMATION_SCHEMA_NSP_OID, PG_CATALOG_NSP_OID, OWNER_OID } from '../sql/emulation.js';
