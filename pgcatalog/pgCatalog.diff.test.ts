@@ -6,17 +6,15 @@
  */
 import pg from 'pg';
 import { INFORMATION_SCHEMA_RELATIONS, PG_CATALOG_RELATIONS } from '../sql/emulation.js';
-import { pgTypeForDuckDB } from '../sql/pgTypes.js';
-import { startPostgres, type RealPostgres } from '../tests/support/realPostgres.js';
 import { ALLOWED_FUNCTION_NAMES } from '../sql/functions.js';
 import { DBT, PGJDBC, PGJDBC_SQL_KEYWORDS, PSQL, PSQL_MORE } from './fixtures/clientQueries.js';
 import { PG_KEYWORDS, PG_PROC_ROWS, PG_PROC_TYPES } from './pgBuiltins.js';
 import { PG_KEYWORDS_QUERY, PG_PROC_QUERY, PG_PROC_TYPES_QUERY, procTypeOids } from './pgProc.js';
-import { startDemoEngine, type DemoEngine } from '../tests/support/demoEngine.js';
+import { startEngineBesidePostgres, type DemoEngine, type EngineBesidePostgres } from '../tests/support/demoEngine.js';
 
 type Rows = { columns: string[]; rows: (string | null)[][] };
 
-let server: RealPostgres;
+let pair: EngineBesidePostgres;
 let client: pg.Client;
 let engine: DemoEngine;
 
@@ -38,24 +36,12 @@ async function both(sql: string, searchPath: string[], cols?: number[]): Promise
 }
 
 beforeAll(async () => {
-  server = await startPostgres();
-  const admin = new pg.Client({ host: server.host, port: server.port, user: 'postgres', database: 'postgres' });
-  await admin.connect();
-  await admin.query('CREATE DATABASE demo');
-  await admin.end();
-  client = new pg.Client({ host: server.host, port: server.port, user: 'postgres', database: 'demo' });
-  await client.connect();
-  engine = await startDemoEngine();
-  // The PostgreSQL table gets the types lakegate advertises for the DuckDB columns (sql/pgTypes.ts), so the
-  // comparison is of the catalog emulation, whatever that map decides.
-  const columns = engine.catalog.getTable('sales', 'orders')!.columns.map((c) => `${c.name} ${pgTypeForDuckDB(c.duckType).formatted}`);
-  await client.query('CREATE SCHEMA sales');
-  await client.query(`CREATE TABLE sales.orders (${columns.join(', ')})`);
+  pair = await startEngineBesidePostgres();
+  ({ client, engine } = pair);
 }, 120000);
 
 afterAll(async () => {
-  await client?.end();
-  await server?.stop();
+  await pair?.stop();
 });
 
 describe('psql 15 meta-commands agree with PostgreSQL', () => {

@@ -6,13 +6,11 @@
  * policy/rewrite/privileges.test.ts; this proves what the catalog makes of them.
  */
 import pg from 'pg';
-import { startPostgres, type RealPostgres } from '../tests/support/realPostgres.js';
-import { pgTypeForDuckDB } from '../sql/pgTypes.js';
-import { startDemoEngine, type DemoEngine } from '../tests/support/demoEngine.js';
+import { startEngineBesidePostgres, type DemoEngine, type EngineBesidePostgres } from '../tests/support/demoEngine.js';
 import { installUserCatalog, type TableVisibility } from './pgCatalog.js';
 import type { RelationAcl } from './pgCatalogTables.js';
 
-let server: RealPostgres;
+let pair: EngineBesidePostgres;
 let client: pg.Client;
 let engine: DemoEngine;
 
@@ -66,24 +64,13 @@ const ERRORS = [
 ];
 
 beforeAll(async () => {
-  server = await startPostgres();
-  const admin = new pg.Client({ host: server.host, port: server.port, user: 'postgres', database: 'postgres' });
-  await admin.connect();
-  await admin.query('CREATE DATABASE demo');
-  await admin.query('CREATE ROLE alice LOGIN');
-  await admin.end();
-  client = new pg.Client({ host: server.host, port: server.port, user: 'postgres', database: 'demo' });
-  await client.connect();
-  engine = await startDemoEngine();
-  const columns = engine.catalog.getTable('sales', 'orders')!.columns.map((c) => `${c.name} ${pgTypeForDuckDB(c.duckType).formatted}`);
-  await client.query('CREATE SCHEMA sales');
-  await client.query(`CREATE TABLE sales.orders (${columns.join(', ')})`);
+  pair = await startEngineBesidePostgres(['alice']);
+  ({ client, engine } = pair);
   await client.query('GRANT USAGE ON SCHEMA sales TO alice');
 }, 120000);
 
 afterAll(async () => {
-  await client?.end();
-  await server?.stop();
+  await pair?.stop();
 });
 
 describe.each([
